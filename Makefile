@@ -1,0 +1,57 @@
+# The two commands: `make run` (set up and serve with demo data) and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format install browser bench bench-engine bench-league worker beat serve migrate demo clean
+
+$(STAMP): requirements/base.txt requirements/dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements/dev.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py demo_data
+
+run: demo
+	@echo "Serving at http://$(HOST):$(PORT)/  (Ctrl-C stops)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# Debian's Chromium for the browser tests (Playwright cannot download its own here).
+browser:
+	@bash .ci/ensure-chromium
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test: lint browser
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+bench: install
+	$(BIN)/python -m bench
+
+worker: install
+	$(BIN)/celery -A config worker --loglevel=INFO
+
+beat: install
+	$(BIN)/celery -A config beat --loglevel=INFO
+
+serve: install
+	$(BIN)/python manage.py collectstatic --noinput
+	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT)
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Settings: `base` is read from the environment; `production` adds the safety checks."""

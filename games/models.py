@@ -1,0 +1,1 @@
+"""Tables, seats and games around the engine."""

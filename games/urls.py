@@ -1,0 +1,3 @@
+"""Pages of this app (htmx)."""
+
+urlpatterns: list = []

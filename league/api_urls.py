@@ -1,0 +1,3 @@
+"""REST API routes of this app."""
+
+urlpatterns: list = []

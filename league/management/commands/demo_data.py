@@ -1,0 +1,11 @@
+from django.core.management.base import BaseCommand
+
+from league.demo import load_demo_data
+
+
+class Command(BaseCommand):
+    help = "Load the demo league, players and tournaments (idempotent) and print the demo login."
+
+    def handle(self, *args, **options) -> None:
+        load_demo_data(self.stdout)
+        self.stdout.write("Open http://127.0.0.1:8000/ (admin: http://127.0.0.1:8000/admin/)")

@@ -1,0 +1,1 @@
+"""Players, leagues, seasons, chip sets, buy-ins, tournaments and standings."""

@@ -1,0 +1,69 @@
+"""The health check and the home page."""
+
+import os
+
+import pytest
+from django.db import connection
+
+
+@pytest.mark.django_db
+def test_healthz_reports_database_up(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["database"]["status"] == "up"
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_stopped_broker_as_down(client, settings):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # a port nothing listens on
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "down"
+    assert body["broker"]["status"] == "down"
+    assert body["database"]["status"] == "up"
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_configured_broker_as_up_when_it_answers(client, settings):
+    if not settings.REDIS_URL:
+        settings.REDIS_URL = "redis://127.0.0.1:6379/0"
+    response = client.get("/healthz")
+    assert response.json()["broker"]["status"] == "up"
+
+
+@pytest.mark.django_db
+def test_suite_runs_on_the_database_it_was_given():
+    url = os.environ.get("DATABASE_URL", "")
+    if os.environ.get("CI", "").lower() == "true" or url.startswith("postgres"):
+        assert connection.vendor == "postgresql"
+    else:
+        assert connection.vendor == "sqlite"
+
+
+@pytest.mark.django_db
+def test_home_page_uses_the_layout_and_local_htmx(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "/static/vendor/htmx-2.0.11.min.js" in html
+    assert "/static/css/site.css" in html
+    assert "cdn" not in html.lower()
+
+
+@pytest.mark.django_db
+def test_static_files_are_served(client):
+    response = client.get("/static/vendor/htmx-2.0.11.min.js")
+    assert response.status_code == 200
+    assert b"htmx" in b"".join(response.streaming_content)
+
+
+@pytest.mark.django_db
+def test_api_docs_load_without_a_cdn(client):
+    response = client.get("/api/docs/")
+    assert response.status_code == 200
+    assert "cdn.jsdelivr" not in response.content.decode()
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200
