@@ -1,0 +1,13 @@
+# One image for the web, worker and beat processes.
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.settings.production
+WORKDIR /app
+COPY requirements/base.txt requirements/base.txt
+RUN pip install --no-cache-dir --require-hashes -r requirements/base.txt
+COPY . .
+# collectstatic needs settings that import; the real key comes from the environment at run time.
+RUN SECRET_KEY=collectstatic-only DEBUG=false python manage.py collectstatic --noinput
+RUN useradd --create-home sabacc && chown -R sabacc /app
+USER sabacc
+EXPOSE 8000
+CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers"]

@@ -1,0 +1,17 @@
+"""`make bench`: every benchmark, each printing its figures and its ratio against a named peer."""
+
+import importlib
+import sys
+
+BENCHES = ("bench.engine_bench", "bench.league_bench")
+
+
+def main(names: list[str]) -> None:
+    for name in names or BENCHES:
+        module = importlib.import_module(name if name.startswith("bench.") else f"bench.{name}")
+        print(f"== {module.__name__}", flush=True)
+        module.main()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
