@@ -12,9 +12,11 @@ PROBE = (
     "print(settings.CACHES['default']['BACKEND']); print(app.conf.task_always_eager)"
 )
 
+HIDDEN_FROM_SUBPROCESS = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+
 
 def run(env_overrides: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {k: v for k, v in os.environ.items() if k not in HIDDEN_FROM_SUBPROCESS}
     env.update(env_overrides)
     return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
 
