@@ -1,0 +1,194 @@
+"""Engine speed against pokerkit: random-legal 6-seat hands per second, side by side, and saved-state size.
+
+Ours: 6-seat Cantina games between random-legal players, decisions drawn from `legal_actions()`
+(and again through the bots, which decide from `view_for()`). Peer: pokerkit's 6-seat no-limit
+Texas hold'em with every automation on, random among fold / check-call / complete-bet-or-raise-to
+with a random legal amount. Run with `python -m bench.engine_bench`; it takes about 30 seconds.
+"""
+
+import cProfile
+import io
+import pstats
+import random
+import sys
+import time
+import warnings
+from collections.abc import Callable
+
+from games.engine.betting import LegalActions
+from games.engine.bots import RandomBot, SensibleBot, play_turn
+from games.engine.options import build_options
+from games.engine.state import Game
+
+SEATS = 6
+BUDGET_SECONDS = 8.0
+SLICE_SECONDS = 0.5
+STATE_SIZE_AIM = 4096
+SPEED_AIM = 5.0
+
+
+def random_legal(game: Game, seat: int, legal: LegalActions, rng: random.Random) -> None:
+    """Apply a uniformly random legal decision for `seat` (the engine-only path: no view is built)."""
+    verb = rng.choice(legal.verbs)
+    if verb == "select":
+        game.select(seat, [card for card in legal.selectable if rng.random() < 0.5])
+    elif verb == "bet":
+        game.bet(seat, rng.randint(legal.min_bet, legal.max_bet))
+    elif verb == "raise":
+        game.raise_to(seat, rng.randint(legal.min_raise_to, legal.max_raise_to))
+    elif verb == "allin":
+        game.all_in(seat)
+    else:
+        getattr(game, verb)(seat)
+
+
+def new_cantina(rng: random.Random) -> Game:
+    options = build_options("coruscant_shift", "cantina")
+    players = [(f"P{seat + 1}", options.starting_stack) for seat in range(SEATS)]
+    return Game.new(options=options, players=players, rng=rng, preset="cantina")
+
+
+def ours_engine(rng: random.Random, hands: int) -> int:
+    """Play `hands` hands of 6-seat Cantina (new games as games end) with random legal decisions."""
+    played = 0
+    while played < hands:
+        game = new_cantina(rng)
+        while played < hands and game.can_start_hand():
+            game.start_hand()
+            while game.in_hand:
+                seat = game.waiting_for()[0]
+                random_legal(game, seat, game.legal_actions(seat), rng)
+            played += 1
+    return played
+
+
+def ours_bots(rng: random.Random, hands: int) -> int:
+    """The same games through the random bot, which decides from the seat's view."""
+    played = 0
+    bots = [RandomBot(random.Random(rng.random())) for _ in range(SEATS)]
+    while played < hands:
+        game = new_cantina(rng)
+        while played < hands and game.can_start_hand():
+            game.start_hand()
+            while game.in_hand:
+                seat = game.waiting_for()[0]
+                play_turn(game, seat, bots[seat])
+            played += 1
+    return played
+
+
+def pokerkit_hands(rng: random.Random, hands: int) -> int:
+    """Play `hands` 6-seat no-limit hold'em hands in pokerkit with random legal decisions."""
+    from pokerkit import Automation, Mode, NoLimitTexasHoldem
+
+    automations = (
+        Automation.ANTE_POSTING,
+        Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING,
+        Automation.HOLE_DEALING,
+        Automation.BOARD_DEALING,
+        Automation.RUNOUT_COUNT_SELECTION,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING,
+        Automation.CHIPS_PULLING,
+    )
+    for _ in range(hands):
+        state = NoLimitTexasHoldem.create_state(
+            automations, True, 0, (1, 2), 2, (200,) * SEATS, SEATS, mode=Mode.CASH_GAME
+        )
+        while state.status:
+            choices = []
+            if state.can_fold():
+                choices.append("fold")
+            if state.can_check_or_call():
+                choices.append("call")
+            if state.can_complete_bet_or_raise_to():
+                choices.append("raise")
+            choice = rng.choice(choices)
+            if choice == "fold":
+                state.fold()
+            elif choice == "call":
+                state.check_or_call()
+            else:
+                low = state.min_completion_betting_or_raising_to_amount
+                high = state.max_completion_betting_or_raising_to_amount
+                state.complete_bet_or_raise_to(rng.randint(low, high))
+    return hands
+
+
+def rates(contestants: dict[str, Callable[[random.Random, int], int]], budget: float) -> dict[str, tuple[float, int]]:
+    """Hands per second of each contestant, given `budget` seconds each.
+
+    The contestants take turns in short slices, so a machine that gets busier or quieter during the run
+    affects all of them alike and the ratio stays fair.
+    """
+    rngs = {name: random.Random(index) for index, name in enumerate(contestants)}
+    for name, play in contestants.items():
+        play(rngs[name], 20)  # warm-up
+    hands = dict.fromkeys(contestants, 0)
+    spent = dict.fromkeys(contestants, 0.0)
+    slices = max(1, round(budget / SLICE_SECONDS))
+    for _ in range(slices):
+        for name, play in contestants.items():
+            start = time.perf_counter()
+            while time.perf_counter() - start < budget / slices:
+                hands[name] += play(rngs[name], 10)
+            spent[name] += time.perf_counter() - start
+    return {name: (hands[name] / spent[name], hands[name]) for name in contestants}
+
+
+def mid_hand_sizes() -> list[tuple[int, int]]:
+    """(hand number, bytes) of `to_json()` for a 6-seat Cantina game saved part-way through a hand.
+
+    Measured in the second betting round of hand 1 and of the first such hands from 10, 25 and 50 on:
+    the saved form keeps every earlier hand (for export), so it grows with the game.
+    """
+    rng = random.Random(7)
+    game = new_cantina(rng)
+    bots = [SensibleBot(random.Random(seat)) for seat in range(SEATS)]
+    sizes: list[tuple[int, int]] = []
+    wanted = [1, 10, 25, 50]
+    while wanted and game.can_start_hand():
+        game.start_hand()
+        while game.in_hand:
+            if wanted and game.hand.phase == "betting_2" and game.hand.number >= wanted[0]:
+                sizes.append((game.hand.number, len(game.to_json().encode())))
+                wanted.pop(0)
+            seat = game.waiting_for()[0]
+            play_turn(game, seat, bots[seat])
+    return sizes
+
+
+def profile_ours(hands: int = 600) -> str:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    ours_engine(random.Random(3), hands)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
+    return out.getvalue()
+
+
+def main() -> None:
+    warnings.simplefilter("ignore")  # pokerkit warns on every fold when a check was free
+    budget = float(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].replace(".", "").isdigit() else BUDGET_SECONDS
+    measured = rates({"ours": ours_engine, "bots": ours_bots, "pokerkit": pokerkit_hands}, budget)
+    (ours, ours_count), (via_bots, bots_count), (peer, peer_count) = measured.values()
+    ratio = ours / peer
+    print(f"ours (6-seat Cantina, random legal, engine only): {ours:8.0f} hands/s ({ours_count} hands)")
+    print(f"ours (the same through RandomBot and view_for):   {via_bots:8.0f} hands/s ({bots_count} hands)")
+    print(f"pokerkit 0.7 (6-seat NLHE, random legal):         {peer:8.0f} hands/s ({peer_count} hands)")
+    print(f"ratio ours/pokerkit: {ratio:.1f}x (aim >= {SPEED_AIM:.0f}x: {'met' if ratio >= SPEED_AIM else 'NOT met'})")
+    print(f"ratio ours through bots/pokerkit: {via_bots / peer:.1f}x")
+    for number, size in mid_hand_sizes():
+        verdict = "under" if size < STATE_SIZE_AIM else "OVER"
+        print(f"saved 6-seat state, mid-hand {number}: {size} bytes ({verdict} the {STATE_SIZE_AIM}-byte aim)")
+    if ratio < SPEED_AIM:
+        print("where our engine spends its time (cProfile, by own time):")
+        print(profile_ours())
+
+
+if __name__ == "__main__":
+    main()

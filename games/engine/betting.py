@@ -1,0 +1,318 @@
+"""Betting structures (RULES 1.4) as plug-in classes, and the state of one betting round.
+
+A structure answers three questions for a seat: does it have a decision, what may it do
+(bounds included), and what does an action change. `NoLimit` is the default; `FixedStay`
+is the Halcyon pay-to-stay round.
+"""
+
+from dataclasses import dataclass, field
+
+from games.engine.errors import InvalidAmount, WrongPhase
+
+VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin")
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """What one seat may do now, with the bounds; every amount is in credits.
+
+    `min_bet`/`max_bet` bound `bet(amount)`; `min_raise_to`/`max_raise_to` bound `raise_to(total)`, the
+    seat's new total for the betting round; `call_amount` and `all_in_amount` are the chips that
+    calling or going all-in would move from the stack.
+    """
+
+    seat: int
+    phase: str
+    can_select: bool = False
+    selectable: tuple[str, ...] = ()
+    can_check: bool = False
+    can_call: bool = False
+    call_amount: int = 0
+    can_bet: bool = False
+    min_bet: int = 0
+    max_bet: int = 0
+    can_raise: bool = False
+    min_raise_to: int = 0
+    max_raise_to: int = 0
+    can_fold: bool = False
+    can_all_in: bool = False
+    all_in_amount: int = 0
+
+    @property
+    def verbs(self) -> tuple[str, ...]:
+        flags = (
+            self.can_select,
+            self.can_check,
+            self.can_call,
+            self.can_bet,
+            self.can_raise,
+            self.can_fold,
+            self.can_all_in,
+        )
+        return tuple(verb for verb, allowed in zip(VERBS, flags, strict=True) if allowed)
+
+    def to_dict(self) -> dict:
+        data = {"seat": self.seat, "phase": self.phase, "verbs": list(self.verbs)}
+        if self.can_select:
+            data["selectable"] = list(self.selectable)
+        if self.can_call:
+            data["call_amount"] = self.call_amount
+        if self.can_bet:
+            data["min_bet"], data["max_bet"] = self.min_bet, self.max_bet
+        if self.can_raise:
+            data["min_raise_to"], data["max_raise_to"] = self.min_raise_to, self.max_raise_to
+        if self.can_all_in:
+            data["all_in_amount"] = self.all_in_amount
+        return data
+
+
+@dataclass
+class BettingRound:
+    """One betting round: each seat's bet so far, who still has to act and who may still raise."""
+
+    number: int
+    order: list[int]
+    bets: dict[int, int]
+    needs: set[int]
+    may_raise: set[int]
+    last_increment: int
+    next_index: int = 0
+    history: list[str] = field(default_factory=list)
+
+    @property
+    def current_bet(self) -> int:
+        return max(self.bets.values(), default=0)
+
+    def owes(self, seat: int) -> int:
+        return self.current_bet - self.bets.get(seat, 0)
+
+
+def _others_can_act(rnd: BettingRound, seat: int, stacks: list[int], folded: set[int]) -> bool:
+    return any(o != seat and o not in folded and stacks[o] > 0 for o in rnd.order)
+
+
+class BettingStructure:
+    """Base of the betting structures; `name` is the option value that selects it."""
+
+    name = ""
+
+    def __init__(self, *, min_bet: int, max_bet: int | None, min_raise: str, stay_cost: int) -> None:
+        self.min_bet = min_bet
+        self.max_bet = max_bet
+        self.min_raise = min_raise
+        self.stay_cost = stay_cost
+
+    def open_round(self, number: int, order: list[int], bets: dict[int, int], stacks: list[int]) -> BettingRound:
+        active = {s for s in order if stacks[s] > 0}
+        increment = max(max(bets.values(), default=0), self.min_bet)
+        return BettingRound(
+            number=number,
+            order=list(order),
+            bets={s: bets.get(s, 0) for s in order},
+            needs=set(active),
+            may_raise=set(active),
+            last_increment=increment,
+        )
+
+    def has_decision(self, rnd: BettingRound, seat: int, stacks: list[int], folded: set[int]) -> bool:
+        raise NotImplementedError
+
+    def actor(self, rnd: BettingRound, stacks: list[int], folded: set[int]) -> int | None:
+        """The seat to act, scanning clockwise from where the last action left off; None when the round is over."""
+        if sum(1 for s in rnd.order if s not in folded) <= 1:
+            return None
+        n = len(rnd.order)
+        for step in range(n):
+            seat = rnd.order[(rnd.next_index + step) % n]
+            if (
+                seat in rnd.needs
+                and seat not in folded
+                and stacks[seat] > 0
+                and self.has_decision(rnd, seat, stacks, folded)
+            ):
+                return seat
+        return None
+
+    def legal(self, rnd: BettingRound, seat: int, stacks: list[int], phase: str) -> LegalActions:
+        raise NotImplementedError
+
+    def verify(self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int]) -> int:
+        """Check `verb` for `seat` and return the chips it moves from the stack; raise if it is not allowed."""
+        raise NotImplementedError
+
+    def apply(self, rnd: BettingRound, seat: int, verb: str, paid: int, stacks: list[int], folded: set[int]) -> None:
+        """Record a verified action whose `paid` chips have already left the stack."""
+        raise NotImplementedError
+
+    def _done(self, rnd: BettingRound, seat: int) -> None:
+        rnd.needs.discard(seat)
+        rnd.may_raise.discard(seat)
+        rnd.next_index = rnd.order.index(seat) + 1
+
+
+class NoLimit(BettingStructure):
+    """Check, bet, call, raise to a total, fold, all-in at any size; a short all-in does not reopen raising."""
+
+    name = "no_limit"
+
+    def has_decision(self, rnd: BettingRound, seat: int, stacks: list[int], folded: set[int]) -> bool:
+        return rnd.owes(seat) > 0 or _others_can_act(rnd, seat, stacks, folded)
+
+    def _cap(self) -> float:
+        return float("inf") if self.max_bet is None else self.max_bet
+
+    def _min_increment(self, rnd: BettingRound) -> int:
+        if self.min_raise == "last_increment":
+            return max(rnd.last_increment, self.min_bet)
+        return self.min_bet
+
+    def legal(self, rnd: BettingRound, seat: int, stacks: list[int], phase: str) -> LegalActions:
+        stack, mine, current = stacks[seat], rnd.bets[seat], rnd.current_bet
+        owes = current - mine
+        cap = self._cap()
+        top = min(mine + stack, cap)
+        can_bet = current == 0 and top >= self.min_bet
+        min_to = current + self._min_increment(rnd)
+        can_raise = current > 0 and seat in rnd.may_raise and top >= min_to
+        all_in_total = mine + stack
+        can_all_in = stack > 0 and all_in_total <= cap and (all_in_total <= current or seat in rnd.may_raise)
+        return LegalActions(
+            seat=seat,
+            phase=phase,
+            can_check=owes == 0,
+            can_call=owes > 0,
+            call_amount=min(owes, stack) if owes > 0 else 0,
+            can_bet=can_bet,
+            min_bet=self.min_bet if can_bet else 0,
+            max_bet=int(top) if can_bet else 0,
+            can_raise=can_raise,
+            min_raise_to=min_to if can_raise else 0,
+            max_raise_to=int(top) if can_raise else 0,
+            can_fold=True,
+            can_all_in=can_all_in,
+            all_in_amount=stack if can_all_in else 0,
+        )
+
+    def verify(self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int]) -> int:
+        legal = self.legal(rnd, seat, stacks, "")
+        owes = rnd.owes(seat)
+        if verb == "fold":
+            return 0
+        if verb == "check":
+            if not legal.can_check:
+                raise WrongPhase(f"You cannot check: you owe {owes} to call; call, raise, go all-in or fold.")
+            return 0
+        if verb == "call":
+            if not legal.can_call:
+                raise WrongPhase("You cannot call: there is no bet to call; check or bet instead.")
+            return legal.call_amount
+        if verb == "bet":
+            if not legal.can_bet:
+                if rnd.current_bet > 0:
+                    raise WrongPhase(
+                        f"You cannot bet: the round is already opened at {rnd.current_bet}; call, raise or fold."
+                    )
+                raise InvalidAmount(
+                    f"You cannot bet: a bet is at least {self.min_bet} and you have {stacks[seat]}; "
+                    "check, fold or go all-in."
+                )
+            if not _is_int(amount) or not legal.min_bet <= amount <= legal.max_bet:
+                raise InvalidAmount(f"A bet must be from {legal.min_bet} to {legal.max_bet}; got {amount!r}.")
+            return amount
+        if verb == "raise":
+            if not legal.can_raise:
+                if rnd.current_bet == 0:
+                    raise WrongPhase("You cannot raise: nobody has bet this round; bet or check instead.")
+                if seat not in rnd.may_raise:
+                    raise WrongPhase(
+                        "You cannot raise: a short all-in did not reopen the betting for you; call or fold."
+                    )
+                raise InvalidAmount(
+                    f"You cannot raise: a raise goes to at least {rnd.current_bet + self._min_increment(rnd)} "
+                    f"and you can reach {min(rnd.bets[seat] + stacks[seat], self._cap())}; call, go all-in or fold."
+                )
+            if not _is_int(amount) or not legal.min_raise_to <= amount <= legal.max_raise_to:
+                raise InvalidAmount(
+                    f"A raise must take your total for this round to between {legal.min_raise_to} and "
+                    f"{legal.max_raise_to}; got {amount!r}."
+                )
+            return amount - rnd.bets[seat]
+        if verb == "allin":
+            if not legal.can_all_in:
+                if stacks[seat] == 0:
+                    raise WrongPhase("You cannot go all-in: you have no credits left behind.")
+                if self.max_bet is not None and rnd.bets[seat] + stacks[seat] > self.max_bet:
+                    raise InvalidAmount(
+                        f"You cannot go all-in: a round's total is capped at {self.max_bet}; bet or raise up to it."
+                    )
+                raise WrongPhase("You cannot go all-in for more than the call: the betting is not reopened for you.")
+            return stacks[seat]
+        raise WrongPhase(f"Unknown betting action {verb!r}; the actions are check, call, bet, raise, fold, allin.")
+
+    def apply(self, rnd: BettingRound, seat: int, verb: str, paid: int, stacks: list[int], folded: set[int]) -> None:
+        if verb != "fold" and paid:
+            current = rnd.current_bet
+            total = rnd.bets[seat] + paid
+            rnd.bets[seat] = total
+            if total > current:
+                increment = total - current
+                full = increment >= (self.min_bet if current == 0 else self._min_increment(rnd))
+                others = {o for o in rnd.order if o != seat and o not in folded and stacks[o] > 0}
+                if full:
+                    rnd.last_increment = increment
+                    rnd.needs = set(others)
+                    rnd.may_raise = set(others)
+                else:
+                    rnd.needs |= {o for o in others if rnd.bets[o] < total}
+        self._done(rnd, seat)
+
+
+class FixedStay(BettingStructure):
+    """Halcyon: each seat in turn pays the fixed stay cost with `call` or folds, once per round; no raises."""
+
+    name = "fixed_stay"
+
+    def has_decision(self, rnd: BettingRound, seat: int, stacks: list[int], folded: set[int]) -> bool:
+        return _others_can_act(rnd, seat, stacks, folded)
+
+    def legal(self, rnd: BettingRound, seat: int, stacks: list[int], phase: str) -> LegalActions:
+        stack = stacks[seat]
+        pay = min(self.stay_cost, stack)
+        return LegalActions(
+            seat=seat,
+            phase=phase,
+            can_call=True,
+            call_amount=pay,
+            can_fold=True,
+            can_all_in=stack <= self.stay_cost,
+            all_in_amount=stack if stack <= self.stay_cost else 0,
+        )
+
+    def verify(self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int]) -> int:
+        stack = stacks[seat]
+        if verb == "fold":
+            return 0
+        if verb == "call":
+            return min(self.stay_cost, stack)
+        if verb == "allin" and stack <= self.stay_cost:
+            return stack
+        raise WrongPhase(
+            f"In a pay-to-stay round you either call (pay {min(self.stay_cost, stack)} to stay) or fold; "
+            f"{verb} is not allowed."
+        )
+
+    def apply(self, rnd: BettingRound, seat: int, verb: str, paid: int, stacks: list[int], folded: set[int]) -> None:
+        if paid:
+            rnd.bets[seat] += paid
+        self._done(rnd, seat)
+
+
+STRUCTURES: dict[str, type[BettingStructure]] = {NoLimit.name: NoLimit, FixedStay.name: FixedStay}
+
+
+def make_structure(name: str, *, min_bet: int, max_bet: int | None, min_raise: str, stay_cost: int) -> BettingStructure:
+    return STRUCTURES[name](min_bet=min_bet, max_bet=max_bet, min_raise=min_raise, stay_cost=stay_cost)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,68 @@
+"""What a bot is: something that turns one seat's view into a decision, and how a decision is applied.
+
+A bot never touches the game. It receives the seat's view (`game.view_for(seat)`: the public table,
+its own cards and selection, and its legal actions under `"legal"`) and returns a `Decision`; the
+caller applies it through the game's named operations. So a bot can only know what its seat may see.
+"""
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from games.engine.cards import SUIT_LETTERS
+
+if TYPE_CHECKING:
+    from games.engine.state import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision: `verb` is select, check, call, bet, raise, fold or allin.
+
+    `cards` are card codes for select; `amount` is the bet for `bet` and the new round total for `raise`.
+    """
+
+    verb: str
+    cards: tuple[str, ...] = ()
+    amount: int | None = None
+
+
+class Bot(Protocol):
+    """A bot: built with its own `random.Random`, it decides from a seat's view alone."""
+
+    kind: str
+
+    def decide(self, view: dict) -> Decision: ...
+
+
+def apply_decision(game: "Game", seat: int, decision: Decision) -> None:
+    """Apply `decision` for `seat` through the game's named operations (which verify it first)."""
+    verb = decision.verb
+    if verb == "select":
+        game.select(seat, list(decision.cards))
+    elif verb == "check":
+        game.check(seat)
+    elif verb == "call":
+        game.call(seat)
+    elif verb == "bet":
+        game.bet(seat, decision.amount)
+    elif verb == "raise":
+        game.raise_to(seat, decision.amount)
+    elif verb == "fold":
+        game.fold(seat)
+    elif verb == "allin":
+        game.all_in(seat)
+    else:
+        raise ValueError(f"Unknown decision verb {verb!r}.")
+
+
+def play_turn(game: "Game", seat: int, bot: Bot) -> Decision:
+    """Ask `bot` for `seat`'s decision, from that seat's view only, and apply it."""
+    decision = bot.decide(game.view_for(seat))
+    apply_decision(game, seat, decision)
+    return decision
+
+
+def target_of(view: dict) -> tuple[int, str]:
+    """The current hand's target number and target suit letter, from a view."""
+    hand = view["hand"]
+    return hand["target"], SUIT_LETTERS[hand["suit"]]

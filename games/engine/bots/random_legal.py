@@ -1,0 +1,32 @@
+"""The random bot: a uniformly random legal decision, for tests, simulations and benchmarks."""
+
+import random
+
+from games.engine.bots.base import Decision
+
+
+class RandomBot:
+    """Picks a legal verb uniformly; a random subset for select, a random legal amount for bet and raise."""
+
+    kind = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def decide(self, view: dict) -> Decision:
+        return random_decision(view["legal"], self.rng)
+
+
+def random_decision(legal: dict, rng: random.Random) -> Decision:
+    """A uniformly random decision among those `legal` (a `LegalActions.to_dict()`) allows."""
+    verbs = legal["verbs"]
+    if not verbs:
+        raise ValueError(f"Seat {legal['seat']} has no decision to make in phase {legal['phase']}.")
+    verb = rng.choice(verbs)
+    if verb == "select":
+        return Decision("select", cards=tuple(card for card in legal["selectable"] if rng.random() < 0.5))
+    if verb == "bet":
+        return Decision("bet", amount=rng.randint(legal["min_bet"], legal["max_bet"]))
+    if verb == "raise":
+        return Decision("raise", amount=rng.randint(legal["min_raise_to"], legal["max_raise_to"]))
+    return Decision(verb)

@@ -1,0 +1,145 @@
+"""Cards of the 62-card Coruscant Shift deck: values, suits, codes and a compact encoding.
+
+A card code is sign, value and suit letter (`+7c`, `-8s`, `+2t`); a Sylop is `0`.
+Input is case-insensitive and the `+` may be left out; output is always canonical.
+The two Sylops are indistinguishable, so cards compare by value and suit.
+"""
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from games.engine.errors import InvalidCard
+
+SUITS = ("c", "s", "t")
+SUIT_NAMES = {"c": "circle", "s": "square", "t": "triangle"}
+SUIT_LETTERS = {name: letter for letter, name in SUIT_NAMES.items()}
+SYLOP_INDEX = 60
+# One character per card kind (61 kinds: 60 numbered cards and the Sylop); 62 characters available.
+_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_CODE = re.compile(r"^([+-]?)(\d{1,2})([cst])$")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: `value` in -10..10 and `suit` a letter of SUITS, or None for a Sylop (value 0)."""
+
+    value: int
+    suit: str | None
+
+    @property
+    def is_sylop(self) -> bool:
+        return self.suit is None
+
+    @property
+    def code(self) -> str:
+        if self.suit is None:
+            return "0"
+        return f"{self.value:+d}{self.suit}"
+
+    @property
+    def index(self) -> int:
+        """Small integer 0..60 naming the card kind (both Sylops share 60)."""
+        if self.suit is None:
+            return SYLOP_INDEX
+        offset = self.value + 10 if self.value < 0 else self.value + 9
+        return SUITS.index(self.suit) * 20 + offset
+
+    def in_suit(self, suit: str) -> bool:
+        """A Sylop counts as a card of every suit (RULES 1.1)."""
+        return self.suit is None or self.suit == suit
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code!r})"
+
+
+SYLOP = Card(0, None)
+
+
+def card_from_index(index: int) -> Card:
+    if index == SYLOP_INDEX:
+        return SYLOP
+    if not 0 <= index < SYLOP_INDEX:
+        raise InvalidCard(f"Card number {index} does not exist: card numbers run from 0 to {SYLOP_INDEX}.")
+    suit, offset = divmod(index, 20)
+    value = offset - 10 if offset < 10 else offset - 9
+    return Card(value, SUITS[suit])
+
+
+def parse_card(text: object) -> Card:
+    """Read one card code such as `+7c`, `7C`, `-8s` or `0`."""
+    if isinstance(text, Card):
+        return text
+    if not isinstance(text, str):
+        raise InvalidCard(f"Unknown card {text!r}: write cards like +7c, -8s, 2t or 0 (a Sylop).")
+    raw = text.strip().lower()
+    if raw in {"0", "+0", "-0"}:
+        return SYLOP
+    match = _CODE.match(raw)
+    if match:
+        sign, digits, suit = match.groups()
+        value = int(digits)
+        if 1 <= value <= 10:
+            return Card(-value if sign == "-" else value, suit)
+    raise InvalidCard(
+        f"Unknown card {text!r}: a card is a value from -10 to +10 (not 0) and a suit c, s or t, "
+        "like +7c or -8s, or 0 for a Sylop."
+    )
+
+
+def parse_cards(items: Iterable[object]) -> list[Card]:
+    return [parse_card(item) for item in items]
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    return [card.code for card in cards]
+
+
+def full_deck() -> list[Card]:
+    """The 62 cards in canonical order: circle, square, triangle from -10 to +10, then two Sylops."""
+    return [card_from_index(i) for i in range(SYLOP_INDEX)] + [SYLOP, SYLOP]
+
+
+DECK_COUNTS = Counter(full_deck())
+
+
+def encode_cards(cards: Iterable[Card]) -> str:
+    """A compact string, one character per card."""
+    return "".join(_ALPHABET[card.index] for card in cards)
+
+
+def decode_cards(text: str) -> list[Card]:
+    try:
+        return [card_from_index(_ALPHABET.index(ch)) for ch in text]
+    except ValueError as exc:
+        raise InvalidCard(f"Encoded cards {text!r} contain a character that is not a card.") from exc
+
+
+def check_deck(cards: list[Card], reference: list[Card] | None = None) -> None:
+    """Refuse a deck that is not exactly the reference deck (the 62 cards by default), naming the first
+    card that is extra or missing."""
+    counts = Counter(cards)
+    expected = DECK_COUNTS if reference is None else Counter(reference)
+    for card, count in counts.items():
+        if count > expected[card]:
+            allowed = "twice" if card.is_sylop else "once"
+            raise InvalidCard(f"Card {card.code} is listed {count} times; the deck holds it {allowed}.")
+    for card, count in expected.items():
+        if counts[card] < count:
+            raise InvalidCard(
+                f"Card {card.code} is missing from the deck; a deck holds all {sum(expected.values())} cards."
+            )
+
+
+def take(held: list[Card], wanted: list[Card]) -> list[Card] | None:
+    """Cards left in `held` after removing `wanted` (as a multiset), or None if `held` lacks one."""
+    left = list(held)
+    for card in wanted:
+        if card not in left:
+            return None
+        left.remove(card)
+    return left

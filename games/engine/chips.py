@@ -1,0 +1,49 @@
+"""Chip sets (RULES 1.6): stacks are kept in credits; chips are only a way to show them."""
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+@dataclass(frozen=True, slots=True)
+class Chip:
+    name: str
+    value: int
+
+
+# The default set (seed 000), largest first.
+STANDARD = (
+    Chip("beskar ingot", 1000),
+    Chip("doodad", 500),
+    Chip("gem", 200),
+    Chip("gold", 100),
+    Chip("silver", 50),
+    Chip("bronze", 5),
+)
+# Simple chips: every chip is one credit (the Halcyon way).
+SIMPLE = (Chip("chip", 1),)
+CHIP_SETS = {"standard": STANDARD, "simple": SIMPLE}
+# The default starting stake of the standard set: 10 bronze, 4 silver, 2 gold.
+DEFAULT_STAKE = {"bronze": 10, "silver": 4, "gold": 2}
+
+
+def value_of(counts: dict[str, int], chips: tuple[Chip, ...] = STANDARD) -> int:
+    """Credits held in `counts` (chip name -> number of chips)."""
+    values = {chip.name: chip.value for chip in chips}
+    return sum(values[name] * number for name, number in counts.items())
+
+
+def breakdown(credits: int, chips: tuple[Chip, ...] = STANDARD) -> dict:
+    """Fewest chips for `credits`, largest denominations first; credits no chip can show stay `loose`."""
+    counts, left = _breakdown(credits, chips)
+    return {"chips": dict(counts), "loose": left}
+
+
+@lru_cache(maxsize=4096)
+def _breakdown(credits: int, chips: tuple[Chip, ...]) -> tuple[tuple[tuple[str, int], ...], int]:
+    counts: dict[str, int] = {}
+    left = credits
+    for chip in sorted(chips, key=lambda c: c.value, reverse=True):
+        number, left = divmod(left, chip.value)
+        if number:
+            counts[chip.name] = number
+    return tuple(counts.items()), left

@@ -1,0 +1,393 @@
+"""One hand of Coruscant Shift: forced bets, deal, roll, select, betting, shift, improve, betting, reveal.
+
+The hand moves by itself through every step that needs no decision and stops at each decision:
+the simultaneous select and improve phases, and each turn of a betting round. Every operation is
+verified first (raising an `IllegalAction` subclass and changing nothing), then applied, then
+recorded in `log`.
+"""
+
+from collections import Counter
+
+from games.engine.betting import BettingRound, BettingStructure, LegalActions
+from games.engine.cards import Card, encode_cards, parse_card, take
+from games.engine.dice import Dice
+from games.engine.errors import InvalidCard, InvalidSelection, NotYourTurn, WrongPhase
+from games.engine.evaluation import Score, best
+from games.engine.forced import Levels, post_forced
+from games.engine.options import CoruscantShiftOptions
+from games.engine.pots import Pot, side_pots, uncalled
+from games.engine.records import VERB_LETTERS, Record
+from games.engine.shuffle import reshuffle_rng
+from games.engine.ties import draw_off, split
+from games.engine.variant import Variant
+
+SELECT_PHASES = ("select", "improve")
+BETTING_PHASES = ("betting_1", "betting_2")
+
+
+class Hand:
+    """The state of one hand. Hidden fields (cards, draw pile, seed) are private and kept out of repr."""
+
+    def __init__(
+        self,
+        *,
+        number: int,
+        dealer: int,
+        seats: list[int],
+        names: list[str],
+        stacks: list[int],
+        options: CoruscantShiftOptions,
+        variant: Variant,
+        structure: BettingStructure,
+        levels: Levels,
+        carry: int,
+        deck: list[Card],
+        dice: Dice,
+        seed: str | None,
+        commitment: str | None,
+    ) -> None:
+        self.number = number
+        self.dealer = dealer
+        self.seats = list(seats)  # in the hand, clockwise from the dealer's left
+        self.names = names
+        self._stacks = stacks  # the game's stacks, shared: chips leave them as they are bet
+        self.options = options
+        self.variant = variant
+        self.structure = structure
+        self.levels = levels
+        self.carry_in = carry
+        self.carry_out = 0
+        self.dice = dice
+        self.commitment = commitment
+        self._seed = seed
+        self._deck_code = encode_cards(deck)
+        self._draw: list[Card] = list(deck)
+        self._discard: list[Card] = []
+        self._cards: dict[int, list[Card]] = {s: [] for s in seats}
+        self._selection: dict[int, list[Card]] = {s: [] for s in seats}
+        self._tie_draws: dict[int, list[Card]] = {}
+        self._reshuffles = 0
+        self.contributions: dict[int, int] = dict.fromkeys(seats, 0)
+        self.forced: dict[int, int] = {}
+        self.folded: set[int] = set()
+        self.acted: set[int] = set()
+        self.phase = "deal"
+        self.round: BettingRound | None = None
+        self._log: list[Record] = []
+        self._actions: list[str] = []
+        self.returned: tuple[int, int] | None = None
+        self.scores: dict[int, Score] = {}
+        self.awards: list[dict] = []
+
+    def __repr__(self) -> str:
+        return f"<Hand {self.number} phase={self.phase} dealer={self.dealer} seats={self.seats}>"
+
+    # ----- queries -------------------------------------------------------------------------
+
+    @property
+    def is_complete(self) -> bool:
+        return self.phase == "complete"
+
+    @property
+    def live(self) -> list[int]:
+        """Seats still in the hand (not folded), clockwise from the dealer's left."""
+        return [s for s in self.seats if s not in self.folded]
+
+    @property
+    def seed(self) -> str | None:
+        """The shuffle seed, revealed only once the hand is over."""
+        return self._seed if self.is_complete else None
+
+    def is_all_in(self, seat: int) -> bool:
+        return seat in self.seats and seat not in self.folded and self._stacks[seat] == 0
+
+    def actor(self) -> int | None:
+        if self.phase in BETTING_PHASES and self.round is not None:
+            return self.structure.actor(self.round, self._stacks, self.folded)
+        return None
+
+    def waiting_for(self) -> list[int]:
+        if self.phase in SELECT_PHASES:
+            return [s for s in self.live if s not in self.acted]
+        actor = self.actor()
+        return [] if actor is None else [actor]
+
+    def legal_actions(self, seat: int) -> LegalActions:
+        if seat not in self.waiting_for():
+            return LegalActions(seat=seat, phase=self.phase)
+        if self.phase in SELECT_PHASES:
+            return LegalActions(
+                seat=seat, phase=self.phase, can_select=True, selectable=tuple(c.code for c in self._cards[seat])
+            )
+        return self.structure.legal(self.round, seat, self._stacks, self.phase)
+
+    def log_for(self, seat: int | None = None) -> list[Record]:
+        """The operation log as `seat` may see it (None: a spectator): cards dealt to or chosen by others
+        are removed, except selections revealed at the showdown."""
+        shown = []
+        for record in self._log:
+            if record.cards and record.kind in ("deal", "shift", "select") and record.seat != seat:
+                revealed = record.kind == "select" and self.is_complete and record.seat in self.scores
+                if not revealed:
+                    record = Record(record.kind, record.seat, record.amount, (), record.note)
+            shown.append(record)
+        return shown
+
+    def cards_of(self, seat: int) -> list[Card]:
+        return list(self._cards.get(seat, []))
+
+    def selection_of(self, seat: int) -> list[Card]:
+        return list(self._selection.get(seat, []))
+
+    def all_cards(self) -> list[Card]:
+        cards = self._draw + self._discard
+        for seat in self.seats:
+            cards += self._cards[seat] + self._selection[seat]
+        return cards
+
+    def draw_pile_size(self) -> int:
+        return len(self._draw)
+
+    def pots(self) -> list[Pot]:
+        return side_pots(self.contributions, self.folded, self.carry_in)
+
+    def bets(self) -> dict[int, int]:
+        """Each seat's bet in the current betting round."""
+        return dict(self.round.bets) if self.round is not None and self.phase in BETTING_PHASES else {}
+
+    def pot_total(self) -> int:
+        return sum(self.contributions.values()) + self.carry_in
+
+    # ----- the automatic steps ---------------------------------------------------------------
+
+    def begin(self) -> None:
+        """Forced bets, the deal and the roll; then wait for the selections."""
+        posted = post_forced(self.seats, self.dealer, self._stacks, self.levels)
+        for seat, amount in posted.antes.items():
+            self.contributions[seat] += amount
+            self.forced[seat] = self.forced.get(seat, 0) + amount
+            self._log.append(Record("ante", seat, amount))
+        for seat, amount in posted.blinds.items():
+            self.contributions[seat] += amount
+            self.forced[seat] = self.forced.get(seat, 0) + amount
+            self._log.append(Record("blind", seat, amount))
+        self._blinds = posted.blinds
+        self._big_blind_seat = posted.big_blind_seat
+        for _ in range(self.variant.hand_size):
+            for seat in self.seats:
+                card = self._draw_card()
+                self._cards[seat].append(card)
+                self._log.append(Record("deal", seat, cards=(card,)))
+        roller = self.seats[0] if self.options.roller == "left_of_dealer" else self.dealer
+        self._log.append(Record("roll", roller, self.dice.number, note=self.dice.suit))
+        self.phase = "select"
+        self._advance()
+
+    def _draw_card(self) -> Card:
+        if not self._draw:
+            # Ruling: an empty draw pile is rebuilt from the discard pile, shuffled.
+            self._reshuffles += 1
+            pile = list(self._discard)
+            reshuffle_rng(self._deck_code, self._reshuffles).shuffle(pile)
+            self._draw, self._discard = pile, []
+            self._log.append(Record("reshuffle", amount=len(pile)))
+        return self._draw.pop(0)
+
+    def _open_round(self, number: int) -> None:
+        live = self.live
+        if number == 1 and self._big_blind_seat is not None:
+            start = (self.seats.index(self._big_blind_seat) + 1) % len(self.seats)
+        else:
+            start = 0
+        rotated = self.seats[start:] + self.seats[:start]
+        order = [s for s in rotated if s in live]
+        bets = dict(self._blinds) if number == 1 else {}
+        self.round = self.structure.open_round(number, order, bets, self._stacks)
+        self.phase = f"betting_{number}"
+
+    def _advance(self) -> None:
+        """Run every step that needs no decision, stopping at the next decision or the end of the hand."""
+        while True:
+            if len(self.live) == 1 and self.phase != "complete":
+                self._finish_fold_out()
+                return
+            if self.phase in SELECT_PHASES:
+                if self.waiting_for():
+                    return
+                if self.phase == "select":
+                    self._open_round(1)
+                else:
+                    for seat in self.live:
+                        self._discard += self._cards[seat]
+                        self._cards[seat] = []
+                    self._open_round(2)
+            elif self.phase in BETTING_PHASES:
+                if self.actor() is not None:
+                    return
+                if self.phase == "betting_1":
+                    self._shift()
+                else:
+                    self._showdown()
+                    return
+            else:
+                return
+
+    def _shift(self) -> None:
+        need = {}
+        for seat in self.live:
+            self._discard += self._cards[seat]
+            self._cards[seat] = []
+            need[seat] = self.variant.hand_size - len(self._selection[seat])
+        while any(need.values()):
+            for seat in self.live:
+                if need[seat]:
+                    card = self._draw_card()
+                    self._cards[seat].append(card)
+                    need[seat] -= 1
+                    self._log.append(Record("shift", seat, cards=(card,)))
+        self.acted = set()
+        self.phase = "improve"
+
+    def _return_uncalled(self) -> None:
+        back = uncalled(self.contributions)
+        if back:
+            seat, amount = back
+            self.contributions[seat] -= amount
+            self._stacks[seat] += amount
+            self.returned = back
+            self._log.append(Record("return", seat, amount))
+
+    def _from_left(self, seats: list[int]) -> list[int]:
+        return [s for s in self.seats if s in seats]
+
+    def _finish_fold_out(self) -> None:
+        self._return_uncalled()
+        (winner,) = self.live
+        for pot in self.pots():
+            self._pay(pot, [winner], {winner: pot.amount}, None)
+        self._end()
+
+    def _showdown(self) -> None:
+        self._return_uncalled()
+        self.scores = {s: self.variant.evaluate(self._selection[s], self.dice) for s in self.live}
+        for pot in self.pots():
+            eligible = list(pot.eligible) or self.live
+            winners = self._from_left(best(self.scores, eligible))
+            draws = None
+            if len(winners) > 1 and self.options.tie_rule == "draw":
+                winners, draws = draw_off(winners, self._tie_draws, self._draw_tie_card)
+                winners = self._from_left(winners)
+            if len(winners) > 1:
+                paid, odd = split(pot.amount, winners, self.options.odd_credits)
+                self.carry_out += odd
+            else:
+                paid = {winners[0]: pot.amount}
+            self._pay(pot, winners, paid, draws)
+        self._end()
+
+    def _draw_tie_card(self) -> Card | None:
+        # Ruling: no reshuffle for a tie draw; an empty draw pile means the pot is split.
+        if not self._draw:
+            return None
+        card = self._draw.pop(0)
+        self._discard.append(card)
+        self._log.append(Record("tie_draw", cards=(card,)))
+        return card
+
+    def _pay(self, pot: Pot, winners: list[int], paid: dict[int, int], draws: dict | None) -> None:
+        for seat, amount in paid.items():
+            self._stacks[seat] += amount
+            self._log.append(Record("award", seat, amount))
+        self.awards.append(
+            {"amount": pot.amount, "eligible": list(pot.eligible), "winners": winners, "paid": paid, "draws": draws}
+        )
+
+    def _end(self) -> None:
+        for seat in self.seats:
+            self._discard += self._cards[seat] + self._selection[seat]
+            self._cards[seat], self._selection[seat] = [], []
+        self.contributions = dict.fromkeys(self.seats, 0)
+        self.carry_in = 0
+        self.phase = "complete"
+        self.round = None
+        self._log.append(Record("end"))
+
+    def showdown_cards(self) -> dict[int, list[Card]]:
+        """Revealed selections, once the hand ended in a showdown (empty after a fold-out)."""
+        if not self.is_complete or not self.scores:
+            return {}
+        cards: dict[int, list[Card]] = {}
+        for record in self._log:
+            if record.kind == "select" and record.seat in self.scores:
+                cards.setdefault(record.seat, []).extend(record.cards)
+        return cards
+
+    # ----- operations: verify, then apply ------------------------------------------------------
+
+    def _who(self, seats: list[int]) -> str:
+        return ", ".join(self.names[s] for s in seats) or "nobody"
+
+    def _verify_waiting(self, seat: int, verb: str) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.names):
+            raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
+        if self.phase == "complete":
+            raise WrongPhase(f"Hand {self.number} is over; the next hand has not started.")
+        if verb == "select" and self.phase not in SELECT_PHASES:
+            raise WrongPhase(f"You cannot select cards now: the hand is in {self.phase.replace('_', ' ')}.")
+        if verb != "select" and self.phase not in BETTING_PHASES:
+            raise WrongPhase(
+                f"You cannot {verb} now: the hand is in the {self.phase} phase; choose your cards with select."
+            )
+        waiting = self.waiting_for()
+        if seat not in waiting:
+            name = self.names[seat]
+            if seat in self.folded:
+                raise NotYourTurn(f"{name} has folded and takes no part in the rest of hand {self.number}.")
+            if verb == "select" and seat in self.acted:
+                raise NotYourTurn(
+                    f"{name} has already chosen cards in this {self.phase} phase; waiting for {self._who(waiting)}."
+                )
+            raise NotYourTurn(f"It is not {name}'s turn: waiting for {self._who(waiting)}.")
+
+    def verify_select(self, seat: int, cards: list) -> list[Card]:
+        self._verify_waiting(seat, "select")
+        if not isinstance(cards, list | tuple):
+            raise InvalidSelection("Cards must be a list of card codes such as ['+7c', '-8s', '0'].")
+        try:
+            chosen = [parse_card(c) for c in cards]
+        except InvalidCard as exc:
+            raise InvalidSelection(str(exc)) from None
+        if take(self._cards[seat], chosen) is None:
+            held = Counter(self._cards[seat])
+            missing = next(c for c in chosen if Counter(chosen)[c] > held[c])
+            allowed = ", ".join(c.code for c in self._cards[seat]) or "none"
+            where = "your hand" if self.phase == "select" else "the cards you were dealt in the shift"
+            raise InvalidSelection(f"You do not hold {missing.code} in {where}; you may choose from: {allowed}.")
+        return chosen
+
+    def select(self, seat: int, cards: list) -> None:
+        chosen = self.verify_select(seat, cards)
+        self._cards[seat] = take(self._cards[seat], chosen)
+        self._selection[seat].extend(chosen)
+        self.acted.add(seat)
+        self._log.append(Record("select", seat, len(chosen), tuple(chosen)))
+        self._actions.append(f"{seat}{VERB_LETTERS['select']}{encode_cards(chosen)}")
+        self._advance()
+
+    def verify_bet_action(self, seat: int, verb: str, amount: int | None = None) -> int:
+        self._verify_waiting(seat, verb)
+        return self.structure.verify(self.round, seat, verb, amount, self._stacks)
+
+    def bet_action(self, seat: int, verb: str, amount: int | None = None) -> None:
+        paid = self.verify_bet_action(seat, verb, amount)
+        self._stacks[seat] -= paid
+        self.contributions[seat] += paid
+        if verb == "fold":
+            self.folded.add(seat)
+            self._discard += self._cards[seat] + self._selection[seat]
+            self._cards[seat], self._selection[seat] = [], []
+        self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
+        self._log.append(Record(verb, seat, paid))
+        arg = "" if amount is None or verb not in ("bet", "raise") else str(amount)
+        self._actions.append(f"{seat}{VERB_LETTERS[verb]}{arg}")
+        self._advance()

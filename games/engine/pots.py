@@ -1,0 +1,48 @@
+"""Pots derived from contributions (RULES 1.4): uncalled-bet return and side-pot slicing."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """One pot: its credits and the seats (not folded) that can win it, in seat order."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+
+def uncalled(contributions: dict[int, int]) -> tuple[int, int] | None:
+    """(seat, amount) of the part of the largest contribution nobody matched, folded players included."""
+    if not contributions:
+        return None
+    ranked = sorted(contributions.items(), key=lambda item: item[1], reverse=True)
+    top_seat, top = ranked[0]
+    second = ranked[1][1] if len(ranked) > 1 else 0
+    if top > second:
+        return top_seat, top - second
+    return None
+
+
+def side_pots(contributions: dict[int, int], folded: set[int], carry: int = 0) -> list[Pot]:
+    """Slice contributions at every distinct level, smallest first; merge neighbours with equal eligibility.
+
+    The carry-over joins the first (main) pot. A slice whose contributors all folded (rare: it needs
+    a fold after the last raise was matched) joins the pot before it, so no credit is ever lost.
+    """
+    levels = sorted({amount for amount in contributions.values() if amount > 0})
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in contributions.values())
+        eligible = tuple(sorted(s for s, c in contributions.items() if c >= level and s not in folded))
+        previous = level
+        if pots and (pots[-1].eligible == eligible or not eligible):
+            pots[-1] = Pot(pots[-1].amount + amount, pots[-1].eligible)
+        else:
+            pots.append(Pot(amount, eligible))
+    if carry:
+        if pots:
+            pots[0] = Pot(pots[0].amount + carry, pots[0].eligible)
+        else:
+            pots.append(Pot(carry, tuple(sorted(s for s in contributions if s not in folded))))
+    return pots

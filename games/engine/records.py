@@ -1,0 +1,30 @@
+"""Frozen records of everything that happens in a hand, appended to the hand's operation log.
+
+Records of dealing hold cards; they are engine-internal and never leave it except through views.
+"""
+
+from dataclasses import dataclass
+
+from games.engine.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One operation: a player's decision (`select`, `check`, `call`, `bet`, `raise`, `fold`, `allin`)
+    or an automatic step (`ante`, `blind`, `deal`, `roll`, `shift`, `reshuffle`, `return`, `award`, `end`)."""
+
+    kind: str
+    seat: int | None = None
+    amount: int | None = None
+    cards: tuple[Card, ...] = ()
+    note: str = ""
+
+    def __repr__(self) -> str:
+        # Cards stay out of the repr so a stray log line can never show a hidden hand.
+        return f"Record(kind={self.kind!r}, seat={self.seat!r}, amount={self.amount!r})"
+
+
+PLAYER_VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin")
+# One letter per verb in the compact action strings saved with a game.
+VERB_LETTERS = {"select": "s", "check": "k", "call": "c", "bet": "b", "raise": "r", "fold": "f", "allin": "a"}
+LETTER_VERBS = {letter: verb for verb, letter in VERB_LETTERS.items()}

@@ -1,0 +1,598 @@
+"""The game: seats, stacks, the button, escalation, eliminations, the current hand and the end rule.
+
+Hands never start by themselves: call `start_hand()` between hands (that is when re-buys may
+happen). Inside a hand everything that needs no decision runs on its own; `waiting_for()` names
+the seats whose decision is awaited. Each operation comes as a triad: `verify_x()` raises the
+reason it is illegal, `can_x()` answers yes or no, `x()` verifies and applies.
+"""
+
+import random
+from collections.abc import Sequence
+
+from games.engine.betting import LegalActions, make_structure
+from games.engine.cards import Card, check_deck, encode_cards
+from games.engine.dice import Dice, encode_dice
+from games.engine.errors import EngineError, IllegalAction, InvalidAmount, InvalidOptions, InvalidState, WrongPhase
+from games.engine.forced import ESCALATIONS, Levels
+from games.engine.hand import Hand
+from games.engine.options import CoruscantShiftOptions
+from games.engine.shuffle import commitment, deck_from_seed, dice_from_seed, hand_seed
+from games.engine.variant import get_variant
+
+MIN_SEATS, MAX_SEATS = 2, 8
+
+
+class Game:
+    """One game at one table. Build it with `Game.new()` or `Game.from_json()`."""
+
+    def __init__(self) -> None:
+        self.variant = get_variant("coruscant_shift")
+        self.options: CoruscantShiftOptions = CoruscantShiftOptions()
+        self.preset: str | None = None
+        self.names: list[str] = []
+        self.starting_stacks: list[int] = []
+        self.stacks: list[int] = []
+        self.first_dealer = 0
+        self.dealer: int | None = None
+        self.dealer_draw: list[dict[int, str]] = []
+        self.levels = Levels(0, 0, 0, 1)
+        self.carry = 0
+        self.hands_played = 0
+        self.out_at: dict[int, int] = {}
+        self.dealt: set[int] = set()
+        self.over = False
+        self.hand: Hand | None = None
+        self.results: list[dict] = []
+        self._history: list[dict] = []
+        self._master = ""
+        self._pre: dict | None = None
+        self._tail: list[list] = []
+        self._current_index: int | None = None
+        self.left: set[int] = set()
+        self.items: dict[int, list] = {}
+        self.item_transfers: list[dict] = []
+
+    def __repr__(self) -> str:
+        return f"<Game {self.variant.name} hands_played={self.hands_played} seats={len(self.names)} over={self.over}>"
+
+    # ----- building ----------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        *,
+        options: CoruscantShiftOptions | dict,
+        players: Sequence[tuple[str, int]],
+        dealer: int | None = None,
+        rng: random.Random,
+        variant: str = "coruscant_shift",
+        preset: str | None = None,
+    ) -> "Game":
+        """A new game; `players` are (name, stack) in clockwise seat order. Without `dealer`, high card deals."""
+        game = cls()
+        game.variant = get_variant(variant)
+        game.options = game.variant.coerce_options(options)
+        game.preset = preset
+        players = list(players)
+        if not MIN_SEATS <= len(players) <= MAX_SEATS:
+            raise InvalidOptions(f"A table seats {MIN_SEATS} to {MAX_SEATS} players; got {len(players)}.")
+        names = []
+        for entry in players:
+            if not isinstance(entry, list | tuple) or len(entry) != 2:
+                raise InvalidOptions(f"Each player is (name, stack); got {entry!r}.")
+            name, stack = entry
+            if not isinstance(name, str) or not name.strip():
+                raise InvalidOptions(f"A player's name must be a non-empty text; got {name!r}.")
+            if name in names:
+                raise InvalidOptions(f"Player names must differ; {name!r} appears twice.")
+            if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
+                raise InvalidOptions(f"{name}'s stack must be a whole number of credits, 0 or more; got {stack!r}.")
+            names.append(name)
+        game.names = names
+        game.stacks = [stack for _, stack in players]
+        game.starting_stacks = list(game.stacks)
+        if sum(1 for s in game.stacks if s > 0) < 2:
+            raise InvalidOptions("At least two players need credits to start a game.")
+        opts = game.options
+        game.levels = Levels(opts.ante, opts.small_blind, opts.big_blind, max(opts.min_bet, opts.big_blind))
+        game._master = f"{rng.getrandbits(128):032x}"
+        if dealer is None:
+            game.first_dealer = game._draw_for_dealer()
+        else:
+            if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(names):
+                raise InvalidOptions(f"The dealer must be a seat from 0 to {len(names) - 1}; got {dealer!r}.")
+            if game.stacks[dealer] == 0:
+                raise InvalidOptions(f"{names[dealer]} has no credits and cannot deal.")
+            game.first_dealer = dealer
+        for seat, stack in enumerate(game.stacks):
+            if stack == 0:
+                game.out_at[seat] = 0
+        return game
+
+    def _draw_for_dealer(self) -> int:
+        """Each player with credits draws a card; highest value deals; tied players draw again (seed 000)."""
+        rng = random.Random(f"{self._master}/dealer")
+        contenders = [s for s, stack in enumerate(self.stacks) if stack > 0]
+        while True:
+            deck = self.variant.deck()
+            rng.shuffle(deck)
+            drawn = {seat: deck[i] for i, seat in enumerate(contenders)}
+            self.dealer_draw.append({seat: card.code for seat, card in drawn.items()})
+            top = max(card.value for card in drawn.values())
+            contenders = [s for s in contenders if drawn[s].value == top]
+            if len(contenders) == 1:
+                return contenders[0]
+
+    # ----- queries -------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def in_hand(self) -> bool:
+        """True while a hand is being played (started and not complete)."""
+        return self.hand is not None and not self.hand.is_complete
+
+    @property
+    def between_hands(self) -> bool:
+        return not self.in_hand and not self.over
+
+    def seats_with_credits(self) -> list[int]:
+        return [s for s, stack in enumerate(self.stacks) if stack > 0]
+
+    def waiting_for(self) -> list[int]:
+        return self.hand.waiting_for() if self.in_hand else []
+
+    def legal_actions(self, seat: int) -> LegalActions:
+        if self.in_hand:
+            return self.hand.legal_actions(seat)
+        return LegalActions(seat=seat, phase="over" if self.over else "between_hands")
+
+    def total_credits(self) -> int:
+        """Stacks + credits in the current hand's pots and bets + carry-over; never changes except by re-buys."""
+        in_pot = self.hand.pot_total() if self.in_hand else 0
+        return sum(self.stacks) + in_pot + self.carry
+
+    def card_count(self) -> int:
+        """Cards accounted for across draw pile, discard pile, hands and selections (62 whenever a hand exists)."""
+        if self.hand is None:
+            return len(self.variant.deck())
+        return len(self.hand.all_cards())
+
+    def standings(self) -> list[dict]:
+        """RULES 1.5: most credits first, then the later elimination; equal keys share a place."""
+
+        def key(seat: int) -> tuple[int, float]:
+            out = self.out_at.get(seat)
+            return (self.stacks[seat], float("inf") if out is None or self.stacks[seat] > 0 else out)
+
+        order = sorted(range(len(self.names)), key=lambda s: (key(s)[0], key(s)[1], -s), reverse=True)
+        rows: list[dict] = []
+        for index, seat in enumerate(order):
+            place = rows[-1]["place"] if rows and key(order[index - 1]) == key(seat) else index + 1
+            rows.append({"seat": seat, "player": self.names[seat], "place": place, "stack": self.stacks[seat]})
+        return rows
+
+    # ----- starting hands ------------------------------------------------------------------------
+
+    def _next_dealer(self) -> int | None:
+        n = len(self.names)
+        first = self.hands_played == 0 or self.dealer is None
+        origin, steps = (self.first_dealer, range(n)) if first else (self.dealer, range(1, n + 1))
+        for step in steps:
+            seat = (origin + step) % n
+            if self.stacks[seat] > 0 and (self.options.end_rule != "everyone_deals" or seat not in self.dealt):
+                return seat
+        return None
+
+    def verify_start_hand(self, deck: list[Card] | None = None, dice: Dice | None = None) -> None:
+        if self.over:
+            raise WrongPhase("The game is over; no more hands can start.")
+        if self.in_hand:
+            raise WrongPhase(f"Hand {self.hand.number} is still being played; finish it before starting another.")
+        if len(self.seats_with_credits()) < 2:
+            raise WrongPhase("A hand needs at least two players with credits; re-buy or wait for players to join.")
+        if self._next_dealer() is None:
+            raise WrongPhase("Every player with credits has dealt; the game is over.")
+        if deck is not None:
+            check_deck(list(deck), self.variant.deck())
+
+    def can_start_hand(self) -> bool:
+        return _can(self.verify_start_hand)
+
+    def start_hand(self, *, deck: list[Card] | None = None, dice: Dice | None = None) -> Hand:
+        """Start the next hand. `deck` (top card first) and `dice` stack the hand for replays and tests;
+        without them the deck and dice come from the hand's seed, whose SHA-256 is published first."""
+        self.verify_start_hand(deck, dice)
+        self._pre = self._snapshot()
+        self._tail = []
+        number = self.hands_played + 1
+        previous = self.dealer
+        dealer = self._next_dealer()
+        if number > 1:
+            n = len(self.names)
+            passed = any((previous + step) % n == self.first_dealer for step in range(1, (dealer - previous) % n + 1))
+            self.levels = ESCALATIONS[self.options.escalation].next_levels(
+                self.levels,
+                players_left=len(self.seats_with_credits()),
+                passed_first_dealer=passed,
+                increments=self.options.ante_increments,
+            )
+        self.dealer = dealer
+        n = len(self.names)
+        seats = [(dealer + step) % n for step in range(1, n + 1)]
+        seats = [s for s in seats if self.stacks[s] > 0]
+        record: dict = {"a": []}
+        if deck is None:
+            seed = hand_seed(self._master, number)
+            cards, proof = deck_from_seed(seed, self.variant.deck()), commitment(seed)
+            dice = dice if dice is not None else dice_from_seed(seed)
+            if dice != dice_from_seed(seed):
+                record["x"] = encode_dice(dice)
+        else:
+            seed, proof, cards = None, None, list(deck)
+            record["d"] = encode_cards(cards)
+            if dice is None:
+                dice = dice_from_seed(record["d"])
+            record["x"] = encode_dice(dice)
+        hand = self.variant.hand_class(
+            number=number,
+            dealer=dealer,
+            seats=seats,
+            names=self.names,
+            stacks=self.stacks,
+            options=self.options,
+            variant=self.variant,
+            structure=make_structure(
+                self.options.betting,
+                min_bet=self.levels.min_bet,
+                max_bet=self.options.max_bet,
+                min_raise=self.options.min_raise,
+                stay_cost=self.options.stay_cost,
+            ),
+            levels=self.levels,
+            carry=self.carry,
+            deck=cards,
+            dice=dice,
+            seed=seed,
+            commitment=proof,
+        )
+        self.carry = 0
+        self.hand = hand
+        self.dealt.add(dealer)
+        hand._actions = record["a"]
+        self._current_index = len(self._history)
+        self._history.append(record)
+        hand.begin()
+        self._after_operation()
+        return hand
+
+    def _after_operation(self) -> None:
+        hand = self.hand
+        if hand is None or not hand.is_complete or hand.number == self.hands_played:
+            return
+        self.hands_played = hand.number
+        self.carry += hand.carry_out
+        for seat in hand.seats:
+            if self.stacks[seat] == 0 and seat in self.items:
+                self._transfer_item(hand, seat)
+            if self.stacks[seat] == 0 and seat not in self.out_at:
+                self.out_at[seat] = hand.number
+        self.results.append(self._summary(hand))
+        self._check_end()
+
+    def _check_end(self) -> None:
+        alive = self.seats_with_credits()
+        opts = self.options
+        if opts.end_rule != "never" and len(alive) <= 1:
+            self.over = True
+            if alive and self.carry:
+                # One player holds every credit at the end, so the carry-over is theirs too.
+                self.stacks[alive[0]] += self.carry
+                self.carry = 0
+        if opts.hands is not None and self.hands_played >= opts.hands:
+            self.over = True
+        if opts.end_rule == "everyone_deals" and not any(s not in self.dealt for s in alive):
+            self.over = True
+
+    # ----- player operations -------------------------------------------------------------------
+
+    def _hand_for(self, verb: str) -> Hand:
+        if self.over and not self.in_hand:
+            raise WrongPhase(f"The game is over; you cannot {verb}.")
+        if self.hand is not None and not self.in_hand:
+            raise WrongPhase(f"Hand {self.hand.number} is over; you cannot {verb} until the next hand starts.")
+        if not self.in_hand:
+            raise WrongPhase(f"No hand is being played; you cannot {verb} until the first hand starts.")
+        return self.hand
+
+    def verify_select(self, seat: int, cards: list) -> None:
+        self._hand_for("select").verify_select(seat, cards)
+
+    def can_select(self, seat: int, cards: list) -> bool:
+        return _can(self.verify_select, seat, cards)
+
+    def select(self, seat: int, cards: list) -> None:
+        """Choose the selection (select phase) or the cards to add to it (improve phase)."""
+        self._hand_for("select").select(seat, list(cards) if isinstance(cards, tuple) else cards)
+        self._after_operation()
+
+    def _verify_bet(self, verb: str, seat: int, amount: int | None = None) -> None:
+        self._hand_for(verb).verify_bet_action(seat, verb, amount)
+
+    def _bet(self, verb: str, seat: int, amount: int | None = None) -> None:
+        self._hand_for(verb).bet_action(seat, verb, amount)
+        self._after_operation()
+
+    def verify_check(self, seat: int) -> None:
+        self._verify_bet("check", seat)
+
+    def can_check(self, seat: int) -> bool:
+        return _can(self.verify_check, seat)
+
+    def check(self, seat: int) -> None:
+        self._bet("check", seat)
+
+    def verify_call(self, seat: int) -> None:
+        self._verify_bet("call", seat)
+
+    def can_call(self, seat: int) -> bool:
+        return _can(self.verify_call, seat)
+
+    def call(self, seat: int) -> None:
+        self._bet("call", seat)
+
+    def verify_bet(self, seat: int, amount: int) -> None:
+        self._verify_bet("bet", seat, amount)
+
+    def can_bet(self, seat: int, amount: int) -> bool:
+        return _can(self.verify_bet, seat, amount)
+
+    def bet(self, seat: int, amount: int) -> None:
+        self._bet("bet", seat, amount)
+
+    def verify_raise_to(self, seat: int, total: int) -> None:
+        self._verify_bet("raise", seat, total)
+
+    def can_raise_to(self, seat: int, total: int) -> bool:
+        return _can(self.verify_raise_to, seat, total)
+
+    def raise_to(self, seat: int, total: int) -> None:
+        """Raise so that the seat's total for this betting round is `total`."""
+        self._bet("raise", seat, total)
+
+    def verify_fold(self, seat: int) -> None:
+        self._verify_bet("fold", seat)
+
+    def can_fold(self, seat: int) -> bool:
+        return _can(self.verify_fold, seat)
+
+    def fold(self, seat: int) -> None:
+        self._bet("fold", seat)
+
+    def verify_all_in(self, seat: int) -> None:
+        self._verify_bet("allin", seat)
+
+    def can_all_in(self, seat: int) -> bool:
+        return _can(self.verify_all_in, seat)
+
+    def all_in(self, seat: int) -> None:
+        self._bet("allin", seat)
+
+    # ----- between hands -------------------------------------------------------------------------
+
+    def _verify_between_hands(self, what: str) -> None:
+        if self.over:
+            raise WrongPhase(f"The game is over; {what} is closed.")
+        if self.in_hand:
+            raise WrongPhase(f"{what.capitalize()} happens between hands; wait for this hand to finish.")
+
+    def _verify_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.names):
+            raise IllegalAction(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
+        if seat in self.left:
+            raise WrongPhase(f"{self.names[seat]} has left the table; they may join again.")
+
+    def verify_rebuy(self, seat: int, amount: int) -> None:
+        if not self.options.rebuys:
+            raise WrongPhase("Re-buys are not allowed in this game (option 'rebuys' is off).")
+        self._verify_between_hands("re-buying")
+        self._verify_seat(seat)
+        if self.stacks[seat] > 0:
+            raise WrongPhase(
+                f"{self.names[seat]} still holds {self.stacks[seat]} credits; only a player out of credits may re-buy."
+            )
+        _verify_credits(amount, "A re-buy")
+
+    def can_rebuy(self, seat: int, amount: int) -> bool:
+        return _can(self.verify_rebuy, seat, amount)
+
+    def rebuy(self, seat: int, amount: int) -> None:
+        """Bring a player who is out of credits back with `amount` new credits (only between hands)."""
+        self.verify_rebuy(seat, amount)
+        self._record(["rebuy", seat, amount])
+
+    def verify_join(self, name: str, stack: int) -> None:
+        if self.options.end_rule != "never":
+            raise WrongPhase("Players can only join a cash game (end rule 'never', the casino preset).")
+        self._verify_between_hands("joining")
+        if not isinstance(name, str) or not name.strip():
+            raise IllegalAction(f"A player's name must be a non-empty text; got {name!r}.")
+        if name in self.names and self.names.index(name) not in self.left:
+            raise IllegalAction(f"{name} is already seated; choose another name.")
+        if name not in self.names and len(self.names) - len(self.left) >= MAX_SEATS:
+            raise WrongPhase(f"The table is full: it seats at most {MAX_SEATS} players.")
+        _verify_credits(stack, "A buy-in")
+
+    def can_join(self, name: str, stack: int) -> bool:
+        return _can(self.verify_join, name, stack)
+
+    def join(self, name: str, stack: int) -> int:
+        """Seat a player with `stack` credits in a cash game, between hands; returns their seat.
+
+        A player who left earlier gets their old seat back; otherwise a new seat is added after the
+        last one, or the seat of someone who left is reused when all eight seats exist.
+        """
+        self.verify_join(name, stack)
+        self._record(["join", name, stack])
+        return self.names.index(name)
+
+    def verify_leave(self, seat: int) -> None:
+        if self.options.end_rule != "never":
+            raise WrongPhase("Players can only leave a cash game (end rule 'never', the casino preset).")
+        self._verify_between_hands("leaving")
+        self._verify_seat(seat)
+
+    def can_leave(self, seat: int) -> bool:
+        return _can(self.verify_leave, seat)
+
+    def leave(self, seat: int) -> int:
+        """A player leaves a cash game between hands, taking their stack with them; returns the stack."""
+        self.verify_leave(seat)
+        stack = self.stacks[seat]
+        self._record(["leave", seat, stack])
+        return stack
+
+    def verify_stake_item(self, seat: int, item: str, value: int) -> None:
+        if not self.options.item_stakes:
+            raise WrongPhase("Special-item stakes are not allowed in this game (option 'item_stakes' is off).")
+        self._verify_between_hands("staking an item")
+        self._verify_seat(seat)
+        if self.stacks[seat] > 0:
+            raise WrongPhase(f"{self.names[seat]} still holds credits; only a player out of credits may stake an item.")
+        if not isinstance(item, str) or not item.strip():
+            raise IllegalAction(f"Name the item being staked; got {item!r}.")
+        _verify_credits(value, "An item's agreed value")
+
+    def can_stake_item(self, seat: int, item: str, value: int) -> bool:
+        return _can(self.verify_stake_item, seat, item, value)
+
+    def stake_item(self, seat: int, item: str, value: int) -> None:
+        """RULES 1.6, optional: a player out of credits stakes an item worth `value` credits, agreed by the table.
+
+        The player plays on with `value` credits. If they lose them all, the item goes to the winner of the
+        pot they lost (see `item_transfers`); while they hold credits, the item stays staked.
+        """
+        self.verify_stake_item(seat, item, value)
+        self._record(["item", seat, [item, value]])
+
+    def _transfer_item(self, hand: Hand, seat: int) -> None:
+        item, value = self.items.pop(seat)
+        lost = [a for a in hand.awards if seat in a["eligible"] and seat not in a["winners"]]
+        award = lost[0] if lost else hand.awards[0]
+        winner = award["winners"][0]
+        self.item_transfers.append({"hand": hand.number, "item": item, "value": value, "from": seat, "to": winner})
+
+    def _record(self, event: list) -> None:
+        self._apply_event(event)
+        self._history.append({"e": event})
+
+    def _apply_event(self, event: list) -> None:
+        """Apply a verified between-hands event; also used when loading a saved game."""
+        kind = event[0]
+        if kind == "rebuy":
+            _, seat, amount = event
+            self.stacks[seat] += amount
+            self.out_at.pop(seat, None)
+        elif kind == "join":
+            _, name, stack = event
+            if name in self.names:
+                seat = self.names.index(name)
+            elif len(self.names) < MAX_SEATS:
+                seat = len(self.names)
+                self.names.append(name)
+                self.stacks.append(0)
+            else:
+                seat = min(self.left)
+                self.names[seat] = name
+            self.left.discard(seat)
+            self.out_at.pop(seat, None)
+            self.stacks[seat] = stack
+        elif kind == "item":
+            _, seat, (item, value) = event
+            self.stacks[seat] += value
+            self.items[seat] = [item, value]
+            self.out_at.pop(seat, None)
+        elif kind == "leave":
+            _, seat, _stack = event
+            self.stacks[seat] = 0
+            self.left.add(seat)
+            self.out_at.pop(seat, None)
+        else:
+            raise InvalidState(f"Unknown saved event {kind!r}.")
+        self._tail.append(event)
+
+    # ----- snapshots (used by serialize.py) ------------------------------------------------------
+
+    def _snapshot(self) -> dict:
+        return {
+            "names": list(self.names),
+            "left": sorted(self.left),
+            "stacks": list(self.stacks),
+            "dealer": self.dealer,
+            "levels": self.levels.to_list(),
+            "carry": self.carry,
+            "played": self.hands_played,
+            "out": [[s, h] for s, h in sorted(self.out_at.items())],
+            "dealt": sorted(self.dealt),
+            "over": self.over,
+            "items": [[s, list(i)] for s, i in sorted(self.items.items())],
+            "moved": [dict(t) for t in self.item_transfers],
+        }
+
+    def _restore(self, data: dict) -> None:
+        self.names[:] = data["names"]
+        self.left = set(data["left"])
+        self.stacks[:] = data["stacks"]
+        self.dealer = data["dealer"]
+        self.levels = Levels.from_list(data["levels"])
+        self.carry = data["carry"]
+        self.hands_played = data["played"]
+        self.out_at = {s: h for s, h in data["out"]}
+        self.dealt = set(data["dealt"])
+        self.over = data["over"]
+        self.items = {s: i for s, i in data["items"]}
+        self.item_transfers = [dict(t) for t in data["moved"]]
+
+    # ----- results -------------------------------------------------------------------------------
+
+    def _summary(self, hand: Hand) -> dict:
+        """The hand as the replay result format shows it (REPLAY.md), names instead of seats."""
+        from games.engine.views import hand_summary
+
+        return hand_summary(self, hand)
+
+    def view_for(self, seat: int) -> dict:
+        from games.engine.views import view_for
+
+        return view_for(self, seat)
+
+    def spectator_view(self) -> dict:
+        from games.engine.views import spectator_view
+
+        return spectator_view(self)
+
+    def to_json(self) -> str:
+        from games.engine.serialize import dump
+
+        return dump(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Game":
+        from games.engine.serialize import load
+
+        return load(cls, text)
+
+
+def _verify_credits(amount: object, what: str) -> None:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+        raise InvalidAmount(f"{what} is a whole number of credits, at least 1; got {amount!r}.")
+
+
+def _can(verify, *args) -> bool:
+    try:
+        verify(*args)
+    except EngineError:
+        return False
+    return True

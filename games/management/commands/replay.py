@@ -1,0 +1,47 @@
+"""`python manage.py replay PATH|-`: play a sabacc-replay/1 document and print its result as JSON.
+
+A thin wrapper over `games.engine.replay.play_replay`. On success the result goes to standard
+output and the exit status is 0; on any error one line goes to standard error, nothing to
+standard output, and the exit status is 2.
+"""
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand
+
+from games.engine.errors import EngineError
+from games.engine.replay import play_replay
+
+EXIT_ERROR = 2
+
+
+class Command(BaseCommand):
+    help = "Play a sabacc-replay/1 document (a file path, or - for standard input) and print the result JSON."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("path", help="replay file, or - to read standard input")
+
+    def handle(self, *args, **options) -> None:
+        path = options["path"]
+        try:
+            if path == "-":
+                text = sys.stdin.read()
+            else:
+                with open(path, encoding="utf-8") as handle:
+                    text = handle.read()
+        except OSError as exc:
+            self._fail(f"cannot read {path}: {exc.strerror or exc}")
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            self._fail(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
+        try:
+            result = play_replay(document)
+        except EngineError as exc:
+            self._fail(str(exc))
+        self.stdout.write(json.dumps(result, indent=2))
+
+    def _fail(self, message: str) -> None:
+        self.stderr.write("replay: " + " ".join(message.split()))
+        raise SystemExit(EXIT_ERROR)

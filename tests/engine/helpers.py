@@ -1,0 +1,89 @@
+"""Helpers for engine tests: games with stacked decks, written as each player's five cards."""
+
+import random
+
+from games.engine import Dice, Game, parse_card, resolve_options
+from games.engine.cards import full_deck
+
+
+def full(codes: list[str]) -> list:
+    """The listed cards on top (first = top), then the rest of the 62 in canonical order."""
+    cards = [parse_card(c) for c in codes]
+    rest = full_deck()
+    for card in cards:
+        rest.remove(card)
+    return cards + rest
+
+
+def deck(*hands: list[str], then: list[str] = ()) -> list:
+    """A draw pile dealing `hands` (dealing order: dealer's left first, five cards each), then `then`."""
+    size = max(len(h) for h in hands)
+    cards = [hand[i] for i in range(size) for hand in hands]
+    return full(cards + list(then))
+
+
+def new_game(
+    preset: str = "cantina",
+    stacks: list[int] | None = None,
+    dealer: int | None = 0,
+    seed: int = 1,
+    **overrides,
+) -> Game:
+    stacks = stacks or [100, 100]
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"][: len(stacks)]
+    options = resolve_options("coruscant_shift", preset, overrides)
+    return Game.new(
+        options=options,
+        players=list(zip(names, stacks, strict=True)),
+        dealer=dealer,
+        rng=random.Random(seed),
+        preset=preset,
+    )
+
+
+def start(game: Game, *hands: list[str], then: list[str] = (), target: int = 0, suit: str = "circle"):
+    """Start the next hand with a stacked deck; `hands` in dealing order from the dealer's left."""
+    return game.start_hand(deck=deck(*hands, then=list(then)), dice=Dice(target, suit))
+
+
+def select_all(game: Game, choices: dict[int, list[str]] | None = None) -> None:
+    """Everyone the game waits for in a select/improve phase selects (nothing, unless `choices` says)."""
+    choices = choices or {}
+    for seat in list(game.waiting_for()):
+        game.select(seat, choices.get(seat, []))
+
+
+def check_round(game: Game) -> None:
+    """Everyone checks (or calls when owing) until the betting round is over."""
+    phase = game.hand.phase
+    while game.in_hand and game.hand.phase == phase and game.waiting_for():
+        seat = game.waiting_for()[0]
+        if game.can_check(seat):
+            game.check(seat)
+        else:
+            game.call(seat)
+
+
+def play_hand(game: Game, winner: int, shove: tuple[int, ...] = ()) -> dict:
+    """Start and finish a hand that `winner` wins: only they select a card; the others fold, or go all-in
+    when listed in `shove`, and show nothing."""
+    game.start_hand()
+    return finish_hand(game, winner, shove)
+
+
+def finish_hand(game: Game, winner: int, shove: tuple[int, ...] = ()) -> dict:
+    """Finish the current hand as `play_hand` does."""
+    while game.in_hand:
+        seat = game.waiting_for()[0]
+        legal = game.legal_actions(seat)
+        if legal.can_select:
+            game.select(seat, list(legal.selectable[:1]) if seat == winner else [])
+        elif seat in shove and legal.can_all_in:
+            game.all_in(seat)
+        elif seat != winner:
+            game.fold(seat)
+        elif legal.can_check:
+            game.check(seat)
+        else:
+            game.call(seat)
+    return game.results[-1]

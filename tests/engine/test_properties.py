@@ -1,0 +1,273 @@
+"""Hypothesis properties over bot games of every preset (each preset gets its own examples).
+
+Credits and cards are conserved, the same seed and actions give the same game, save/load changes
+nothing, export then replay reproduces the game, and illegal actions are refused and change nothing.
+"""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine.bots import Decision, RandomBot, SensibleBot, apply_decision
+from games.engine.bots.random_legal import random_decision
+from games.engine.cards import full_deck
+from games.engine.errors import EngineError, IllegalAction
+from games.engine.options import PRESETS, build_options
+from games.engine.replay import export_replay, play_replay
+from games.engine.state import Game
+
+MAX_HANDS = 15
+DECK_SIZE = 62
+
+seat_counts = st.integers(min_value=2, max_value=8)
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+# Per seat: True for a sensible bot, False for a random one (random alone ends games in a few hands).
+mixes = st.lists(st.booleans(), min_size=8, max_size=8)
+
+
+def new_game(preset: str, players: int, seed: int) -> Game:
+    options = build_options("coruscant_shift", preset)
+    return Game.new(
+        options=options,
+        players=[(f"P{seat}", options.starting_stack) for seat in range(players)],
+        rng=random.Random(seed),
+        preset=preset,
+    )
+
+
+def new_bots(players: int, mix: list[bool], seed: int) -> list:
+    return [(SensibleBot if mix[seat] else RandomBot)(random.Random(f"{seed}/{seat}")) for seat in range(players)]
+
+
+def steps(game: Game, bots: list, *, max_hands: int = MAX_HANDS, limit: int | None = None):
+    """Drive `game` with `bots`, yielding (seat, decision) after every start (seat None) and decision."""
+    done = 0
+    while limit is None or done < limit:
+        if game.in_hand:
+            seat = game.waiting_for()[0]
+            decision = bots[seat].decide(game.view_for(seat))
+            apply_decision(game, seat, decision)
+            yield seat, decision
+        elif not game.is_over and game.hands_played < max_hands and game.can_start_hand():
+            game.start_hand()
+            yield None, None
+        else:
+            return
+        done += 1
+
+
+def snapshot(game: Game) -> tuple:
+    """Everything observable about a game: its saved form and every seat's and a spectator's view."""
+    return (game.to_json(), [game.view_for(s) for s in range(len(game.names))], game.spectator_view())
+
+
+# ----- conservation -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=100, deadline=None)
+@given(players=seat_counts, seed=seeds, mix=mixes)
+def test_credits_and_cards_are_conserved_at_every_step(preset, players, seed, mix):
+    game = new_game(preset, players, seed)
+    total = game.total_credits()
+    assert total == sum(game.stacks)
+    count = 0
+    for _ in steps(game, new_bots(players, mix, seed)):
+        count += 1
+        assert game.total_credits() == total
+        assert game.card_count() == DECK_SIZE
+        assert all(stack >= 0 for stack in game.stacks)
+    assert count > 0
+    assert sum(row["stack"] for row in game.standings()) + game.carry == total
+
+
+# ----- determinism ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=20, deadline=None)
+@given(players=seat_counts, seed=seeds, mix=mixes)
+def test_same_seed_and_actions_give_the_same_game(preset, players, seed, mix):
+    first = new_game(preset, players, seed)
+    decisions = [(seat, decision) for seat, decision in steps(first, new_bots(players, mix, seed))]
+    second = new_game(preset, players, seed)
+    for seat, decision in decisions:
+        if seat is None:
+            second.start_hand()
+        else:
+            assert seat in second.waiting_for()
+            apply_decision(second, seat, decision)
+    assert second.to_json() == first.to_json()
+    assert second.standings() == first.standings()
+    assert [second.view_for(s) for s in range(players)] == [first.view_for(s) for s in range(players)]
+
+
+# ----- save and load ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=60, deadline=None)
+@given(players=seat_counts, seed=seeds, mix=mixes, cut=st.integers(min_value=0, max_value=400))
+def test_save_and_load_at_any_step_changes_nothing(preset, players, seed, mix, cut):
+    game = new_game(preset, players, seed)
+    for _ in steps(game, new_bots(players, mix, seed), limit=cut):
+        pass
+    copy = Game.from_json(game.to_json())
+    assert snapshot(copy) == snapshot(game)
+    assert copy.waiting_for() == game.waiting_for()
+    assert copy.total_credits() == game.total_credits()
+    # Both continue with the same bots (same seeds): every step and the end must agree.
+    for a, b in zip(
+        steps(game, new_bots(players, mix, seed + 1)), steps(copy, new_bots(players, mix, seed + 1)), strict=True
+    ):
+        assert a == b
+    assert copy.to_json() == game.to_json()
+    assert copy.standings() == game.standings()
+
+
+# ----- export and replay ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=40, deadline=None)
+@given(players=seat_counts, seed=seeds, mix=mixes, cut=st.none() | st.integers(0, 300))
+def test_export_then_replay_reproduces_the_game(preset, players, seed, mix, cut):
+    game = new_game(preset, players, seed)
+    for _ in steps(game, new_bots(players, mix, seed), limit=cut):
+        pass
+    result = play_replay(export_replay(game))
+    assert result["stacks"] == {name: game.stacks[seat] for seat, name in enumerate(game.names)}
+    expected = [{"player": r["player"], "place": r["place"], "stack": r["stack"]} for r in game.standings()]
+    assert result["standings"] == expected
+    assert result["complete"] == (not game.in_hand)
+    assert result["carry_over"] == game.carry
+    assert len(result["hands"]) == game.hands_played + (1 if game.in_hand else 0)
+
+
+# ----- refusals ---------------------------------------------------------------------------------------
+
+
+def illegal_attempts(game: Game, rng: random.Random) -> list[tuple[str, callable]]:
+    """Operations the rules forbid in the game's current state, each as (description, thunk)."""
+    attempts = []
+    players = len(game.names)
+    waiting = game.waiting_for()
+    idle = [s for s in range(players) if s not in waiting]
+    for seat in idle:
+        attempts += [
+            (f"seat {seat} checks out of turn", lambda s=seat: game.check(s)),
+            (f"seat {seat} calls out of turn", lambda s=seat: game.call(s)),
+            (f"seat {seat} folds out of turn", lambda s=seat: game.fold(s)),
+            (f"seat {seat} bets out of turn", lambda s=seat: game.bet(s, 10)),
+            (f"seat {seat} goes all-in out of turn", lambda s=seat: game.all_in(s)),
+            (f"seat {seat} selects out of turn", lambda s=seat: game.select(s, [])),
+        ]
+    attempts += [
+        ("a seat that does not exist checks", lambda: game.check(players)),
+        ("a negative seat folds", lambda: game.fold(-1)),
+    ]
+    if not waiting:
+        return attempts
+    seat = waiting[0]
+    legal = game.legal_actions(seat)
+    if legal.can_select:
+        held = list(legal.selectable)
+        absent = next(c.code for c in full_deck() if c.code not in held and not c.is_sylop)
+        attempts += [
+            ("select a card not held", lambda: game.select(seat, [*held[:1], absent])),
+            ("select a card that does not exist", lambda: game.select(seat, ["+11x"])),
+            ("select with a non-list", lambda: game.select(seat, 7)),
+            ("bet during a select phase", lambda: game.bet(seat, 5)),
+            ("check during a select phase", lambda: game.check(seat)),
+        ]
+        single = [card for card in held if held.count(card) == 1]
+        if single:
+            attempts.append(("select a card held once twice", lambda: game.select(seat, [single[0], single[0]])))
+        return attempts
+    attempts.append(("select during betting", lambda: game.select(seat, [])))
+    if not legal.can_check:
+        attempts.append(("check while owing", lambda: game.check(seat)))
+    if not legal.can_call:
+        attempts.append(("call with nothing to call", lambda: game.call(seat)))
+    if legal.can_bet:
+        attempts += [
+            ("bet below the minimum", lambda: game.bet(seat, legal.min_bet - 1)),
+            ("bet over the stack or cap", lambda: game.bet(seat, legal.max_bet + 1)),
+            ("bet a non-number", lambda: game.bet(seat, "5")),
+        ]
+    else:
+        attempts.append(("bet when betting is not open", lambda: game.bet(seat, max(1, legal.min_bet))))
+    if legal.can_raise:
+        attempts += [
+            ("raise below the minimum", lambda: game.raise_to(seat, legal.min_raise_to - 1)),
+            ("raise over the stack or cap", lambda: game.raise_to(seat, legal.max_raise_to + 1)),
+            ("raise to a bool", lambda: game.raise_to(seat, True)),
+        ]
+    else:
+        attempts.append(("raise when not allowed", lambda: game.raise_to(seat, game.stacks[seat] + 1000)))
+    if not legal.can_all_in:
+        attempts.append(("all-in when not allowed", lambda: game.all_in(seat)))
+    return [attempt for attempt in attempts if rng.random() < 0.7] or attempts[:1]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=20, deadline=None)
+@given(players=seat_counts, seed=seeds, mix=mixes, every=st.integers(min_value=1, max_value=7))
+def test_illegal_actions_are_refused_and_change_nothing(preset, players, seed, mix, every):
+    game = new_game(preset, players, seed)
+    rng = random.Random(seed)
+    tried = 0
+    for number, _ in enumerate(steps(game, new_bots(players, mix, seed), max_hands=3)):
+        if number % every:
+            continue
+        before = snapshot(game)
+        for description, attempt in illegal_attempts(game, rng):
+            try:
+                attempt()
+            except IllegalAction:
+                tried += 1
+            except EngineError as exc:
+                raise AssertionError(f"{description}: refused with {type(exc).__name__}, not IllegalAction") from exc
+            else:
+                raise AssertionError(f"{description} was accepted")
+            assert snapshot(game) == before, description
+    assert tried > 0
+
+
+def test_actions_between_hands_and_after_the_end_are_refused():
+    game = new_game("cantina", 3, 1)
+    for action in (lambda: game.check(0), lambda: game.select(0, []), lambda: game.bet(0, 1)):
+        before = snapshot(game)
+        try:
+            action()
+        except IllegalAction:
+            pass
+        else:
+            raise AssertionError("an action before the first hand was accepted")
+        assert snapshot(game) == before
+    for _ in steps(game, new_bots(3, [False] * 8, 1), max_hands=500):
+        pass
+    assert game.is_over
+    before = snapshot(game)
+    for action in (lambda: game.fold(0), lambda: game.start_hand(), lambda: game.call(1)):
+        try:
+            action()
+        except IllegalAction:
+            pass
+        else:
+            raise AssertionError("an action after the end was accepted")
+        assert snapshot(game) == before
+
+
+def test_random_decisions_only_use_legal_bounds():
+    """The property games above rely on the random bot staying inside legal_actions."""
+    rng = random.Random(2)
+    legal = {"seat": 0, "phase": "betting_1", "verbs": ["raise"], "min_raise_to": 7, "max_raise_to": 9}
+    amounts = {random_decision(legal, rng).amount for _ in range(200)}
+    assert amounts == {7, 8, 9}
+    legal = {"seat": 0, "phase": "select", "verbs": ["select"], "selectable": ["+1c", "0"]}
+    chosen = {random_decision(legal, rng).cards for _ in range(200)}
+    assert chosen == {(), ("+1c",), ("0",), ("+1c", "0")}
+    assert random_decision({"seat": 0, "phase": "x", "verbs": ["fold"]}, rng) == Decision("fold")
