@@ -1,3 +1,11 @@
 """REST API routes of this app."""
 
-urlpatterns: list = []
+from rest_framework.routers import DefaultRouter
+
+from games.api import GameViewSet
+
+router = DefaultRouter(trailing_slash=True)
+router.include_root_view = False
+router.register("games", GameViewSet, basename="game")
+
+urlpatterns = router.urls

@@ -1,19 +1,74 @@
-"""Demo data for `make run`: a demo organiser, and whatever the league models hold.
+"""Demo data for `make run`: a demo organiser, a league of a dozen players, a finished season of
+results with their ledgers, and a current season with a tournament under way.
 
 Idempotent: running it again changes nothing that is already there.
 """
 
+import datetime
+import random
 from typing import TextIO
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 DEMO_ORGANISER = "organiser"
 DEMO_PASSWORD = "sabacc-demo"  # a demo login printed by `make run`, not a secret
+DEMO_LEAGUE = "coruscant-circuit"
+DEMO_PLAYERS = [
+    "Han",
+    "Lando",
+    "Leia",
+    "Chewbacca",
+    "Qi'ra",
+    "Tobias",
+    "Val",
+    "Rio",
+    "Enfys",
+    "Dryden",
+    "Bossk",
+    "Greedo",
+]
+
+
+def _hands(rng: random.Random, stacks: dict[int, int], count: int) -> list[dict[str, int]]:
+    """Random but plausible hands: everyone still in antes and bets; one player takes the pot."""
+    hands = []
+    for _ in range(count):
+        alive = [pid for pid, stack in stacks.items() if stack > 0]
+        if len(alive) < 2:
+            break
+        stakes = {pid: min(stacks[pid], rng.choice([10, 20, 30, 60, 120, 250])) for pid in alive}
+        winner = rng.choice(alive)
+        change = {str(pid): -stake for pid, stake in stakes.items()}
+        change[str(winner)] += sum(stakes.values())
+        for pid, stake in stakes.items():
+            stacks[pid] += sum(stakes.values()) - stake if pid == winner else -stake
+        hands.append(change)
+    return hands
+
+
+def _record(*, actor, event, players, rng, hands: int, when, table=None, round_number=1) -> None:
+    from games.services import result_record
+
+    stacks = {p.pk: 450 for p in players}
+    result_record(
+        actor=actor,
+        event=event,
+        seats=[{"player": p.pk} for p in players],
+        hands=_hands(rng, stacks, hands),
+        played_at=when,
+        table=table,
+        round=round_number,
+    )
 
 
 @transaction.atomic
 def load_demo_data(out: TextIO) -> None:
+    from games.models import Table
+    from league import services
+    from league.models import BuyInPolicy, ChipSet, EventKind, EventStatus, League, Player, Role
+
     user_model = get_user_model()
     organiser, created = user_model.objects.get_or_create(
         username=DEMO_ORGANISER, defaults={"is_staff": True, "email": "organiser@example.org"}
@@ -22,3 +77,83 @@ def load_demo_data(out: TextIO) -> None:
         organiser.set_password(DEMO_PASSWORD)
         organiser.save()
     out.write(f"Demo organiser login: {DEMO_ORGANISER} / {DEMO_PASSWORD}\n")
+    if League.objects.filter(slug=DEMO_LEAGUE).exists():
+        out.write(f"Demo league {DEMO_LEAGUE!r} is already there.\n")
+        return
+
+    rng = random.Random(2026)  # the same demo every time
+    league = services.league_create(
+        actor=organiser,
+        name="Coruscant Circuit",
+        slug=DEMO_LEAGUE,
+        description="A friendly league of Coruscant Shift, played in the lower levels every week.",
+        chip_set=ChipSet.objects.get(slug="standard"),
+        buy_in_policy=BuyInPolicy.objects.get(name="Standard stake"),
+        points_formula="sqrt",
+        tie_breakers=["points", "wins", "net_credits", "average_place"],
+        best_n=6,
+        min_players=3,
+    )
+    players = []
+    for name in DEMO_PLAYERS:
+        player = Player.objects.filter(display_name=name, user=None).first() or services.player_create(
+            actor=organiser, display_name=name
+        )
+        services.membership_add(actor=organiser, league=league, player=player, role=Role.PLAYER)
+        players.append(player)
+
+    today = timezone.now().date()
+    past = services.season_create(
+        actor=organiser,
+        league=league,
+        name="Season 1",
+        starts_on=today - datetime.timedelta(days=120),
+        ends_on=today - datetime.timedelta(days=30),
+    )
+    for week in range(6):
+        when = timezone.now() - datetime.timedelta(days=112 - week * 14)
+        event = services.event_create(
+            actor=organiser, season=past, name=f"Week {week + 1} night", starts_at=when, status=EventStatus.FINISHED
+        )
+        seated = rng.sample(players, rng.randint(5, 8))
+        _record(actor=organiser, event=event, players=seated, rng=rng, hands=rng.randint(8, 14), when=when)
+
+    current = services.season_create(
+        actor=organiser,
+        league=league,
+        name="Season 2",
+        starts_on=today - datetime.timedelta(days=20),
+        buy_in_policy=BuyInPolicy.objects.get(name="Standard stake with re-buys"),
+    )
+    opener = timezone.now() - datetime.timedelta(days=14)
+    event = services.event_create(
+        actor=organiser, season=current, name="Season opener", starts_at=opener, status=EventStatus.FINISHED
+    )
+    _record(actor=organiser, event=event, players=rng.sample(players, 6), rng=rng, hands=10, when=opener)
+
+    cup = services.event_create(
+        actor=organiser,
+        season=current,
+        name="Beskar Cup",
+        kind=EventKind.TOURNAMENT,
+        starts_at=timezone.now() - datetime.timedelta(hours=3),
+        status=EventStatus.RUNNING,
+    )
+    entrants = rng.sample(players, 8)
+    for number in (1, 2):
+        from games.services import table_create
+
+        table = table_create(actor=organiser, event=cup, name=f"Table {number}", number=number)
+        _record(
+            actor=organiser,
+            event=cup,
+            players=entrants[(number - 1) * 4 : number * 4],
+            rng=rng,
+            hands=40,
+            when=timezone.now() - datetime.timedelta(hours=3 - number),
+            table=table,
+        )
+    Table.objects.get_or_create(event=cup, number=3, defaults={"name": "Final table"})
+
+    services.standings_recompute(league_id=league.pk)
+    out.write(f"Demo league {league.name!r}: {len(players)} players, 2 seasons, standings computed.\n")

@@ -1,1 +1,358 @@
-"""Players, leagues, seasons, chip sets, buy-ins, tournaments and standings."""
+"""Players, leagues, seasons, chip sets, buy-ins, events, the credit ledger and stored standings.
+
+Rows are written only by `league.services` (and `games.services`); reads go through
+`league.selectors`. The ledger is append-only: a correction is a new entry.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+
+
+def new_claim_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Player(models.Model):
+    """Someone who sits at a table: a user account, or a guest an organiser entered (claimable later)."""
+
+    display_name = models.CharField(max_length=80)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    claim_code = models.CharField(max_length=32, default=new_claim_code, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["display_name", "id"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None
+
+
+class ChipSet(models.Model):
+    """A physical set of chips: which denominations exist and what a starting stake looks like."""
+
+    name = models.CharField(max_length=80, unique=True)
+    slug = models.SlugField(max_length=80, unique=True)
+    description = models.TextField(blank=True)
+    # {"Bronze": 10, "Silver": 4, "Gold": 2}: the chips handed out for the default buy-in.
+    starting_chips = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Denomination(models.Model):
+    chip_set = models.ForeignKey(ChipSet, on_delete=models.CASCADE, related_name="denominations")
+    name = models.CharField(max_length=40)
+    colour = models.CharField(max_length=40, blank=True)
+    value = models.PositiveIntegerField(help_text="Credits one chip is worth.")
+
+    class Meta:
+        ordering = ["chip_set", "-value"]
+        constraints = [
+            models.UniqueConstraint(fields=["chip_set", "name"], name="denomination_unique_name"),
+            models.UniqueConstraint(fields=["chip_set", "value"], name="denomination_unique_value"),
+            models.CheckConstraint(condition=Q(value__gt=0), name="denomination_value_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.value})"
+
+
+class BuyInPolicy(models.Model):
+    """What a seat costs and whether a player may buy more chips later."""
+
+    name = models.CharField(max_length=80, unique=True)
+    buy_in = models.PositiveIntegerField(default=450)
+    rebuys_allowed = models.BooleanField(default=False)
+    max_rebuys = models.PositiveIntegerField(default=0, help_text="0 means no limit when re-buys are allowed.")
+    rebuy_amount = models.PositiveIntegerField(default=0)
+    addon_allowed = models.BooleanField(default=False)
+    addon_amount = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "buy-in policies"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Visibility(models.TextChoices):
+    PUBLIC = "public", "Public"
+    MEMBERS = "members", "Members only"
+
+
+class League(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    description = models.TextField(blank=True)
+    visibility = models.CharField(max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC)
+    # Default game rules; validated by the engine (`resolve_options`) when saved through a service.
+    variant = models.CharField(max_length=40, default="coruscant_shift")
+    preset = models.CharField(max_length=40, default="better")
+    option_overrides = models.JSONField(default=dict, blank=True)
+    chip_set = models.ForeignKey(ChipSet, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    buy_in_policy = models.ForeignKey(BuyInPolicy, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    points_formula = models.CharField(max_length=32, default="linear")
+    points_parameters = models.JSONField(default=dict, blank=True)
+    tie_breakers = models.JSONField(default=list, blank=True)
+    best_n = models.PositiveIntegerField(null=True, blank=True, help_text="Only a player's best N events count.")
+    min_players = models.PositiveIntegerField(default=2, help_text="Events with fewer players do not count.")
+    ties_share_better_place = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    ORGANISER = "organiser", "Organiser"
+    PLAYER = "player", "Player"
+
+
+class Membership(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "player__display_name"]
+        constraints = [models.UniqueConstraint(fields=["league", "player"], name="membership_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league} ({self.role})"
+
+
+class Season(models.Model):
+    """A stretch of a league's events; blank overrides fall back to the league's settings."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=120)
+    starts_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True)
+    variant = models.CharField(max_length=40, blank=True)
+    preset = models.CharField(max_length=40, blank=True)
+    option_overrides = models.JSONField(default=dict, blank=True)
+    points_formula = models.CharField(max_length=32, blank=True)
+    points_parameters = models.JSONField(default=dict, blank=True)
+    buy_in_policy = models.ForeignKey(BuyInPolicy, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "-starts_on", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")), name="season_dates_ordered"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league}: {self.name}"
+
+
+class EventKind(models.TextChoices):
+    TOURNAMENT = "tournament", "Tournament"
+    GAME = "game", "Single game"
+
+
+class EventStatus(models.TextChoices):
+    PLANNED = "planned", "Planned"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class Event(models.Model):
+    """A tournament or a single game in a season; its games live in `games.models`."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="events")
+    name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=16, choices=EventKind.choices, default=EventKind.GAME)
+    status = models.CharField(max_length=16, choices=EventStatus.choices, default=EventStatus.PLANNED)
+    starts_at = models.DateTimeField()
+    chip_set = models.ForeignKey(ChipSet, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    buy_in_policy = models.ForeignKey(BuyInPolicy, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    counts_for_standings = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at", "id"]
+        indexes = [models.Index(fields=["season", "status"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EventResult(models.Model):
+    """A player's result in one event, derived from its games: what standings read."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="event_results")
+    place = models.PositiveIntegerField()
+    players = models.PositiveIntegerField(help_text="Players in the event.")
+    tied = models.PositiveIntegerField(default=1, help_text="Players sharing this place.")
+    buy_in = models.IntegerField(default=0)
+    credits_in = models.IntegerField(default=0)
+    credits_out = models.IntegerField(default=0)
+    rebuys = models.PositiveIntegerField(default=0)
+    knockouts = models.PositiveIntegerField(default=0)
+    biggest_pot = models.PositiveIntegerField(default=0)
+    prize_pool = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["event", "place", "player_id"]
+        constraints = [models.UniqueConstraint(fields=["event", "player"], name="event_result_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} placed {self.place} in event {self.event_id}"
+
+
+class LedgerKind(models.TextChoices):
+    BUY_IN = "buy_in", "Buy-in"
+    REBUY = "rebuy", "Re-buy"
+    ADDON = "addon", "Add-on"
+    HAND_WON = "hand_won", "Hand won"
+    HAND_LOST = "hand_lost", "Hand lost"
+    PAYOUT = "payout", "Payout"
+    ADJUSTMENT = "adjustment", "Adjustment"
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise ValidationError("The ledger is append-only: write a correcting entry instead of updating one.")
+
+    def delete(self):
+        raise ValidationError("The ledger is append-only: write a correcting entry instead of deleting one.")
+
+
+class LedgerEntry(models.Model):
+    """One movement of a player's credits at an event's tables.
+
+    `amount` is the change of the player's stack: buy-ins, re-buys and add-ons bring chips
+    in (+), hands move them (+/-), and the payout takes the final stack off the table (-), so
+    a settled game leaves every player at zero. Entries are never changed or deleted.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="ledger")
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.PROTECT, related_name="ledger")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="ledger")
+    kind = models.CharField(max_length=16, choices=LedgerKind.choices)
+    amount = models.IntegerField()
+    hand = models.PositiveIntegerField(null=True, blank=True, help_text="Hand number, when known.")
+    reason = models.CharField(max_length=255, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    correction = models.ForeignKey(
+        "games.ResultCorrection", null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+    )
+    reversal = models.BooleanField(default=False, help_text="Cancels earlier entries of a corrected game.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "ledger entries"
+        indexes = [models.Index(fields=["player", "event"]), models.Index(fields=["event", "game"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(kind="adjustment") | (~Q(reason="") & Q(author__isnull=False)),
+                name="ledger_adjustment_has_reason_and_author",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.amount:+d} for player {self.player_id}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValidationError("The ledger is append-only: write a correcting entry instead of changing one.")
+        if self.kind == LedgerKind.ADJUSTMENT and (not self.reason or self.author_id is None):
+            raise ValidationError("An adjustment needs a reason and an author.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValidationError("The ledger is append-only: write a correcting entry instead of deleting one.")
+
+
+class Standing(models.Model):
+    """One row of a stored standings table: `scope` is "all" or "season-<id>"; read in one query."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standings")
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE, related_name="standings")
+    scope = models.CharField(max_length=32)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    display_name = models.CharField(max_length=80, help_text="The player's name when computed: no join to read.")
+    rank = models.PositiveIntegerField()
+    points = models.FloatField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    net_credits = models.IntegerField(default=0)
+    average_place = models.FloatField(default=0)
+    events_played = models.PositiveIntegerField(default=0)
+    events_counted = models.PositiveIntegerField(default=0)
+    biggest_pot = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["league", "scope", "rank", "player_id"]
+        constraints = [models.UniqueConstraint(fields=["league", "scope", "player"], name="standing_unique")]
+        indexes = [models.Index(fields=["league", "scope", "rank"])]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.display_name} ({self.scope})"
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when: one row per service write."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=64)
+    league = models.ForeignKey(League, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    object_type = models.CharField(max_length=64)
+    object_id = models.CharField(max_length=64)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.object_type} {self.object_id}"
+
+
+class StandingsTable(models.Model):
+    """A standings table as the API serves it, written with its rows: the endpoint reads one row."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standings_tables")
+    scope = models.CharField(max_length=32)
+    payload = models.TextField(help_text="The JSON document of the standings endpoint.")
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["league", "scope"], name="standings_table_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.league_id} {self.scope}"

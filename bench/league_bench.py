@@ -1,0 +1,273 @@
+"""League benchmark: 1,000 players and 50,000 finished games on PostgreSQL.
+
+Reports the standings recomputation time, and the standings endpoint's response time (median
+and p95) against a bare DRF endpoint returning a constant list of the same size and shape.
+Run: `.venv/bin/python -m bench.league_bench` (uses DATABASE_URL if set, else creates and drops
+postgres://postgres@127.0.0.1:5432/sabacc_bench).
+"""
+
+import os
+import random
+import statistics
+import sys
+import time
+from datetime import date, timedelta
+
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/sabacc_bench"
+PLAYERS = 1_000
+GAMES = 50_000
+SEATS_PER_GAME = (4, 8)
+REQUESTS = 50
+AIM_RECOMPUTE_S = 5.0
+AIM_RATIO = 2.0
+
+
+def _admin_connection(url: str):
+    import psycopg
+
+    base, _, _name = url.rpartition("/")
+    return psycopg.connect(f"{base}/postgres", autocommit=True)
+
+
+def _create_database(url: str) -> None:
+    name = url.rpartition("/")[2]
+    with _admin_connection(url) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _drop_database(url: str) -> None:
+    name = url.rpartition("/")[2]
+    with _admin_connection(url) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _setup_django(url: str) -> None:
+    os.environ["DATABASE_URL"] = url
+    os.environ["DEBUG"] = "false"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+    os.environ["DB_CONN_MAX_AGE"] = "600"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def _build(rng: random.Random):
+    """Bulk-create the league: players, members, two seasons, one event per game, seats and event results."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from games.models import Game, GameSource, GameStatus, Seat
+    from league.models import Event, EventResult, EventStatus, League, Membership, Player, Season
+
+    with transaction.atomic():
+        league = League.objects.create(name="Bench league", slug="bench", points_formula="sqrt", best_n=40)
+        players = Player.objects.bulk_create(Player(display_name=f"Player {i:04d}") for i in range(PLAYERS))
+        Membership.objects.bulk_create(Membership(league=league, player=p) for p in players)
+        seasons = [
+            Season.objects.create(league=league, name="Season 1", starts_on=date(2025, 1, 1)),
+            Season.objects.create(league=league, name="Season 2", starts_on=date(2025, 7, 1)),
+        ]
+    start = timezone.now() - timedelta(days=365)
+    batch = 5_000
+    made = 0
+    player_ids = [p.pk for p in players]
+    while made < GAMES:
+        count = min(batch, GAMES - made)
+        with transaction.atomic():
+            events = Event.objects.bulk_create(
+                Event(
+                    season=seasons[0 if made + i < GAMES // 2 else 1],
+                    name=f"Game night {made + i}",
+                    status=EventStatus.FINISHED,
+                    starts_at=start + timedelta(minutes=10 * (made + i)),
+                )
+                for i in range(count)
+            )
+            games = Game.objects.bulk_create(
+                Game(
+                    event=event,
+                    status=GameStatus.FINISHED,
+                    source=GameSource.MANUAL,
+                    variant="coruscant_shift",
+                    preset="better",
+                    options={},
+                    played_at=event.starts_at,
+                )
+                for event in events
+            )
+            seats, results = [], []
+            for event, game in zip(events, games, strict=True):
+                n = rng.randint(*SEATS_PER_GAME)
+                seated = rng.sample(player_ids, n)
+                pot = 450 * n
+                finals = [0] * n
+                winner = rng.randrange(n)
+                finals[winner] = pot - 450 * (n // 2)
+                for k in rng.sample(range(n), n // 2):
+                    finals[k] += 450
+                order = sorted(range(n), key=lambda k: -finals[k])
+                place_of, previous = {}, None
+                for index, k in enumerate(order, start=1):
+                    place_of[k] = (
+                        place_of[previous] if previous is not None and finals[previous] == finals[k] else index
+                    )
+                    previous = k
+                for k, player_id in enumerate(seated):
+                    tied = sum(1 for j in range(n) if finals[j] == finals[k])
+                    seats.append(
+                        Seat(
+                            game=game,
+                            player_id=player_id,
+                            number=k + 1,
+                            buy_in=450,
+                            final_credits=finals[k],
+                            place=place_of[k],
+                        )
+                    )
+                    results.append(
+                        EventResult(
+                            event=event,
+                            player_id=player_id,
+                            place=place_of[k],
+                            players=n,
+                            tied=tied,
+                            buy_in=450,
+                            credits_in=450,
+                            credits_out=finals[k],
+                            prize_pool=pot,
+                            biggest_pot=max(finals[k] - 450, 0),
+                        )
+                    )
+            Seat.objects.bulk_create(seats, batch_size=10_000)
+            EventResult.objects.bulk_create(results, batch_size=10_000)
+        made += count
+        print(f"  built {made:,} / {GAMES:,} games", end="\r", flush=True)
+    print()
+    return league
+
+
+def _timings(client, url: str, count: int) -> list[float]:
+    client.get(url)  # warm up
+    samples = []
+    for _ in range(count):
+        begin = time.perf_counter()
+        response = client.get(url)
+        samples.append(time.perf_counter() - begin)
+        assert response.status_code == 200, response.status_code
+    return samples
+
+
+def _p95(samples: list[float]) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    url = os.environ.get("DATABASE_URL") or DEFAULT_URL
+    own_database = "DATABASE_URL" not in os.environ
+    if not url.startswith(("postgres://", "postgresql://")):
+        print(f"The league bench runs on PostgreSQL; DATABASE_URL={url!r} is not one.", file=sys.stderr)
+        return 2
+    if own_database:
+        _create_database(url)
+    try:
+        _setup_django(url)
+        return _run()
+    finally:
+        if own_database:
+            from django.db import connections
+
+            connections.close_all()
+            _drop_database(url)
+
+
+def _run() -> int:
+    from django.test import Client, override_settings
+    from django.urls import include, path
+    from rest_framework.permissions import AllowAny
+    from rest_framework.response import Response
+    from rest_framework.views import APIView
+
+    from league import selectors
+    from league.models import EventResult, Standing
+    from league.services import standings_payload, standings_recompute
+
+    rng = random.Random(7)
+    print(f"Building {PLAYERS:,} players and {GAMES:,} games on PostgreSQL ...")
+    begin = time.perf_counter()
+    league = _build(rng)
+    print(f"  built in {time.perf_counter() - begin:.1f} s ({EventResult.objects.count():,} player results)")
+
+    begin = time.perf_counter()
+    written = standings_recompute(league_id=league.pk)
+    recompute = time.perf_counter() - begin
+    again = time.perf_counter()
+    standings_recompute(league_id=league.pk)
+    recompute_again = time.perf_counter() - again
+    assert Standing.objects.filter(league=league).count() == written
+
+    client = Client()
+    standings_url = f"/api/leagues/{league.slug}/standings/"
+    sample = client.get(standings_url).json()
+    rows = sample["rows"]
+    constant = {key: value for key, value in sample.items() if key != "rows"} | {"rows": [dict(row) for row in rows]}
+
+    class BareView(APIView):
+        """The floor: DRF returning a constant payload of the same size, no database."""
+
+        permission_classes = [AllowAny]
+        authentication_classes = []
+
+        def get(self, request):
+            return Response(constant)
+
+    class RowsView(APIView):
+        """For comparison: the same document built from the Standing rows (one query) instead of the stored one."""
+
+        permission_classes = [AllowAny]
+
+        def get(self, request):
+            found = selectors.league_by_slug(user=request.user, slug=league.slug)
+            return Response(standings_payload(found, None, selectors.standings_rows(league=found, season=None)))
+
+    module = type(sys)("bench_urls")
+    module.urlpatterns = [
+        path("bare/", BareView.as_view()),
+        path("rows/", RowsView.as_view()),
+        path("", include("config.urls")),
+    ]
+    sys.modules["bench_urls"] = module
+    with override_settings(ROOT_URLCONF="bench_urls"):
+        standings_times = _timings(client, standings_url, REQUESTS)
+        bare_times = _timings(client, "/bare/", REQUESTS)
+        rows_times = _timings(client, "/rows/", REQUESTS)
+        assert client.get("/rows/").json() == sample
+
+    median_s, median_b = statistics.median(standings_times), statistics.median(bare_times)
+    ratio = median_s / median_b
+    print()
+    print(f"League bench: {PLAYERS:,} players, {GAMES:,} games, {len(rows):,} rows in the all-time table")
+    print(
+        f"  standings recomputation        {recompute:8.2f} s   "
+        f"(again: {recompute_again:.2f} s; aim < {AIM_RECOMPUTE_S:.0f} s)"
+    )
+    print(f"  standings rows written         {written:8,d}")
+    print(f"  standings endpoint  median     {median_s * 1000:8.2f} ms   p95 {_p95(standings_times) * 1000:7.2f} ms")
+    print(f"  bare DRF endpoint   median     {median_b * 1000:8.2f} ms   p95 {_p95(bare_times) * 1000:7.2f} ms")
+    print(f"  ratio standings / bare         {ratio:8.2f} x   (aim < {AIM_RATIO:.1f} x)")
+    median_r = statistics.median(rows_times)
+    print(
+        f"  (from the Standing rows instead of the stored document: median {median_r * 1000:.2f} ms, "
+        f"p95 {_p95(rows_times) * 1000:.2f} ms, {median_r / median_b:.2f} x bare)"
+    )
+    ok = recompute < AIM_RECOMPUTE_S and ratio < AIM_RATIO
+    print("  result:", "within aims" if ok else "OUTSIDE AIMS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

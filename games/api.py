@@ -1,0 +1,191 @@
+"""Games API: list and read games, record a result by hand, correct one, and chip history.
+
+The replay document (it holds the deck order) is never served; the result's public parts are.
+"""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games import selectors as game_selectors
+from games import services
+from games.models import Game, ResultCorrection, Seat, Table
+from league import selectors
+from league.api.permissions import require_organiser
+from league.models import Event
+
+
+class SeatOutput(serializers.ModelSerializer):
+    display_name = serializers.CharField(source="player.display_name", read_only=True)
+    credits_in = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Seat
+        fields = [
+            "number",
+            "player",
+            "display_name",
+            "buy_in",
+            "rebuys",
+            "rebuy_credits",
+            "addon_credits",
+            "credits_in",
+            "final_credits",
+            "place",
+            "knockouts",
+            "biggest_pot",
+        ]
+
+
+class GameOutput(serializers.ModelSerializer):
+    seats = SeatOutput(many=True, read_only=True)
+    has_replay = serializers.SerializerMethodField()
+    hands_known = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "event",
+            "table",
+            "round",
+            "status",
+            "source",
+            "variant",
+            "preset",
+            "options",
+            "played_at",
+            "has_replay",
+            "hands_known",
+            "seats",
+        ]
+
+    def get_has_replay(self, game: Game) -> bool:
+        return game.replay_document is not None
+
+    def get_hands_known(self, game: Game) -> bool:
+        return bool(game.hands)
+
+
+class SeatInput(serializers.Serializer):
+    player = serializers.IntegerField(help_text="A player id; the player must be a member of the league.")
+    buy_in = serializers.IntegerField(min_value=0, required=False, help_text="Defaults to the event's buy-in.")
+    rebuys = serializers.IntegerField(min_value=0, required=False)
+    rebuy_credits = serializers.IntegerField(min_value=0, required=False)
+    addon_credits = serializers.IntegerField(min_value=0, required=False)
+    final_credits = serializers.IntegerField(min_value=0, required=False)
+    place = serializers.IntegerField(min_value=1, required=False)
+    knockouts = serializers.IntegerField(min_value=0, required=False)
+
+
+class ResultInput(serializers.Serializer):
+    event = serializers.PrimaryKeyRelatedField(queryset=Event.objects.select_related("season__league"))
+    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all(), required=False, allow_null=True)
+    round = serializers.IntegerField(min_value=1, required=False, default=1)
+    played_at = serializers.DateTimeField(required=False)
+    variant = serializers.CharField(required=False)
+    preset = serializers.CharField(required=False)
+    option_overrides = serializers.DictField(required=False)
+    seats = SeatInput(many=True)
+    hands = serializers.ListField(
+        child=serializers.DictField(child=serializers.IntegerField()),
+        required=False,
+        help_text="Hand by hand: [{player id: credits won (+) or lost (-)}], each hand summing to 0.",
+    )
+    replay = serializers.JSONField(required=False, help_text="A sabacc-replay/1 document; the engine checks it.")
+
+
+class CorrectionInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=255)
+    seats = SeatInput(many=True)
+
+
+class CorrectionOutput(serializers.ModelSerializer):
+    author = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ResultCorrection
+        fields = ["id", "game", "author", "reason", "before", "after", "created_at"]
+
+    def get_author(self, correction: ResultCorrection) -> str | None:
+        return correction.author.get_username() if correction.author_id else None
+
+
+class ChipPoint(serializers.Serializer):
+    hand = serializers.IntegerField(
+        allow_null=True, help_text="0 is the start; null is the end when hands are unknown."
+    )
+    credits = serializers.IntegerField()
+
+
+class ChipSeries(serializers.Serializer):
+    player = serializers.IntegerField()
+    display_name = serializers.CharField()
+    points = ChipPoint(many=True)
+
+
+class GameChipHistoryOutput(serializers.Serializer):
+    game = serializers.IntegerField()
+    hands_known = serializers.BooleanField()
+    series = ChipSeries(many=True)
+
+
+class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = GameOutput
+    filterset_fields = {
+        "event": ["exact"],
+        "event__season": ["exact"],
+        "event__season__league__slug": ["exact"],
+        "status": ["exact"],
+        "source": ["exact"],
+        "seats__player": ["exact"],
+    }
+    ordering_fields = ["played_at", "id"]
+
+    def get_queryset(self):
+        return game_selectors.game_list(user=self.request.user)
+
+    @extend_schema(request=ResultInput, responses={201: GameOutput}, summary="Record a game played at a table")
+    def create(self, request: Request) -> Response:
+        data = ResultInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        event = fields.pop("event")
+        require_organiser(request.user, event.season.league)
+        fields["seats"] = [dict(seat) for seat in fields["seats"]]
+        if "hands" in fields:
+            fields["hands"] = [dict(hand) for hand in fields["hands"]]
+        game = services.result_record(actor=request.user, event=event, **fields)
+        return Response(
+            GameOutput(game_selectors.game_list(user=request.user).get(pk=game.pk)).data, status=status.HTTP_201_CREATED
+        )
+
+    @extend_schema(request=CorrectionInput, responses={201: CorrectionOutput}, summary="Correct a recorded result")
+    @action(detail=True, methods=["post"])
+    def corrections(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        require_organiser(request.user, game.event.season.league)
+        data = CorrectionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        correction = services.result_correct(
+            actor=request.user,
+            game=game,
+            reason=data.validated_data["reason"],
+            seats=[dict(seat) for seat in data.validated_data["seats"]],
+        )
+        return Response(CorrectionOutput(correction).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=CorrectionOutput(many=True), summary="A game's result corrections")
+    @corrections.mapping.get
+    def corrections_list(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        corrections = ResultCorrection.objects.filter(game=game).select_related("author")
+        return Response(CorrectionOutput(corrections, many=True).data)
+
+    @extend_schema(responses=GameChipHistoryOutput, summary="Each player's credits through the game")
+    @action(detail=True, methods=["get"], url_path="chip-history")
+    def chip_history(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        return Response(selectors.chip_history_for_game(game_id=game.pk))

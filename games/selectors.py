@@ -1,0 +1,17 @@
+"""Reads of games: only games of leagues the user can see."""
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from games.models import Game, Seat
+from league.selectors import league_list
+
+
+def game_list(*, user: Any) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(event__season__league__in=league_list(user=user))
+        .select_related("event__season__league")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
+        .defer("replay_document", "replay_result")
+    )

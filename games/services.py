@@ -1,0 +1,510 @@
+"""Writes around games: recording a result played at a physical table, and correcting one.
+
+Everything is checked before anything is written; a refusal names what is wrong and what
+is allowed, and leaves the database as it was.
+"""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import ApplicationError
+from config.events import publish
+from games.models import Game, GameSource, GameStatus, ResultCorrection, Seat, Table
+from league.models import Event, EventKind, EventStatus, LedgerEntry, LedgerKind, Membership, Player
+from league.services import (
+    audit,
+    effective_buy_in_policy,
+    event_results_rebuild,
+    resolve_game_rules,
+    standings_schedule,
+)
+
+MIN_SEATS, MAX_SEATS = 2, 8
+
+
+@dataclass
+class SeatInput:
+    player: Player
+    number: int
+    buy_in: int
+    rebuys: int = 0
+    rebuy_credits: int = 0
+    addon_credits: int = 0
+    final_credits: int | None = None
+    place: int | None = None
+    knockouts: int = 0
+    biggest_pot: int = 0
+    hand_deltas: list[int] = field(default_factory=list)
+
+    @property
+    def credits_in(self) -> int:
+        return self.buy_in + self.rebuy_credits + self.addon_credits
+
+
+def _int(value: Any, what: str, *, minimum: int = 0, allow_none: bool = False) -> int | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ApplicationError(f"{what} must be a whole number of at least {minimum}; got {value!r}.")
+    return value
+
+
+def _places_from_credits(seats: list[SeatInput]) -> None:
+    """Rank by final credits; equal credits share the better place."""
+    ordered = sorted(seats, key=lambda s: -s.final_credits)
+    for index, seat in enumerate(ordered, start=1):
+        previous = ordered[index - 2] if index > 1 else None
+        seat.place = previous.place if previous and previous.final_credits == seat.final_credits else index
+
+
+def check_places(seats: list[SeatInput]) -> None:
+    """Places run 1..n with ties sharing a place (1, 2, 2, 4); more credits never rank worse,
+    and equal credits above zero share a place (players out of credits rank by when they went out)."""
+    places = sorted(s.place for s in seats)
+    expected, index = [], 0
+    while index < len(places):
+        tied = places.count(places[index])
+        expected.extend([index + 1] * tied)
+        index += tied
+    if places != expected:
+        raise ApplicationError(
+            f"Places {places} are not a valid finishing order: places run from 1 to {len(seats)} and players "
+            f"sharing a place skip the places after it (e.g. 1, 2, 2, 4); expected a set like {expected}.",
+            extra={"field": "places"},
+        )
+    for a in seats:
+        for b in seats:
+            if a.final_credits > b.final_credits and a.place >= b.place:
+                raise ApplicationError(
+                    f"{a.player} finished with {a.final_credits} credits but is placed {a.place}, not ahead of "
+                    f"{b.player} ({b.final_credits} credits, place {b.place}): more credits must rank better.",
+                    extra={"field": "places"},
+                )
+            if a.final_credits == b.final_credits > 0 and a.place != b.place:
+                raise ApplicationError(
+                    f"{a.player} and {b.player} both finished with {a.final_credits} credits, so they share a "
+                    f"place; got {a.place} and {b.place}.",
+                    extra={"field": "places"},
+                )
+
+
+def _parse_seats(event: Event, seats: list[dict[str, Any]]) -> list[SeatInput]:
+    if not isinstance(seats, list) or not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        count = len(seats) if isinstance(seats, list) else 0
+        raise ApplicationError(
+            f"A game seats {MIN_SEATS} to {MAX_SEATS} players; got {count}.", extra={"field": "seats"}
+        )
+    player_ids = [s.get("player") for s in seats]
+    if len(set(player_ids)) != len(player_ids):
+        duplicates = sorted({str(p) for p in player_ids if player_ids.count(p) > 1})
+        raise ApplicationError(
+            f"Each player may sit only once in a game; listed more than once: {', '.join(duplicates)}.",
+            extra={"field": "seats"},
+        )
+    league = event.season.league
+    players = Player.objects.in_bulk([p for p in player_ids if isinstance(p, int)])
+    members = set(Membership.objects.filter(league=league, player_id__in=players).values_list("player_id", flat=True))
+    missing = [str(p) for p in player_ids if p not in players]
+    if missing:
+        raise ApplicationError(
+            f"Unknown players: {', '.join(missing)}; give existing player ids.", extra={"field": "seats"}
+        )
+    outsiders = [players[p].display_name for p in player_ids if p not in members]
+    if outsiders:
+        raise ApplicationError(
+            f"Not members of {league}: {', '.join(outsiders)}. Only league members can be seated; add them first.",
+            extra={"field": "seats"},
+        )
+    policy = effective_buy_in_policy(event)
+    default_buy_in = policy.buy_in if policy else 0
+    parsed = []
+    for number, raw in enumerate(seats, start=1):
+        player = players[raw["player"]]
+        rebuys = _int(raw.get("rebuys", 0), f"{player}'s re-buys")
+        addon = _int(raw.get("addon_credits", 0), f"{player}'s add-on")
+        if rebuys and policy is not None and not policy.rebuys_allowed:
+            raise ApplicationError(
+                f"{player} has {rebuys} re-buys but this event's buy-in policy ({policy}) allows none.",
+                extra={"field": "rebuys"},
+            )
+        if rebuys and policy is not None and policy.max_rebuys and rebuys > policy.max_rebuys:
+            raise ApplicationError(
+                f"{player} has {rebuys} re-buys; this event allows at most {policy.max_rebuys}.",
+                extra={"field": "rebuys"},
+            )
+        if addon and policy is not None and not policy.addon_allowed:
+            raise ApplicationError(
+                f"{player} has an add-on but this event's buy-in policy ({policy}) allows none.",
+                extra={"field": "addon"},
+            )
+        default_rebuy = rebuys * (policy.rebuy_amount if policy else 0)
+        parsed.append(
+            SeatInput(
+                player=player,
+                number=number,
+                buy_in=_int(raw.get("buy_in", default_buy_in), f"{player}'s buy-in"),
+                rebuys=rebuys,
+                rebuy_credits=_int(raw.get("rebuy_credits", default_rebuy), f"{player}'s re-buy credits"),
+                addon_credits=addon,
+                final_credits=_int(raw.get("final_credits"), f"{player}'s final credits", allow_none=True),
+                place=_int(raw.get("place"), f"{player}'s place", minimum=1, allow_none=True),
+                knockouts=_int(raw.get("knockouts", 0), f"{player}'s knockouts"),
+            )
+        )
+    return parsed
+
+
+def _apply_hands(seats: list[SeatInput], hands: list[dict[str, Any]]) -> list[dict[str, int]]:
+    """Check hand-by-hand results ({player id: change}); return stacks after each hand."""
+    if not isinstance(hands, list) or not hands:
+        raise ApplicationError("Hands must be a non-empty list of {player id: credits won or lost}.")
+    by_id = {str(s.player.pk): s for s in seats}
+    stacks = {key: s.credits_in for key, s in by_id.items()}
+    history = []
+    for number, hand in enumerate(hands, start=1):
+        if not isinstance(hand, dict) or set(map(str, hand)) - by_id.keys():
+            raise ApplicationError(
+                f"Hand {number} names players who are not seated; use the ids of the seated players "
+                f"({', '.join(by_id)}).",
+                extra={"field": "hands"},
+            )
+        changes = {str(k): _int(v, f"Hand {number}'s change", minimum=-(10**12)) for k, v in hand.items()}
+        if sum(changes.values()) != 0:
+            raise ApplicationError(
+                f"Hand {number} does not balance: the changes add up to {sum(changes.values())}, but what "
+                "winners gain the others must lose (total 0).",
+                extra={"field": "hands"},
+            )
+        for key, change in changes.items():
+            stacks[key] += change
+            if stacks[key] < 0:
+                raise ApplicationError(
+                    f"After hand {number} {by_id[key].player} would hold {stacks[key]} credits; a stack cannot go "
+                    "below 0.",
+                    extra={"field": "hands"},
+                )
+            by_id[key].hand_deltas.append(change)
+            by_id[key].biggest_pot = max(by_id[key].biggest_pot, change)
+        history.append(dict(stacks))
+    for key, seat in by_id.items():
+        if seat.final_credits is None:
+            seat.final_credits = stacks[key]
+        elif seat.final_credits != stacks[key]:
+            raise ApplicationError(
+                f"{seat.player}'s hands add up to {stacks[key]} credits "
+                f"but the final credits say {seat.final_credits}.",
+                extra={"field": "hands"},
+            )
+    return [{key: stacks_after[key] for key in by_id} for stacks_after in history]
+
+
+def _apply_replay(seats: list[SeatInput], document: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, int]]]:
+    """Play the replay with the engine; final credits, places and hand stacks come from it."""
+    from games.engine import EngineError
+    from games.engine.replay import play_replay
+
+    if not isinstance(document, dict):
+        raise ApplicationError("The replay must be a sabacc-replay/1 JSON object.", extra={"field": "replay"})
+    try:
+        result = play_replay(document)
+    except EngineError as exc:
+        raise ApplicationError(f"The replay was refused by the rules engine: {exc}", extra={"field": "replay"}) from exc
+    if not result.get("complete", False):
+        raise ApplicationError("The replay stops part-way through a hand; record a replay of whole hands only.")
+    by_name = {s.player.display_name: s for s in seats}
+    replay_names = [seat.get("player") for seat in document.get("seats", [])]
+    if sorted(replay_names) != sorted(by_name):
+        raise ApplicationError(
+            f"The replay seats {', '.join(map(str, replay_names))} but the result lists {', '.join(by_name)}; "
+            "the replay's player names must be the seated players' display names.",
+            extra={"field": "replay"},
+        )
+    for seat in document["seats"]:
+        entry = by_name[seat["player"]]
+        if entry.rebuy_credits or entry.addon_credits:
+            raise ApplicationError("A replay cannot show re-buys or add-ons; enter this game without the replay.")
+        if seat.get("stack") != entry.buy_in:
+            raise ApplicationError(
+                f"{entry.player} starts the replay with {seat.get('stack')} credits but bought in for {entry.buy_in}; "
+                "they must be equal.",
+                extra={"field": "replay"},
+            )
+    stacks, places = result["stacks"], {row["player"]: row["place"] for row in result["standings"]}
+    for name, entry in by_name.items():
+        if entry.final_credits is not None and entry.final_credits != stacks[name]:
+            raise ApplicationError(
+                f"{entry.player} ends the replay with {stacks[name]} credits, not the {entry.final_credits} entered.",
+                extra={"field": "final_credits"},
+            )
+        if entry.place is not None and entry.place != places[name]:
+            raise ApplicationError(
+                f"{entry.player} finishes the replay in place {places[name]}, not the {entry.place} entered.",
+                extra={"field": "places"},
+            )
+        entry.final_credits, entry.place = stacks[name], places[name]
+    history = []
+    previous = {name: entry.buy_in for name, entry in by_name.items()}
+    for hand in result["hands"]:
+        for pot in hand.get("pots", []):
+            for name, paid in pot.get("paid", {}).items():
+                by_name[name].biggest_pot = max(by_name[name].biggest_pot, paid)
+        for name, entry in by_name.items():
+            entry.hand_deltas.append(hand["stacks"][name] - previous[name])
+        previous = dict(hand["stacks"])
+        history.append({str(entry.player.pk): hand["stacks"][name] for name, entry in by_name.items()})
+    return result, history
+
+
+def _check_game(seats: list[SeatInput]) -> None:
+    missing = [s.player.display_name for s in seats if s.final_credits is None]
+    if missing:
+        raise ApplicationError(
+            f"Final credits are missing for {', '.join(missing)}; give every player's final credits, hand-by-hand "
+            "results or a replay.",
+            extra={"field": "final_credits"},
+        )
+    credits_in = sum(s.credits_in for s in seats)
+    credits_out = sum(s.final_credits for s in seats)
+    if credits_in != credits_out:
+        detail = "; ".join(f"{s.player}: in {s.credits_in}, out {s.final_credits}" for s in seats)
+        raise ApplicationError(
+            f"Credits do not balance: {credits_in} came in (buy-ins, re-buys, add-ons) but {credits_out} went out. "
+            f"They must be equal. ({detail})",
+            extra={"field": "final_credits", "credits_in": credits_in, "credits_out": credits_out},
+        )
+    if any(s.place is None for s in seats):
+        if any(s.place is not None for s in seats):
+            raise ApplicationError("Give a place for every player or for none (places then follow final credits).")
+        _places_from_credits(seats)
+    check_places(seats)
+
+
+def _write_ledger(game: Game, seats: list[SeatInput], *, actor: Any, sign: int = 1, correction=None) -> None:
+    entries = []
+
+    def add(seat: SeatInput, kind: str, amount: int, hand: int | None = None) -> None:
+        if amount:
+            entries.append(
+                LedgerEntry(
+                    event_id=game.event_id,
+                    game=game,
+                    player=seat.player,
+                    kind=kind,
+                    amount=sign * amount,
+                    hand=hand,
+                    author=actor if getattr(actor, "is_authenticated", False) else None,
+                    correction=correction,
+                    reason="correction" if correction else "",
+                )
+            )
+
+    for seat in seats:
+        add(seat, LedgerKind.BUY_IN, seat.buy_in)
+        add(seat, LedgerKind.REBUY, seat.rebuy_credits)
+        add(seat, LedgerKind.ADDON, seat.addon_credits)
+        if seat.hand_deltas:
+            for number, delta in enumerate(seat.hand_deltas, start=1):
+                add(seat, LedgerKind.HAND_WON if delta > 0 else LedgerKind.HAND_LOST, delta, hand=number)
+        else:
+            delta = seat.final_credits - seat.credits_in
+            add(seat, LedgerKind.HAND_WON if delta > 0 else LedgerKind.HAND_LOST, delta)
+        add(seat, LedgerKind.PAYOUT, -seat.final_credits)
+    LedgerEntry.objects.bulk_create(entries)
+
+
+def _seat_summary(seat: Seat | SeatInput) -> dict[str, Any]:
+    return {
+        "player": seat.player.pk,
+        "buy_in": seat.buy_in,
+        "rebuys": seat.rebuys,
+        "rebuy_credits": seat.rebuy_credits,
+        "addon_credits": seat.addon_credits,
+        "final_credits": seat.final_credits,
+        "place": seat.place,
+        "knockouts": seat.knockouts,
+    }
+
+
+def _after_change(game: Game, event: Event, action: str) -> None:
+    event_results_rebuild(event=event)
+    standings_schedule(league_id=event.season.league_id)
+    publish(action, {"game": game.pk, "event": event.pk, "league": event.season.league.slug})
+
+
+@transaction.atomic
+def result_record(
+    *,
+    actor: Any,
+    event: Event,
+    seats: list[dict[str, Any]],
+    hands: list[dict[str, Any]] | None = None,
+    replay: dict[str, Any] | None = None,
+    variant: str | None = None,
+    preset: str | None = None,
+    option_overrides: dict[str, Any] | None = None,
+    table: Table | None = None,
+    round: int = 1,
+    played_at: datetime | None = None,
+) -> Game:
+    """Record a game played at a physical table: seats with buy-ins, re-buys and final credits or places,
+    optionally hand by hand or as a replay the engine checks. Nothing is saved if anything is wrong."""
+    event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
+    if hands is not None and replay is not None:
+        raise ApplicationError("Give hand-by-hand results or a replay, not both.")
+    if table is not None and table.event_id != event.pk:
+        raise ApplicationError("That table belongs to another event; pick one of this event's tables.")
+    parsed = _parse_seats(event, seats)
+    history = None
+    replay_result = None
+    if replay is not None:
+        replay_result, history = _apply_replay(parsed, replay)
+        variant, preset = replay.get("variant"), replay.get("preset")
+        option_overrides = replay.get("options") or {}
+    elif hands is not None:
+        history = _apply_hands(parsed, hands)
+    _check_game(parsed)
+    season, league = event.season, event.season.league
+    variant = variant or season.variant or league.variant
+    preset = preset or season.preset or league.preset
+    if option_overrides is None:
+        option_overrides = {**league.option_overrides, **season.option_overrides}
+    options = resolve_game_rules(variant=variant, preset=preset, overrides=option_overrides)
+    game = Game.objects.create(
+        event=event,
+        table=table,
+        round=_int(round, "The round", minimum=1),
+        status=GameStatus.FINISHED,
+        source=GameSource.MANUAL,
+        variant=variant,
+        preset=preset,
+        options=options,
+        replay_document=replay,
+        replay_result=replay_result,
+        hands=history,
+        played_at=played_at or timezone.now(),
+        recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            player=s.player,
+            number=s.number,
+            buy_in=s.buy_in,
+            rebuys=s.rebuys,
+            rebuy_credits=s.rebuy_credits,
+            addon_credits=s.addon_credits,
+            final_credits=s.final_credits,
+            place=s.place,
+            knockouts=s.knockouts,
+            biggest_pot=s.biggest_pot,
+        )
+        for s in parsed
+    )
+    _write_ledger(game, parsed, actor=actor)
+    # A single game is over once its result is in; a tournament is under way once a table has finished.
+    status = EventStatus.FINISHED if event.kind == EventKind.GAME else EventStatus.RUNNING
+    if event.status != EventStatus.FINISHED and event.status != status:
+        Event.objects.filter(pk=event.pk).update(status=status)
+        event.status = status
+    audit(
+        actor=actor,
+        action="result.record",
+        obj=game,
+        league=league,
+        data={"seats": [_seat_summary(s) for s in parsed], "replay": replay is not None, "hands": hands is not None},
+    )
+    _after_change(game, event, "game.result_recorded")
+    return game
+
+
+@transaction.atomic
+def result_correct(*, actor: Any, game: Game, reason: str, seats: list[dict[str, Any]]) -> ResultCorrection:
+    """Replace a recorded result: the old ledger lines are reversed by new ones, never edited,
+    and the before/after is kept with the author and reason."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ApplicationError("A correction needs a reason, e.g. 'Han's final count was 400, not 450'.")
+    game = Game.objects.select_for_update().select_related("event__season__league").get(pk=game.pk)
+    if game.status != GameStatus.FINISHED:
+        raise ApplicationError("Only a finished game's result can be corrected.")
+    if game.replay_document is not None:
+        raise ApplicationError(
+            "This result comes from a replay the engine checked; it cannot be overridden by hand. Record the "
+            "game again from a corrected replay instead."
+        )
+    event = game.event
+    old_seats = list(Seat.objects.select_for_update().filter(game=game).select_related("player"))
+    parsed = _parse_seats(event, seats)
+    _check_game(parsed)
+    before = [_seat_summary(s) for s in old_seats]
+    after = [_seat_summary(s) for s in parsed]
+    if sorted(before, key=lambda s: s["player"]) == sorted(after, key=lambda s: s["player"]):
+        raise ApplicationError("The correction changes nothing; send the result as it should be.")
+    correction = ResultCorrection.objects.create(
+        game=game,
+        author=actor if getattr(actor, "is_authenticated", False) else None,
+        reason=reason,
+        before=before,
+        after=after,
+    )
+    # Reverse what the ledger holds for this game per player and kind, then book the new result.
+    reversal: dict[tuple[int, str], int] = {}
+    for player_id, kind, amount in LedgerEntry.objects.filter(game=game).values_list("player_id", "kind", "amount"):
+        reversal[(player_id, kind)] = reversal.get((player_id, kind), 0) + amount
+    author = actor if getattr(actor, "is_authenticated", False) else None
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            event=event,
+            game=game,
+            player_id=player_id,
+            kind=kind,
+            amount=-amount,
+            author=author,
+            correction=correction,
+            reason=f"reversed by correction {correction.pk}",
+            reversal=True,
+        )
+        for (player_id, kind), amount in reversal.items()
+        if amount
+    )
+    _write_ledger(game, parsed, actor=actor, correction=correction)
+    Seat.objects.filter(game=game).delete()
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            player=s.player,
+            number=s.number,
+            buy_in=s.buy_in,
+            rebuys=s.rebuys,
+            rebuy_credits=s.rebuy_credits,
+            addon_credits=s.addon_credits,
+            final_credits=s.final_credits,
+            place=s.place,
+            knockouts=s.knockouts,
+        )
+        for s in parsed
+    )
+    Game.objects.filter(pk=game.pk).update(hands=None)
+    audit(
+        actor=actor,
+        action="result.correct",
+        obj=game,
+        league=event.season.league,
+        data={"reason": reason, "before": before, "after": after, "correction": correction.pk},
+    )
+    _after_change(game, event, "game.result_corrected")
+    return correction
+
+
+@transaction.atomic
+def table_create(*, actor: Any, event: Event, name: str, number: int) -> Table:
+    event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
+    if Table.objects.filter(event=event, number=number).exists():
+        raise ApplicationError(f"Table {number} exists already in {event}; choose another number.")
+    table = Table.objects.create(event=event, name=name, number=number)
+    audit(actor=actor, action="table.create", obj=table, league=event.season.league)
+    return table

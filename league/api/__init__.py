@@ -1,0 +1,1 @@
+"""The league REST API: thin views, explicit input and output serializers."""

@@ -1,0 +1,356 @@
+"""Input and output serializers of the league API; no rules live here."""
+
+from rest_framework import serializers
+
+from league.models import (
+    BuyInPolicy,
+    ChipSet,
+    Denomination,
+    Event,
+    EventKind,
+    EventStatus,
+    League,
+    LedgerEntry,
+    Membership,
+    Player,
+    Role,
+    Season,
+    Visibility,
+)
+
+
+class BuyInPolicySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BuyInPolicy
+        fields = [
+            "id",
+            "name",
+            "buy_in",
+            "rebuys_allowed",
+            "max_rebuys",
+            "rebuy_amount",
+            "addon_allowed",
+            "addon_amount",
+        ]
+        read_only_fields = ["id"]
+
+
+class DenominationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Denomination
+        fields = ["name", "colour", "value"]
+
+
+class ChipSetOutput(serializers.ModelSerializer):
+    denominations = DenominationSerializer(many=True, read_only=True)
+    starting_stake = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ChipSet
+        fields = ["id", "name", "slug", "description", "denominations", "starting_chips", "starting_stake"]
+
+    def get_starting_stake(self, chip_set: ChipSet) -> int:
+        values = {d.name: d.value for d in chip_set.denominations.all()}
+        return sum(values.get(name, 0) * count for name, count in (chip_set.starting_chips or {}).items())
+
+
+class ChipSetInput(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    slug = serializers.SlugField(max_length=80)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    denominations = DenominationSerializer(many=True)
+    starting_chips = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False, default=dict)
+
+
+class ChipRowSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    colour = serializers.CharField()
+    value = serializers.IntegerField()
+    count = serializers.IntegerField()
+
+
+class StackAsChipsOutput(serializers.Serializer):
+    credits = serializers.IntegerField()
+    chips = ChipRowSerializer(many=True)
+    chip_count = serializers.IntegerField()
+    remainder = serializers.IntegerField(help_text="Credits no chip of the set can make.")
+
+
+class LeagueOutput(serializers.ModelSerializer):
+    chip_set = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    buy_in_policy = BuyInPolicySerializer(read_only=True)
+
+    class Meta:
+        model = League
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "description",
+            "visibility",
+            "variant",
+            "preset",
+            "option_overrides",
+            "chip_set",
+            "buy_in_policy",
+            "points_formula",
+            "points_parameters",
+            "tie_breakers",
+            "best_n",
+            "min_players",
+            "ties_share_better_place",
+            "created_at",
+        ]
+
+
+class LeagueInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    slug = serializers.SlugField(max_length=80, required=False)
+    description = serializers.CharField(required=False, allow_blank=True)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
+    variant = serializers.CharField(max_length=40, required=False)
+    preset = serializers.CharField(max_length=40, required=False)
+    option_overrides = serializers.DictField(required=False)
+    chip_set = serializers.SlugRelatedField(
+        slug_field="slug", queryset=ChipSet.objects.all(), required=False, allow_null=True
+    )
+    buy_in_policy = serializers.PrimaryKeyRelatedField(
+        queryset=BuyInPolicy.objects.all(), required=False, allow_null=True
+    )
+    points_formula = serializers.CharField(max_length=32, required=False)
+    points_parameters = serializers.DictField(required=False)
+    tie_breakers = serializers.ListField(child=serializers.CharField(), required=False)
+    best_n = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    min_players = serializers.IntegerField(min_value=1, required=False)
+    ties_share_better_place = serializers.BooleanField(required=False)
+
+
+class SeasonOutput(serializers.ModelSerializer):
+    league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Season
+        fields = [
+            "id",
+            "league",
+            "name",
+            "starts_on",
+            "ends_on",
+            "variant",
+            "preset",
+            "option_overrides",
+            "points_formula",
+            "points_parameters",
+            "buy_in_policy",
+        ]
+
+
+class SeasonInput(serializers.Serializer):
+    league = serializers.SlugRelatedField(slug_field="slug", queryset=League.objects.all(), required=False)
+    name = serializers.CharField(max_length=120)
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField(required=False, allow_null=True)
+    variant = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    preset = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    option_overrides = serializers.DictField(required=False)
+    points_formula = serializers.CharField(max_length=32, required=False, allow_blank=True)
+    points_parameters = serializers.DictField(required=False)
+    buy_in_policy = serializers.PrimaryKeyRelatedField(
+        queryset=BuyInPolicy.objects.all(), required=False, allow_null=True
+    )
+
+
+class PlayerOutput(serializers.ModelSerializer):
+    is_guest = serializers.BooleanField(read_only=True)
+    claim_code = serializers.SerializerMethodField(
+        help_text="Shown only to admins and the organiser who entered the guest."
+    )
+
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "is_guest", "claim_code", "created_at"]
+
+    def get_claim_code(self, player: Player) -> str | None:
+        user = self.context["request"].user
+        if player.user_id is None and user.is_authenticated and (user.is_staff or player.created_by_id == user.pk):
+            return player.claim_code
+        return None
+
+
+class PlayerInput(serializers.Serializer):
+    display_name = serializers.CharField(max_length=80)
+
+
+class ClaimInput(serializers.Serializer):
+    claim_code = serializers.CharField(max_length=32)
+
+
+class MembershipOutput(serializers.ModelSerializer):
+    league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    player_name = serializers.CharField(source="player.display_name", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ["id", "league", "player", "player_name", "role", "joined_at"]
+
+
+class MembershipInput(serializers.Serializer):
+    league = serializers.SlugRelatedField(slug_field="slug", queryset=League.objects.all())
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+
+
+class MembershipUpdateInput(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class TableOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    number = serializers.IntegerField()
+
+
+class TableInput(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    number = serializers.IntegerField(min_value=1)
+
+
+class EventOutput(serializers.ModelSerializer):
+    league = serializers.CharField(source="season.league.slug", read_only=True)
+    chip_set = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    tables = TableOutput(many=True, read_only=True)
+
+    class Meta:
+        model = Event
+        fields = [
+            "tables",
+            "id",
+            "league",
+            "season",
+            "name",
+            "kind",
+            "status",
+            "starts_at",
+            "chip_set",
+            "buy_in_policy",
+            "counts_for_standings",
+        ]
+
+
+class EventInput(serializers.Serializer):
+    season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all(), required=False)
+    name = serializers.CharField(max_length=120)
+    kind = serializers.ChoiceField(choices=EventKind.choices, required=False)
+    status = serializers.ChoiceField(choices=EventStatus.choices, required=False)
+    starts_at = serializers.DateTimeField()
+    chip_set = serializers.SlugRelatedField(
+        slug_field="slug", queryset=ChipSet.objects.all(), required=False, allow_null=True
+    )
+    buy_in_policy = serializers.PrimaryKeyRelatedField(
+        queryset=BuyInPolicy.objects.all(), required=False, allow_null=True
+    )
+    counts_for_standings = serializers.BooleanField(required=False)
+
+
+class AdjustmentInput(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    amount = serializers.IntegerField()
+    reason = serializers.CharField(max_length=255)
+
+
+class LedgerEntryOutput(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.display_name", read_only=True)
+    kind = serializers.CharField(
+        read_only=True, help_text="buy_in, rebuy, addon, hand_won, hand_lost, payout or adjustment."
+    )
+    author = serializers.SerializerMethodField()
+
+    class Meta:
+        model = LedgerEntry
+        fields = [
+            "id",
+            "event",
+            "game",
+            "player",
+            "player_name",
+            "kind",
+            "amount",
+            "hand",
+            "reason",
+            "author",
+            "correction",
+            "created_at",
+        ]
+
+    def get_author(self, entry: LedgerEntry) -> str | None:
+        return entry.author.get_username() if entry.author_id else None
+
+
+class StandingRowOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField()
+    display_name = serializers.CharField()
+    points = serializers.FloatField()
+    wins = serializers.IntegerField()
+    net_credits = serializers.IntegerField()
+    average_place = serializers.FloatField()
+    events_played = serializers.IntegerField()
+    events_counted = serializers.IntegerField()
+    biggest_pot = serializers.IntegerField()
+
+
+class StandingsOutput(serializers.Serializer):
+    league = serializers.CharField()
+    season = serializers.IntegerField(allow_null=True)
+    points_formula = serializers.CharField()
+    tie_breakers = serializers.ListField(child=serializers.CharField())
+    rows = StandingRowOutput(many=True)
+
+
+class ChipPointOutput(serializers.Serializer):
+    kind = serializers.CharField()
+    hand = serializers.IntegerField(allow_null=True)
+    credits = serializers.IntegerField()
+
+
+class PlayerGameHistoryOutput(serializers.Serializer):
+    game = serializers.IntegerField(allow_null=True)
+    event = serializers.IntegerField()
+    event_name = serializers.CharField()
+    played_at = serializers.DateTimeField()
+    points = ChipPointOutput(many=True)
+
+
+class CumulativePointOutput(serializers.Serializer):
+    game = serializers.IntegerField(allow_null=True)
+    event = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    net_credits = serializers.IntegerField()
+
+
+class PlayerChipHistoryOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    display_name = serializers.CharField()
+    season = serializers.IntegerField(allow_null=True)
+    games = PlayerGameHistoryOutput(many=True)
+    cumulative = CumulativePointOutput(many=True)
+    net_credits = serializers.IntegerField()
+
+
+class SeasonPointOutput(serializers.Serializer):
+    event = serializers.IntegerField()
+    event_name = serializers.CharField()
+    at = serializers.DateTimeField()
+    net_credits = serializers.IntegerField()
+
+
+class SeasonSeriesOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    display_name = serializers.CharField()
+    points = SeasonPointOutput(many=True)
+
+
+class LeagueChipHistoryOutput(serializers.Serializer):
+    league = serializers.CharField()
+    season = serializers.IntegerField(allow_null=True)
+    series = SeasonSeriesOutput(many=True)

@@ -1,0 +1,417 @@
+"""League API views: parse input, check permission, call a service or selector, shape output."""
+
+import csv
+import io
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from league import selectors, services
+from league.api import serializers as s
+from league.api.permissions import (
+    require_admin,
+    require_organiser,
+    require_player_editor,
+    require_some_organiser,
+    require_visible,
+)
+from league.chips import stack_as_chips
+from league.models import BuyInPolicy, League, Player, Season
+
+SEASON_PARAM = OpenApiParameter(
+    "season", OpenApiTypes.INT, description="A season id of the league; leave out for all-time.", required=False
+)
+LEAGUE_PARAM = OpenApiParameter("league", OpenApiTypes.STR, description="A league slug.", required=False)
+
+
+def _season_of(request: Request, league: League) -> Season | None:
+    raw = request.query_params.get("season")
+    if not raw or raw == "all":
+        return None
+    try:
+        return Season.objects.get(pk=int(raw), league=league)
+    except (ValueError, Season.DoesNotExist):
+        raise NotFound(f"No season {raw!r} in {league.name}; give one of its season ids, or leave it out.") from None
+
+
+def _csv_response(filename: str, header: list[str], rows: list[list]) -> HttpResponse:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    writer.writerows(rows)
+    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Leagues you can see"),
+    retrieve=extend_schema(summary="One league"),
+)
+class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.LeagueOutput
+    lookup_field = "slug"
+    filterset_fields = ["visibility", "preset"]
+    search_fields = ["name", "slug"]
+    ordering_fields = ["name", "created_at"]
+
+    def get_queryset(self):
+        return selectors.league_list(user=self.request.user)
+
+    @extend_schema(request=s.LeagueInput, responses={201: s.LeagueOutput}, summary="Create a league (you organise it)")
+    def create(self, request: Request) -> Response:
+        data = s.LeagueInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        league = services.league_create(actor=request.user, name=fields.pop("name"), **fields)
+        return Response(s.LeagueOutput(league, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.LeagueInput, responses=s.LeagueOutput, summary="Change a league's settings")
+    def partial_update(self, request: Request, slug: str) -> Response:
+        league = self.get_object()
+        require_organiser(request.user, league)
+        data = s.LeagueInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        league = services.league_update(actor=request.user, league=league, **data.validated_data)
+        return Response(s.LeagueOutput(league, context={"request": request}).data)
+
+    def _league(self, request: Request, slug: str) -> League:
+        """The league without list filters: a lookup by slug, visibility checked in Python."""
+        return selectors.league_by_slug(user=request.user, slug=slug)
+
+    @extend_schema(parameters=[SEASON_PARAM], responses=s.StandingsOutput, summary="Stored standings table")
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, slug: str) -> HttpResponse:
+        league = self._league(request, slug)
+        raw = request.query_params.get("season")
+        scope = services.ALL_TIME if not raw or raw == "all" else f"season-{raw}"
+        stored = selectors.standings_table(league=league, scope=scope)
+        if stored is not None:
+            # Written by the recomputation in the StandingsOutput shape: served as stored, no re-encoding.
+            return HttpResponse(stored, content_type="application/json")
+        season = _season_of(request, league)  # not computed yet: check the season, serve an empty table
+        return Response(
+            services.standings_payload(league, season, selectors.standings_rows(league=league, season=season))
+        )
+
+    @extend_schema(
+        parameters=[SEASON_PARAM],
+        responses={(200, "text/csv"): OpenApiTypes.STR},
+        summary="Standings as CSV",
+    )
+    @action(detail=True, methods=["get"], url_path="standings/csv")
+    def standings_csv(self, request: Request, slug: str) -> HttpResponse:
+        league = self._league(request, slug)
+        season = _season_of(request, league)
+        header = [
+            "rank",
+            "player",
+            "points",
+            "wins",
+            "net_credits",
+            "average_place",
+            "events_played",
+            "events_counted",
+            "biggest_pot",
+        ]
+        rows = [
+            [row["display_name"] if key == "player" else row[key] for key in header]
+            for row in selectors.standings_rows(league=league, season=season)
+        ]
+        suffix = f"season-{season.pk}" if season else "all-time"
+        return _csv_response(f"{league.slug}-standings-{suffix}.csv", header, rows)
+
+    @extend_schema(
+        parameters=[SEASON_PARAM], responses=s.LeagueChipHistoryOutput, summary="Every player's cumulative credits"
+    )
+    @action(detail=True, methods=["get"], url_path="chip-history")
+    def chip_history(self, request: Request, slug: str) -> Response:
+        league = self._league(request, slug)
+        season = _season_of(request, league)
+        series = selectors.chip_history_for_season(league=league, season=season)
+        return Response({"league": league.slug, "season": season.pk if season else None, "series": series})
+
+
+class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.SeasonOutput
+    filterset_fields = {"league__slug": ["exact"]}
+    ordering_fields = ["starts_on", "name"]
+
+    def get_queryset(self):
+        return selectors.season_list(user=self.request.user)
+
+    @extend_schema(request=s.SeasonInput, responses={201: s.SeasonOutput})
+    def create(self, request: Request) -> Response:
+        data = s.SeasonInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        league = fields.pop("league", None)
+        if league is None:
+            raise ValidationError({"league": ["A season belongs to a league: give its slug."]})
+        require_organiser(request.user, league)
+        season = services.season_create(actor=request.user, league=league, **fields)
+        return Response(s.SeasonOutput(season).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.SeasonInput, responses=s.SeasonOutput)
+    def partial_update(self, request: Request, pk: str) -> Response:
+        season = self.get_object()
+        require_organiser(request.user, season.league)
+        data = s.SeasonInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        fields.pop("league", None)
+        season = services.season_update(actor=request.user, season=season, **fields)
+        return Response(s.SeasonOutput(season).data)
+
+
+class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.PlayerOutput
+    search_fields = ["display_name"]
+    ordering_fields = ["display_name", "created_at"]
+    filterset_fields = {"memberships__league__slug": ["exact"]}
+
+    def get_queryset(self):
+        return selectors.player_list(user=self.request.user)
+
+    @extend_schema(request=s.PlayerInput, responses={201: s.PlayerOutput}, summary="Enter a guest player")
+    def create(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            self.permission_denied(request)
+        require_some_organiser(request.user)
+        data = s.PlayerInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_create(actor=request.user, **data.validated_data)
+        return Response(s.PlayerOutput(player, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.PlayerInput, responses=s.PlayerOutput, summary="Rename a player")
+    def partial_update(self, request: Request, pk: str) -> Response:
+        player = self.get_object()
+        require_player_editor(request.user, player)
+        data = s.PlayerInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_update(actor=request.user, player=player, **data.validated_data)
+        return Response(s.PlayerOutput(player, context={"request": request}).data)
+
+    @extend_schema(request=s.ClaimInput, responses=s.PlayerOutput, summary="Link a guest player to your account")
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def claim(self, request: Request, pk: str) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        data = s.ClaimInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_claim(user=request.user, player=player, **data.validated_data)
+        return Response(s.PlayerOutput(player, context={"request": request}).data)
+
+    def _league_param(self, request: Request) -> League:
+        slug = request.query_params.get("league")
+        league = League.objects.filter(slug=slug).first() if slug else None
+        if league is None:
+            raise NotFound("Give ?league=<slug> of a league you can see.")
+        require_visible(request.user, league)
+        return league
+
+    @extend_schema(
+        parameters=[LEAGUE_PARAM, SEASON_PARAM],
+        responses=s.PlayerChipHistoryOutput,
+        summary="A player's credits over time",
+    )
+    @action(detail=True, methods=["get"], url_path="chip-history")
+    def chip_history(self, request: Request, pk: str) -> Response:
+        player = self.get_object()
+        league = self._league_param(request)
+        season = _season_of(request, league)
+        return Response(selectors.chip_history_for_player(player=player, league=league, season=season))
+
+    @extend_schema(
+        parameters=[LEAGUE_PARAM, SEASON_PARAM],
+        responses={(200, "text/csv"): OpenApiTypes.STR},
+        summary="A player's ledger as CSV",
+    )
+    @action(detail=True, methods=["get"], url_path="ledger/csv")
+    def ledger_csv(self, request: Request, pk: str) -> HttpResponse:
+        player = self.get_object()
+        league = self._league_param(request)
+        season = _season_of(request, league)
+        entries = selectors.ledger_list(user=request.user).filter(player=player, event__season__league=league)
+        if season is not None:
+            entries = entries.filter(event__season=season)
+        balance, rows = 0, []
+        for e in entries.order_by("id"):
+            balance += e.amount
+            rows.append(
+                [
+                    e.created_at.isoformat(),
+                    e.event.name,
+                    e.game_id or "",
+                    e.get_kind_display(),
+                    e.hand or "",
+                    e.amount,
+                    balance,
+                    e.reason,
+                    e.author.get_username() if e.author else "",
+                ]
+            )
+        header = ["when", "event", "game", "kind", "hand", "amount", "stack_after", "reason", "author"]
+        return _csv_response(f"{league.slug}-{player.pk}-ledger.csv", header, rows)
+
+
+class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.MembershipOutput
+    filterset_fields = {"league__slug": ["exact"], "player": ["exact"], "role": ["exact"]}
+
+    def get_queryset(self):
+        return selectors.membership_list(user=self.request.user)
+
+    @extend_schema(request=s.MembershipInput, responses={201: s.MembershipOutput})
+    def create(self, request: Request) -> Response:
+        data = s.MembershipInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        require_organiser(request.user, data.validated_data["league"])
+        membership = services.membership_add(actor=request.user, **data.validated_data)
+        return Response(s.MembershipOutput(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.MembershipUpdateInput, responses=s.MembershipOutput)
+    def partial_update(self, request: Request, pk: str) -> Response:
+        membership = self.get_object()
+        require_organiser(request.user, membership.league)
+        data = s.MembershipUpdateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = services.membership_update(actor=request.user, membership=membership, **data.validated_data)
+        return Response(s.MembershipOutput(membership).data)
+
+    @extend_schema(responses={204: None})
+    def destroy(self, request: Request, pk: str) -> Response:
+        membership = self.get_object()
+        require_organiser(request.user, membership.league)
+        services.membership_remove(actor=request.user, membership=membership)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.ChipSetOutput
+    lookup_field = "slug"
+    filterset_fields = ["slug"]
+
+    def get_queryset(self):
+        return selectors.chip_set_list()
+
+    @extend_schema(request=s.ChipSetInput, responses={201: s.ChipSetOutput}, summary="Create a chip set (site admins)")
+    def create(self, request: Request) -> Response:
+        require_admin(request.user)
+        data = s.ChipSetInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        chip_set = services.chip_set_create(actor=request.user, **data.validated_data)
+        return Response(
+            s.ChipSetOutput(selectors.chip_set_list().get(pk=chip_set.pk)).data, status=status.HTTP_201_CREATED
+        )
+
+    @extend_schema(
+        parameters=[OpenApiParameter("credits", OpenApiTypes.INT, required=True, description="A stack in credits.")],
+        responses=s.StackAsChipsOutput,
+        summary="A stack shown as the fewest chips of this set",
+    )
+    @action(detail=True, methods=["get"])
+    def stack(self, request: Request, slug: str) -> Response:
+        chip_set = self.get_object()
+        try:
+            credits = int(request.query_params.get("credits", ""))
+            if credits < 0 or credits > 10**9:
+                raise ValueError
+        except ValueError:
+            raise ValidationError({"credits": ["Give ?credits= as a whole number from 0 to 1,000,000,000."]}) from None
+        return Response(stack_as_chips(list(chip_set.denominations.all()), credits))
+
+
+class BuyInPolicyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.BuyInPolicySerializer
+    queryset = BuyInPolicy.objects.all()
+
+    @extend_schema(
+        request=s.BuyInPolicySerializer,
+        responses={201: s.BuyInPolicySerializer},
+        summary="Create a policy (site admins)",
+    )
+    def create(self, request: Request) -> Response:
+        require_admin(request.user)
+        data = s.BuyInPolicySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        policy = services.buy_in_policy_create(actor=request.user, name=fields.pop("name"), **fields)
+        return Response(s.BuyInPolicySerializer(policy).data, status=status.HTTP_201_CREATED)
+
+
+class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.EventOutput
+    filterset_fields = {"season": ["exact"], "season__league__slug": ["exact"], "status": ["exact"], "kind": ["exact"]}
+    ordering_fields = ["starts_at", "name"]
+
+    def get_queryset(self):
+        return selectors.event_list(user=self.request.user)
+
+    @extend_schema(request=s.EventInput, responses={201: s.EventOutput})
+    def create(self, request: Request) -> Response:
+        data = s.EventInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        season = fields.pop("season", None)
+        if season is None:
+            raise ValidationError({"season": ["An event belongs to a season: give its id."]})
+        require_organiser(request.user, season.league)
+        event = services.event_create(actor=request.user, season=season, **fields)
+        return Response(s.EventOutput(event).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.EventInput, responses=s.EventOutput)
+    def partial_update(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        require_organiser(request.user, event.season.league)
+        data = s.EventInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        fields.pop("season", None)
+        event = services.event_update(actor=request.user, event=event, **fields)
+        return Response(s.EventOutput(event).data)
+
+    @extend_schema(request=s.AdjustmentInput, responses={201: s.LedgerEntryOutput}, summary="Adjust a player's credits")
+    @action(detail=True, methods=["post"])
+    def adjustments(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        require_organiser(request.user, event.season.league)
+        data = s.AdjustmentInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = services.ledger_adjust(actor=request.user, event=event, **data.validated_data)
+        return Response(s.LedgerEntryOutput(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.TableInput, responses={201: s.TableOutput}, summary="Add a table to an event")
+    @action(detail=True, methods=["post"])
+    def tables(self, request: Request, pk: str) -> Response:
+        from games.services import table_create
+
+        event = self.get_object()
+        require_organiser(request.user, event.season.league)
+        data = s.TableInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = table_create(actor=request.user, event=event, **data.validated_data)
+        return Response(s.TableOutput(table).data, status=status.HTTP_201_CREATED)
+
+
+class LedgerViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.LedgerEntryOutput
+    filterset_fields = {
+        "event": ["exact"],
+        "game": ["exact"],
+        "player": ["exact"],
+        "kind": ["exact"],
+        "event__season": ["exact"],
+        "event__season__league__slug": ["exact"],
+    }
+    ordering_fields = ["id", "created_at", "amount"]
+
+    def get_queryset(self):
+        return selectors.ledger_list(user=self.request.user).order_by("id")

@@ -1,0 +1,1 @@
+"""Points formulas, tie-break metrics and the standings computation."""

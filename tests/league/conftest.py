@@ -1,0 +1,77 @@
+"""Shared fixtures: a league with an organiser, members and outsiders, and API clients for each."""
+
+from dataclasses import dataclass
+
+import pytest
+from rest_framework.test import APIClient
+
+from league.models import Role, Visibility
+from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory, UserFactory
+
+
+@dataclass
+class World:
+    league: object
+    other_league: object
+    season: object
+    event: object
+    users: dict
+    players: list
+
+
+def build_world(visibility: str = Visibility.PUBLIC) -> World:
+    league = LeagueFactory(visibility=visibility)
+    other_league = LeagueFactory()
+    season = SeasonFactory(league=league)
+    event = EventFactory(season=season)
+    users = {
+        "admin": UserFactory(username="admin", is_staff=True, is_superuser=True),
+        "organiser": UserFactory(username="organiser-a"),
+        "other_organiser": UserFactory(username="organiser-b"),
+        "member": UserFactory(username="member"),
+        "outsider": UserFactory(username="outsider"),
+        "anonymous": None,
+    }
+    MembershipFactory(
+        league=league, player=PlayerFactory(user=users["organiser"], display_name="Org"), role=Role.ORGANISER
+    )
+    MembershipFactory(
+        league=other_league,
+        player=PlayerFactory(user=users["other_organiser"], display_name="Other"),
+        role=Role.ORGANISER,
+    )
+    MembershipFactory(league=league, player=PlayerFactory(user=users["member"], display_name="Mem"))
+    PlayerFactory(user=users["outsider"], display_name="Out")
+    players = [
+        MembershipFactory(league=league, player=PlayerFactory(display_name=name)).player
+        for name in ("Han", "Lando", "Leia", "Chewie", "Rey", "Finn", "Poe", "Kylo")
+    ]
+    return World(league, other_league, season, event, users, players)
+
+
+@pytest.fixture
+def world(db) -> World:
+    return build_world()
+
+
+@pytest.fixture
+def private_world(db) -> World:
+    return build_world(Visibility.MEMBERS)
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks():
+    """Run queued tasks in-process (also when REDIS_URL is set), so after-commit work is seen by the test."""
+    from config.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous

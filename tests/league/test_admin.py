@@ -1,0 +1,62 @@
+"""The admin pages of the league and games models open for a site admin."""
+
+import pytest
+from django.contrib import admin
+from django.test import Client, TestCase
+from django.urls import reverse
+
+from games.services import result_record
+
+
+@pytest.mark.parametrize("app_label", ["league", "games"])
+def test_every_admin_page_opens(world, app_label):
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        game = result_record(
+            actor=world.users["organiser"],
+            event=world.event,
+            seats=[
+                {"player": world.players[0].pk, "final_credits": 900},
+                {"player": world.players[1].pk, "final_credits": 0},
+            ],
+        )
+    client = Client()
+    client.force_login(world.users["admin"])
+    models = [m for m in admin.site._registry if m._meta.app_label == app_label]
+    assert models
+    for model in models:
+        opts = model._meta
+        assert client.get(reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist")).status_code == 200, model
+        first = model.objects.first()
+        if first is not None:
+            url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[first.pk])
+            assert client.get(url).status_code == 200, model
+    page = client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    assert "replay_document" not in page
+
+
+def test_a_chip_set_is_added_with_its_denominations_inline(world):
+    client = Client()
+    client.force_login(world.users["admin"])
+    response = client.post(
+        reverse("admin:league_chipset_add"),
+        {
+            "name": "Casino plaques",
+            "slug": "casino-plaques",
+            "description": "",
+            "starting_chips": "{}",
+            "denominations-TOTAL_FORMS": "2",
+            "denominations-INITIAL_FORMS": "0",
+            "denominations-MIN_NUM_FORMS": "0",
+            "denominations-MAX_NUM_FORMS": "1000",
+            "denominations-0-name": "Red",
+            "denominations-0-colour": "red",
+            "denominations-0-value": "25",
+            "denominations-1-name": "Black",
+            "denominations-1-colour": "black",
+            "denominations-1-value": "100",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    from league.models import ChipSet
+
+    assert list(ChipSet.objects.get(slug="casino-plaques").denominations.values_list("value", flat=True)) == [100, 25]

@@ -1,0 +1,27 @@
+"""The demo data loads, is idempotent, and leaves standings to read."""
+
+import io
+
+from django.contrib.auth import get_user_model
+
+from games.models import Game
+from league.demo import DEMO_LEAGUE, load_demo_data
+from league.models import EventStatus, League, LedgerEntry, Standing
+from league.selectors import standings_rows
+
+
+def test_the_demo_loads_once_and_keeps_the_organiser_login(db):
+    load_demo_data(io.StringIO())
+    counts = (Game.objects.count(), LedgerEntry.objects.count(), Standing.objects.count())
+    load_demo_data(io.StringIO())
+    assert (Game.objects.count(), LedgerEntry.objects.count(), Standing.objects.count()) == counts
+    assert get_user_model().objects.get(username="organiser").check_password("sabacc-demo")
+    league = League.objects.get(slug=DEMO_LEAGUE)
+    assert league.memberships.count() == 13  # twelve players and the organiser
+    past, current = league.seasons.order_by("starts_on")
+    assert past.events.filter(status=EventStatus.FINISHED).count() == 6
+    assert current.events.filter(status=EventStatus.RUNNING, kind="tournament").exists()
+    table = standings_rows(league=league, season=past)
+    assert len(table) >= 8 and table[0]["rank"] == 1 and table[0]["points"] > table[-1]["points"]
+    # Every game balances in the ledger: what came in went out.
+    assert sum(LedgerEntry.objects.values_list("amount", flat=True)) == 0
