@@ -283,6 +283,26 @@ def _check_game(seats: list[SeatInput]) -> None:
     check_places(seats)
 
 
+def _seats_create(game: Game, parsed: list[SeatInput]) -> None:
+    """One Seat row per player of a recorded (or corrected) result."""
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            player=s.player,
+            number=s.number,
+            buy_in=s.buy_in,
+            rebuys=s.rebuys,
+            rebuy_credits=s.rebuy_credits,
+            addon_credits=s.addon_credits,
+            final_credits=s.final_credits,
+            place=s.place,
+            knockouts=s.knockouts,
+            biggest_pot=s.biggest_pot,
+        )
+        for s in parsed
+    )
+
+
 def _write_ledger(game: Game, seats: list[SeatInput], *, actor: Any, sign: int = 1, correction=None) -> None:
     entries = []
 
@@ -388,22 +408,7 @@ def result_record(
         played_at=played_at or timezone.now(),
         recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    Seat.objects.bulk_create(
-        Seat(
-            game=game,
-            player=s.player,
-            number=s.number,
-            buy_in=s.buy_in,
-            rebuys=s.rebuys,
-            rebuy_credits=s.rebuy_credits,
-            addon_credits=s.addon_credits,
-            final_credits=s.final_credits,
-            place=s.place,
-            knockouts=s.knockouts,
-            biggest_pot=s.biggest_pot,
-        )
-        for s in parsed
-    )
+    _seats_create(game, parsed)
     _write_ledger(game, parsed, actor=actor)
     # A single game is over once its result is in; a tournament is under way once a table has finished.
     status = EventStatus.FINISHED if event.kind == EventKind.GAME else EventStatus.RUNNING
@@ -473,21 +478,7 @@ def result_correct(*, actor: Any, game: Game, reason: str, seats: list[dict[str,
     )
     _write_ledger(game, parsed, actor=actor, correction=correction)
     Seat.objects.filter(game=game).delete()
-    Seat.objects.bulk_create(
-        Seat(
-            game=game,
-            player=s.player,
-            number=s.number,
-            buy_in=s.buy_in,
-            rebuys=s.rebuys,
-            rebuy_credits=s.rebuy_credits,
-            addon_credits=s.addon_credits,
-            final_credits=s.final_credits,
-            place=s.place,
-            knockouts=s.knockouts,
-        )
-        for s in parsed
-    )
+    _seats_create(game, parsed)
     Game.objects.filter(pk=game.pk).update(hands=None)
     audit(
         actor=actor,
