@@ -48,3 +48,45 @@ def stack_as_chips(denominations: Sequence[DenominationLike], credits: int) -> d
         if counts[d.value]
     ]
     return {"credits": credits, "chips": rows, "chip_count": sum(r["count"] for r in rows), "remainder": rest}
+
+
+DEFAULT_SET = [
+    ("Bronze", "bronze", 5),
+    ("Silver", "silver", 50),
+    ("Gold", "gold", 100),
+    ("Crystal", "crystal blue", 200),
+    ("Doodad", "red", 500),
+    ("Beskar ingot", "steel grey", 1000),
+]
+
+
+def default_sets_create(ChipSet, Denomination, BuyInPolicy) -> None:
+    """The default chip set (RULES 1.6), simple chips and the usual stakes; idempotent.
+
+    Takes the model classes so the data migration can pass its historical models.
+    """
+    standard, _ = ChipSet.objects.get_or_create(
+        slug="standard",
+        defaults={
+            "name": "Standard chips",
+            "description": "Bronze, silver, gold, crystal, doodad and beskar ingot; a starting stake is 450 credits.",
+            "starting_chips": {"Bronze": 10, "Silver": 4, "Gold": 2},
+        },
+    )
+    for name, colour, value in DEFAULT_SET:
+        Denomination.objects.get_or_create(chip_set=standard, name=name, defaults={"colour": colour, "value": value})
+    simple, _ = ChipSet.objects.get_or_create(
+        slug="simple",
+        defaults={
+            "name": "Simple chips",
+            "description": "Every chip is worth one credit.",
+            "starting_chips": {"Chip": 100},
+        },
+    )
+    Denomination.objects.get_or_create(chip_set=simple, name="Chip", defaults={"colour": "white", "value": 1})
+    BuyInPolicy.objects.get_or_create(name="Standard stake", defaults={"buy_in": 450})
+    BuyInPolicy.objects.get_or_create(
+        name="Standard stake with re-buys",
+        defaults={"buy_in": 450, "rebuys_allowed": True, "max_rebuys": 2, "rebuy_amount": 450},
+    )
+    BuyInPolicy.objects.get_or_create(name="Cantina stake", defaults={"buy_in": 100})

@@ -67,7 +67,8 @@ def _record(*, actor, event, players, rng, hands: int, when, table=None, round_n
 def load_demo_data(out: TextIO) -> None:
     from games.models import Table
     from league import services
-    from league.models import BuyInPolicy, ChipSet, EventKind, EventStatus, League, Player, Role
+    from league.chips import default_sets_create
+    from league.models import BuyInPolicy, ChipSet, Denomination, EventKind, EventStatus, League, Player, Role
 
     user_model = get_user_model()
     organiser, created = user_model.objects.get_or_create(
@@ -81,6 +82,7 @@ def load_demo_data(out: TextIO) -> None:
         out.write(f"Demo league {DEMO_LEAGUE!r} is already there.\n")
         return
 
+    default_sets_create(ChipSet, Denomination, BuyInPolicy)  # normally there from the migration
     rng = random.Random(2026)  # the same demo every time
     league = services.league_create(
         actor=organiser,

@@ -8,7 +8,7 @@ The two Sylops are indistinguishable, so cards compare by value and suit.
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.engine.errors import InvalidCard
 
@@ -23,28 +23,41 @@ _CODE = re.compile(r"^([+-]?)(\d{1,2})([cst])$")
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One card: `value` in -10..10 and `suit` a letter of SUITS, or None for a Sylop (value 0)."""
+    """One card: `value` in -10..10 and `suit` a letter of SUITS, or None for a Sylop (value 0).
+
+    `code` and `index` are worked out once when the card is made; the engine itself only uses the 61
+    interned cards of `CARDS` (both Sylops are `SYLOP`), so comparing and hashing them stays cheap.
+    """
 
     value: int
     suit: str | None
+    code: str = field(init=False, compare=False, repr=False)
+    index: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.suit is None:
+            code, index = "0", SYLOP_INDEX
+        else:
+            code = f"{self.value:+d}{self.suit}"
+            # Small integer 0..60 naming the card kind (both Sylops share 60).
+            offset = self.value + 10 if self.value < 0 else self.value + 9
+            index = SUITS.index(self.suit) * 20 + offset
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "index", index)
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if other.__class__ is Card:
+            return self.value == other.value and self.suit == other.suit
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
 
     @property
     def is_sylop(self) -> bool:
         return self.suit is None
-
-    @property
-    def code(self) -> str:
-        if self.suit is None:
-            return "0"
-        return f"{self.value:+d}{self.suit}"
-
-    @property
-    def index(self) -> int:
-        """Small integer 0..60 naming the card kind (both Sylops share 60)."""
-        if self.suit is None:
-            return SYLOP_INDEX
-        offset = self.value + 10 if self.value < 0 else self.value + 9
-        return SUITS.index(self.suit) * 20 + offset
 
     def in_suit(self, suit: str) -> bool:
         """A Sylop counts as a card of every suit (RULES 1.1)."""
@@ -57,17 +70,26 @@ class Card:
         return f"Card({self.code!r})"
 
 
-SYLOP = Card(0, None)
+def _make_card(index: int) -> Card:
+    if index == SYLOP_INDEX:
+        return Card(0, None)
+    suit, offset = divmod(index, 20)
+    return Card(offset - 10 if offset < 10 else offset - 9, SUITS[suit])
+
+
+# The 61 card kinds, built once: CARDS[i] is the card whose index is i.
+CARDS: tuple[Card, ...] = tuple(_make_card(i) for i in range(SYLOP_INDEX + 1))
+SYLOP = CARDS[SYLOP_INDEX]
+# The 62 cards in canonical order: circle, square, triangle from -10 to +10, then two Sylops.
+FULL_DECK: tuple[Card, ...] = CARDS + (SYLOP,)
+_BY_CODE = {card.code: card for card in CARDS}
+_BY_CHAR = {_ALPHABET[card.index]: card for card in CARDS}
 
 
 def card_from_index(index: int) -> Card:
-    if index == SYLOP_INDEX:
-        return SYLOP
-    if not 0 <= index < SYLOP_INDEX:
-        raise InvalidCard(f"Card number {index} does not exist: card numbers run from 0 to {SYLOP_INDEX}.")
-    suit, offset = divmod(index, 20)
-    value = offset - 10 if offset < 10 else offset - 9
-    return Card(value, SUITS[suit])
+    if isinstance(index, int) and 0 <= index <= SYLOP_INDEX:
+        return CARDS[index]
+    raise InvalidCard(f"Card number {index} does not exist: card numbers run from 0 to {SYLOP_INDEX}.")
 
 
 def parse_card(text: object) -> Card:
@@ -76,6 +98,9 @@ def parse_card(text: object) -> Card:
         return text
     if not isinstance(text, str):
         raise InvalidCard(f"Unknown card {text!r}: write cards like +7c, -8s, 2t or 0 (a Sylop).")
+    card = _BY_CODE.get(text)  # the canonical spelling, as the engine writes it
+    if card is not None:
+        return card
     raw = text.strip().lower()
     if raw in {"0", "+0", "-0"}:
         return SYLOP
@@ -84,7 +109,7 @@ def parse_card(text: object) -> Card:
         sign, digits, suit = match.groups()
         value = int(digits)
         if 1 <= value <= 10:
-            return Card(-value if sign == "-" else value, suit)
+            return _BY_CODE[f"{'-' if sign == '-' else '+'}{value}{suit}"]
     raise InvalidCard(
         f"Unknown card {text!r}: a card is a value from -10 to +10 (not 0) and a suit c, s or t, "
         "like +7c or -8s, or 0 for a Sylop."
@@ -101,21 +126,21 @@ def codes(cards: Iterable[Card]) -> list[str]:
 
 def full_deck() -> list[Card]:
     """The 62 cards in canonical order: circle, square, triangle from -10 to +10, then two Sylops."""
-    return [card_from_index(i) for i in range(SYLOP_INDEX)] + [SYLOP, SYLOP]
+    return list(FULL_DECK)
 
 
-DECK_COUNTS = Counter(full_deck())
+DECK_COUNTS = Counter(FULL_DECK)
 
 
 def encode_cards(cards: Iterable[Card]) -> str:
     """A compact string, one character per card."""
-    return "".join(_ALPHABET[card.index] for card in cards)
+    return "".join([_ALPHABET[card.index] for card in cards])
 
 
 def decode_cards(text: str) -> list[Card]:
     try:
-        return [card_from_index(_ALPHABET.index(ch)) for ch in text]
-    except ValueError as exc:
+        return [_BY_CHAR[ch] for ch in text]
+    except KeyError as exc:
         raise InvalidCard(f"Encoded cards {text!r} contain a character that is not a card.") from exc
 
 

@@ -38,6 +38,21 @@ def breakdown(credits: int, chips: tuple[Chip, ...] = STANDARD) -> dict:
     return {"chips": dict(counts), "loose": left}
 
 
+_SHOWN: dict[tuple[str, int], tuple[tuple[tuple[str, int], ...], int]] = {}
+
+
+def breakdown_in(credits: int, chip_set: str) -> dict:
+    """`breakdown(credits, CHIP_SETS[chip_set])`, remembered per stack size: views show it for every seat."""
+    key = (chip_set, credits)
+    shown = _SHOWN.get(key)
+    if shown is None:
+        if len(_SHOWN) >= 4096:
+            _SHOWN.clear()
+        shown = _SHOWN[key] = _breakdown(credits, CHIP_SETS[chip_set])
+    counts, left = shown
+    return {"chips": dict(counts), "loose": left}
+
+
 @lru_cache(maxsize=4096)
 def _breakdown(credits: int, chips: tuple[Chip, ...]) -> tuple[tuple[tuple[str, int], ...], int]:
     counts: dict[str, int] = {}

@@ -60,7 +60,7 @@ class Hand:
         self.dice = dice
         self.commitment = commitment
         self._seed = seed
-        self._deck_code = encode_cards(deck)
+        self._deck: tuple[Card, ...] = tuple(deck)
         self._draw: list[Card] = list(deck)
         self._discard: list[Card] = []
         self._cards: dict[int, list[Card]] = {s: [] for s in seats}
@@ -78,6 +78,11 @@ class Hand:
         self.returned: tuple[int, int] | None = None
         self.scores: dict[int, Score] = {}
         self.awards: list[dict] = []
+        self._live: list[int] = list(seats)
+        # Derived from the state and recomputed only after it changes (see `_changed`).
+        self._waiting: list[int] | None = None
+        self._actor: int | None = None
+        self._pots: list[Pot] | None = None
 
     def __repr__(self) -> str:
         return f"<Hand {self.number} phase={self.phase} dealer={self.dealer} seats={self.seats}>"
@@ -91,7 +96,7 @@ class Hand:
     @property
     def live(self) -> list[int]:
         """Seats still in the hand (not folded), clockwise from the dealer's left."""
-        return [s for s in self.seats if s not in self.folded]
+        return list(self._live)
 
     @property
     def seed(self) -> str | None:
@@ -101,19 +106,37 @@ class Hand:
     def is_all_in(self, seat: int) -> bool:
         return seat in self.seats and seat not in self.folded and self._stacks[seat] == 0
 
+    def _changed(self) -> None:
+        """Forget what was derived from the state; every change of the state ends here."""
+        self._waiting = None
+        self._pots = None
+
+    def _awaited(self) -> list[int]:
+        """The seats whose decision is awaited, worked out once per state (the list is not copied)."""
+        waiting = self._waiting
+        if waiting is None:
+            actor = None
+            if self.phase in SELECT_PHASES:
+                acted = self.acted
+                waiting = [s for s in self._live if s not in acted]
+            elif self.phase in BETTING_PHASES and self.round is not None:
+                actor = self.structure.actor(self.round, self._stacks, self.folded)
+                waiting = [] if actor is None else [actor]
+            else:
+                waiting = []
+            self._waiting, self._actor = waiting, actor
+        return waiting
+
     def actor(self) -> int | None:
-        if self.phase in BETTING_PHASES and self.round is not None:
-            return self.structure.actor(self.round, self._stacks, self.folded)
-        return None
+        """The seat to act in a betting round; None outside betting or when the round is over."""
+        self._awaited()
+        return self._actor
 
     def waiting_for(self) -> list[int]:
-        if self.phase in SELECT_PHASES:
-            return [s for s in self.live if s not in self.acted]
-        actor = self.actor()
-        return [] if actor is None else [actor]
+        return list(self._awaited())
 
     def legal_actions(self, seat: int) -> LegalActions:
-        if seat not in self.waiting_for():
+        if seat not in self._awaited():
             return LegalActions(seat=seat, phase=self.phase)
         if self.phase in SELECT_PHASES:
             return LegalActions(
@@ -149,7 +172,9 @@ class Hand:
         return len(self._draw)
 
     def pots(self) -> list[Pot]:
-        return side_pots(self.contributions, self.folded, self.carry_in)
+        if self._pots is None:
+            self._pots = side_pots(self.contributions, self.folded, self.carry_in)
+        return list(self._pots)
 
     def bets(self) -> dict[int, int]:
         """Each seat's bet in the current betting round."""
@@ -188,13 +213,13 @@ class Hand:
             # Ruling: an empty draw pile is rebuilt from the discard pile, shuffled.
             self._reshuffles += 1
             pile = list(self._discard)
-            reshuffle_rng(self._deck_code, self._reshuffles).shuffle(pile)
+            reshuffle_rng(encode_cards(self._deck), self._reshuffles).shuffle(pile)
             self._draw, self._discard = pile, []
             self._log.append(Record("reshuffle", amount=len(pile)))
         return self._draw.pop(0)
 
     def _open_round(self, number: int) -> None:
-        live = self.live
+        live = self._live
         if number == 1 and self._big_blind_seat is not None:
             start = (self.seats.index(self._big_blind_seat) + 1) % len(self.seats)
         else:
@@ -207,17 +232,22 @@ class Hand:
 
     def _advance(self) -> None:
         """Run every step that needs no decision, stopping at the next decision or the end of the hand."""
+        self._run_automatic_steps()
+        self._changed()
+
+    def _run_automatic_steps(self) -> None:
         while True:
-            if len(self.live) == 1 and self.phase != "complete":
+            self._changed()
+            if len(self._live) == 1 and self.phase != "complete":
                 self._finish_fold_out()
                 return
             if self.phase in SELECT_PHASES:
-                if self.waiting_for():
+                if self._awaited():
                     return
                 if self.phase == "select":
                     self._open_round(1)
                 else:
-                    for seat in self.live:
+                    for seat in self._live:
                         self._discard += self._cards[seat]
                         self._cards[seat] = []
                     self._open_round(2)
@@ -234,12 +264,12 @@ class Hand:
 
     def _shift(self) -> None:
         need = {}
-        for seat in self.live:
+        for seat in self._live:
             self._discard += self._cards[seat]
             self._cards[seat] = []
             need[seat] = self.variant.hand_size - len(self._selection[seat])
         while any(need.values()):
-            for seat in self.live:
+            for seat in self._live:
                 if need[seat]:
                     card = self._draw_card()
                     self._cards[seat].append(card)
@@ -256,22 +286,23 @@ class Hand:
             self._stacks[seat] += amount
             self.returned = back
             self._log.append(Record("return", seat, amount))
+            self._changed()
 
     def _from_left(self, seats: list[int]) -> list[int]:
         return [s for s in self.seats if s in seats]
 
     def _finish_fold_out(self) -> None:
         self._return_uncalled()
-        (winner,) = self.live
+        (winner,) = self._live
         for pot in self.pots():
             self._pay(pot, [winner], {winner: pot.amount}, None)
         self._end()
 
     def _showdown(self) -> None:
         self._return_uncalled()
-        self.scores = {s: self.variant.evaluate(self._selection[s], self.dice) for s in self.live}
+        self.scores = {s: self.variant.evaluate(self._selection[s], self.dice) for s in self._live}
         for pot in self.pots():
-            eligible = list(pot.eligible) or self.live
+            eligible = list(pot.eligible) or list(self._live)
             winners = self._from_left(best(self.scores, eligible))
             draws = None
             if len(winners) > 1 and self.options.tie_rule == "draw":
@@ -338,7 +369,7 @@ class Hand:
             raise WrongPhase(
                 f"You cannot {verb} now: the hand is in the {self.phase} phase; choose your cards with select."
             )
-        waiting = self.waiting_for()
+        waiting = self._awaited()
         if seat not in waiting:
             name = self.names[seat]
             if seat in self.folded:
@@ -384,6 +415,7 @@ class Hand:
         self.contributions[seat] += paid
         if verb == "fold":
             self.folded.add(seat)
+            self._live.remove(seat)
             self._discard += self._cards[seat] + self._selection[seat]
             self._cards[seat], self._selection[seat] = [], []
         self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)

@@ -132,7 +132,8 @@ class Game:
     @property
     def in_hand(self) -> bool:
         """True while a hand is being played (started and not complete)."""
-        return self.hand is not None and not self.hand.is_complete
+        hand = self.hand
+        return hand is not None and hand.phase != "complete"
 
     @property
     def between_hands(self) -> bool:
@@ -142,11 +143,13 @@ class Game:
         return [s for s, stack in enumerate(self.stacks) if stack > 0]
 
     def waiting_for(self) -> list[int]:
-        return self.hand.waiting_for() if self.in_hand else []
+        hand = self.hand
+        return hand.waiting_for() if hand is not None and hand.phase != "complete" else []
 
     def legal_actions(self, seat: int) -> LegalActions:
-        if self.in_hand:
-            return self.hand.legal_actions(seat)
+        hand = self.hand
+        if hand is not None and hand.phase != "complete":
+            return hand.legal_actions(seat)
         return LegalActions(seat=seat, phase="over" if self.over else "between_hands")
 
     def total_credits(self) -> int:
@@ -227,8 +230,10 @@ class Game:
         if deck is None:
             seed = hand_seed(self._master, number)
             cards, proof = deck_from_seed(seed, self.variant.deck()), commitment(seed)
-            dice = dice if dice is not None else dice_from_seed(seed)
-            if dice != dice_from_seed(seed):
+            rolled = dice_from_seed(seed)
+            if dice is None:
+                dice = rolled
+            elif dice != rolled:
                 record["x"] = encode_dice(dice)
         else:
             seed, proof, cards = None, None, list(deck)
@@ -299,6 +304,9 @@ class Game:
     # ----- player operations -------------------------------------------------------------------
 
     def _hand_for(self, verb: str) -> Hand:
+        hand = self.hand
+        if hand is not None and hand.phase != "complete":
+            return hand
         if self.over and not self.in_hand:
             raise WrongPhase(f"The game is over; you cannot {verb}.")
         if self.hand is not None and not self.in_hand:

@@ -8,7 +8,7 @@ selections and the seed. Nothing else about cards ever leaves the engine.
 from typing import TYPE_CHECKING
 
 from games.engine.cards import codes
-from games.engine.chips import CHIP_SETS, breakdown
+from games.engine.chips import breakdown_in
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand
@@ -54,40 +54,52 @@ def hand_summary(game: "Game", hand: "Hand") -> dict:
 
 def _public(game: "Game") -> dict:
     hand = game.hand
-    in_hand = game.in_hand
-    bets = hand.bets() if in_hand else {}
+    in_hand = hand is not None and hand.phase != "complete"
+    names, stacks, out_at, left = game.names, game.stacks, game.out_at, game.left
+    chip_set = game.options.chips
     players = []
-    for seat, name in enumerate(game.names):
+    if hand is None:
+        seats_in: list[int] = []
+    else:
+        seats_in = hand.seats
+        folded, acted, contributions = hand.folded, hand.acted, hand.contributions
+        selections, held = hand._selection, hand._cards
+        bets = hand.bets() if in_hand else {}
+    for seat, name in enumerate(names):
+        stack = stacks[seat]
         row = {
             "seat": seat,
             "name": name,
-            "stack": game.stacks[seat],
-            "out": seat in game.out_at and game.stacks[seat] == 0,
-            "left": seat in game.left,
-            "chips": breakdown(game.stacks[seat], CHIP_SETS[game.options.chips]),
+            "stack": stack,
+            "out": seat in out_at and stack == 0,
+            "left": seat in left,
+            "chips": breakdown_in(stack, chip_set),
         }
-        if hand is not None and seat in hand.seats:
-            row.update(
-                {
-                    "in_hand": seat not in hand.folded,
-                    "folded": seat in hand.folded,
-                    "all_in": in_hand and hand.is_all_in(seat),
-                    "bet": bets.get(seat, 0),
-                    "contributed": hand.contributions.get(seat, 0),
-                    "selection_size": len(hand._selection[seat]),
-                    "cards_held": len(hand._cards[seat]),
-                    "has_acted": seat in hand.acted,
-                }
-            )
+        if seat in seats_in:
+            is_folded = seat in folded
+            row["in_hand"] = not is_folded
+            row["folded"] = is_folded
+            row["all_in"] = in_hand and not is_folded and stack == 0
+            row["bet"] = bets.get(seat, 0)
+            row["contributed"] = contributions.get(seat, 0)
+            row["selection_size"] = len(selections[seat])
+            row["cards_held"] = len(held[seat])
+            row["has_acted"] = seat in acted
         players.append(row)
+    levels = game.levels
     view: dict = {
         "variant": game.variant.name,
         "hands_played": game.hands_played,
         "over": game.over,
         "players": players,
         "carry_over": game.carry,
-        "levels": dict(zip(("ante", "small_blind", "big_blind", "min_bet"), game.levels.to_list(), strict=True)),
-        "waiting_for": game.waiting_for(),
+        "levels": {
+            "ante": levels.ante,
+            "small_blind": levels.small_blind,
+            "big_blind": levels.big_blind,
+            "min_bet": levels.min_bet,
+        },
+        "waiting_for": hand.waiting_for() if in_hand else [],
         "hand": None,
     }
     if hand is not None:
@@ -103,14 +115,14 @@ def _public(game: "Game") -> dict:
             "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.pots()] if in_hand else [],
             "draw_pile": hand.draw_pile_size(),
         }
-        if hand.is_complete:
+        if not in_hand:
             current["seed"] = hand.seed
             current["result"] = game.results[-1] if game.results else hand_summary(game, hand)
         view["hand"] = current
     if game.items or game.item_transfers:
         view["items"] = {
-            "staked": {game.names[s]: {"item": i, "value": v} for s, (i, v) in game.items.items()},
-            "transfers": [{**t, "from": game.names[t["from"]], "to": game.names[t["to"]]} for t in game.item_transfers],
+            "staked": {names[s]: {"item": i, "value": v} for s, (i, v) in game.items.items()},
+            "transfers": [{**t, "from": names[t["from"]], "to": names[t["to"]]} for t in game.item_transfers],
         }
     if game.over:
         view["standings"] = game.standings()
@@ -122,8 +134,11 @@ def view_for(game: "Game", seat: int) -> dict:
     view = _public(game)
     hand = game.hand
     view["seat"] = seat
-    view["cards"] = codes(hand.cards_of(seat)) if hand is not None and not hand.is_complete else []
-    view["selection"] = codes(hand.selection_of(seat)) if hand is not None and not hand.is_complete else []
+    if hand is not None and hand.phase != "complete":
+        view["cards"] = [card.code for card in hand._cards.get(seat, ())]
+        view["selection"] = [card.code for card in hand._selection.get(seat, ())]
+    else:
+        view["cards"], view["selection"] = [], []
     view["legal"] = game.legal_actions(seat).to_dict()
     return view
 

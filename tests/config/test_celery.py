@@ -27,6 +27,6 @@ def test_task_runs_through_a_real_worker():
             result = ping.delay("through-worker")
             assert result.get(timeout=30) == "through-worker"
             # With REDIS_URL set (always in CI) the message went over Redis, not the memory transport.
-            assert app.conf.broker_url == (settings.REDIS_URL or "memory://")
+            assert app.conf.broker_url == (settings.REDIS_URL or "memory://localhost/")
     finally:
         app.conf.task_always_eager = previous

@@ -26,7 +26,7 @@ def test_embedded_default_boots_on_sqlite_with_in_process_celery():
     assert result.returncode == 0, result.stderr
     engine, broker, cache, eager = result.stdout.split()
     assert engine == "django.db.backends.sqlite3"
-    assert broker == "memory://"
+    assert broker == "memory://localhost/"
     assert cache.endswith("LocMemCache")
     assert eager == "True"
 

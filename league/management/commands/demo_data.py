@@ -8,4 +8,3 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         load_demo_data(self.stdout)
-        self.stdout.write("Open http://127.0.0.1:8000/ (admin: http://127.0.0.1:8000/admin/)")
