@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
 
 from config import views
 
@@ -12,6 +13,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("api/auth/", include("rest_framework.urls")),
+    path("api/auth/token/", obtain_auth_token, name="api-token"),
     path("api/", include("config.api_urls")),
     path("", include("league.urls")),
     path("", include("games.urls")),
