@@ -1,9 +1,11 @@
 """Engine speed against pokerkit: random-legal 6-seat hands per second, side by side, and saved-state size.
 
-Ours: 6-seat Cantina games between random-legal players, decisions drawn from `legal_actions()`
-(and again through the bots, which decide from `view_for()`). Peer: pokerkit's 6-seat no-limit
-Texas hold'em with every automation on, random among fold / check-call / complete-bet-or-raise-to
-with a random legal amount. Run with `python -m bench.engine_bench`; it takes about 30 seconds.
+The headline: 6-seat Cantina games between random-legal bots (`RandomBot`, deciding from the seat's
+`view_for()`, applied through the game's operations) against pokerkit's 6-seat no-limit Texas
+hold'em with every automation on, random among fold / check-call / complete-bet-or-raise-to with a
+random legal amount. Also shown: the engine alone, decisions drawn straight from `legal_actions()`
+with no view built. Then the saved state's size part-way through early and late hands. Run with
+`python -m bench.engine_bench [seconds per contestant]`; it takes about 30 seconds.
 """
 
 import cProfile
@@ -139,32 +141,39 @@ def rates(contestants: dict[str, Callable[[random.Random, int], int]], budget: f
     return {name: (hands[name] / spent[name], hands[name]) for name in contestants}
 
 
-def mid_hand_sizes() -> list[tuple[int, int]]:
-    """(hand number, bytes) of `to_json()` for a 6-seat Cantina game saved part-way through a hand.
+def mid_hand_sizes() -> list[tuple[int, int, int]]:
+    """(hand number, state bytes, history bytes) of a 6-seat game between sensible bots, saved part-way.
 
-    Measured in the second betting round of hand 1 and of the first such hands from 10, 25 and 50 on:
-    the saved form keeps every earlier hand (for export), so it grows with the game.
+    Measured in the second betting round of the first such hands from 1, 10, 30, 60 and 100 on. The
+    game is Cantina without the ante escalation, so that it lasts: the state (`to_json()`) must stay
+    the same size, while the history kept apart for export (`history_json()`) grows with every hand.
     """
-    rng = random.Random(7)
-    game = new_cantina(rng)
+    rng = random.Random(1)
+    options = build_options("coruscant_shift", "cantina", {"escalation": "none"})
+    game = Game.new(
+        options=options,
+        players=[(f"P{seat + 1}", options.starting_stack) for seat in range(SEATS)],
+        rng=rng,
+        preset="cantina",
+    )
     bots = [SensibleBot(random.Random(seat)) for seat in range(SEATS)]
-    sizes: list[tuple[int, int]] = []
-    wanted = [1, 10, 25, 50]
+    sizes: list[tuple[int, int, int]] = []
+    wanted = [1, 10, 30, 60, 100]
     while wanted and game.can_start_hand():
         game.start_hand()
         while game.in_hand:
             if wanted and game.hand.phase == "betting_2" and game.hand.number >= wanted[0]:
-                sizes.append((game.hand.number, len(game.to_json().encode())))
+                sizes.append((game.hand.number, len(game.to_json().encode()), len(game.history_json().encode())))
                 wanted.pop(0)
             seat = game.waiting_for()[0]
             play_turn(game, seat, bots[seat])
     return sizes
 
 
-def profile_ours(hands: int = 600) -> str:
+def profile_bots(hands: int = 600) -> str:
     profiler = cProfile.Profile()
     profiler.enable()
-    ours_engine(random.Random(3), hands)
+    ours_bots(random.Random(3), hands)
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
@@ -174,20 +183,23 @@ def profile_ours(hands: int = 600) -> str:
 def main() -> None:
     warnings.simplefilter("ignore")  # pokerkit warns on every fold when a check was free
     budget = float(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].replace(".", "").isdigit() else BUDGET_SECONDS
-    measured = rates({"ours": ours_engine, "bots": ours_bots, "pokerkit": pokerkit_hands}, budget)
-    (ours, ours_count), (via_bots, bots_count), (peer, peer_count) = measured.values()
-    ratio = ours / peer
-    print(f"ours (6-seat Cantina, random legal, engine only): {ours:8.0f} hands/s ({ours_count} hands)")
-    print(f"ours (the same through RandomBot and view_for):   {via_bots:8.0f} hands/s ({bots_count} hands)")
-    print(f"pokerkit 0.7 (6-seat NLHE, random legal):         {peer:8.0f} hands/s ({peer_count} hands)")
-    print(f"ratio ours/pokerkit: {ratio:.1f}x (aim >= {SPEED_AIM:.0f}x: {'met' if ratio >= SPEED_AIM else 'NOT met'})")
-    print(f"ratio ours through bots/pokerkit: {via_bots / peer:.1f}x")
-    for number, size in mid_hand_sizes():
+    measured = rates({"bots": ours_bots, "engine": ours_engine, "pokerkit": pokerkit_hands}, budget)
+    (via_bots, bots_count), (engine, engine_count), (peer, peer_count) = measured.values()
+    ratio = via_bots / peer
+    print(f"ours, random-legal bots (RandomBot deciding from view_for): {via_bots:8.0f} hands/s ({bots_count} hands)")
+    print(f"pokerkit 0.7 (6-seat NLHE, random legal):                   {peer:8.0f} hands/s ({peer_count} hands)")
+    print(f"ratio bots/pokerkit: {ratio:.1f}x (aim >= {SPEED_AIM:.0f}x: {'met' if ratio >= SPEED_AIM else 'NOT met'})")
+    print(f"ours, engine only (random legal_actions, no views):         {engine:8.0f} hands/s ({engine_count} hands)")
+    print(f"ratio engine only/pokerkit: {engine / peer:.1f}x")
+    for number, size, history in mid_hand_sizes():
         verdict = "under" if size < STATE_SIZE_AIM else "OVER"
-        print(f"saved 6-seat state, mid-hand {number}: {size} bytes ({verdict} the {STATE_SIZE_AIM}-byte aim)")
+        print(
+            f"saved 6-seat state, mid-hand {number}: {size} bytes ({verdict} the {STATE_SIZE_AIM}-byte aim); "
+            f"history for export kept apart: {history} bytes"
+        )
     if ratio < SPEED_AIM:
-        print("where our engine spends its time (cProfile, by own time):")
-        print(profile_ours())
+        print("where the bot path spends its time (cProfile, by own time):")
+        print(profile_bots())
 
 
 if __name__ == "__main__":

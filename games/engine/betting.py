@@ -40,19 +40,29 @@ class LegalActions:
 
     @property
     def verbs(self) -> tuple[str, ...]:
-        flags = (
-            self.can_select,
-            self.can_check,
-            self.can_call,
-            self.can_bet,
-            self.can_raise,
-            self.can_fold,
-            self.can_all_in,
-        )
-        return tuple(verb for verb, allowed in zip(VERBS, flags, strict=True) if allowed)
+        return tuple(self._verb_list())
+
+    def _verb_list(self) -> list[str]:
+        """The allowed verbs in the order of VERBS."""
+        verbs = []
+        if self.can_select:
+            verbs.append("select")
+        if self.can_check:
+            verbs.append("check")
+        if self.can_call:
+            verbs.append("call")
+        if self.can_bet:
+            verbs.append("bet")
+        if self.can_raise:
+            verbs.append("raise")
+        if self.can_fold:
+            verbs.append("fold")
+        if self.can_all_in:
+            verbs.append("allin")
+        return verbs
 
     def to_dict(self) -> dict:
-        data = {"seat": self.seat, "phase": self.phase, "verbs": list(self.verbs)}
+        data = {"seat": self.seat, "phase": self.phase, "verbs": self._verb_list()}
         if self.can_select:
             data["selectable"] = list(self.selectable)
         if self.can_call:
@@ -136,8 +146,18 @@ class BettingStructure:
     def legal(self, rnd: BettingRound, seat: int, stacks: list[int], phase: str) -> LegalActions:
         raise NotImplementedError
 
-    def verify(self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int]) -> int:
-        """Check `verb` for `seat` and return the chips it moves from the stack; raise if it is not allowed."""
+    def verify(
+        self,
+        rnd: BettingRound,
+        seat: int,
+        verb: str,
+        amount: int | None,
+        stacks: list[int],
+        legal: LegalActions | None = None,
+    ) -> int:
+        """Check `verb` for `seat` and return the chips it moves from the stack; raise if it is not allowed.
+
+        `legal` may pass in `self.legal(...)` for this very state, when the caller already has it."""
         raise NotImplementedError
 
     def apply(self, rnd: BettingRound, seat: int, verb: str, paid: int, stacks: list[int], folded: set[int]) -> None:
@@ -193,8 +213,17 @@ class NoLimit(BettingStructure):
             all_in_amount=stack if can_all_in else 0,
         )
 
-    def verify(self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int]) -> int:
-        legal = self.legal(rnd, seat, stacks, "")
+    def verify(
+        self,
+        rnd: BettingRound,
+        seat: int,
+        verb: str,
+        amount: int | None,
+        stacks: list[int],
+        legal: LegalActions | None = None,
+    ) -> int:
+        if legal is None:
+            legal = self.legal(rnd, seat, stacks, "")
         owes = rnd.owes(seat)
         if verb == "fold":
             return 0
@@ -288,7 +317,15 @@ class FixedStay(BettingStructure):
             all_in_amount=stack if stack <= self.stay_cost else 0,
         )
 
-    def verify(self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int]) -> int:
+    def verify(
+        self,
+        rnd: BettingRound,
+        seat: int,
+        verb: str,
+        amount: int | None,
+        stacks: list[int],
+        legal: LegalActions | None = None,
+    ) -> int:
         stack = stacks[seat]
         if verb == "fold":
             return 0

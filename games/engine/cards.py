@@ -81,7 +81,7 @@ def _make_card(index: int) -> Card:
 CARDS: tuple[Card, ...] = tuple(_make_card(i) for i in range(SYLOP_INDEX + 1))
 SYLOP = CARDS[SYLOP_INDEX]
 # The 62 cards in canonical order: circle, square, triangle from -10 to +10, then two Sylops.
-FULL_DECK: tuple[Card, ...] = CARDS + (SYLOP,)
+FULL_DECK: tuple[Card, ...] = (*CARDS, SYLOP)
 _BY_CODE = {card.code: card for card in CARDS}
 _BY_CHAR = {_ALPHABET[card.index]: card for card in CARDS}
 

@@ -16,7 +16,7 @@ from games.engine.evaluation import Score, best
 from games.engine.forced import Levels, post_forced
 from games.engine.options import CoruscantShiftOptions
 from games.engine.pots import Pot, side_pots, uncalled
-from games.engine.records import VERB_LETTERS, Record
+from games.engine.records import VERB_LETTERS, Record, card_record
 from games.engine.shuffle import reshuffle_rng
 from games.engine.ties import draw_off, split
 from games.engine.variant import Variant
@@ -79,10 +79,12 @@ class Hand:
         self.scores: dict[int, Score] = {}
         self.awards: list[dict] = []
         self._live: list[int] = list(seats)
-        # Derived from the state and recomputed only after it changes (see `_changed`).
+        # Derived from the state and recomputed only after it changes (see `_changed` and `pots`).
         self._waiting: list[int] | None = None
         self._actor: int | None = None
-        self._pots: list[Pot] | None = None
+        self._legal: dict[int, LegalActions] = {}
+        self._pots: list[Pot] = []
+        self._pots_key: tuple | None = None
 
     def __repr__(self) -> str:
         return f"<Hand {self.number} phase={self.phase} dealer={self.dealer} seats={self.seats}>"
@@ -107,9 +109,9 @@ class Hand:
         return seat in self.seats and seat not in self.folded and self._stacks[seat] == 0
 
     def _changed(self) -> None:
-        """Forget what was derived from the state; every change of the state ends here."""
+        """Forget who is awaited and what they may do; every change of the state ends here."""
         self._waiting = None
-        self._pots = None
+        self._legal.clear()
 
     def _awaited(self) -> list[int]:
         """The seats whose decision is awaited, worked out once per state (the list is not copied)."""
@@ -138,11 +140,17 @@ class Hand:
     def legal_actions(self, seat: int) -> LegalActions:
         if seat not in self._awaited():
             return LegalActions(seat=seat, phase=self.phase)
-        if self.phase in SELECT_PHASES:
-            return LegalActions(
-                seat=seat, phase=self.phase, can_select=True, selectable=tuple(c.code for c in self._cards[seat])
-            )
-        return self.structure.legal(self.round, seat, self._stacks, self.phase)
+        # Worked out once per state for each awaited seat (a view asks, then the operation verifies).
+        legal = self._legal.get(seat) if type(seat) is int else None
+        if legal is None:
+            if self.phase in SELECT_PHASES:
+                selectable = tuple([c.code for c in self._cards[seat]])
+                legal = LegalActions(seat=seat, phase=self.phase, can_select=True, selectable=selectable)
+            else:
+                legal = self.structure.legal(self.round, seat, self._stacks, self.phase)
+            if type(seat) is int:
+                self._legal[seat] = legal
+        return legal
 
     def log_for(self, seat: int | None = None) -> list[Record]:
         """The operation log as `seat` may see it (None: a spectator): cards dealt to or chosen by others
@@ -156,13 +164,8 @@ class Hand:
             shown.append(record)
         return shown
 
-    def cards_of(self, seat: int) -> list[Card]:
-        return list(self._cards.get(seat, []))
-
-    def selection_of(self, seat: int) -> list[Card]:
-        return list(self._selection.get(seat, []))
-
-    def all_cards(self) -> list[Card]:
+    def _all_cards(self) -> list[Card]:
+        """Every card of the hand wherever it lies (hidden: only counts leave the engine)."""
         cards = self._draw + self._discard
         for seat in self.seats:
             cards += self._cards[seat] + self._selection[seat]
@@ -172,8 +175,11 @@ class Hand:
         return len(self._draw)
 
     def pots(self) -> list[Pot]:
-        if self._pots is None:
+        # Pots follow from contributions, folds (which only grow) and the carry-over alone.
+        key = (tuple(self.contributions.values()), len(self.folded), self.carry_in)
+        if key != self._pots_key:
             self._pots = side_pots(self.contributions, self.folded, self.carry_in)
+            self._pots_key = key
         return list(self._pots)
 
     def bets(self) -> dict[int, int]:
@@ -198,11 +204,21 @@ class Hand:
             self._log.append(Record("blind", seat, amount))
         self._blinds = posted.blinds
         self._big_blind_seat = posted.big_blind_seat
-        for _ in range(self.variant.hand_size):
-            for seat in self.seats:
-                card = self._draw_card()
+        seats, size, log = self.seats, self.variant.hand_size, self._log
+        if len(self._draw) >= size * len(seats):
+            # The whole deal comes off the top of the pile: one card at a time, clockwise, `size` times round.
+            dealt = self._draw[: size * len(seats)]
+            del self._draw[: size * len(seats)]
+            for index, card in enumerate(dealt):
+                seat = seats[index % len(seats)]
                 self._cards[seat].append(card)
-                self._log.append(Record("deal", seat, cards=(card,)))
+                log.append(card_record("deal", seat, card))
+        else:
+            for _ in range(size):
+                for seat in seats:
+                    card = self._draw_card()
+                    self._cards[seat].append(card)
+                    log.append(card_record("deal", seat, card))
         roller = self.seats[0] if self.options.roller == "left_of_dealer" else self.dealer
         self._log.append(Record("roll", roller, self.dice.number, note=self.dice.suit))
         self.phase = "select"
@@ -274,7 +290,7 @@ class Hand:
                     card = self._draw_card()
                     self._cards[seat].append(card)
                     need[seat] -= 1
-                    self._log.append(Record("shift", seat, cards=(card,)))
+                    self._log.append(card_record("shift", seat, card))
         self.acted = set()
         self.phase = "improve"
 
@@ -407,7 +423,7 @@ class Hand:
 
     def verify_bet_action(self, seat: int, verb: str, amount: int | None = None) -> int:
         self._verify_waiting(seat, verb)
-        return self.structure.verify(self.round, seat, verb, amount, self._stacks)
+        return self.structure.verify(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
 
     def bet_action(self, seat: int, verb: str, amount: int | None = None) -> None:
         paid = self.verify_bet_action(seat, verb, amount)

@@ -32,9 +32,18 @@ def side_pots(contributions: dict[int, int], folded: set[int], carry: int = 0) -
     levels = sorted({amount for amount in contributions.values() if amount > 0})
     pots: list[Pot] = []
     previous = 0
+    items = contributions.items()
     for level in levels:
-        amount = sum(min(c, level) - min(c, previous) for c in contributions.values())
-        eligible = tuple(sorted(s for s, c in contributions.items() if c >= level and s not in folded))
+        # Each contribution's slice between the previous level and this one.
+        amount = 0
+        winners = []
+        for s, c in items:
+            if c > previous:
+                amount += (c if c < level else level) - previous
+                if c >= level and s not in folded:
+                    winners.append(s)
+        winners.sort()
+        eligible = tuple(winners)
         previous = level
         if pots and (pots[-1].eligible == eligible or not eligible):
             pots[-1] = Pot(pots[-1].amount + amount, pots[-1].eligible)

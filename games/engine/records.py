@@ -24,6 +24,19 @@ class Record:
         return f"Record(kind={self.kind!r}, seat={self.seat!r}, amount={self.amount!r})"
 
 
+_CARD_RECORDS: dict[tuple[str, int, Card], Record] = {}
+
+
+def card_record(kind: str, seat: int, card: Card) -> Record:
+    """`Record(kind, seat, cards=(card,))` for a card dealt (`deal`, `shift`); records are frozen, so each
+    of the few possible ones is made once and shared."""
+    key = (kind, seat, card)
+    record = _CARD_RECORDS.get(key)
+    if record is None:
+        record = _CARD_RECORDS[key] = Record(kind, seat, cards=(card,))
+    return record
+
+
 PLAYER_VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin")
 # One letter per verb in the compact action strings saved with a game.
 VERB_LETTERS = {"select": "s", "check": "k", "call": "c", "bet": "b", "raise": "r", "fold": "f", "allin": "a"}

@@ -195,6 +195,11 @@ def export_replay(game: Game) -> dict:
     Re-buys, joins and departures have no place in the format, so such a game cannot be exported.
     """
     hands = []
+    if game._history_from:
+        raise EngineError(
+            "This game was loaded without its history, so its earlier hands are unknown; load it with "
+            "Game.from_json(state, history=...) to export it."
+        )
     if any("e" in entry for entry in game._history):
         raise EngineError(
             "This game had re-buys, which the sabacc-replay/1 format cannot express; it cannot be exported."

@@ -1,10 +1,14 @@
 """Saving a game to JSON and loading it back, mid-hand included, with identical behaviour.
 
-The saved form is compact: the table as it stood before the current hand started, the current
-hand's start (given deck and dice only; a seeded hand is rebuilt from the game's master seed) and
-its actions as short strings, then any re-buys since. Loading restores the table and plays those
-actions again through the ordinary operations. `hist` keeps every earlier hand the same way, for
-`export_replay`. The saved text holds hidden information (the master seed): store it server-side only.
+The saved state (`dump`, `game.to_json()`) holds only what the live game needs, so its size stays
+bounded however long the game runs: the table as it stood before the current hand started, the
+current hand's start (given deck and dice only; a seeded hand is rebuilt from the game's master
+seed) and its actions as short strings, then any re-buys since. Loading restores the table and
+plays those actions again through the ordinary operations.
+
+Earlier hands (and between-hands events) are needed only by `export_replay`; they live in the
+separate history (`dump_history`, `game.history_json()`, about 80 bytes a hand), which `load`
+takes as an optional second text. Both texts hold hidden information: store them server-side only.
 """
 
 import json
@@ -21,10 +25,18 @@ from games.engine.variant import get_variant
 if TYPE_CHECKING:
     from games.engine.state import Game
 
-FORMAT = 1
+FORMAT = 2
+# Format 1 kept every earlier hand inside the state ("hist"); it still loads.
+_FORMAT_WITH_HISTORY = 1
+
+
+def _earlier(game: "Game") -> list[dict]:
+    """The history entries held in memory from before the current hand (all of them before the first hand)."""
+    return game._history[: game._current_index] if game.hand is not None else game._history
 
 
 def dump(game: "Game") -> str:
+    hand = game.hand
     data = {
         "f": FORMAT,
         "variant": game.variant.name,
@@ -35,12 +47,22 @@ def dump(game: "Game") -> str:
         "first": game.first_dealer,
         "draw": [[[s, c] for s, c in rnd.items()] for rnd in game.dealer_draw],
         "m": game._master,
-        "hist": [_pack(entry) for entry in game._history],
-        "pre": game._pre if game.hand is not None else game._snapshot(),
-        "cur": game._current_index if game.hand is not None else None,
-        "tail": game._tail if game.hand is not None else [],
+        "n": game._history_from + len(_earlier(game)),
+        "pre": game._pre if hand is not None else game._snapshot(),
+        "cur": _pack(game._history[game._current_index]) if hand is not None else None,
+        "tail": game._tail if hand is not None else [],
     }
     return json.dumps(data, separators=(",", ":"))
+
+
+def dump_history(game: "Game") -> str:
+    """The hands and events before the current hand, as `load(..., history=...)` takes them."""
+    if game._history_from:
+        raise InvalidState(
+            "This game was loaded without its history, so its earlier hands are unknown; "
+            "load it with its history to save the history."
+        )
+    return json.dumps({"f": FORMAT, "hist": [_pack(entry) for entry in _earlier(game)]}, separators=(",", ":"))
 
 
 @lru_cache(maxsize=64)
@@ -82,11 +104,37 @@ def apply_action(game: "Game", text: str) -> None:
         getattr(game, {"allin": "all_in"}.get(verb, verb))(seat)
 
 
-def load(cls: type["Game"], text: str) -> "Game":
+def _read(text: str, history: str | None) -> tuple[dict, list[dict] | None, dict | None]:
+    """(state, earlier entries or None when not given, the current hand's record or None)."""
+    data = json.loads(text)
+    if data.get("f") == _FORMAT_WITH_HISTORY:
+        if history is not None:
+            raise InvalidState("This saved game holds its own history (format 1); load it without a history.")
+        entries = [_unpack(entry) for entry in data["hist"]]
+        current = data["cur"]
+        if current is None:
+            return data, entries, None
+        return data, entries[:current], entries[current]
+    if data.get("f") != FORMAT:
+        raise InvalidState(f"Saved game format {data.get('f')!r} is not supported; expected {FORMAT}.")
+    current = None if data["cur"] is None else _unpack(data["cur"])
+    if history is None:
+        return data, None, current
+    packed = json.loads(history)
+    if packed.get("f") != FORMAT:
+        raise InvalidState(f"Saved history format {packed.get('f')!r} is not supported; expected {FORMAT}.")
+    entries = [_unpack(entry) for entry in packed["hist"]]
+    if len(entries) != data["n"]:
+        raise InvalidState(
+            f"The history does not belong with this saved game: it lists {len(entries)} hands and events "
+            f"before the current hand; the game had {data['n']}."
+        )
+    return data, entries, current
+
+
+def load(cls: type["Game"], text: str, history: str | None = None) -> "Game":
     try:
-        data = json.loads(text)
-        if data.get("f") != FORMAT:
-            raise InvalidState(f"Saved game format {data.get('f')!r} is not supported; expected {FORMAT}.")
+        data, earlier, current = _read(text, history)
         game = cls()
         game.variant = get_variant(data["variant"])
         game.options = game.variant.coerce_options(data["options"])
@@ -97,24 +145,22 @@ def load(cls: type["Game"], text: str) -> "Game":
         game.first_dealer = data["first"]
         game.dealer_draw = [{s: c for s, c in rnd} for rnd in data["draw"]]
         game._master = data["m"]
-        history = [_unpack(entry) for entry in data["hist"]]
         game._restore(data["pre"])
-        current = data["cur"]
-        if current is None:
-            game._history = list(history)
+        if earlier is None:
+            game._history_from = data["n"]
         else:
-            game._history = list(history[:current])
-            record = history[current]
-            deck = decode_cards(record["d"]) if "d" in record else None
-            dice = decode_dice(record["x"]) if "x" in record else None
+            game._history = list(earlier)
+        if current is not None:
+            deck = decode_cards(current["d"]) if "d" in current else None
+            dice = decode_dice(current["x"]) if "x" in current else None
             game.start_hand(deck=deck, dice=dice)
-            for action in record["a"]:
+            for action in current["a"]:
                 apply_action(game, action)
-            game._history.extend(history[current + 1 :])
             for event in data["tail"]:
                 game._apply_event(event)
+                game._history.append({"e": event})
         return game
     except EngineError as exc:
         raise InvalidState(f"The saved game cannot be loaded: {exc}") from exc
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise InvalidState(f"The saved game is damaged and cannot be loaded ({type(exc).__name__}: {exc}).") from exc

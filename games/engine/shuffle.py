@@ -25,8 +25,23 @@ def deck_from_seed(seed: str, cards: list[Card] | None = None) -> list[Card]:
     """The draw pile, top card first: the variant's canonical deck (default: the 62 cards) shuffled by
     `random.Random(seed)`."""
     deck = list(cards) if cards is not None else full_deck()
-    random.Random(seed).shuffle(deck)
+    shuffle(deck, random.Random(seed))
     return deck
+
+
+def shuffle(items: list, rng: random.Random) -> None:
+    """Exactly `rng.shuffle(items)` (CPython's Fisher-Yates over `getrandbits`), without its per-card calls.
+
+    A test holds it to `random.Random.shuffle` for many seeds and sizes, so decks never change.
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
 
 
 def dice_from_seed(seed: str) -> Dice:

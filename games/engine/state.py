@@ -9,6 +9,7 @@ reason it is illegal, `can_x()` answers yes or no, `x()` verifies and applies.
 import random
 from collections.abc import Sequence
 
+from games.engine import views
 from games.engine.betting import LegalActions, make_structure
 from games.engine.cards import Card, check_deck, encode_cards
 from games.engine.dice import Dice, encode_dice
@@ -43,7 +44,10 @@ class Game:
         self.over = False
         self.hand: Hand | None = None
         self.results: list[dict] = []
+        # Every hand and between-hands event, for `export_replay`; kept out of `to_json()` (see history_json).
         self._history: list[dict] = []
+        # How many entries came before the first one in `_history` (a game loaded without its history).
+        self._history_from = 0
         self._master = ""
         self._pre: dict | None = None
         self._tail: list[list] = []
@@ -161,7 +165,7 @@ class Game:
         """Cards accounted for across draw pile, discard pile, hands and selections (62 whenever a hand exists)."""
         if self.hand is None:
             return len(self.variant.deck())
-        return len(self.hand.all_cards())
+        return len(self.hand._all_cards())
 
     def standings(self) -> list[dict]:
         """RULES 1.5: most credits first, then the later elimination; equal keys share a place."""
@@ -567,30 +571,35 @@ class Game:
 
     def _summary(self, hand: Hand) -> dict:
         """The hand as the replay result format shows it (REPLAY.md), names instead of seats."""
-        from games.engine.views import hand_summary
-
-        return hand_summary(self, hand)
+        return views.hand_summary(self, hand)
 
     def view_for(self, seat: int) -> dict:
-        from games.engine.views import view_for
-
-        return view_for(self, seat)
+        return views.view_for(self, seat)
 
     def spectator_view(self) -> dict:
-        from games.engine.views import spectator_view
-
-        return spectator_view(self)
+        return views.spectator_view(self)
 
     def to_json(self) -> str:
+        """The live state: enough to go on playing, bounded in size however long the game runs."""
         from games.engine.serialize import dump
 
         return dump(self)
 
+    def history_json(self) -> str:
+        """The hands before the current one, which only `export_replay` needs; grows with every hand.
+
+        Raises `InvalidState` for a game loaded without its history.
+        """
+        from games.engine.serialize import dump_history
+
+        return dump_history(self)
+
     @classmethod
-    def from_json(cls, text: str) -> "Game":
+    def from_json(cls, text: str, *, history: str | None = None) -> "Game":
+        """Load a `to_json()` state; give its `history_json()` too for a game that can still be exported."""
         from games.engine.serialize import load
 
-        return load(cls, text)
+        return load(cls, text, history)
 
 
 def _verify_credits(amount: object, what: str) -> None:

@@ -67,24 +67,33 @@ def _public(game: "Game") -> dict:
         bets = hand.bets() if in_hand else {}
     for seat, name in enumerate(names):
         stack = stacks[seat]
-        row = {
-            "seat": seat,
-            "name": name,
-            "stack": stack,
-            "out": seat in out_at and stack == 0,
-            "left": seat in left,
-            "chips": breakdown_in(stack, chip_set),
-        }
         if seat in seats_in:
             is_folded = seat in folded
-            row["in_hand"] = not is_folded
-            row["folded"] = is_folded
-            row["all_in"] = in_hand and not is_folded and stack == 0
-            row["bet"] = bets.get(seat, 0)
-            row["contributed"] = contributions.get(seat, 0)
-            row["selection_size"] = len(selections[seat])
-            row["cards_held"] = len(held[seat])
-            row["has_acted"] = seat in acted
+            row = {
+                "seat": seat,
+                "name": name,
+                "stack": stack,
+                "out": seat in out_at and stack == 0,
+                "left": seat in left,
+                "chips": breakdown_in(stack, chip_set),
+                "in_hand": not is_folded,
+                "folded": is_folded,
+                "all_in": in_hand and not is_folded and stack == 0,
+                "bet": bets.get(seat, 0),
+                "contributed": contributions.get(seat, 0),
+                "selection_size": len(selections[seat]),
+                "cards_held": len(held[seat]),
+                "has_acted": seat in acted,
+            }
+        else:
+            row = {
+                "seat": seat,
+                "name": name,
+                "stack": stack,
+                "out": seat in out_at and stack == 0,
+                "left": seat in left,
+                "chips": breakdown_in(stack, chip_set),
+            }
         players.append(row)
     levels = game.levels
     view: dict = {

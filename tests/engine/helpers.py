@@ -1,9 +1,20 @@
-"""Helpers for engine tests: games with stacked decks, written as each player's five cards."""
+"""Helpers for engine tests: games with stacked decks, written as each player's five cards, and peeks
+at hidden state that only tests may take (outside the engine, cards leave only through the views)."""
 
 import random
 
 from games.engine import Dice, Game, parse_card, resolve_options
 from games.engine.cards import full_deck
+
+
+def peek_cards(hand, seat: int) -> list:
+    """The cards `seat` holds outside its selection: hidden state, read for tests only."""
+    return list(hand._cards.get(seat, []))
+
+
+def peek_selection(hand, seat: int) -> list:
+    """The cards `seat` has selected: hidden state, read for tests only."""
+    return list(hand._selection.get(seat, []))
 
 
 def full(codes: list[str]) -> list:

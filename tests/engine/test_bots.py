@@ -16,6 +16,7 @@ from games.engine.cards import full_deck, parse_card
 from games.engine.dice import GOLD_FACES, Dice
 from games.engine.options import PRESETS, build_options
 from games.engine.state import Game
+from tests.engine.helpers import peek_cards
 
 # ----- helpers ----------------------------------------------------------------------------------
 
@@ -278,7 +279,7 @@ def test_a_view_holds_no_opponent_cards():
     seat = game.waiting_for()[0]
     text = json.dumps(game.view_for(seat))
     for other in range(6):
-        for card in game.hand.cards_of(other):
+        for card in peek_cards(game.hand, other):
             if card.is_sylop:
                 continue
             assert (f'"{card.code}"' in text) == (other == seat)

@@ -320,7 +320,7 @@ def test_export_of_a_game_loaded_mid_hand_replays_to_the_same_state():
     if not game.is_over:
         game.start_hand()
         game.select(game.waiting_for()[0], [])
-    copy = Game.from_json(game.to_json())
+    copy = Game.from_json(game.to_json(), history=game.history_json())
     assert export_replay(copy) == export_replay(game)
     result = play_replay(export_replay(copy))
     assert result["stacks"] == {name: copy.stacks[s] for s, name in enumerate(copy.names)}

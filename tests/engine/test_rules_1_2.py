@@ -4,7 +4,7 @@ import pytest
 
 from games.engine import IllegalAction, InvalidSelection, WrongPhase
 from games.engine.cards import codes
-from tests.engine.helpers import check_round, new_game, select_all, start
+from tests.engine.helpers import check_round, new_game, peek_cards, peek_selection, select_all, start
 
 ANN = ["+1c", "+2c", "+3c", "+4c", "+5c"]
 BOB = ["-1s", "-2s", "-3s", "-4s", "-5s"]
@@ -39,9 +39,9 @@ def test_1_2_a_player_who_cannot_cover_a_forced_bet_posts_all_and_is_all_in():
 def test_1_2_deal_is_five_cards_one_at_a_time_clockwise_from_dealers_left():
     game = new_game("cantina", stacks=[100, 100, 100], dealer=0)
     hand = start(game, BOB, CAT, ANN)  # seats 1, 2, then the dealer 0
-    assert codes(hand.cards_of(1)) == BOB
-    assert codes(hand.cards_of(2)) == CAT
-    assert codes(hand.cards_of(0)) == ANN
+    assert codes(peek_cards(hand, 1)) == BOB
+    assert codes(peek_cards(hand, 2)) == CAT
+    assert codes(peek_cards(hand, 0)) == ANN
     deals = [r.seat for r in hand._log if r.kind == "deal"]
     assert deals == [1, 2, 0] * 5
 
@@ -105,9 +105,9 @@ def test_1_2_shift_discards_unselected_and_deals_clockwise_skipping_full_players
     hand = game.hand
     assert hand.phase == "improve"
     # one at a time from the dealer's left, skipping Cat: Bob, Ann, Bob, Ann, Ann
-    assert codes(hand.cards_of(1)) == ["+9c", "+9t"]
-    assert codes(hand.cards_of(0)) == ["+9s", "-9c", "-9s"]
-    assert hand.cards_of(2) == []
+    assert codes(peek_cards(hand, 1)) == ["+9c", "+9t"]
+    assert codes(peek_cards(hand, 0)) == ["+9s", "-9c", "-9s"]
+    assert peek_cards(hand, 2) == []
     shifts = [r.seat for r in hand._log if r.kind == "shift"]
     assert shifts == [1, 0, 1, 0, 0]
     assert {"-4s", "-5s", "+3c", "+4c", "+5c"} <= set(codes(hand._discard))
@@ -121,7 +121,7 @@ def test_1_2_ruling_empty_draw_pile_is_rebuilt_from_the_shuffled_discard_pile():
     check_round(game)
     assert game.hand.phase == "improve"
     assert any(r.kind == "reshuffle" for r in hand._log)
-    assert all(len(hand.cards_of(s)) == 5 for s in range(8))
+    assert all(len(peek_cards(hand, s)) == 5 for s in range(8))
     assert game.card_count() == 62
     dealt_first = {c.code for r in hand._log if r.kind == "deal" for c in r.cards}
     redealt = {c.code for r in hand._log if r.kind == "shift" for c in r.cards}
@@ -138,12 +138,12 @@ def test_1_2_improve_adds_only_new_cards_and_discards_the_rest():
     assert hand.phase == "improve"
     with pytest.raises(InvalidSelection, match="dealt in the shift"):
         game.select(1, ["-4s"])  # discarded in the shift, cannot come back
-    new_bob = codes(hand.cards_of(1))
+    new_bob = codes(peek_cards(hand, 1))
     game.select(1, [new_bob[0]])
     game.select(0, [])
-    assert codes(hand.selection_of(1)) == ["-1s", "-2s", "-3s", new_bob[0]]
-    assert codes(hand.selection_of(0)) == ["+1c"]
-    assert hand.cards_of(1) == [] and hand.cards_of(0) == []
+    assert codes(peek_selection(hand, 1)) == ["-1s", "-2s", "-3s", new_bob[0]]
+    assert codes(peek_selection(hand, 0)) == ["+1c"]
+    assert peek_cards(hand, 1) == [] and peek_cards(hand, 0) == []
     assert hand.phase == "betting_2"
 
 

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from games.engine import PRESETS, Game, IllegalAction, InvalidOptions, WrongPhase, resolve_options
-from tests.engine.helpers import finish_hand, new_game, play_hand
+from tests.engine.helpers import finish_hand, new_game, peek_cards, play_hand
 
 
 @pytest.mark.parametrize(
@@ -292,7 +292,7 @@ def test_1_5_a_player_without_credits_is_out_of_the_game():
     play_hand(game, winner=0)
     assert game.out_at == {2: 1}
     hand = game.start_hand()
-    assert 2 not in hand.seats and len(hand.cards_of(2)) == 0
+    assert 2 not in hand.seats and len(peek_cards(hand, 2)) == 0
 
 
 def test_1_5_standings_rank_by_credits_then_later_elimination_and_share_equal_places():

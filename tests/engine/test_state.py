@@ -1,5 +1,6 @@
 """The Game object: operations and their triads, illegal actions, views, fair shuffles, save/load, purity."""
 
+import dataclasses
 import json
 import random
 import re
@@ -19,9 +20,10 @@ from games.engine import (
     resolve_options,
     verify_shuffle,
 )
-from games.engine.cards import codes
-from games.engine.shuffle import commitment, deck_from_seed
-from tests.engine.helpers import check_round, new_game, play_hand, select_all, start
+from games.engine.cards import Card, codes, encode_cards
+from games.engine.hand import Hand
+from games.engine.shuffle import commitment, deck_from_seed, shuffle
+from tests.engine.helpers import check_round, new_game, peek_cards, play_hand, select_all, start
 
 ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
 
@@ -60,7 +62,7 @@ def mid_hand_game() -> Game:
     game = new_game("better", stacks=[450] * 6, dealer=0)
     play_hand(game, winner=2)
     game.start_hand()
-    select_all(game, {s: codes(game.hand.cards_of(s))[:2] for s in range(6)})
+    select_all(game, {s: codes(peek_cards(game.hand, s))[:2] for s in range(6)})
     game.raise_to(game.waiting_for()[0], 30)
     game.call(game.waiting_for()[0])
     return game
@@ -173,9 +175,15 @@ def test_damaged_saves_are_refused():
         Game.from_json("{}")
     with pytest.raises(InvalidState, match="damaged"):
         Game.from_json("not json")
-    text = mid_hand_game().to_json().replace('"hist":[', '"hist":[{"a":["9z"]},')
+    game = mid_hand_game()
+    text = game.to_json().replace('"cur":"', '"cur":"9z,')
     with pytest.raises(InvalidState):
         Game.from_json(text)
+    history = game.history_json().replace('"hist":[', '"hist":[{"a":["9z"]},')
+    with pytest.raises(InvalidState, match="history does not belong"):
+        Game.from_json(game.to_json(), history=history)
+    with pytest.raises(InvalidState):
+        Game.from_json(game.to_json(), history="not json")
 
 
 def test_views_show_public_information_and_only_the_seats_own_cards():
@@ -212,10 +220,81 @@ def test_repr_and_str_never_show_hidden_cards_or_the_seed():
         assert not re.search(r"[+-]\d+[cst]\b", text)
 
 
+def _cards_in(value: object, seen: set[int] | None = None) -> list[Card]:
+    """Every Card reachable from `value` through containers and dataclasses (not other objects)."""
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return []
+    seen.add(id(value))
+    if isinstance(value, Card):
+        return [value]
+    if isinstance(value, dict):
+        items = [*value.keys(), *value.values()]
+    elif isinstance(value, list | tuple | set | frozenset):
+        items = list(value)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        items = [getattr(value, f.name) for f in dataclasses.fields(value)]
+    else:
+        return []
+    return [card for item in items for card in _cards_in(item, seen)]
+
+
+def _public_values(thing: object) -> dict[str, object]:
+    return {
+        name: getattr(thing, name)
+        for name in dir(thing)
+        if not name.startswith("_") and not callable(getattr(thing, name))
+    }
+
+
+def test_hidden_cards_deck_and_seeds_stay_private_and_out_of_repr_at_every_step():
+    game = new_game("cantina", stacks=[100, 100, 100], seed=3)
+    for name in ("cards_of", "selection_of", "all_cards"):
+        assert not hasattr(Hand, name), name
+    hands = 0
+    steps = 0
+    while not game.is_over and hands < 4:
+        if not game.in_hand:
+            if hands == 1:  # one hand with a given deck: its deck is hidden just the same
+                start(game, ["+1s", "+2s", "+3s", "+4s", "+5s"], ["-1t", "-2t", "-3t", "-4t", "-5t"])
+            else:
+                game.start_hand()
+            hands += 1
+        else:
+            seat = game.waiting_for()[0]
+            legal = game.legal_actions(seat)
+            if legal.can_select:
+                game.select(seat, list(legal.selectable[:2]))
+            elif legal.can_check:
+                game.check(seat)
+            else:
+                game.call(seat)
+        hand = game.hand
+        steps += 1
+        secrets = [game._master, encode_cards(hand._deck)] + ([hand._seed] if hand._seed else [])
+        for text in (repr(game), str(game), repr(hand), str(hand)):
+            assert not any(secret in text for secret in secrets), text
+            assert not re.search(r"[+-]\d+[cst]\b", text), text
+        if game.in_hand:
+            assert hand.seed is None and hand.showdown_cards() == {}
+            assert _cards_in(_public_values(hand)) == []
+            assert _cards_in(_public_values(game)) == []
+    assert hands == 4 and steps > 20
+
+
+def test_the_fast_shuffle_is_exactly_the_standard_one():
+    for seed in range(200):
+        for size in (0, 1, 2, 3, 7, 62, 100):
+            ours, theirs = list(range(size)), list(range(size))
+            shuffle(ours, random.Random(f"{seed}/{size}"))
+            random.Random(f"{seed}/{size}").shuffle(theirs)
+            assert ours == theirs
+
+
 def test_log_for_a_seat_hides_other_players_cards_until_the_showdown():
     game = new_game("cantina", stacks=[100, 100])
     hand = game.start_hand()
-    select_all(game, {s: codes(hand.cards_of(s))[:2] for s in (0, 1)})
+    select_all(game, {s: codes(peek_cards(hand, s))[:2] for s in (0, 1)})
     mine = hand.log_for(0)
     assert all(r.cards for r in mine if r.kind in ("deal", "select") and r.seat == 0)
     assert not any(r.cards for r in mine if r.kind in ("deal", "select") and r.seat == 1)
