@@ -3,6 +3,12 @@
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# CI explores the same examples every run (a failure there is reproducible, never luck);
+# local runs keep exploring new ones.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+hypothesis_settings.register_profile("dev", print_blob=True)
 
 
 def _ci() -> bool:
@@ -10,6 +16,7 @@ def _ci() -> bool:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
+    hypothesis_settings.load_profile("ci" if _ci() else "dev")
     if not _ci():
         return
     missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not os.environ.get(name)]
