@@ -6,6 +6,7 @@ in-process subscribers only, which is all a single development server needs.
 Events carry public information only: never a hidden card, a deck or a seed.
 """
 
+import functools
 import json
 import logging
 from collections import defaultdict
@@ -26,10 +27,12 @@ def subscribe_local(topic: str, callback: Callable[[dict[str, Any]], None]) -> C
     return lambda: _local_subscribers[topic].remove(callback)
 
 
-def _redis_client():
+@functools.lru_cache(maxsize=4)
+def _redis_client(url: str):
+    """One client (and connection pool) per Redis URL for the life of the process."""
     import redis
 
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
 
 def publish_now(topic: str, payload: dict[str, Any]) -> None:
@@ -39,7 +42,7 @@ def publish_now(topic: str, payload: dict[str, Any]) -> None:
         callback(message)
     if settings.REDIS_URL:
         try:
-            _redis_client().publish(CHANNEL_PREFIX + topic, json.dumps(message, default=str))
+            _redis_client(settings.REDIS_URL).publish(CHANNEL_PREFIX + topic, json.dumps(message, default=str))
         except Exception:  # an event lost to a broker outage must not undo the committed change
             logger.exception("event %s could not be published", topic)
 
