@@ -67,3 +67,18 @@ def test_api_docs_load_without_a_cdn(client):
     assert "cdn.jsdelivr" not in response.content.decode()
     schema = client.get("/api/schema/")
     assert schema.status_code == 200
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_database_that_refuses_queries_as_down(client, monkeypatch):
+    from django.db import OperationalError
+    from django.db.backends.utils import CursorWrapper
+
+    def refuse(self, sql, params=None):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(CursorWrapper, "execute", refuse)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["database"] == {"status": "down", "error": "OperationalError"}
