@@ -229,21 +229,21 @@ class NoLimit(BettingStructure):
             return 0
         if verb == "check":
             if not legal.can_check:
-                raise WrongPhase(f"You cannot check: you owe {owes} to call; call, raise, go all-in or fold.")
+                raise WrongPhase(f"You cannot check: you owe {owes} to call; {allowed_text(legal)}.")
             return 0
         if verb == "call":
             if not legal.can_call:
-                raise WrongPhase("You cannot call: there is no bet to call; check or bet instead.")
+                raise WrongPhase(f"You cannot call: there is no bet to call; {allowed_text(legal)}.")
             return legal.call_amount
         if verb == "bet":
             if not legal.can_bet:
                 if rnd.current_bet > 0:
                     raise WrongPhase(
-                        f"You cannot bet: the round is already opened at {rnd.current_bet}; call, raise or fold."
+                        f"You cannot bet: the round is already opened at {rnd.current_bet}; {allowed_text(legal)}."
                     )
                 raise InvalidAmount(
                     f"You cannot bet: a bet is at least {self.min_bet} and you have {stacks[seat]}; "
-                    "check, fold or go all-in."
+                    f"{allowed_text(legal)}."
                 )
             if not _is_int(amount) or not legal.min_bet <= amount <= legal.max_bet:
                 raise InvalidAmount(f"A bet must be from {legal.min_bet} to {legal.max_bet}; got {amount!r}.")
@@ -251,14 +251,15 @@ class NoLimit(BettingStructure):
         if verb == "raise":
             if not legal.can_raise:
                 if rnd.current_bet == 0:
-                    raise WrongPhase("You cannot raise: nobody has bet this round; bet or check instead.")
+                    hint = "bet or check instead" if legal.can_bet else allowed_text(legal)
+                    raise WrongPhase(f"You cannot raise: nobody has bet this round; {hint}.")
                 if seat not in rnd.may_raise:
                     raise WrongPhase(
-                        "You cannot raise: a short all-in did not reopen the betting for you; call or fold."
+                        f"You cannot raise: a short all-in did not reopen the betting for you; {allowed_text(legal)}."
                     )
                 raise InvalidAmount(
                     f"You cannot raise: a raise goes to at least {rnd.current_bet + self._min_increment(rnd)} "
-                    f"and you can reach {min(rnd.bets[seat] + stacks[seat], self._cap())}; call, go all-in or fold."
+                    f"and you can reach {min(rnd.bets[seat] + stacks[seat], self._cap())}; {allowed_text(legal)}."
                 )
             if not _is_int(amount) or not legal.min_raise_to <= amount <= legal.max_raise_to:
                 raise InvalidAmount(
@@ -272,9 +273,12 @@ class NoLimit(BettingStructure):
                     raise WrongPhase("You cannot go all-in: you have no credits left behind.")
                 if self.max_bet is not None and rnd.bets[seat] + stacks[seat] > self.max_bet:
                     raise InvalidAmount(
-                        f"You cannot go all-in: a round's total is capped at {self.max_bet}; bet or raise up to it."
+                        f"You cannot go all-in: a round's total is capped at {self.max_bet}; {allowed_text(legal)}."
                     )
-                raise WrongPhase("You cannot go all-in for more than the call: the betting is not reopened for you.")
+                raise WrongPhase(
+                    "You cannot go all-in for more than the call: the betting is not reopened for you; "
+                    f"{allowed_text(legal)}."
+                )
             return stacks[seat]
         raise WrongPhase(f"Unknown betting action {verb!r}; the actions are check, call, bet, raise, fold, allin.")
 
@@ -349,6 +353,21 @@ STRUCTURES: dict[str, type[BettingStructure]] = {NoLimit.name: NoLimit, FixedSta
 
 def make_structure(name: str, *, min_bet: int, max_bet: int | None, min_raise: str, stay_cost: int) -> BettingStructure:
     return STRUCTURES[name](min_bet=min_bet, max_bet=max_bet, min_raise=min_raise, stay_cost=stay_cost)
+
+
+def allowed_text(legal: LegalActions) -> str:
+    """The betting moves `legal` allows, in words ("call, raise or fold"), for error messages.
+
+    Going all-in is named only when neither a bet nor a raise is possible: otherwise it is one of them.
+    """
+    words = {"check": "check", "call": "call", "bet": "bet", "raise": "raise", "fold": "fold", "allin": "go all-in"}
+    verbs = [v for v in legal.verbs if v != "select"]
+    if legal.can_bet or legal.can_raise:
+        verbs = [v for v in verbs if v != "allin"]
+    names = [words[v] for v in verbs]
+    if len(names) <= 1:
+        return names[0] if names else "nothing"
+    return f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 def _is_int(value: object) -> bool:

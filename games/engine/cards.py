@@ -141,7 +141,8 @@ def decode_cards(text: str) -> list[Card]:
     try:
         return [_BY_CHAR[ch] for ch in text]
     except KeyError as exc:
-        raise InvalidCard(f"Encoded cards {text!r} contain a character that is not a card.") from exc
+        # Name only the bad character: the text may be a hidden deck or hand.
+        raise InvalidCard(f"Encoded cards contain {exc.args[0]!r}, which is not a card.") from None
 
 
 def check_deck(cards: list[Card], reference: list[Card] | None = None) -> None:

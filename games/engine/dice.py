@@ -35,9 +35,10 @@ def parse_dice(data: object) -> Dice:
         raise EngineError('Dice must be an object like {"number": -5, "suit": "circle"}.')
     number = data.get("number")
     suit = data.get("suit")
-    if isinstance(number, bool) or number not in set(GOLD_FACES):
+    # Type first: a list or dict would not even hash, and 5.0 is no face (it could not be saved back).
+    if type(number) is not int or number not in GOLD_FACES:
         raise EngineError(f"Dice number {number!r} is not a face of the gold die; faces are 0, 5, -5, 10, -10.")
-    name = suit.strip().lower() if isinstance(suit, str) else suit
+    name = suit.strip().lower() if isinstance(suit, str) else None
     name = SUIT_NAMES.get(name, name)
     if name not in SILVER_FACES:
         raise EngineError(f"Dice suit {suit!r} is not a face of the silver die; faces are circle, triangle, square.")

@@ -380,7 +380,10 @@ class Hand:
         if self.phase == "complete":
             raise WrongPhase(f"Hand {self.number} is over; the next hand has not started.")
         if verb == "select" and self.phase not in SELECT_PHASES:
-            raise WrongPhase(f"You cannot select cards now: the hand is in {self.phase.replace('_', ' ')}.")
+            raise WrongPhase(
+                f"You cannot select cards now: the hand is in {self.phase.replace('_', ' ')}; "
+                "it is a betting turn: check, call, bet, raise, fold or go all-in as your turn allows."
+            )
         if verb != "select" and self.phase not in BETTING_PHASES:
             raise WrongPhase(
                 f"You cannot {verb} now: the hand is in the {self.phase} phase; choose your cards with select."

@@ -324,3 +324,35 @@ def test_export_of_a_game_loaded_mid_hand_replays_to_the_same_state():
     assert export_replay(copy) == export_replay(game)
     result = play_replay(export_replay(copy))
     assert result["stacks"] == {name: copy.stacks[s] for s, name in enumerate(copy.names)}
+
+
+def test_dice_of_the_wrong_type_are_refused_with_one_line():
+    # REPLAY.md: an invalid document gives one clear line (a ReplayError), never a crash.
+    document = load("bob_and_jane")["replay"]
+    hand = document["hands"][0]
+    cases = [
+        ({"number": [5], "suit": "circle"}, "Hand 1 dice: Dice number [5] is not a face of the gold die"),
+        ({"number": 5.0, "suit": "circle"}, "Hand 1 dice: Dice number 5.0 is not a face of the gold die"),
+        ({"number": 5, "suit": ["circle"]}, "Hand 1 dice: Dice suit ['circle'] is not a face of the silver die"),
+        ({"number": 5, "suit": {}}, "Hand 1 dice: Dice suit {} is not a face of the silver die"),
+    ]
+    for dice, message in cases:
+        with pytest.raises(ReplayError) as caught:
+            play_replay({**document, "hands": [{**hand, "dice": dice}]})
+        assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_command_refuses_text_that_is_not_utf8_or_json_it_cannot_read(tmp_path):
+    # REPLAY.md: any unreadable or invalid document is one line on standard error and exit status 2.
+    not_utf8 = tmp_path / "latin1.json"
+    not_utf8.write_bytes(b'\xff\xfe{"format": "sabacc-replay/1"}')
+    too_deep = tmp_path / "deep.json"
+    too_deep.write_text("[" * 100_000 + "]" * 100_000)
+    too_long = tmp_path / "long.json"  # Python refuses to read an integer of more than 4300 digits
+    too_long.write_text('{"format": "sabacc-replay/1", "seed": ' + "1" * 5000 + "}")
+    for target in (not_utf8, too_deep, too_long):
+        out, err = io.StringIO(), io.StringIO()
+        with pytest.raises(SystemExit) as exited:
+            call_command("replay", str(target), stdout=out, stderr=err)
+        assert exited.value.code == 2 and out.getvalue() == ""
+        assert err.getvalue().startswith("replay: ") and err.getvalue().strip().count("\n") == 0

@@ -313,3 +313,62 @@ def test_1_4_credits_are_conserved_through_random_play():
                 getattr(game, verb)(seat)
             assert game.total_credits() == total
             assert game.card_count() == 62
+
+
+def test_1_4_a_refused_action_names_only_the_actions_really_allowed():
+    # Engine errors say what is wrong and what is allowed: the hint must never offer a refused verb.
+    game = new_game("cantina", stacks=[100, 100, 14], dealer=0, min_bet=10, escalation="none")
+    game.start_hand()
+    with pytest.raises(WrongPhase, match=r"in the select phase; choose your cards with select"):
+        game.check(1)
+    select_all(game)
+    with pytest.raises(WrongPhase, match=r"cannot select cards now: .*; it is a betting turn"):
+        game.select(1, [])
+    game.bet(1, 10)
+    game.all_in(2)  # a short all-in: Bob may not raise again
+    game.call(0)
+    with pytest.raises(WrongPhase, match=r"already opened at 12; call or fold\.$"):
+        game.bet(1, 20)
+    with pytest.raises(WrongPhase, match=r"you owe 2 to call; call or fold\.$"):
+        game.check(1)
+    with pytest.raises(WrongPhase, match=r"not reopened for you; call or fold\.$") as caught:
+        game.all_in(1)
+    assert "raise" not in str(caught.value).split(";")[-1]
+    # Bob has 2 credits behind, below the min bet of 10: he may not bet, so the hint does not offer it
+    game = new_game("cantina", stacks=[100, 4], dealer=0, min_bet=10)
+    game.start_hand()
+    select_all(game)
+    with pytest.raises(WrongPhase, match=r"no bet to call; check, fold or go all-in\.$"):
+        game.call(1)
+    with pytest.raises(WrongPhase, match=r"nobody has bet this round; check, fold or go all-in\.$"):
+        game.raise_to(1, 4)
+
+
+def test_1_4_uncalled_bet_after_folds_is_the_top_minus_the_second_folded_included():
+    game = new_game("cantina", stacks=[300, 300, 300], dealer=0, escalation="none")
+    game.start_hand()  # antes 2 each; Bob (seat 1) acts first
+    select_all(game)
+    check_round(game)
+    select_all(game)
+    game.bet(1, 50)
+    game.call(2)
+    game.raise_to(0, 200)
+    game.fold(1)
+    game.fold(2)  # Ann wins by folds: her 200 was matched only up to Bob's and Cat's 50
+    result = game.results[-1]
+    assert game.hand.returned == (0, 150)
+    assert result["showdown"] == {} and sorted(result["folded"]) == ["Bob", "Cat"]
+    # the folded players' chips stay in the pot Ann takes
+    assert result["pots"] == [{"amount": 3 * 52, "eligible": ["Ann"], "winners": ["Ann"], "paid": {"Ann": 156}}]
+    assert game.stacks == [300 - 52 + 156, 248, 248]
+
+
+def test_1_4_fixed_stay_heads_up_an_opponent_all_in_by_paying_leaves_no_decision():
+    game = new_game("halcyon", stacks=[10, 2], dealer=0)
+    game.start_hand()  # antes 1: Bob keeps 1 credit
+    select_all(game)
+    assert game.waiting_for() == [1]
+    game.call(1)  # Bob pays his last credit: all-in
+    assert game.hand.is_all_in(1)
+    assert game.hand.phase == "improve"  # Ann's only opponent is all-in: she has no decision to make
+    assert game.hand.contributions == {1: 2, 0: 1}

@@ -348,3 +348,16 @@ def test_engine_is_pure_no_django_no_io_no_global_random_no_clock():
         assert not re.search(r"\brandom\.(random|randint|choice|shuffle|seed|getrandbits)\(", source), path
         assert not re.search(r"^\s*(from|import) (time|datetime|os|pathlib)\b", source, re.M), path
         assert "open(" not in source and "print(" not in source, path
+
+
+def test_a_damaged_saved_deck_is_refused_without_showing_the_deck():
+    # Hidden information leaves only through the views: an error (which may reach a user) never echoes a deck.
+    game = new_game("cantina", stacks=[100, 100], dealer=0)
+    game.start_hand(deck=deck_from_seed("given"))
+    data = json.loads(game.to_json())
+    encoded = data["cur"]["d"]
+    data["cur"]["d"] = encoded[:30] + "!" + encoded[31:]
+    with pytest.raises(InvalidState) as caught:
+        Game.from_json(json.dumps(data))
+    assert encoded[:30] not in str(caught.value) and encoded[31:] not in str(caught.value)
+    assert "'!'" in str(caught.value)

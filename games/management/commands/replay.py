@@ -32,10 +32,16 @@ class Command(BaseCommand):
                     text = handle.read()
         except OSError as exc:
             self._fail(f"cannot read {path}: {exc.strerror or exc}")
+        except UnicodeDecodeError as exc:
+            self._fail(f"cannot read {path}: it is not UTF-8 text ({exc.reason} at byte {exc.start})")
         try:
             document = json.loads(text)
         except json.JSONDecodeError as exc:
             self._fail(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
+        except ValueError as exc:  # valid JSON that Python will not read, such as a 5000-digit number
+            self._fail(f"{path} cannot be read as JSON: {exc}")
+        except RecursionError:
+            self._fail(f"{path} cannot be read as JSON: it is nested too deeply")
         try:
             result = play_replay(document)
         except EngineError as exc:
