@@ -14,7 +14,7 @@ from games import services
 from games.models import Game, ResultCorrection, Seat, Table
 from league import selectors
 from league.api.permissions import require_organiser
-from league.models import Event
+from league.models import MAX_COUNT, MAX_CREDITS, Event
 
 
 class SeatOutput(serializers.ModelSerializer):
@@ -41,7 +41,7 @@ class SeatOutput(serializers.ModelSerializer):
 
 class GameOutput(serializers.ModelSerializer):
     seats = SeatOutput(many=True, read_only=True)
-    has_replay = serializers.SerializerMethodField()
+    has_replay = serializers.BooleanField(read_only=True, help_text="Whether a replay is stored (it is never served).")
     hands_known = serializers.SerializerMethodField()
 
     class Meta:
@@ -62,35 +62,34 @@ class GameOutput(serializers.ModelSerializer):
             "seats",
         ]
 
-    def get_has_replay(self, game: Game) -> bool:
-        return game.replay_document is not None
-
     def get_hands_known(self, game: Game) -> bool:
         return bool(game.hands)
 
 
 class SeatInput(serializers.Serializer):
     player = serializers.IntegerField(help_text="A player id; the player must be a member of the league.")
-    buy_in = serializers.IntegerField(min_value=0, required=False, help_text="Defaults to the event's buy-in.")
-    rebuys = serializers.IntegerField(min_value=0, required=False)
-    rebuy_credits = serializers.IntegerField(min_value=0, required=False)
-    addon_credits = serializers.IntegerField(min_value=0, required=False)
-    final_credits = serializers.IntegerField(min_value=0, required=False)
-    place = serializers.IntegerField(min_value=1, required=False)
-    knockouts = serializers.IntegerField(min_value=0, required=False)
+    buy_in = serializers.IntegerField(
+        min_value=0, max_value=MAX_CREDITS, required=False, help_text="Defaults to the event's buy-in."
+    )
+    rebuys = serializers.IntegerField(min_value=0, max_value=MAX_COUNT, required=False)
+    rebuy_credits = serializers.IntegerField(min_value=0, max_value=MAX_CREDITS, required=False)
+    addon_credits = serializers.IntegerField(min_value=0, max_value=MAX_CREDITS, required=False)
+    final_credits = serializers.IntegerField(min_value=0, max_value=MAX_CREDITS, required=False)
+    place = serializers.IntegerField(min_value=1, max_value=services.MAX_SEATS, required=False)
+    knockouts = serializers.IntegerField(min_value=0, max_value=MAX_COUNT, required=False)
 
 
 class ResultInput(serializers.Serializer):
     event = serializers.PrimaryKeyRelatedField(queryset=Event.objects.select_related("season__league"))
     table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all(), required=False, allow_null=True)
-    round = serializers.IntegerField(min_value=1, required=False, default=1)
+    round = serializers.IntegerField(min_value=1, max_value=MAX_COUNT, required=False, default=1)
     played_at = serializers.DateTimeField(required=False)
     variant = serializers.CharField(required=False)
     preset = serializers.CharField(required=False)
     option_overrides = serializers.DictField(required=False)
     seats = SeatInput(many=True)
     hands = serializers.ListField(
-        child=serializers.DictField(child=serializers.IntegerField()),
+        child=serializers.DictField(child=serializers.IntegerField(min_value=-MAX_CREDITS, max_value=MAX_CREDITS)),
         required=False,
         help_text="Hand by hand: [{player id: credits won (+) or lost (-)}], each hand summing to 0.",
     )

@@ -14,7 +14,17 @@ from django.utils import timezone
 from config.errors import ApplicationError
 from config.events import publish
 from games.models import Game, GameSource, GameStatus, ResultCorrection, Seat, Table
-from league.models import Event, EventKind, EventStatus, LedgerEntry, LedgerKind, Membership, Player
+from league.models import (
+    MAX_COUNT,
+    MAX_CREDITS,
+    Event,
+    EventKind,
+    EventStatus,
+    LedgerEntry,
+    LedgerKind,
+    Membership,
+    Player,
+)
 from league.services import (
     audit,
     effective_buy_in_policy,
@@ -45,11 +55,15 @@ class SeatInput:
         return self.buy_in + self.rebuy_credits + self.addon_credits
 
 
-def _int(value: Any, what: str, *, minimum: int = 0, allow_none: bool = False) -> int | None:
+def _int(
+    value: Any, what: str, *, minimum: int = 0, maximum: int = MAX_CREDITS, allow_none: bool = False
+) -> int | None:
     if value is None and allow_none:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ApplicationError(f"{what} must be a whole number of at least {minimum}; got {value!r}.")
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise ApplicationError(
+            f"{what} must be a whole number of at least {minimum} and at most {maximum:,}; got {value!r}."
+        )
     return value
 
 
@@ -92,7 +106,7 @@ def check_places(seats: list[SeatInput]) -> None:
                 )
 
 
-def _parse_seats(event: Event, seats: list[dict[str, Any]]) -> list[SeatInput]:
+def _parse_seats(event: Event, seats: list[dict[str, Any]], *, actor: Any) -> list[SeatInput]:
     if not isinstance(seats, list) or not MIN_SEATS <= len(seats) <= MAX_SEATS:
         count = len(seats) if isinstance(seats, list) else 0
         raise ApplicationError(
@@ -113,8 +127,13 @@ def _parse_seats(event: Event, seats: list[dict[str, Any]]) -> list[SeatInput]:
         raise ApplicationError(
             f"Unknown players: {', '.join(missing)}; give existing player ids.", extra={"field": "seats"}
         )
-    outsiders = [players[p].display_name for p in player_ids if p not in members]
+    outsiders = [p for p in player_ids if p not in members]
     if outsiders:
+        from league.selectors import player_addable_list
+
+        # Name only players the user may know of; one of a members-only league closed to them is an id.
+        known = set(player_addable_list(user=actor).filter(pk__in=outsiders).values_list("pk", flat=True))
+        outsiders = [players[p].display_name if p in known else f"player {p}" for p in outsiders]
         raise ApplicationError(
             f"Not members of {league}: {', '.join(outsiders)}. Only league members can be seated; add them first.",
             extra={"field": "seats"},
@@ -124,7 +143,7 @@ def _parse_seats(event: Event, seats: list[dict[str, Any]]) -> list[SeatInput]:
     parsed = []
     for number, raw in enumerate(seats, start=1):
         player = players[raw["player"]]
-        rebuys = _int(raw.get("rebuys", 0), f"{player}'s re-buys")
+        rebuys = _int(raw.get("rebuys", 0), f"{player}'s re-buys", maximum=MAX_COUNT)
         addon = _int(raw.get("addon_credits", 0), f"{player}'s add-on")
         if rebuys and policy is not None and not policy.rebuys_allowed:
             raise ApplicationError(
@@ -151,8 +170,8 @@ def _parse_seats(event: Event, seats: list[dict[str, Any]]) -> list[SeatInput]:
                 rebuy_credits=_int(raw.get("rebuy_credits", default_rebuy), f"{player}'s re-buy credits"),
                 addon_credits=addon,
                 final_credits=_int(raw.get("final_credits"), f"{player}'s final credits", allow_none=True),
-                place=_int(raw.get("place"), f"{player}'s place", minimum=1, allow_none=True),
-                knockouts=_int(raw.get("knockouts", 0), f"{player}'s knockouts"),
+                place=_int(raw.get("place"), f"{player}'s place", minimum=1, maximum=MAX_SEATS, allow_none=True),
+                knockouts=_int(raw.get("knockouts", 0), f"{player}'s knockouts", maximum=MAX_COUNT),
             )
         )
     return parsed
@@ -172,7 +191,7 @@ def _apply_hands(seats: list[SeatInput], hands: list[dict[str, Any]]) -> list[di
                 f"({', '.join(by_id)}).",
                 extra={"field": "hands"},
             )
-        changes = {str(k): _int(v, f"Hand {number}'s change", minimum=-(10**12)) for k, v in hand.items()}
+        changes = {str(k): _int(v, f"Hand {number}'s change", minimum=-MAX_CREDITS) for k, v in hand.items()}
         if sum(changes.values()) != 0:
             raise ApplicationError(
                 f"Hand {number} does not balance: the changes add up to {sum(changes.values())}, but what "
@@ -215,6 +234,14 @@ def _apply_replay(seats: list[SeatInput], document: dict[str, Any]) -> tuple[dic
         raise ApplicationError(f"The replay was refused by the rules engine: {exc}", extra={"field": "replay"}) from exc
     if not result.get("complete", False):
         raise ApplicationError("The replay stops part-way through a hand; record a replay of whole hands only.")
+    names = [s.player.display_name for s in seats]
+    shared = sorted({name for name in names if names.count(name) > 1})
+    if shared:
+        raise ApplicationError(
+            f"A replay names players by display name, and seated players share the display name "
+            f"{', '.join(shared)}; rename one of them first so each replay seat matches one player.",
+            extra={"field": "replay"},
+        )
     by_name = {s.player.display_name: s for s in seats}
     replay_names = [seat.get("player") for seat in document.get("seats", [])]
     if sorted(replay_names) != sorted(by_name):
@@ -227,6 +254,12 @@ def _apply_replay(seats: list[SeatInput], document: dict[str, Any]) -> tuple[dic
         entry = by_name[seat["player"]]
         if entry.rebuy_credits or entry.addon_credits:
             raise ApplicationError("A replay cannot show re-buys or add-ons; enter this game without the replay.")
+        if "stack" not in seat:
+            raise ApplicationError(
+                f'{entry.player}\'s seat in the replay gives no "stack"; give the {entry.buy_in} credits they '
+                "bought in for.",
+                extra={"field": "replay"},
+            )
         if seat.get("stack") != entry.buy_in:
             raise ApplicationError(
                 f"{entry.player} starts the replay with {seat.get('stack')} credits but bought in for {entry.buy_in}; "
@@ -269,6 +302,12 @@ def _check_game(seats: list[SeatInput]) -> None:
         )
     credits_in = sum(s.credits_in for s in seats)
     credits_out = sum(s.final_credits for s in seats)
+    if max(credits_in, credits_out) > MAX_CREDITS:
+        raise ApplicationError(
+            f"A game holds at most {MAX_CREDITS:,} credits in all; this one brings in {credits_in:,} and pays out "
+            f"{credits_out:,}.",
+            extra={"field": "final_credits", "credits_in": credits_in, "credits_out": credits_out},
+        )
     if credits_in != credits_out:
         detail = "; ".join(f"{s.player}: in {s.credits_in}, out {s.final_credits}" for s in seats)
         raise ApplicationError(
@@ -377,7 +416,8 @@ def result_record(
         raise ApplicationError("Give hand-by-hand results or a replay, not both.")
     if table is not None and table.event_id != event.pk:
         raise ApplicationError("That table belongs to another event; pick one of this event's tables.")
-    parsed = _parse_seats(event, seats)
+    round = _int(round, "The round", minimum=1, maximum=MAX_COUNT)
+    parsed = _parse_seats(event, seats, actor=actor)
     history = None
     replay_result = None
     if replay is not None:
@@ -396,7 +436,7 @@ def result_record(
     game = Game.objects.create(
         event=event,
         table=table,
-        round=_int(round, "The round", minimum=1),
+        round=round,
         status=GameStatus.FINISHED,
         source=GameSource.MANUAL,
         variant=variant,
@@ -443,7 +483,7 @@ def result_correct(*, actor: Any, game: Game, reason: str, seats: list[dict[str,
         )
     event = game.event
     old_seats = list(Seat.objects.select_for_update().filter(game=game).select_related("player"))
-    parsed = _parse_seats(event, seats)
+    parsed = _parse_seats(event, seats, actor=actor)
     _check_game(parsed)
     before = [_seat_summary(s) for s in old_seats]
     after = [_seat_summary(s) for s in parsed]
@@ -493,6 +533,7 @@ def result_correct(*, actor: Any, game: Game, reason: str, seats: list[dict[str,
 
 @transaction.atomic
 def table_create(*, actor: Any, event: Event, name: str, number: int) -> Table:
+    number = _int(number, "A table's number", minimum=1, maximum=MAX_COUNT)
     event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
     if Table.objects.filter(event=event, number=number).exists():
         raise ApplicationError(f"Table {number} exists already in {event}; choose another number.")

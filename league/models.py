@@ -11,6 +11,12 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
+# Database integer columns hold up to 2,147,483,647 (PostgreSQL refuses more with an error). Input is
+# bounded well below: a game's credits (so every stack, pot and ledger line) by MAX_CREDITS, and
+# counts (re-buys, knock-outs, rounds, table numbers, best N, minimum players) by MAX_COUNT.
+MAX_CREDITS = 1_000_000_000
+MAX_COUNT = 1_000_000
+
 
 def new_claim_code() -> str:
     return secrets.token_urlsafe(9)

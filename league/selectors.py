@@ -89,6 +89,25 @@ def player_list(*, user: Any) -> QuerySet[Player]:
     return players.filter(condition)
 
 
+def player_addable_list(*, user: Any) -> QuerySet[Player]:
+    """Players the user may name, seat or add to a league: those they can see, and players in no league yet.
+
+    A player whose every league is members-only and closed to the user stays unknown to them.
+    """
+    if is_admin(user):
+        return Player.objects.all()
+    no_league = ~Exists(Membership.objects.filter(player=OuterRef("pk")))
+    return Player.objects.filter(Q(pk__in=player_list(user=user).values("pk")) | no_league)
+
+
+def player_claimable_list(*, user: Any, claim_code: str) -> QuerySet[Player]:
+    """Players a claim may name: those the user may know of, and the one whose code they hold.
+
+    A player of members-only leagues closed to the user is, without its code, as unknown as a missing one.
+    """
+    return Player.objects.filter(Q(pk__in=player_addable_list(user=user).values("pk")) | Q(claim_code=claim_code))
+
+
 def chip_set_list() -> QuerySet[ChipSet]:
     return ChipSet.objects.prefetch_related("denominations")
 

@@ -12,6 +12,8 @@ from django.utils.text import slugify
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
 from league.models import (
+    MAX_COUNT,
+    MAX_CREDITS,
     AuditEntry,
     BuyInPolicy,
     ChipSet,
@@ -76,6 +78,16 @@ def _check_rules(fields: dict[str, Any], *, fallback: League | None = None) -> N
             fields["points_parameters"] = validate_formula(key, fields.get("points_parameters") or {})
     if "tie_breakers" in fields:
         fields["tie_breakers"] = validate_tie_breakers(fields["tie_breakers"])
+    for key, minimum, nullable in (("best_n", 1, True), ("min_players", 1, False)):
+        value = fields.get(key)
+        if key not in fields or (value is None and nullable):
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAX_COUNT:
+            blank = " (or null for every event)" if nullable else ""
+            raise ApplicationError(
+                f"{key} must be a whole number from {minimum} to {MAX_COUNT:,}{blank}; got {value!r}.",
+                extra={"field": key},
+            )
     if fields.get("visibility") and fields["visibility"] not in Visibility.values:
         raise ApplicationError(f"Visibility must be one of {', '.join(Visibility.values)}.")
 
@@ -213,10 +225,23 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _lock_league_roles(league_id: int) -> None:
+    """Lock the league first: two organisers stepping down at once cannot both leave, and a player
+    added twice at once is refused once rather than hitting the unique constraint."""
+    list(League.objects.select_for_update().filter(pk=league_id).values_list("pk", flat=True))
+
+
+def _keep_an_organiser(membership: Membership) -> None:
+    others = Membership.objects.filter(league_id=membership.league_id, role=Role.ORGANISER).exclude(pk=membership.pk)
+    if not others.exists():
+        raise ConflictError("A league keeps at least one organiser; name another organiser first.")
+
+
 @transaction.atomic
 def membership_add(*, actor: Any, league: League, player: Player, role: str = Role.PLAYER) -> Membership:
     if role not in Role.values:
         raise ApplicationError(f"Role must be one of {', '.join(Role.values)}.")
+    _lock_league_roles(league.pk)
     if Membership.objects.filter(league=league, player=player).exists():
         raise ConflictError(f"{player} is already a member of {league}.")
     membership = Membership.objects.create(league=league, player=player, role=role)
@@ -228,8 +253,11 @@ def membership_add(*, actor: Any, league: League, player: Player, role: str = Ro
 def membership_update(*, actor: Any, membership: Membership, role: str) -> Membership:
     if role not in Role.values:
         raise ApplicationError(f"Role must be one of {', '.join(Role.values)}.")
+    _lock_league_roles(membership.league_id)
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     before = membership.role
+    if before == Role.ORGANISER and role != Role.ORGANISER:
+        _keep_an_organiser(membership)
     membership.role = role
     membership.save(update_fields=["role"])
     audit(
@@ -244,9 +272,10 @@ def membership_update(*, actor: Any, membership: Membership, role: str) -> Membe
 
 @transaction.atomic
 def membership_remove(*, actor: Any, membership: Membership) -> None:
+    _lock_league_roles(membership.league_id)
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
-    if membership.role == Role.ORGANISER and membership.league.memberships.filter(role=Role.ORGANISER).count() == 1:
-        raise ConflictError("A league keeps at least one organiser; name another organiser first.")
+    if membership.role == Role.ORGANISER:
+        _keep_an_organiser(membership)
     audit(
         actor=actor,
         action="membership.remove",
@@ -385,11 +414,28 @@ def ledger_adjust(*, actor: Any, event: Event, player: Any, amount: int, reason:
     reason = (reason or "").strip()
     if not reason:
         raise ApplicationError("An adjustment needs a reason, e.g. 'miscounted chips at table 2'.")
-    if not isinstance(amount, int) or amount == 0:
-        raise ApplicationError("An adjustment's amount must be a non-zero whole number of credits (+ or -).")
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or abs(amount) > MAX_CREDITS:
+        raise ApplicationError(
+            f"An adjustment's amount must be a non-zero whole number of credits from -{MAX_CREDITS:,} to "
+            f"{MAX_CREDITS:,}; got {amount!r}."
+        )
     if not getattr(actor, "is_authenticated", False):
         raise ApplicationError("An adjustment needs an author: log in first.")
     event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
+    league = event.season.league
+    # Only someone of this league, or who already has credits booked at this event, can be adjusted.
+    if not (
+        Membership.objects.filter(league=league, player=player).exists()
+        or LedgerEntry.objects.filter(event=event, player=player).exists()
+    ):
+        from league.selectors import player_addable_list
+
+        known = player_addable_list(user=actor).filter(pk=player.pk).exists()
+        raise ApplicationError(
+            f"{player if known else f'Player {player.pk}'} is not a member of {league}; adjust only the credits "
+            "of this league's players.",
+            extra={"field": "player"},
+        )
     entry = LedgerEntry.objects.create(
         event=event, player=player, kind=LedgerKind.ADJUSTMENT, amount=amount, reason=reason, author=actor
     )

@@ -3,6 +3,8 @@
 from rest_framework import serializers
 
 from league.models import (
+    MAX_COUNT,
+    MAX_CREDITS,
     BuyInPolicy,
     ChipSet,
     Denomination,
@@ -120,8 +122,8 @@ class LeagueInput(serializers.Serializer):
     points_formula = serializers.CharField(max_length=32, required=False)
     points_parameters = serializers.DictField(required=False)
     tie_breakers = serializers.ListField(child=serializers.CharField(), required=False)
-    best_n = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    min_players = serializers.IntegerField(min_value=1, required=False)
+    best_n = serializers.IntegerField(min_value=1, max_value=MAX_COUNT, required=False, allow_null=True)
+    min_players = serializers.IntegerField(min_value=1, max_value=MAX_COUNT, required=False)
     ties_share_better_place = serializers.BooleanField(required=False)
 
 
@@ -212,7 +214,7 @@ class TableOutput(serializers.Serializer):
 
 class TableInput(serializers.Serializer):
     name = serializers.CharField(max_length=80)
-    number = serializers.IntegerField(min_value=1)
+    number = serializers.IntegerField(min_value=1, max_value=MAX_COUNT)
 
 
 class EventOutput(serializers.ModelSerializer):
@@ -254,7 +256,9 @@ class EventInput(serializers.Serializer):
 
 class AdjustmentInput(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    amount = serializers.IntegerField()
+    amount = serializers.IntegerField(
+        min_value=-MAX_CREDITS, max_value=MAX_CREDITS, help_text="Credits added (+) or taken (-); not 0."
+    )
     reason = serializers.CharField(max_length=255)
 
 

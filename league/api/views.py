@@ -3,6 +3,7 @@
 import csv
 import io
 
+import django_filters
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -172,11 +173,26 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return Response(s.SeasonOutput(season).data)
 
 
+class PlayerFilter(django_filters.FilterSet):
+    memberships__league__slug = django_filters.CharFilter(
+        method="in_league", label="Members of the league with this slug (a league you can see)."
+    )
+
+    class Meta:
+        model = Player
+        fields = ["memberships__league__slug"]
+
+    def in_league(self, queryset, name: str, value: str):
+        # Only memberships of leagues the user can see: a members-only league's roster stays hidden.
+        visible = selectors.league_list(user=self.request.user).filter(slug=value)
+        return queryset.filter(memberships__league__in=visible)
+
+
 class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = s.PlayerOutput
     search_fields = ["display_name"]
     ordering_fields = ["display_name", "created_at"]
-    filterset_fields = {"memberships__league__slug": ["exact"]}
+    filterset_class = PlayerFilter
 
     def get_queryset(self):
         return selectors.player_list(user=self.request.user)
@@ -203,9 +219,10 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @extend_schema(request=s.ClaimInput, responses=s.PlayerOutput, summary="Link a guest player to your account")
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def claim(self, request: Request, pk: str) -> Response:
-        player = get_object_or_404(Player, pk=pk)
         data = s.ClaimInput(data=request.data)
         data.is_valid(raise_exception=True)
+        claimable = selectors.player_claimable_list(user=request.user, claim_code=data.validated_data["claim_code"])
+        player = get_object_or_404(claimable, pk=pk)
         player = services.player_claim(user=request.user, player=player, **data.validated_data)
         return Response(s.PlayerOutput(player, context={"request": request}).data)
 
@@ -274,6 +291,10 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data = s.MembershipInput(data=request.data)
         data.is_valid(raise_exception=True)
         require_organiser(request.user, data.validated_data["league"])
+        player = data.validated_data["player"]
+        if not selectors.player_addable_list(user=request.user).filter(pk=player.pk).exists():
+            # A player only of members-only leagues closed to the user is as unknown as a missing one.
+            raise ValidationError({"player": [f'Invalid pk "{player.pk}" - object does not exist.']})
         membership = services.membership_add(actor=request.user, **data.validated_data)
         return Response(s.MembershipOutput(membership).data, status=status.HTTP_201_CREATED)
 

@@ -5,11 +5,16 @@ registry `FORMULAS` maps keys to classes; `validate_parameters` is called when a
 or season is saved so a bad table or expression is refused then, not at computation.
 """
 
+import ast
+import logging
 import math
+import operator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from config.errors import ApplicationError
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,8 @@ class FixedPoints(PointsFormula):
     key = "fixed"
     name = "Fixed points per place"
     default_table: ClassVar[list[float]] = [25, 18, 15, 12, 10, 8, 6, 4, 2, 1]
+    max_places = 1000
+    max_points = 1_000_000
 
     def points(self, result: PlaceResult, parameters: dict[str, Any]) -> float:
         table = parameters.get("table") or self.default_table
@@ -52,11 +59,18 @@ class FixedPoints(PointsFormula):
         if (
             not isinstance(table, list)
             or not table
-            or not all(isinstance(x, int | float) and not isinstance(x, bool) and x >= 0 for x in table)
+            or len(table) > self.max_places
+            or not all(
+                isinstance(x, int | float)
+                and not isinstance(x, bool)
+                and math.isfinite(x)
+                and 0 <= x <= self.max_points
+                for x in table
+            )
         ):
             raise ApplicationError(
-                "The fixed points table must be a non-empty list of numbers of at least 0, first place first, "
-                "e.g. [25, 18, 15].",
+                f"The fixed points table must be a non-empty list of numbers from 0 to {self.max_points:,} "
+                f"(at most {self.max_places} places), first place first, e.g. [25, 18, 15].",
                 extra={"field": "points_parameters.table"},
             )
         return {"table": table}
@@ -108,11 +122,40 @@ class CustomPoints(PointsFormula):
         "round": round,
     }
     max_length = 300
+    max_exponent = 100
+    sample_players = 64
+
+    @staticmethod
+    def _power(base: Any, exponent: Any) -> float:
+        """`**` in float arithmetic with a small exponent: huge results fail at once instead of running for seconds."""
+        if abs(exponent) > CustomPoints.max_exponent:
+            raise ValueError(f"exponents above {CustomPoints.max_exponent} are not allowed")
+        return float(base) ** float(exponent)
+
+    # Arithmetic and comparisons only; no bit shifts or membership tests.
+    operators: ClassVar[dict[type, Any]] = {
+        ast.Add: operator.add,
+        ast.Sub: operator.sub,
+        ast.Mult: operator.mul,
+        ast.Div: operator.truediv,
+        ast.FloorDiv: operator.floordiv,
+        ast.Mod: operator.mod,
+        ast.Pow: _power,
+        ast.USub: operator.neg,
+        ast.UAdd: operator.pos,
+        ast.Not: operator.not_,
+        ast.Eq: operator.eq,
+        ast.NotEq: operator.ne,
+        ast.Gt: operator.gt,
+        ast.Lt: operator.lt,
+        ast.GtE: operator.ge,
+        ast.LtE: operator.le,
+    }
 
     def _evaluate(self, expression: str, names: dict[str, Any]) -> float:
         from simpleeval import SimpleEval
 
-        evaluator = SimpleEval(names=names, functions=self.functions)
+        evaluator = SimpleEval(names=names, functions=self.functions, operators=self.operators)
         value = evaluator.eval(expression)
         if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value) or math.isinf(value):
             raise ValueError("the formula must give a finite number")
@@ -120,7 +163,13 @@ class CustomPoints(PointsFormula):
 
     def points(self, result: PlaceResult, parameters: dict[str, Any]) -> float:
         names = {name: getattr(result, name) for name in self.variables}
-        return self._evaluate(parameters["expression"], names)
+        try:
+            return self._evaluate(parameters["expression"], names)
+        except Exception:
+            # A result past the checked samples (e.g. a division by zero at 100 players) scores 0 rather than
+            # stopping every standings table of the league.
+            logger.warning("custom formula %r gave no number for %s; scored 0", parameters.get("expression"), result)
+            return 0.0
 
     def validate_parameters(self, parameters: dict[str, Any]) -> dict[str, Any]:
         allowed = ", ".join(self.variables)
@@ -132,10 +181,14 @@ class CustomPoints(PointsFormula):
                 "e.g. 'players - place + 1'.",
                 extra={"field": "points_parameters.expression"},
             )
-        # Try it on a few sample results: unknown names, attributes, calls and runaway sizes are refused now.
+        # Try it on sample results: every place of events of up to 64 players, with and without buy-ins,
+        # re-buys and knock-outs. Unknown names, attributes, calls, runaway sizes and divisions by zero
+        # are refused now, not when standings are computed.
         samples = [
-            PlaceResult(players=n, place=p, buy_in=450, prize_pool=450 * n, rebuys=1, knockouts=1)
-            for n, p in ((2, 1), (2, 2), (8, 3), (12, 12))
+            PlaceResult(players=n, place=p, buy_in=b, prize_pool=b * n, rebuys=r, knockouts=min(k, n - 1))
+            for n in range(1, self.sample_players + 1)
+            for p in range(1, n + 1)
+            for b, r, k in ((450, 1, 1), (0, 0, 0), (1000, 3, n - 1))
         ]
         for sample in samples:
             try:
