@@ -30,3 +30,26 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         redis.Redis.from_url(os.environ["REDIS_URL"], socket_connect_timeout=3).ping()
     except Exception as exc:
         raise pytest.UsageError(f"CI=true but Redis at REDIS_URL cannot be reached: {exc}") from exc
+
+
+_skipped: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped:
+        _skipped.append(report.nodeid)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """In CI every test runs: a skip there means a service or tool is missing, so the run fails."""
+    if _ci() and _skipped and exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if _ci() and _skipped:
+        terminalreporter.write_line(
+            f"CI=true: {len(_skipped)} test(s) skipped, which CI counts as a failure:", red=True
+        )
+        for nodeid in _skipped:
+            terminalreporter.write_line(f"  {nodeid}", red=True)
