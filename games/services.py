@@ -292,11 +292,37 @@ def _apply_replay(seats: list[SeatInput], document: dict[str, Any]) -> tuple[dic
     return result, history
 
 
+def _credits_from_finishing_order(seats: list[SeatInput]) -> None:
+    """A finishing order alone describes a game played until one player held every credit:
+    the winner ends with all the credits that came in, everyone else with none."""
+    if any(s.final_credits is not None for s in seats) or all(s.place is None for s in seats):
+        return
+    unplaced = [s.player.display_name for s in seats if s.place is None]
+    if unplaced:
+        raise ApplicationError(
+            f"A finishing order needs every player's place; missing for {', '.join(unplaced)}. "
+            "Otherwise give every player's final credits.",
+            extra={"field": "places"},
+        )
+    winners = [s for s in seats if s.place == 1]
+    if len(winners) != 1:
+        raise ApplicationError(
+            f"A finishing order alone needs exactly one player in place 1 (the one who ended with every credit); "
+            f"got {len(winners)}. For a shared first place give every player's final credits.",
+            extra={"field": "places"},
+        )
+    total = sum(s.credits_in for s in seats)
+    for seat in seats:
+        seat.final_credits = total if seat is winners[0] else 0
+
+
 def _check_game(seats: list[SeatInput]) -> None:
+    _credits_from_finishing_order(seats)
     missing = [s.player.display_name for s in seats if s.final_credits is None]
     if missing:
         raise ApplicationError(
-            f"Final credits are missing for {', '.join(missing)}; give every player's final credits, hand-by-hand "
+            f"Final credits are missing for {', '.join(missing)}; give every player's final credits, a finishing "
+            "order (every player's place, for a game played until one player held every credit), hand-by-hand "
             "results or a replay.",
             extra={"field": "final_credits"},
         )

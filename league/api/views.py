@@ -2,6 +2,7 @@
 
 import csv
 import io
+from typing import Any
 
 import django_filters
 from django.http import HttpResponse
@@ -43,11 +44,21 @@ def _season_of(request: Request, league: League) -> Season | None:
         raise NotFound(f"No season {raw!r} in {league.name}; give one of its season ids, or leave it out.") from None
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: Any) -> Any:
+    """Text a spreadsheet would run as a formula (a display name like "=HYPERLINK(...)") is quoted."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _csv_response(filename: str, header: list[str], rows: list[list]) -> HttpResponse:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([_csv_cell(value) for value in row] for row in rows)
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

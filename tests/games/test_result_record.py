@@ -109,6 +109,41 @@ def test_players_eliminated_at_zero_may_be_ordered_by_when_they_went_out(world):
     assert sorted(Seat.objects.filter(game=game).values_list("place", flat=True)) == [1, 2, 3]
 
 
+def test_a_finishing_order_alone_gives_the_winner_every_credit(world):
+    han, lando, leia = world.players[:3]
+    data = [{"player": p.pk, "place": place} for p, place in ((leia, 3), (han, 1), (lando, 2))]
+    data[1]["rebuys"] = 0
+    game = result_record(actor=world.users["organiser"], event=world.event, seats=data)
+    finals = dict(Seat.objects.filter(game=game).values_list("player__display_name", "final_credits"))
+    assert finals == {"Han": 1350, "Lando": 0, "Leia": 0}  # three buy-ins of 450, all with the winner
+    places = dict(Seat.objects.filter(game=game).values_list("player__display_name", "place"))
+    assert places == {"Han": 1, "Lando": 2, "Leia": 3}
+    assert ledger_balance(player=han, event=world.event) == 0
+
+
+@pytest.mark.parametrize(
+    ("places", "finals", "message"),
+    [
+        ([1, 1, 3], None, "needs exactly one player in place 1"),
+        ([1, 2, None], None, "needs every player's place; missing for Leia"),
+        ([1, 2, 3], [1350, None, None], "Final credits are missing for Lando, Leia"),
+    ],
+)
+def test_an_incomplete_finishing_order_is_refused_and_nothing_is_written(world, places, finals, message):
+    before = counts()
+    data = []
+    for index, player in enumerate(world.players[:3]):
+        seat = {"player": player.pk}
+        if places[index] is not None:
+            seat["place"] = places[index]
+        if finals and finals[index] is not None:
+            seat["final_credits"] = finals[index]
+        data.append(seat)
+    with pytest.raises(ApplicationError, match=message):
+        result_record(actor=world.users["organiser"], event=world.event, seats=data)
+    assert counts() == before
+
+
 def test_duplicate_players_non_members_and_forbidden_rebuys_are_refused_by_name(world):
     organiser = world.users["organiser"]
     han, lando = world.players[:2]

@@ -94,6 +94,17 @@ def test_recording_through_the_api_updates_standings_csv_and_chip_history(world)
     assert [line[3] for line in lines[1:]] == ["Buy-in", "Hand lost"] and lines[-1][6] == "0"
 
 
+def test_csv_exports_quote_names_a_spreadsheet_would_run_as_formulas(world):
+    han = world.players[0]
+    han.display_name = '=HYPERLINK("http://evil.example","Han")'
+    han.save()
+    assert record(client_for(world.users["organiser"]), world, [1350, 0, 0]).status_code == 201
+    response = client_for(None).get(f"/api/leagues/{world.league.slug}/standings/csv/")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[1][1] == "'" + han.display_name
+    assert rows[2][rows[0].index("net_credits")] == "-450"  # numbers keep their sign: only text is quoted
+
+
 def test_an_api_entry_error_names_the_problem_and_writes_nothing(world):
     client = client_for(world.users["organiser"])
     response = record(client, world, [1000, 0, 0])
