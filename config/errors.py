@@ -5,14 +5,18 @@ right: bad input, a rule that forbids the action, a conflict with the current st
 Everything else is a bug and becomes a 500 that is logged.
 """
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
+
+logger = logging.getLogger(__name__)
 
 
 class ApplicationError(Exception):
@@ -40,6 +44,18 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     """Map user errors to one JSON shape: {"detail": ..., "code": ..., "extra": {...}}."""
     if isinstance(exc, ApplicationError):
         return Response({"detail": exc.message, "code": exc.code, "extra": exc.extra}, status=exc.status_code)
+    if isinstance(exc, IntegrityError):
+        # Services check uniqueness first; this is two requests racing for the same name or slug.
+        logger.warning("integrity conflict: %s", exc)
+        return Response(
+            {
+                "detail": "That clashes with a record saved a moment ago (a name, slug or seat already taken); "
+                "nothing was saved. Reload and choose another value.",
+                "code": ConflictError.code,
+                "extra": {},
+            },
+            status=ConflictError.status_code,
+        )
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(detail=exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     elif isinstance(exc, Http404):
