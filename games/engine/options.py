@@ -32,6 +32,8 @@ MINIMUMS = {
     "hands": 1,
 }
 OPTIONAL = {"max_bet", "hands"}
+# Highest value of any whole-number option: a billion credits (or hands) is past any real table.
+MAXIMUM = 1_000_000_000
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,19 +69,20 @@ class CoruscantShiftOptions:
             value = getattr(self, name)
             if value is None and name in OPTIONAL:
                 continue
-            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAXIMUM:
                 extra = " or null" if name in OPTIONAL else ""
                 raise InvalidOptions(
-                    f"Option {name!r} must be a whole number of at least {minimum}{extra}; got {value!r}."
+                    f"Option {name!r} must be a whole number of at least {minimum} and at most {MAXIMUM:,}{extra}; "
+                    f"got {value!r}."
                 )
         inc = self.ante_increments
         if (
             not isinstance(inc, tuple)
             or len(inc) != 4
-            or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in inc)
+            or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAXIMUM for v in inc)
         ):
             raise InvalidOptions(
-                "Option 'ante_increments' must be four whole numbers of at least 0 "
+                f"Option 'ante_increments' must be four whole numbers from 0 to {MAXIMUM:,} "
                 f"(for 2, 3, 4 and 5+ players remaining); got {inc!r}."
             )
         for name in ("rebuys", "item_stakes"):

@@ -85,7 +85,9 @@ def test_1_5_every_option_can_be_overridden_and_bad_ones_are_named():
         resolve_options("coruscant_shift", "cantina", {"antee": 3})
     with pytest.raises(InvalidOptions, match="'tie_rule' must be one of split, draw; got 'coin'"):
         resolve_options("coruscant_shift", "cantina", {"tie_rule": "coin"})
-    with pytest.raises(InvalidOptions, match="'min_bet' must be a whole number of at least 1; got 0"):
+    with pytest.raises(
+        InvalidOptions, match="'min_bet' must be a whole number of at least 1 and at most 1,000,000,000; got 0"
+    ):
         resolve_options("coruscant_shift", "cantina", {"min_bet": 0})
     with pytest.raises(
         InvalidOptions, match="Unknown preset 'vegas'; the presets are: halcyon, cantina, better, casino"
@@ -320,3 +322,10 @@ def test_1_5_if_the_first_dealer_left_before_the_first_hand_the_next_player_deal
     game = new_game("casino", stacks=[450, 450, 450], dealer=1)
     game.leave(1)
     assert game.start_hand().dealer == 2
+
+
+def test_1_5_options_beyond_a_billion_are_refused():
+    with pytest.raises(InvalidOptions, match="'starting_stack' must be a whole number of at least 1 and at most"):
+        resolve_options("coruscant_shift", "cantina", {"starting_stack": 2**40})
+    with pytest.raises(InvalidOptions, match="'ante_increments' must be four whole numbers from 0 to 1,000,000,000"):
+        resolve_options("coruscant_shift", "cantina", {"ante_increments": [5, 3, 2, 2**40]})
