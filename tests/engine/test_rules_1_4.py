@@ -5,6 +5,8 @@ import random
 import pytest
 
 from games.engine import IllegalAction, InvalidAmount, NotYourTurn, WrongPhase
+from games.engine.bots.base import apply_decision
+from games.engine.bots.random_legal import random_decision
 from games.engine.pots import Pot, side_pots, uncalled
 from tests.engine.helpers import check_round, new_game, select_all
 
@@ -299,18 +301,7 @@ def test_1_4_credits_are_conserved_through_random_play():
                 game.start_hand()
                 continue
             seat = game.waiting_for()[0]
-            legal = game.legal_actions(seat)
-            verb = rng.choice(legal.verbs)
-            if verb == "select":
-                game.select(seat, [c for c in legal.selectable if rng.random() < 0.4])
-            elif verb == "bet":
-                game.bet(seat, rng.randint(legal.min_bet, legal.max_bet))
-            elif verb == "raise":
-                game.raise_to(seat, rng.randint(legal.min_raise_to, legal.max_raise_to))
-            elif verb == "allin":
-                game.all_in(seat)
-            else:
-                getattr(game, verb)(seat)
+            apply_decision(game, seat, random_decision(game.legal_actions(seat).to_dict(), rng))
             assert game.total_credits() == total
             assert game.card_count() == 62
 
