@@ -144,6 +144,12 @@ def player_for_user(*, user: Any) -> Player:
     return player or player_create(actor=user, display_name=user.get_username(), user=user)
 
 
+def _refuse_unknown_fields(fields: dict[str, Any], allowed: set[str], what: str) -> None:
+    unknown = set(fields) - allowed
+    if unknown:
+        raise ApplicationError(f"Unknown {what} fields: {', '.join(sorted(unknown))}.")
+
+
 # Leagues, seasons, memberships
 
 LEAGUE_FIELDS = {
@@ -168,9 +174,7 @@ LEAGUE_FIELDS = {
 @transaction.atomic
 def league_create(*, actor: Any, name: str, **fields: Any) -> League:
     """Create a league; the creating user becomes its first organiser."""
-    unknown = set(fields) - LEAGUE_FIELDS
-    if unknown:
-        raise ApplicationError(f"Unknown league fields: {', '.join(sorted(unknown))}.")
+    _refuse_unknown_fields(fields, LEAGUE_FIELDS, "league")
     fields.setdefault("slug", slugify(name)[:80])
     if not fields["slug"]:
         raise ApplicationError("A league needs a name with at least one letter or digit.")
@@ -191,9 +195,7 @@ def league_create(*, actor: Any, name: str, **fields: Any) -> League:
 
 @transaction.atomic
 def league_update(*, actor: Any, league: League, **fields: Any) -> League:
-    unknown = set(fields) - LEAGUE_FIELDS
-    if unknown:
-        raise ApplicationError(f"Unknown league fields: {', '.join(sorted(unknown))}.")
+    _refuse_unknown_fields(fields, LEAGUE_FIELDS, "league")
     league = League.objects.select_for_update().get(pk=league.pk)
     if "slug" in fields and League.objects.filter(slug=fields["slug"]).exclude(pk=league.pk).exists():
         raise ConflictError(f"A league with the address {fields['slug']!r} exists already; choose another slug.")
@@ -318,9 +320,7 @@ def _check_season(fields: dict[str, Any], league: League) -> None:
 
 @transaction.atomic
 def season_create(*, actor: Any, league: League, name: str, starts_on: date, **fields: Any) -> Season:
-    unknown = set(fields) - SEASON_FIELDS
-    if unknown:
-        raise ApplicationError(f"Unknown season fields: {', '.join(sorted(unknown))}.")
+    _refuse_unknown_fields(fields, SEASON_FIELDS, "season")
     fields.update(name=name, starts_on=starts_on)
     _check_season(fields, league)
     season = Season.objects.create(league=league, **fields)
@@ -330,9 +330,7 @@ def season_create(*, actor: Any, league: League, name: str, starts_on: date, **f
 
 @transaction.atomic
 def season_update(*, actor: Any, season: Season, **fields: Any) -> Season:
-    unknown = set(fields) - SEASON_FIELDS
-    if unknown:
-        raise ApplicationError(f"Unknown season fields: {', '.join(sorted(unknown))}.")
+    _refuse_unknown_fields(fields, SEASON_FIELDS, "season")
     season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
     merged = {key: fields.get(key, getattr(season, key)) for key in SEASON_FIELDS}
     _check_season(merged, season.league)
@@ -360,9 +358,7 @@ EVENT_FIELDS = {"name", "kind", "status", "starts_at", "chip_set", "buy_in_polic
 
 @transaction.atomic
 def event_create(*, actor: Any, season: Season, name: str, starts_at: datetime, **fields: Any) -> Event:
-    unknown = set(fields) - EVENT_FIELDS
-    if unknown:
-        raise ApplicationError(f"Unknown event fields: {', '.join(sorted(unknown))}.")
+    _refuse_unknown_fields(fields, EVENT_FIELDS, "event")
     if fields.get("kind", EventKind.GAME) not in EventKind.values:
         raise ApplicationError(f"An event's kind must be one of {', '.join(EventKind.values)}.")
     if fields.get("status", EventStatus.PLANNED) not in EventStatus.values:
@@ -375,9 +371,7 @@ def event_create(*, actor: Any, season: Season, name: str, starts_at: datetime, 
 
 @transaction.atomic
 def event_update(*, actor: Any, event: Event, **fields: Any) -> Event:
-    unknown = set(fields) - EVENT_FIELDS
-    if unknown:
-        raise ApplicationError(f"Unknown event fields: {', '.join(sorted(unknown))}.")
+    _refuse_unknown_fields(fields, EVENT_FIELDS, "event")
     if "status" in fields and fields["status"] not in EventStatus.values:
         raise ApplicationError(f"An event's status must be one of {', '.join(EventStatus.values)}.")
     event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
