@@ -15,6 +15,8 @@ urlpatterns = [
     path("api/auth/", include("rest_framework.urls")),
     path("api/auth/token/", obtain_auth_token, name="api-token"),
     path("api/", include("config.api_urls")),
+    path("manage/", include("league.urls_manage")),
+    path("manage/", include("games.urls_manage")),
     path("", include("league.urls")),
     path("", include("games.urls")),
 ]

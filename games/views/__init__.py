@@ -1,0 +1,1 @@
+"""Pages of the games app: `pages` (event and game pages, hand histories), `entry` (organisers: result entry, corrections)."""
