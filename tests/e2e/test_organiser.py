@@ -2,10 +2,13 @@
 guests, create a tournament, record a result (an unbalanced entry keeps Save disabled and says why),
 finish the event and see the standings change. No page scrolls sideways or logs a console error."""
 
+import datetime
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from league.models import Event, League, Standing
@@ -161,6 +164,45 @@ def test_an_organiser_runs_an_evening_from_the_browser(organiser_page, live_serv
     assert rows.count() == 3
     assert [rows.nth(i).locator("td").nth(1).inner_text() for i in range(3)] == ["Han", "Leia", "Lando"]
     assert Standing.objects.filter(league=league, scope="all").count() == 3
+    fits(page)
+    assert page.console_errors == []
+    assert page.bad_responses == []
+
+
+def test_an_uploaded_replay_is_checked_by_the_engine_before_it_is_saved(organiser_page, live_server):
+    import json
+
+    from games.models import Game
+    from league import services
+    from tests.games.test_result_record import REPLAY
+
+    page = organiser_page
+    user = get_user_model().objects.get(username="maz")
+    league = services.league_create(actor=user, name="Replay League")
+    season = services.season_create(actor=user, league=league, name="One", starts_on=datetime.date(2026, 1, 1))
+    event = services.event_create(actor=user, season=season, name="Replay night", starts_at=timezone.now())
+    for name in ("Bob", "Jane"):
+        services.membership_add(actor=user, league=league, player=services.player_create(actor=user, display_name=name))
+
+    page.goto(live_server.url + f"/manage/events/{event.pk}/results/new/")
+    page.get_by_label("Replay file (sabacc-replay/1)").check()
+    seats = page.locator("[data-seat]")
+    for index, name in enumerate(("Bob", "Jane")):
+        seats.nth(index).get_by_label("Player", exact=True).select_option(label=name)
+        seats.nth(index).get_by_label("Buy-in").fill("100")
+    expect(page.locator("#balance-reason")).to_contain_text("Choose the replay file")
+    page.get_by_label("Replay file", exact=True).set_input_files(
+        {"name": "game.json", "mimeType": "application/json", "buffer": json.dumps(REPLAY).encode()}
+    )
+    page.get_by_role("button", name="Check the replay").click()
+    verdict = page.locator("#replay-verdict")
+    expect(verdict).to_contain_text("The engine accepts this replay")
+    assert verdict.locator("tbody tr").first.inner_text().split() == ["1", "Jane", "106"]
+    assert "-5c" not in verdict.inner_html()  # the deck order is never shown
+    assert Game.objects.count() == 0
+    page.get_by_role("button", name="Save result").click()
+    page.wait_for_url(re.compile(r".*/manage/games/\d+/$"))
+    assert Game.objects.get().replay_document is not None
     fits(page)
     assert page.console_errors == []
     assert page.bad_responses == []
