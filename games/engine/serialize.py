@@ -44,6 +44,7 @@ def dump(game: "Game") -> str:
         "options": dict(_option_diff(game.options)),
         "names": game.names,
         "start": game.starting_stacks,
+        **({"sn": game.starting_names} if game.starting_names != game.names[: len(game.starting_stacks)] else {}),
         "first": game.first_dealer,
         "draw": [[[s, c] for s, c in rnd.items()] for rnd in game.dealer_draw],
         "m": game._master,
@@ -146,6 +147,7 @@ def load(cls: type["Game"], text: str, history: str | None = None) -> "Game":
         game.preset = data["preset"]
         game.names = list(data["names"])
         game.starting_stacks = list(data["start"])
+        game.starting_names = list(data.get("sn") or data["names"][: len(data["start"])])
         game.stacks = list(data["start"])
         game.first_dealer = data["first"]
         game.dealer_draw = [{s: c for s, c in rnd} for rnd in data["draw"]]

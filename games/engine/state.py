@@ -32,6 +32,7 @@ class Game:
         self.options: CoruscantShiftOptions = CoruscantShiftOptions()
         self.preset: str | None = None
         self.names: list[str] = []
+        self.starting_names: list[str] = []
         self.starting_stacks: list[int] = []
         self.stacks: list[int] = []
         self.first_dealer = 0
@@ -96,6 +97,7 @@ class Game:
                 raise InvalidOptions(f"{name}'s stack must be a whole number of credits, 0 or more; got {stack!r}.")
             names.append(name)
         game.names = names
+        game.starting_names = list(names)
         game.stacks = [stack for _, stack in players]
         game.starting_stacks = list(game.stacks)
         if sum(1 for s in game.stacks if s > 0) < 2:
@@ -523,6 +525,10 @@ class Game:
         """Close a cash game between hands: the game is over and its hand seeds are revealed (RULES 1.7)."""
         self.verify_close_table()
         self._record(["close"])
+
+    def _hand_seed(self, number: int, entry: dict) -> str:
+        """The seed of seeded hand `number` from its history record (server seed mixed with its entropy)."""
+        return mix_entropy(server_seed(self._master, number), [(n, v) for n, v in entry.get("n", [])])
 
     def revealed_seeds(self) -> list[dict]:
         """RULES 1.7: every seeded hand's commitment, server seed, player entropy and hand seed, once the game

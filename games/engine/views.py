@@ -142,8 +142,8 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
         }
     if game.over:
         view["standings"] = game.standings()
-        if not game._history_from:
-            view["seeds"] = game.revealed_seeds()
+        # RULES 1.7: the hand seeds are now public, from `game.revealed_seeds()` (and in exports).
+        view["seeds_revealed"] = True
     return view
 
 

@@ -320,7 +320,8 @@ def test_fair_shuffle_commitment_is_published_before_and_seed_revealed_when_the_
     select_all(game)
     check_round(game)
     assert game.is_over  # the one-hand game ends: now its seeds are revealed (RULES 1.7)
-    (seeds,) = game.spectator_view()["seeds"]
+    assert game.spectator_view()["seeds_revealed"] is True
+    (seeds,) = game.revealed_seeds()
     revealed = seeds["seed"]
     assert seeds["commitment"] == published and seeds["server_seed"] == revealed  # no entropy: the same seed
     assert revealed and commitment(revealed) == published
