@@ -108,7 +108,7 @@ def test_error_messages_name_the_problem():
     [
         (
             {"format": "sabacc-replay/3"},
-            "Unknown replay format 'sabacc-replay/3'; expected \"sabacc-replay/1\" or \"sabacc-replay/2\".",
+            'Unknown replay format \'sabacc-replay/3\'; expected "sabacc-replay/1" or "sabacc-replay/2".',
         ),
         ({"preset": "vegas"}, "Unknown preset 'vegas'; the presets are: halcyon, cantina, better, casino."),
         ({"variant": "classic"}, "options: Unknown variant 'classic'; the variants are: coruscant_shift."),
