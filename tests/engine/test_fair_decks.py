@@ -2,10 +2,12 @@
 the game ends (a cash game: when the table closes), and `verify_game` over every hand of a finished game."""
 
 import hashlib
+import io
 import json
 import random
 
 import pytest
+from django.core.management import call_command
 
 from games.engine import (
     EngineError,
@@ -233,3 +235,21 @@ def test_1_7_closing_a_cash_table_reveals_its_seeds():
     assert [row["hand"] for row in game.revealed_seeds()] == [1]
     with pytest.raises(WrongPhase, match="ends by itself"):
         new_game("cantina").close_table()
+
+
+def test_the_replay_command_verifies_a_finished_game(tmp_path):
+    document = json.loads(json.dumps(export_replay(finished_game())))
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(document))
+    out, err = io.StringIO(), io.StringIO()
+    call_command("replay", str(good), "--verify", stdout=out, stderr=err)
+    assert out.getvalue().strip() == "verified: 3 hands" and err.getvalue() == ""
+    deck = document["hands"][0]["deck"]
+    deck[60], deck[61] = deck[61], deck[60]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(document))
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as exited:
+        call_command("replay", str(bad), "--verify", stdout=out, stderr=err)
+    assert exited.value.code == 2 and out.getvalue() == ""
+    assert err.getvalue().strip() == "replay: Hand 1: the deck is not the one its seed deals."
