@@ -11,10 +11,13 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-# Database integer columns hold up to 2,147,483,647 (PostgreSQL refuses more with an error). Input is
-# bounded well below: a game's credits (so every stack, pot and ledger line) by MAX_CREDITS, and
-# counts (re-buys, knock-outs, rounds, table numbers, best N, minimum players) by MAX_COUNT.
+# Credit columns are 64-bit (up to 9.2e18); counts are 32-bit (up to 2,147,483,647). Input is bounded
+# well below, so no sum overflows: a game's credits (so every stack, pot and ledger line) by
+# MAX_CREDITS, an event's and a season's credits in all by MAX_EVENT_CREDITS and MAX_SEASON_CREDITS,
+# and counts (re-buys, knock-outs, rounds, table numbers, best N, minimum players) by MAX_COUNT.
 MAX_CREDITS = 1_000_000_000
+MAX_EVENT_CREDITS = 1_000_000_000_000
+MAX_SEASON_CREDITS = 100_000_000_000_000
 MAX_COUNT = 1_000_000
 
 

@@ -420,18 +420,6 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         entry = services.ledger_adjust(actor=request.user, event=event, **data.validated_data)
         return Response(s.LedgerEntryOutput(entry).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.TableInput, responses={201: s.TableOutput}, summary="Add a table to an event")
-    @action(detail=True, methods=["post"])
-    def tables(self, request: Request, pk: str) -> Response:
-        from games.services import table_create
-
-        event = self.get_object()
-        require_organiser(request.user, event.season.league)
-        data = s.TableInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        table = table_create(actor=request.user, event=event, **data.validated_data)
-        return Response(s.TableOutput(table).data, status=status.HTTP_201_CREATED)
-
 
 class LedgerViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = s.LedgerEntryOutput
