@@ -17,6 +17,7 @@ from games.models import Game, ResultCorrection, Seat, Table
 from league import selectors
 from league.api import serializers as league_serializers
 from league.api.permissions import require_organiser
+from league.api.views import ID_PATTERN
 from league.models import MAX_COUNT, MAX_CREDITS, Event
 
 
@@ -136,6 +137,7 @@ class GameChipHistoryOutput(serializers.Serializer):
 
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = GameOutput
+    lookup_value_regex = ID_PATTERN
     filterset_fields = {
         "event": ["exact"],
         "event__season": ["exact"],

@@ -1,6 +1,6 @@
 """REST API routes of this app."""
 
-from django.urls import path
+from django.urls import re_path
 from rest_framework.routers import DefaultRouter
 
 from games.api import EventTablesView, GameViewSet
@@ -10,6 +10,6 @@ router.include_root_view = False
 router.register("games", GameViewSet, basename="game")
 
 urlpatterns = [
-    path("events/<int:pk>/tables/", EventTablesView.as_view(), name="event-tables"),
+    re_path(r"^events/(?P<pk>[0-9]{1,18})/tables/$", EventTablesView.as_view(), name="event-tables"),
     *router.urls,
 ]
