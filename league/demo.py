@@ -12,6 +12,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from league import hooks
+
 DEMO_ORGANISER = "organiser"
 DEMO_PASSWORD = "sabacc-demo"  # a demo login printed by `make run`, not a secret
 DEMO_LEAGUE = "coruscant-circuit"
@@ -49,8 +51,7 @@ def _hands(rng: random.Random, stacks: dict[int, int], count: int) -> list[dict[
 
 
 def _record(*, actor, event, players, rng, hands: int, when, table=None, round_number=1) -> None:
-    from games.services import result_record
-
+    result_record = hooks.get("result_record")  # games registers it: league never imports games
     stacks = {p.pk: 450 for p in players}
     result_record(
         actor=actor,
@@ -65,7 +66,6 @@ def _record(*, actor, event, players, rng, hands: int, when, table=None, round_n
 
 @transaction.atomic
 def load_demo_data(out: TextIO) -> None:
-    from games.models import Table
     from league import services
     from league.chips import default_sets_create
     from league.models import BuyInPolicy, ChipSet, Denomination, EventKind, EventStatus, League, Player, Role
@@ -142,9 +142,8 @@ def load_demo_data(out: TextIO) -> None:
         status=EventStatus.RUNNING,
     )
     entrants = rng.sample(players, 8)
+    table_create = hooks.get("table_create")
     for number in (1, 2):
-        from games.services import table_create
-
         table = table_create(actor=organiser, event=cup, name=f"Table {number}", number=number)
         _record(
             actor=organiser,
@@ -155,7 +154,7 @@ def load_demo_data(out: TextIO) -> None:
             when=timezone.now() - datetime.timedelta(hours=3 - number),
             table=table,
         )
-    Table.objects.get_or_create(event=cup, number=3, defaults={"name": "Final table"})
+    table_create(actor=organiser, event=cup, name="Final table", number=3)
 
     services.standings_recompute(league_id=league.pk)
     out.write(f"Demo league {league.name!r}: {len(players)} players, 2 seasons, standings computed.\n")
