@@ -1,5 +1,6 @@
-"""Demo data for `make run`: a demo organiser, a league of a dozen players, a finished season of
-results with their ledgers, and a current season with a tournament under way.
+"""Demo data for `make run`: one account per role (an organiser who is not staff, a player who claimed the
+guest "Han" and so has a history, a site admin), a league of a dozen players, a finished season of results
+with their ledgers, and a current season with a tournament under way.
 
 Idempotent: running it again changes nothing that is already there.
 """
@@ -13,7 +14,10 @@ from django.db import transaction
 from django.utils import timezone
 
 DEMO_ORGANISER = "organiser"
-DEMO_PASSWORD = "sabacc-demo"  # a demo login printed by `make run`, not a secret
+DEMO_PLAYER = "player"
+DEMO_ADMIN = "admin"
+DEMO_PASSWORD = "sabacc-demo"  # the demo logins printed by `make run`, not a secret
+DEMO_PLAYER_CLAIMS = "Han"  # the demo player account plays as this guest, claimed with its code
 DEMO_LEAGUE = "coruscant-circuit"
 DEMO_PLAYERS = [
     "Han",
@@ -63,6 +67,43 @@ def _record(*, actor, event, players, rng, hands: int, when, table=None, round_n
     )
 
 
+def _demo_user(username: str, *, staff: bool):
+    """A demo account with the demo password; an existing one keeps its password but gets the demo role."""
+    user, created = get_user_model().objects.get_or_create(
+        username=username,
+        defaults={"is_staff": staff, "is_superuser": staff, "email": f"{username}@example.org"},
+    )
+    if created:
+        user.set_password(DEMO_PASSWORD)
+        user.save()
+    elif user.is_staff != staff:
+        user.is_staff = user.is_superuser = staff
+        user.save(update_fields=["is_staff", "is_superuser"])
+    return user
+
+
+def bot_replay(names: list[str], *, seed: str, preset: str = "better", stack: int = 450, max_hands: int = 60) -> dict:
+    """A whole game between sensible bots, seated under the given names, as a `sabacc-replay/1` document:
+    the demo's (and tests') game with a hand history to step through."""
+    from games.engine import Game, build_options
+    from games.engine.bots import SensibleBot, play_turn
+    from games.engine.replay import export_replay
+
+    game = Game.new(
+        options=build_options("coruscant_shift", preset),
+        players=[(name, stack) for name in names],
+        rng=random.Random(f"{seed}/table"),
+        preset=preset,
+    )
+    bots = [SensibleBot(random.Random(f"{seed}/seat/{seat}")) for seat in range(len(names))]
+    while not game.is_over and game.hands_played < max_hands and game.can_start_hand():
+        game.start_hand()
+        while game.in_hand:
+            seat = game.waiting_for()[0]
+            play_turn(game, seat, bots[seat])
+    return export_replay(game)
+
+
 @transaction.atomic
 def load_demo_data(out: TextIO) -> None:
     from games.models import Table
@@ -70,14 +111,13 @@ def load_demo_data(out: TextIO) -> None:
     from league.chips import default_sets_create
     from league.models import BuyInPolicy, ChipSet, Denomination, EventKind, EventStatus, League, Player, Role
 
-    user_model = get_user_model()
-    organiser, created = user_model.objects.get_or_create(
-        username=DEMO_ORGANISER, defaults={"is_staff": True, "email": "organiser@example.org"}
-    )
-    if created:
-        organiser.set_password(DEMO_PASSWORD)
-        organiser.save()
-    out.write(f"Demo organiser login: {DEMO_ORGANISER} / {DEMO_PASSWORD}\n")
+    organiser = _demo_user(DEMO_ORGANISER, staff=False)
+    player_user = _demo_user(DEMO_PLAYER, staff=False)
+    _demo_user(DEMO_ADMIN, staff=True)
+    out.write(f"Demo logins (password for all three: {DEMO_PASSWORD}):\n")
+    out.write(f"  {DEMO_ORGANISER:<10} league organiser of the Coruscant Circuit (not a site admin)\n")
+    out.write(f"  {DEMO_PLAYER:<10} a player: plays as {DEMO_PLAYER_CLAIMS}, with a season of history\n")
+    out.write(f"  {DEMO_ADMIN:<10} site admin (staff): everything, and /admin/\n")
     if League.objects.filter(slug=DEMO_LEAGUE).exists():
         out.write(f"Demo league {DEMO_LEAGUE!r} is already there.\n")
         return
@@ -155,7 +195,22 @@ def load_demo_data(out: TextIO) -> None:
             when=timezone.now() - datetime.timedelta(hours=3 - number),
             table=table,
         )
-    Table.objects.get_or_create(event=cup, number=3, defaults={"name": "Final table"})
+    final = Table.objects.get_or_create(event=cup, number=3, defaults={"name": "Final table"})[0]
+    # A game played online-style with a replay, so its hand history can be stepped through on its page.
+    finalists = [entrants[0], entrants[4], entrants[1]]
+    from games.services import result_record
 
+    result_record(
+        actor=organiser,
+        event=cup,
+        seats=[{"player": p.pk} for p in finalists],
+        replay=bot_replay([p.display_name for p in finalists], seed="demo-final"),
+        played_at=timezone.now() - datetime.timedelta(minutes=30),
+        table=final,
+        round=2,
+    )
+
+    han = next(p for p in players if p.display_name == DEMO_PLAYER_CLAIMS)
+    services.player_claim(user=player_user, player=han, claim_code=han.claim_code)
     services.standings_recompute(league_id=league.pk)
     out.write(f"Demo league {league.name!r}: {len(players)} players, 2 seasons, standings computed.\n")
