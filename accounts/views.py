@@ -3,6 +3,7 @@ admin sign-in routed through the site's sign-in (so its rate limits apply there 
 
 from urllib.parse import urlencode
 
+from allauth.account import views as allauth_views
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -88,3 +89,14 @@ def admin_login(request: HttpRequest) -> HttpResponse:
             return HttpResponseRedirect(next_url)
         raise PermissionDenied("The admin is for site admins; your account is not one.")
     return HttpResponseRedirect(f"{reverse('account_login')}?{urlencode({'next': next_url})}")
+
+
+class LoginView(allauth_views.LoginView):
+    """allauth's sign-in, except that a sign-in refused by the rate limit answers 429 (with the form and why)."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        codes = {error.code for errors in form.errors.as_data().values() for error in errors}
+        if "too_many_login_attempts" in codes:
+            response.status_code = 429
+        return response

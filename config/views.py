@@ -66,7 +66,11 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return _error(request, 404, "Page not found", "There is nothing at this address, or it is not yours to see.")
+    message = "There is nothing at this address, or it is not yours to see."
+    said = exception.args[0] if exception is not None and exception.args else None
+    if isinstance(said, str) and said:  # our own Http404("No such league.") messages; the resolver's are dicts
+        message = f"{said} {message}"
+    return _error(request, 404, "Page not found", message)
 
 
 def too_many_requests(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

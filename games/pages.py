@@ -25,24 +25,18 @@ def event_for_viewer(*, user: Any, pk: int) -> Event:
     return event
 
 
-def event_tables(*, event: Event) -> list[Table]:
-    """The event's tables with their games and seats (players joined), in two queries."""
-    games = Prefetch(
-        "games",
-        queryset=Game.objects.defer("replay_document", "replay_result", "hands", "options")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
-        .order_by("round", "played_at", "id"),
-    )
-    return list(Table.objects.filter(event=event).prefetch_related(games).order_by("number"))
-
-
-def event_games_without_table(*, event: Event) -> list[Game]:
-    return list(
-        Game.objects.filter(event=event, table__isnull=True)
+def event_tables(*, event: Event) -> tuple[list[Table], list[Game]]:
+    """The event's tables, each with `.game_list`, and the games at no table: three queries in all."""
+    games = list(
+        Game.objects.filter(event=event)
         .defer("replay_document", "replay_result", "hands", "options")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
         .order_by("round", "played_at", "id")
     )
+    tables = list(Table.objects.filter(event=event).order_by("number"))
+    for table in tables:
+        table.game_list = [game for game in games if game.table_id == table.pk]
+    return tables, [game for game in games if game.table_id is None]
 
 
 def event_results(*, event: Event) -> list[EventResult]:

@@ -13,11 +13,12 @@ from league.permissions import can_manage_league
 def event_page(request: HttpRequest, pk: int) -> HttpResponse:
     event = pages.event_for_viewer(user=request.user, pk=pk)
     league = event.season.league
+    tables, loose_games = pages.event_tables(event=event)
     context = {
         "event": event,
         "league": league,
-        "tables": pages.event_tables(event=event),
-        "loose_games": pages.event_games_without_table(event=event),
+        "tables": tables,
+        "loose_games": loose_games,
         "results": pages.event_results(event=event),
         "prize_pool": pages.event_prize_pool(event=event),
         "my_player_id": selectors.user_player_id(request.user),
