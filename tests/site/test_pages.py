@@ -7,8 +7,8 @@ import pytest
 from django.test import Client, TestCase
 
 from games.services import result_record
-from tests.factories import UserFactory
 from league.models import LedgerEntry, Standing
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
