@@ -63,10 +63,10 @@ def test_a_refused_league_shows_the_services_message_beside_the_field_and_saves_
     assert (League.objects.count(), AuditEntry.objects.count()) == before
 
 
-def test_a_taken_address_is_refused_above_the_form(world, organiser_client):
+def test_a_taken_address_is_refused_beside_it(world, organiser_client):
     response = organiser_client.post("/manage/leagues/new/", league_form_data(slug=world.league.slug))
     assert response.status_code == 400
-    assert "exists already" in " ".join(response.context["form"].non_field_errors())
+    assert "exists already" in " ".join(response.context["form"].errors["slug"])
 
 
 def test_tie_breaker_arrows_work_without_javascript_and_save_nothing(world, organiser_client):
