@@ -8,6 +8,7 @@ Every write is the API's service (`games.services`, `league.services`); who may 
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
@@ -22,6 +23,28 @@ from league import services as league_services
 from league.forms import show_error
 from league.models import AuditEntry, Event, EventStatus, Player
 from league.views.manage import _event, _managed_league, manager_required
+
+SUBMISSION_SECONDS = 6 * 3600
+
+
+def _first_submission(request: HttpRequest, what: str) -> tuple[bool, str]:
+    """Whether this POST is the first of its form (a hidden value per form shown); a repeat (a double click,
+    a resent page) must not record the same result twice. The cache's atomic add decides between racing POSTs."""
+    token = (request.POST.get("submission") or "")[:64]
+    if not token:  # a form from before this guard, or a script: nothing to compare with
+        return True, ""
+    key = f"manage:{what}:{request.user.pk}:{token}"
+    return cache.add(key, "pending", SUBMISSION_SECONDS), key
+
+
+def _repeat(request: HttpRequest, form, key: str) -> HttpResponse | None:
+    """The answer to a repeated POST: the game the first one saved, or a note that it is still being saved."""
+    done = cache.get(key)
+    if isinstance(done, int):
+        messages.info(request, "This result was saved already; here it is.")
+        return redirect("manage-game", pk=done)
+    form.add_error(None, "This form is being saved already; look at the event's games before sending it again.")
+    return None
 
 
 class DryRun(Exception):
@@ -135,10 +158,20 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     form, seats = _entry_forms(request, event)
     if request.method == "POST":
-        game = _record(request, event, form, seats)
-        if game is not None:
-            messages.success(request, "The result is recorded.")
-            return redirect("manage-game", pk=game.pk)
+        first, key = _first_submission(request, "result-entry")
+        if not first:
+            repeat = _repeat(request, form, key)
+            if repeat is not None:
+                return repeat
+        else:
+            game = _record(request, event, form, seats)
+            if game is not None:
+                if key:
+                    cache.set(key, game.pk, SUBMISSION_SECONDS)
+                messages.success(request, "The result is recorded.")
+                return redirect("manage-game", pk=game.pk)
+            if key:
+                cache.delete(key)  # refused: the same form may be sent again once put right
     status = 400 if form.is_bound else 200
     return render(request, "manage/result_entry.html", _entry_context(event, form, seats), status=status)
 
@@ -225,7 +258,12 @@ def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         form = forms.CorrectionForm(request.POST)
         seats = forms.CorrectionSeatFormSet(request.POST, players=players, prefix="seat")
-        if form.is_valid() and seats.is_valid():
+        first, key = _first_submission(request, "result-correct")
+        if not first:
+            repeat = _repeat(request, form, key)
+            if repeat is not None:
+                return repeat
+        elif form.is_valid() and seats.is_valid():
             try:
                 services.result_correct(
                     actor=request.user,
@@ -236,8 +274,12 @@ def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
             except ApplicationError as exc:
                 show_error(form, exc)
             else:
+                if key:
+                    cache.set(key, game.pk, SUBMISSION_SECONDS)
                 messages.success(request, "The correction is saved; the standings follow it.")
                 return redirect("manage-game", pk=game.pk)
+        if first and key:
+            cache.delete(key)
     else:
         form = forms.CorrectionForm()
         seats = forms.CorrectionSeatFormSet(players=players, prefix="seat", initial=forms.initial_seats(current))

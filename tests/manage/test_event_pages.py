@@ -291,3 +291,39 @@ def test_a_stranger_cannot_open_another_leagues_entry_pages(world):
     ):
         assert other.get(url).status_code == 403, url
     assert Membership.objects.filter(league=world.league).count() == 10
+
+
+def test_the_same_result_form_sent_twice_records_one_game(world, organiser_client):
+    han, lando = world.players[:2]
+    url = f"/manage/events/{world.event.pk}/results/new/"
+    token = organiser_client.get(url).context["form"]["submission"].value()
+    assert token
+    unbalanced = result_data(
+        [
+            {"player": han.pk, "buy_in": 450, "final_credits": 600},
+            {"player": lando.pk, "buy_in": 450, "final_credits": 0},
+        ],
+        submission=token,
+    )
+    assert organiser_client.post(url, unbalanced).status_code == 400
+    # Put right and sent again with the same form: saved once; the repeat lands on the same game.
+    balanced = {**unbalanced, "seat-1-final_credits": "300"}
+    first = organiser_client.post(url, balanced)
+    again = organiser_client.post(url, balanced)
+    game = Game.objects.get(event=world.event)
+    assert first.status_code == again.status_code == 302
+    assert first.url == again.url == f"/manage/games/{game.pk}/"
+    assert Game.objects.filter(event=world.event).count() == 1
+    # A new form (a new value) records a second game.
+    assert organiser_client.post(url, {**balanced, "submission": "another-form"}).status_code == 302
+    assert Game.objects.filter(event=world.event).count() == 2
+
+
+def test_the_same_correction_sent_twice_is_booked_once(world, organiser_client):
+    game = recorded_game(world)
+    han, lando = world.players[:2]
+    data = {**correction_data(game, {han.pk: 350, lando.pk: 550}), "submission": "one-form"}
+    url = f"/manage/games/{game.pk}/correct/"
+    assert organiser_client.post(url, data).status_code == 302
+    assert organiser_client.post(url, data).status_code == 302
+    assert ResultCorrection.objects.filter(game=game).count() == 1
