@@ -3,6 +3,7 @@ checks as the API, the replay's dry run, corrections and a game's audit trail.""
 
 import copy
 import json
+import uuid
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -315,14 +316,14 @@ def test_the_same_result_form_sent_twice_records_one_game(world, organiser_clien
     assert first.url == again.url == f"/manage/games/{game.pk}/"
     assert Game.objects.filter(event=world.event).count() == 1
     # A new form (a new value) records a second game.
-    assert organiser_client.post(url, {**balanced, "submission": "another-form"}).status_code == 302
+    assert organiser_client.post(url, {**balanced, "submission": uuid.uuid4().hex}).status_code == 302
     assert Game.objects.filter(event=world.event).count() == 2
 
 
 def test_the_same_correction_sent_twice_is_booked_once(world, organiser_client):
     game = recorded_game(world)
     han, lando = world.players[:2]
-    data = {**correction_data(game, {han.pk: 350, lando.pk: 550}), "submission": "one-form"}
+    data = {**correction_data(game, {han.pk: 350, lando.pk: 550}), "submission": uuid.uuid4().hex}
     url = f"/manage/games/{game.pk}/correct/"
     assert organiser_client.post(url, data).status_code == 302
     assert organiser_client.post(url, data).status_code == 302
