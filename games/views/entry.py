@@ -54,7 +54,9 @@ class DryRun(Exception):
 # Events: status, tables, games
 
 
-def _event_page(request: HttpRequest, event: Event, *, table_form=None, status: int = 200) -> HttpResponse:
+def _event_page(
+    request: HttpRequest, event: Event, *, table_form=None, status_error: str = "", status: int = 200
+) -> HttpResponse:
     games = (
         Game.objects.filter(event=event)
         .select_related("table")
@@ -73,6 +75,7 @@ def _event_page(request: HttpRequest, event: Event, *, table_form=None, status: 
         "table_form": table_form or forms.TableForm(initial={"number": len(tables) + 1}),
         "results": event.results.select_related("player").order_by("place", "player__display_name"),
         "statuses": EventStatus,
+        "status_error": status_error,
     }
     return render(request, "manage/event.html", context, status=status)
 
@@ -92,8 +95,7 @@ def event_status(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         event = league_services.event_update(actor=request.user, event=event, status=request.POST.get("status", ""))
     except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return _event_page(request, event, status=400)
+        return _event_page(request, event, status_error=exc.message, status=400)
     done = {EventStatus.RUNNING: "is under way", EventStatus.FINISHED: "is finished: the standings are updated"}
     messages.success(request, f"{event.name} {done.get(event.status, 'is planned')}.")
     return redirect("manage-event", pk=event.pk)
