@@ -155,3 +155,15 @@ CorrectionSeatFormSet = forms.formset_factory(
 class TableForm(forms.Form):
     name = forms.CharField(label="Table name", max_length=80)
     number = forms.IntegerField(label="Number")
+
+
+class AdjustmentForm(forms.Form):
+    """A manual correction of one player's credits at an event (chips miscounted, a penalty), with a reason."""
+
+    player = forms.TypedChoiceField(label="Player", coerce=int, empty_value=None)
+    amount = forms.IntegerField(label="Credits (+ added, - taken)")
+    reason = forms.CharField(label="Reason", max_length=255, required=False)
+
+    def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", "(choose a player)"), *players]

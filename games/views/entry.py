@@ -21,7 +21,7 @@ from games import forms, services
 from games.models import Game, GameStatus, ResultCorrection, Seat
 from league import services as league_services
 from league.forms import show_error
-from league.models import AuditEntry, Event, EventStatus, Player
+from league.models import AuditEntry, Event, EventStatus, LedgerEntry, LedgerKind, Player
 from league.views.manage import _event, _managed_league, manager_required
 
 SUBMISSION_SECONDS = 6 * 3600
@@ -55,7 +55,13 @@ class DryRun(Exception):
 
 
 def _event_page(
-    request: HttpRequest, event: Event, *, table_form=None, status_error: str = "", status: int = 200
+    request: HttpRequest,
+    event: Event,
+    *,
+    table_form=None,
+    adjustment_form=None,
+    status_error: str = "",
+    status: int = 200,
 ) -> HttpResponse:
     games = (
         Game.objects.filter(event=event)
@@ -76,6 +82,10 @@ def _event_page(
         "results": event.results.select_related("player").order_by("place", "player__display_name"),
         "statuses": EventStatus,
         "status_error": status_error,
+        "adjustments": LedgerEntry.objects.filter(event=event, kind=LedgerKind.ADJUSTMENT)
+        .select_related("player", "author")
+        .order_by("id"),
+        "adjustment_form": adjustment_form or forms.AdjustmentForm(players=forms.member_choices(event)),
     }
     return render(request, "manage/event.html", context, status=status)
 
@@ -116,6 +126,32 @@ def table_add(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"{table.name} is added.")
             return redirect(reverse("manage-event", kwargs={"pk": event.pk}) + "#tables")
     return _event_page(request, event, table_form=form, status=400)
+
+
+@require_POST
+@manager_required
+def adjustment_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add or take credits from a player at this event, with a reason (the ledger keeps who and why)."""
+    event = _event(request, pk)
+    form = forms.AdjustmentForm(request.POST, players=forms.member_choices(event))
+    if form.is_valid():
+        player = Player.objects.get(pk=form.cleaned_data["player"])
+        try:
+            league_services.ledger_adjust(
+                actor=request.user,
+                event=event,
+                player=player,
+                amount=form.cleaned_data["amount"],
+                reason=form.cleaned_data["reason"],
+            )
+        except ApplicationError as exc:
+            show_error(form, exc)
+        else:
+            messages.success(
+                request, f"{player.display_name}'s credits are adjusted by {form.cleaned_data['amount']:+,}."
+            )
+            return redirect(reverse("manage-event", kwargs={"pk": event.pk}) + "#adjustments")
+    return _event_page(request, event, adjustment_form=form, status=400)
 
 
 # Manual result entry

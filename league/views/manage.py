@@ -450,3 +450,23 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("manage-event", pk=event.pk)
     status = 400 if form.is_bound and form.errors else 200
     return _render(request, "manage/event_form.html", {"league": league, "form": form}, status)
+
+
+@require_http_methods(["GET", "POST"])
+@manager_required
+def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    form = forms.EventEditForm(request.POST or None, event=event)
+    if request.method == "POST" and form.is_valid():
+        try:
+            changed = form.changed_service_fields()
+            if changed:
+                services.event_update(actor=request.user, event=event, **changed)
+        except ApplicationError as exc:
+            forms.show_error(form, exc)
+        else:
+            messages.success(request, f"{form.cleaned_data['name']} is saved.")
+            return redirect("manage-event", pk=event.pk)
+    status = 400 if form.is_bound and form.errors else 200
+    context = {"league": event.season.league, "event": event, "form": form}
+    return _render(request, "manage/event_form.html", context, status)

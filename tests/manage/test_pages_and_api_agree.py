@@ -152,6 +152,30 @@ CASES: dict[str, Case] = {
             c.post(f"/api/events/{w.event.pk}/tables/", {"name": "Table 7", "number": 7}, format="json").status_code
         ],
     ),
+    "edit event": Case(
+        offered_on=lambda w: f"/manage/events/{w.event.pk}/",
+        marker="edit-event",
+        page_post=lambda w: (
+            f"/manage/events/{w.event.pk}/edit/",
+            {"name": "Renamed", "kind": "tournament", "starts_at": "2026-05-01T20:00"},
+        ),
+        api_call=lambda c, w: [c.patch(f"/api/events/{w.event.pk}/", {"name": "Renamed"}, format="json").status_code],
+    ),
+    "adjust credits": Case(
+        offered_on=lambda w: f"/manage/events/{w.event.pk}/",
+        marker="adjust-credits",
+        page_post=lambda w: (
+            f"/manage/events/{w.event.pk}/adjustments/",
+            {"player": str(w.players[0].pk), "amount": "-50", "reason": "miscounted"},
+        ),
+        api_call=lambda c, w: [
+            c.post(
+                f"/api/events/{w.event.pk}/adjustments/",
+                {"player": w.players[0].pk, "amount": -50, "reason": "miscounted"},
+                format="json",
+            ).status_code
+        ],
+    ),
     "start event": Case(
         offered_on=lambda w: f"/manage/events/{w.event.pk}/",
         marker="start-event",
