@@ -22,7 +22,7 @@ from games.models import Game, GameStatus, ResultCorrection, Seat
 from league import services as league_services
 from league.forms import show_error
 from league.models import AuditEntry, Event, EventStatus, LedgerEntry, LedgerKind, Player
-from league.views.manage import _event, _managed_league, manager_required
+from league.views.manage import managed_event, managed_league, manager_required
 
 SUBMISSION_SECONDS = 6 * 3600
 
@@ -94,14 +94,14 @@ def _event_page(
 @manager_required
 def event_manage(request: HttpRequest, pk: int) -> HttpResponse:
     """An event's organiser page: status with start and finish, tables, games and results."""
-    return _event_page(request, _event(request, pk))
+    return _event_page(request, managed_event(request, pk))
 
 
 @require_POST
 @manager_required
 def event_status(request: HttpRequest, pk: int) -> HttpResponse:
     """Start, finish or reopen an event; finishing it puts its results into the standings."""
-    event = _event(request, pk)
+    event = managed_event(request, pk)
     try:
         event = league_services.event_update(actor=request.user, event=event, status=request.POST.get("status", ""))
     except ApplicationError as exc:
@@ -114,7 +114,7 @@ def event_status(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @manager_required
 def table_add(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
+    event = managed_event(request, pk)
     form = forms.TableForm(request.POST)
     if form.is_valid():
         try:
@@ -132,7 +132,7 @@ def table_add(request: HttpRequest, pk: int) -> HttpResponse:
 @manager_required
 def adjustment_add(request: HttpRequest, pk: int) -> HttpResponse:
     """Add or take credits from a player at this event, with a reason (the ledger keeps who and why)."""
-    event = _event(request, pk)
+    event = managed_event(request, pk)
     form = forms.AdjustmentForm(request.POST, players=forms.member_choices(event))
     if form.is_valid():
         player = Player.objects.get(pk=form.cleaned_data["player"])
@@ -193,7 +193,7 @@ def _entry_context(event: Event, form, seats) -> dict[str, Any]:
 def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
     """Record a game played at a table: players, buy-ins and re-buys, then final credits, a finishing
     order or a replay file; the page keeps the credits balance as you type."""
-    event = _event(request, pk)
+    event = managed_event(request, pk)
     form, seats = _entry_forms(request, event)
     if request.method == "POST":
         first, key = _first_submission(request, "result-entry")
@@ -219,7 +219,7 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
 def replay_check(request: HttpRequest, pk: int) -> HttpResponse:
     """The engine's verdict on an uploaded replay with the chosen players, before saving: the same service
     runs inside a transaction that is then rolled back, so nothing is written."""
-    event = _event(request, pk)
+    event = managed_event(request, pk)
     form, seats = _entry_forms(request, event)
     context: dict[str, Any] = {}
     if not (form.is_valid() and seats.is_valid()):
@@ -246,7 +246,7 @@ def _game(request: HttpRequest, pk: int) -> Game:
     game = get_object_or_404(
         Game.objects.select_related("event__season__league", "table").defer("replay_document"), pk=pk
     )
-    _managed_league(request, game.event.season.league)
+    managed_league(request, game.event.season.league)
     return game
 
 

@@ -23,9 +23,3 @@ def claim_link(player: Any) -> str:
 def can_manage_anything(context: dict) -> bool:
     request = context.get("request")
     return bool(request and permissions.can_manage_anything(request.user))
-
-
-@register.simple_tag(takes_context=True)
-def can_create_league(context: dict) -> bool:
-    request = context.get("request")
-    return bool(request and permissions.can_create_league(request.user))
