@@ -31,7 +31,28 @@ def test_the_new_rulings_have_their_fixtures():
         "invalid_missing_reshuffle",
         "invalid_wrong_reshuffle",
         "casino_between_hands",
+        "min_bet_and_cap_follow_the_blinds",
+        "casino_ante_and_hands_limit",
+        "zero_credit_seat_in_standings",
+        "fixed_stay_allin_is_a_call",
+        "betting_round_skipped",
     } <= names
+
+
+def test_1_8_the_cap_doubles_with_the_blinds_and_no_further():
+    document = load("min_bet_and_cap_follow_the_blinds")["replay"]
+    assert play_replay(document)["hands"][2]["forced"] == {"Ann": 10, "Bob": 20}  # the blinds doubled
+    hand = document["hands"][2]
+    message = "A raise must take your total for this round to between 80 and 80"
+    for action in ({"player": "Ann", "do": "raise", "to": 81}, {"player": "Ann", "do": "raise", "to": 79}):
+        actions = [*hand["actions"][:2], action]
+        with pytest.raises(ReplayError) as caught:
+            play_replay({**document, "hands": [*document["hands"][:2], {**hand, "actions": actions}]})
+        assert str(caught.value) == f"Hand 3, action 3 (Ann raise): {message}; got {action['to']}."
+    bet = {"player": "Bob", "do": "bet", "amount": 59}  # the min bet doubled with the blinds: 30 -> 60
+    actions = [*hand["actions"][:6], bet]
+    with pytest.raises(ReplayError, match=r"Hand 3, action 7 \(Bob bet\): A bet must be from 60 to 80; got 59\."):
+        play_replay({**document, "hands": [*document["hands"][:2], {**hand, "actions": actions}]})
 
 
 def test_1_8_reshuffles_listed_in_a_replay_are_the_new_draw_piles():
