@@ -49,15 +49,20 @@ def play_replay(document: dict) -> dict:
     return replay_result(game, version=2 if document.get("format") == FORMAT_2 else 1)
 
 
-def replay_game(document: dict, *, on_hand_end: Any = None, verify: bool = False) -> Game:
-    """The engine game a replay document plays to; `on_hand_end(game, hand, listed)` is called after each
-    finished hand. With `verify`, seeded hands of a version-2 export are dealt from their revealed seeds."""
+def replay_game(document: dict, *, on_hand_end: Any = None, on_step: Any = None, verify: bool = False) -> Game:
+    """The engine game a replay document (either version) plays to; raises `ReplayError` as `play_replay` does.
+
+    Hooks for pages that step through a replay: `on_step(game, number, index, action)` after hand `number`
+    starts (index 0, action None) and after each of its actions (index from 1, the action as listed);
+    `on_hand_end(game, hand, listed)` after each finished hand. Show players only `game.spectator_view()`
+    from them. With `verify`, seeded hands of a version-2 export are reshuffled from their revealed seeds.
+    """
     game, hands = _setup(document)
     version = 2 if document.get("format") == FORMAT_2 else 1
     for number, hand in enumerate(hands, start=1):
         if version == 2 and isinstance(hand, dict):
             _play_events(game, f"Hand {number} before", hand.get("before", []))
-        _play_hand(game, number, hand, document.get("seed", 0), verify=verify)
+        _play_hand(game, number, hand, document.get("seed", 0), verify=verify, on_step=on_step)
         if on_hand_end is not None and not game.in_hand:
             on_hand_end(game, game.hand, hand)
     if version == 2:
@@ -164,7 +169,7 @@ def _full_deck(number: int, listed: Any, seed: Any) -> list:
     return cards + rest
 
 
-def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = False) -> None:
+def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = False, on_step: Any = None) -> None:
     if not isinstance(hand, dict):
         raise _fail(f"Hand {number}: must be an object with deck, dice and actions.")
     if "before" in hand and game.options is not None and not _is_v2(game):
@@ -196,8 +201,12 @@ def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = 
     actions = hand.get("actions", [])
     if not isinstance(actions, list):
         raise _fail(f"Hand {number}: actions must be a list.")
+    if on_step is not None:
+        on_step(game, number, 0, None)
     for index, action in enumerate(actions, start=1):
         _play_action(game, number, index, action)
+        if on_step is not None:
+            on_step(game, number, index, action)
 
 
 def _is_v2(game: Game) -> bool:

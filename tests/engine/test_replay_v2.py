@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from games.engine import Game, ReplayError, public_log, resolve_options
-from games.engine.replay import export_replay, play_replay
+from games.engine.replay import export_replay, play_replay, replay_game
 from tests.engine.helpers import play_hand
 
 REPLAYS = Path(__file__).parent / "replays"
@@ -209,3 +209,19 @@ def test_public_log_never_shows_the_cards_of_a_player_who_folded_or_won_without_
     assert [s["kind"] for s in hand["steps"]].count("deal") == 15
     assert not any("cards" in step for step in hand["steps"])
     assert [s["count"] for s in hand["steps"] if s["kind"] == "select"] == [0, 0, 0]
+
+
+def test_replay_game_steps_through_a_document_for_hand_history_pages():
+    document = load("casino_between_hands")["replay"]
+    seen = []
+
+    def step(game, number, index, action):
+        seen.append((number, index, None if action is None else action["do"], game.spectator_view()["hand"]["phase"]))
+
+    game = replay_game(document, on_step=step)
+    assert game.is_over
+    hand_1 = [s for s in seen if s[0] == 1]
+    assert hand_1[0] == (1, 0, None, "select")
+    assert [s[1] for s in hand_1] == list(range(len(document["hands"][0]["actions"]) + 1))
+    assert hand_1[-1] == (1, 11, "fold", "complete")
+    assert seen[-1][0] == 2 and seen[-1][3] == "complete"
