@@ -304,14 +304,19 @@ def _amount(action: dict, key: str, where: str) -> int:
     return value
 
 
-def export_replay(game: Game) -> dict:
+def export_replay(game: Game, *, version: int = 2) -> dict:
     """The game so far as a `sabacc-replay/2` document that replays to the same result.
 
     Every hand lists its whole deck, its dice, every reshuffled draw pile and every decision, and the
     between-hands events before it (`before`; the events after the last hand are in `after`). A seeded
     hand also gives its `commitment`, and, once the game is over, its `server_seed` (RULES 1.7), so that
     `verify_game` can check every deck. Any game can be exported: casino tables included.
+
+    `version=1` writes a `sabacc-replay/1` document for readers of the first version (no events, no
+    seeds); a game with events between hands other than entropy cannot be written so (`EngineError`).
     """
+    if version not in (1, 2):
+        raise EngineError(f"A replay is written in version 1 or 2; got {version!r}.")
     if game._history_from:
         raise EngineError(
             "This game was loaded without its history, so its earlier hands are unknown; load it with "
@@ -354,6 +359,8 @@ def export_replay(game: Game) -> dict:
                 hand["server_seed"] = server
         hands.append(hand)
         before = []
+    if version == 1:
+        return _version_1(game, hands, before)
     return {
         "format": FORMAT_2,
         "variant": game.variant.name,
@@ -367,6 +374,36 @@ def export_replay(game: Game) -> dict:
         "seed": 0,
         "hands": hands,
         "after": before,
+    }
+
+
+def _version_1(game: Game, hands: list[dict], after: list[dict]) -> dict:
+    """The same export as sabacc-replay/1: hands with deck, dice, reshuffles (when any) and actions only."""
+    events = [e["do"] for hand in hands for e in hand["before"]] + [e["do"] for e in after]
+    kept = sorted({kind for kind in events if kind != "entropy"})
+    if kept:
+        raise EngineError(
+            f"This game has events between hands ({', '.join(kept)}), which sabacc-replay/1 cannot express; "
+            "export it as sabacc-replay/2."
+        )
+    v1_hands = []
+    for hand in hands:
+        entry = {"deck": hand["deck"], "dice": hand["dice"], "actions": hand["actions"]}
+        if hand["reshuffles"]:
+            entry["reshuffles"] = hand["reshuffles"]
+        v1_hands.append(entry)
+    return {
+        "format": FORMAT,
+        "variant": game.variant.name,
+        "preset": game.preset if game.preset in PRESETS else "casino",
+        "options": game.options.to_dict(),
+        "seats": [
+            {"player": name, "stack": stack}
+            for name, stack in zip(game.starting_names, game.starting_stacks, strict=True)
+        ],
+        "dealer": game.starting_names[game.first_dealer],
+        "seed": 0,
+        "hands": v1_hands,
     }
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from games.engine import Game, ReplayError, public_log, resolve_options
+from games.engine import EngineError, Game, ReplayError, public_log, resolve_options
 from games.engine.replay import export_replay, play_replay, replay_game
 from tests.engine.helpers import play_hand
 
@@ -225,3 +225,25 @@ def test_replay_game_steps_through_a_document_for_hand_history_pages():
     assert [s[1] for s in hand_1] == list(range(len(document["hands"][0]["actions"]) + 1))
     assert hand_1[-1] == (1, 11, "fold", "complete")
     assert seen[-1][0] == 2 and seen[-1][3] == "complete"
+
+
+def test_export_as_version_1_for_readers_of_the_first_version():
+    game = Game.new(
+        options=resolve_options("coruscant_shift", "cantina"),
+        players=[("Ann", 100), ("Bob", 100), ("Cat", 100)],
+        dealer=0,
+        rng=random.Random(2),
+        preset="cantina",
+    )
+    game.contribute_entropy(1, "entropy is not an event of version 1; its effect is in the listed deck")
+    play_hand(game, winner=1)
+    play_hand(game, winner=2)
+    document = json.loads(json.dumps(export_replay(game, version=1)))
+    assert document["format"] == "sabacc-replay/1" and "after" not in document
+    assert all(set(hand) <= {"deck", "dice", "actions", "reshuffles"} for hand in document["hands"])
+    assert play_replay(document)["hands"] == game.results
+    game = casino_table(1)
+    with pytest.raises(EngineError, match=r"events between hands \(addon, close, join, leave, rebuy, stake\)"):
+        export_replay(game, version=1)
+    with pytest.raises(EngineError, match="version 1 or 2; got 3"):
+        export_replay(game, version=3)
