@@ -207,6 +207,11 @@ def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = 
         _play_action(game, number, index, action)
         if on_step is not None:
             on_step(game, number, index, action)
+    if started.is_complete and not verify and len(piles) > len(started.reshuffled):
+        raise _fail(
+            f"Hand {number} reshuffles: the hand lists {len(piles)} reshuffles but the draw pile ran out "
+            f"{len(started.reshuffled)} times; list only the reshuffles that happened."
+        )
 
 
 def _is_v2(game: Game) -> bool:

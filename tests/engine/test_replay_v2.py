@@ -247,3 +247,14 @@ def test_export_as_version_1_for_readers_of_the_first_version():
         export_replay(game, version=1)
     with pytest.raises(EngineError, match="version 1 or 2; got 3"):
         export_replay(game, version=3)
+
+
+def test_a_reshuffle_listed_for_a_hand_that_never_needed_one_is_refused():
+    document = load("bob_and_jane")["replay"]
+    hand = {**document["hands"][0], "reshuffles": [["+1c"]]}
+    with pytest.raises(ReplayError) as caught:
+        play_replay({**document, "hands": [hand]})
+    assert str(caught.value) == (
+        "Hand 1 reshuffles: the hand lists 1 reshuffles but the draw pile ran out 0 times; "
+        "list only the reshuffles that happened."
+    )
