@@ -244,11 +244,13 @@ def points_preview_context(data: Any) -> dict[str, Any]:
 
 
 @require_GET
+@manager_required
 def rules_preview(request: HttpRequest) -> HttpResponse:
     return _render(request, "manage/_rules_preview.html", rules_preview_context(request.GET))
 
 
 @require_GET
+@manager_required
 def points_preview(request: HttpRequest) -> HttpResponse:
     return _render(request, "manage/_points_preview.html", points_preview_context(request.GET))
 

@@ -239,3 +239,10 @@ def test_a_guests_claim_code_shows_on_their_player_page_only_to_who_may_manage_t
     assert guest.claim_code in organiser and f"/claim/{guest.claim_code}/" in organiser
     member = page_client(world.users["member"]).get(f"/players/{guest.pk}/").content.decode()
     assert guest.claim_code not in member
+
+
+def test_the_previews_are_for_signed_in_users(world):
+    anonymous = page_client(None)
+    for url in ("/manage/preview/rules/", "/manage/preview/points/"):
+        response = anonymous.get(url, {"points_formula": "linear", "variant": "coruscant_shift", "preset": "better"})
+        assert response.status_code == 302 and "login" in response.url
