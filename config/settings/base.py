@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "games",
     "league",
+    "tournaments",
     "accounts",
 ]
 
