@@ -5,4 +5,5 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("league.api_urls")),
     path("", include("games.api_urls")),
+    path("", include("tournaments.api_urls")),
 ]

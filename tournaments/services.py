@@ -422,6 +422,43 @@ def tournament_clock_pause(
 
 @retry_on_conflict
 @transaction.atomic
+def tournament_clock_move(
+    *, actor: Any, tournament: Tournament, levels: int, now: datetime | None = None
+) -> Tournament:
+    """Move the clock `levels` forward (+) or back (-): the level moved to starts now, with its full time.
+
+    Recorded as a new start (time and level); a paused clock stays paused from now.
+    """
+    now = now or timezone.now()
+    if isinstance(levels, bool) or not isinstance(levels, int) or levels == 0:
+        raise ApplicationError("Move the clock by a whole number of levels other than 0.", extra={"field": "levels"})
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    state = tournament_clock(tournament, now=now)
+    if state is None:
+        raise ConflictError("The clock has not started.")
+    count = len(tournament.structure)
+    target = state.level_index + levels
+    if not 0 <= target < count:
+        raise ApplicationError(
+            f"The structure has levels 1 to {count}; level {target + 1} does not exist.", extra={"field": "levels"}
+        )
+    tournament.clock_started_at = now
+    tournament.clock_start_level = target
+    _store_pauses(tournament, [clock.Pause(started_at=now)] if state.paused else [])
+    tournament.save(update_fields=["clock_started_at", "clock_start_level", "clock_pauses"])
+    league_services.audit(
+        actor=actor,
+        action="tournament_clock_move",
+        obj=tournament,
+        league=tournament.event.season.league,
+        data={"from": state.level_index, "to": target},
+    )
+    return tournament
+
+
+@retry_on_conflict
+@transaction.atomic
 def tournament_eliminate(
     *, actor: Any, tournament: Tournament, player: Player, eliminated_by: Player | None = None
 ) -> Registration:

@@ -177,3 +177,17 @@ def test_strangers_cannot_run_the_clock(night, tournament):
     with pytest.raises(ForbiddenError):
         services.tournament_publish_seed(actor=stranger, tournament=tournament)
     assert state(None) == before
+
+
+def test_moving_the_clock_forward_or_back_starts_that_level_afresh(night, tournament):
+    tournament = started(night, tournament)
+    moved_at = START + timedelta(minutes=4)
+    tournament = services.tournament_clock_move(actor=night.organiser, tournament=tournament, levels=1, now=moved_at)
+    clock = services.tournament_clock(tournament, now=moved_at + timedelta(minutes=1))
+    assert (clock.level_index, clock.seconds_left) == (1, 540)
+    tournament = services.tournament_clock_move(actor=night.organiser, tournament=tournament, levels=-1, now=moved_at)
+    assert services.tournament_clock(tournament, now=moved_at).level_index == 0
+    before = state(None)
+    with pytest.raises(ApplicationError, match="levels 1 to 4; level 0 does not exist"):
+        services.tournament_clock_move(actor=night.organiser, tournament=tournament, levels=-1, now=moved_at)
+    assert state(None) == before
