@@ -166,6 +166,29 @@ def _book(tournament: Tournament, player: Player, kind: str, amount: int, actor:
     )
 
 
+def _seat_late(tournament: Tournament, registration: Registration) -> None:
+    """After the draw, a late registrant or a returning player takes the worst free seat of the smallest table.
+
+    A new table opens when every table is full; balancing evens the tables out afterwards.
+    """
+    if tournament.drawn_at is None:
+        return
+    tables: dict[int, seating.Table] = {}
+    seated = Registration.objects.filter(
+        tournament=tournament, status=RegistrationStatus.REGISTERED, table_number__isnull=False
+    ).exclude(pk=registration.pk)
+    for table_number, seat_number, player_id in seated.values_list("table_number", "seat_number", "player_id"):
+        tables.setdefault(table_number, seating.Table(table_number, {}, tournament.seats_per_table)).seats[
+            seat_number
+        ] = player_id
+    open_tables = [table for table in tables.values() if len(table.seats) < table.seat_count]
+    if open_tables:
+        table = min(open_tables, key=lambda item: (len(item.seats), item.number))
+        registration.table_number, registration.seat_number = table.number, table.worst_free_seat()
+    else:
+        registration.table_number, registration.seat_number = max(tables, default=0) + 1, 1
+
+
 def _may_register(actor: Any, tournament: Tournament, player: Player) -> None:
     event = tournament.event
     if can_manage_event(actor, event):
@@ -200,6 +223,8 @@ def tournament_register(
     )
     if not full:
         _book(tournament, player, LedgerKind.BUY_IN, tournament.starting_stack, actor)
+        _seat_late(tournament, registration)
+        registration.save(update_fields=["table_number", "seat_number"])
     league_services.audit(
         actor=actor, action="tournament_register", obj=registration, league=tournament.event.season.league
     )
@@ -309,6 +334,8 @@ def tournament_rebuy(
             raise ConflictError(f"{player} is out: an add-on is for players still in.")
         registration.addons += 1
         _book(tournament, player, LedgerKind.ADDON, policy.addon_amount, actor)
+    if registration.table_number is None:
+        _seat_late(tournament, registration)
     registration.save()
     league_services.audit(
         actor=actor, action=f"tournament_{kind}", obj=registration, league=tournament.event.season.league
@@ -508,7 +535,7 @@ def tournament_balance(
         raise ConflictError("Draw the seats before balancing tables.")
     field = list(
         Registration.objects.select_for_update(of=("self",)).filter(
-            tournament=tournament, status=RegistrationStatus.REGISTERED
+            tournament=tournament, status=RegistrationStatus.REGISTERED, table_number__isnull=False
         )
     )
     tables: dict[int, seating.Table] = {}

@@ -114,6 +114,11 @@ def test_late_registration_closes_after_the_set_level(night, tournament):
         actor=night.organiser, tournament=tournament, player=night.players[8], now=START + timedelta(minutes=9)
     )
     assert late.status == RegistrationStatus.REGISTERED
+    # Tables of 4 and 4 after the draw: the late player opens a third table, then balancing evens them out.
+    assert (late.table_number, late.seat_number) == (3, 1)
+    services.tournament_balance(actor=night.organiser, tournament=tournament)
+    counts = [Registration.objects.filter(tournament=tournament, table_number=n).count() for n in (1, 2, 3)]
+    assert counts == [3, 3, 3]
     with pytest.raises(ConflictError, match="Registration is closed"):
         services.tournament_register(
             actor=night.organiser, tournament=tournament, player=night.players[9], now=START + timedelta(minutes=11)
@@ -191,3 +196,30 @@ def test_moving_the_clock_forward_or_back_starts_that_level_afresh(night, tourna
     with pytest.raises(ApplicationError, match="levels 1 to 4; level 0 does not exist"):
         services.tournament_clock_move(actor=night.organiser, tournament=tournament, levels=-1, now=moved_at)
     assert state(None) == before
+
+
+def test_a_reentry_books_a_new_buy_in_and_seats_the_player_again(night):
+    tournament = services.tournament_create(
+        actor=night.organiser,
+        event=night.event,
+        structure=STRUCTURE,
+        format=Format.REENTRY,
+        seats_per_table=4,
+        late_registration_level=2,
+    )
+    tournament = started(night, tournament, count=6)
+    player = night.players[0]
+    with pytest.raises(ConflictError, match="still in"):
+        services.tournament_rebuy(
+            actor=night.organiser, tournament=tournament, player=player, kind="reentry", now=START
+        )
+    services.tournament_eliminate(actor=night.organiser, tournament=tournament, player=player)
+    back = services.tournament_rebuy(
+        actor=night.organiser, tournament=tournament, player=player, kind="reentry", now=START + timedelta(minutes=5)
+    )
+    assert (back.status, back.entries, back.place) == ("registered", 2, None)
+    seats = Registration.objects.filter(tournament=tournament, status="registered").values_list(
+        "table_number", "seat_number"
+    )
+    assert back.table_number is not None and len(set(seats)) == 6
+    assert services.prize_pool(tournament) == 7 * 450
