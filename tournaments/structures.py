@@ -221,6 +221,3 @@ def suggest_structure(
         previous = big
     return levels
 
-
-def level_count_to_minutes(levels: list[Level]) -> int:
-    return sum(level.length for level in levels if level.unit == "minutes")
