@@ -220,4 +220,3 @@ def suggest_structure(
         levels.append(Level(small_blind=big // 2, big_blind=big, length=level_minutes))
         previous = big
     return levels
-
