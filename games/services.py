@@ -130,20 +130,22 @@ def _parse_seats(event: Event, seats: list[dict[str, Any]], *, actor: Any) -> li
             extra={"field": "seats"},
         )
     league = event.season.league
-    players = Player.objects.in_bulk([p for p in player_ids if isinstance(p, int)])
+    players = Player.objects.in_bulk(player_ids)
+    if actor is not None:
+        from league.selectors import player_addable_list
+
+        # A player the user may not know of (only in members-only leagues closed to them) is as unknown as a
+        # missing one: the same answer, so nobody can probe for who plays where.
+        known = set(player_addable_list(user=actor).filter(pk__in=players).values_list("pk", flat=True))
+        players = {pk: player for pk, player in players.items() if pk in known}
     members = set(Membership.objects.filter(league=league, player_id__in=players).values_list("player_id", flat=True))
     missing = [str(p) for p in player_ids if p not in players]
     if missing:
         raise ApplicationError(
             f"Unknown players: {', '.join(missing)}; give existing player ids.", extra={"field": "seats"}
         )
-    outsiders = [p for p in player_ids if p not in members]
+    outsiders = [players[p].display_name for p in player_ids if p not in members]
     if outsiders:
-        from league.selectors import player_addable_list
-
-        # Name only players the user may know of; one of a members-only league closed to them is an id.
-        known = set(player_addable_list(user=actor).filter(pk__in=outsiders).values_list("pk", flat=True))
-        outsiders = [players[p].display_name if p in known else f"player {p}" for p in outsiders]
         raise ApplicationError(
             f"Not members of {league}: {', '.join(outsiders)}. Only league members can be seated; add them first.",
             extra={"field": "seats"},

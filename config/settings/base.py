@@ -179,5 +179,13 @@ LOGGING = {
     },
 }
 
+# Who may create a league (league.permissions.can_create_league): "anyone" signed in, or "staff" (site
+# admins) only. Development lets anyone; production settings default to staff.
+LEAGUE_CREATORS = os.environ.get("LEAGUE_CREATORS", "anyone")
+if LEAGUE_CREATORS not in ("anyone", "staff"):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"LEAGUE_CREATORS={LEAGUE_CREATORS!r}: use anyone or staff.")
+
 # Static files through WhiteNoise; in development it finds them without collectstatic.
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)
