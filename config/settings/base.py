@@ -169,7 +169,7 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
         "rest_framework.filters.SearchFilter",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
 }

@@ -9,7 +9,7 @@ from django import forms
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
@@ -54,6 +54,7 @@ ID_PATTERN = r"[0-9]{1,18}"
 SLUG_PATTERN = r"[-a-zA-Z0-9_]{1,80}"
 
 
+@extend_schema_field(OpenApiTypes.INT)
 class IdFilter(django_filters.NumberFilter):
     """A filter by id that never reveals whether a hidden object exists: it filters the visible rows by the
     number, so a hidden id and a missing one both give an empty page (a non-number is a 400 for both)."""
