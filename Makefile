@@ -22,7 +22,7 @@ demo: migrate
 	$(BIN)/python manage.py demo_data
 
 run: demo
-	@echo "Serving at http://$(HOST):$(PORT)/  (leagues: /leagues/, API docs: /api/docs/, admin: /admin/; Ctrl-C stops)"
+	@echo "Serving at http://$(HOST):$(PORT)/  sign in as organiser, player or admin (password sabacc-demo); leagues: /leagues/, API docs: /api/docs/, admin: /admin/; Ctrl-C stops"
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Debian's Chromium for the browser tests (Playwright cannot download its own here).

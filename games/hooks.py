@@ -33,6 +33,7 @@ def finished_seat_rows(*, event_id: int) -> list[dict[str, Any]]:
 
 
 def register() -> None:
+    from games.demo import bot_replay
     from games.services import result_record, table_create
 
     hooks.register(
@@ -41,4 +42,5 @@ def register() -> None:
         finished_seat_rows=finished_seat_rows,
         result_record=result_record,
         table_create=table_create,
+        bot_replay=bot_replay,
     )

@@ -5,7 +5,7 @@ from league.demo import load_demo_data
 
 
 class Command(BaseCommand):
-    help = "Load the demo league, players and tournaments (idempotent) and print the demo login."
+    help = "Load the demo league, players and tournaments (idempotent) and print the three demo logins."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
