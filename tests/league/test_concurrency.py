@@ -89,6 +89,10 @@ def test_1_twenty_threads_record_correct_and_adjust_while_the_standings_task_run
                         {"player": a.pk, "amount": 5 + index, "reason": f"miscount {index}"},
                         format="json",
                     )
+                elif kind == 3 and round_number % 2:
+                    response = client.patch(
+                        f"/api/events/{world.event.pk}/", {"name": f"Night {index}-{round_number}"}, format="json"
+                    )
                 elif kind == 3:
                     response = client.patch(
                         f"/api/seasons/{world.season.pk}/", {"name": f"Season {index}-{round_number}"}, format="json"
