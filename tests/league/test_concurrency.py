@@ -165,3 +165,19 @@ def test_1_a_lost_lock_race_is_run_again_a_bounded_number_of_times(monkeypatch):
     with pytest.raises(OperationalError):
         config_db.retry_on_conflict(broken)()
     assert len(calls) == 1  # not a lock race: not run again
+
+
+def test_1_a_lock_race_still_lost_after_the_retries_is_a_503_with_retry_after_never_a_500(world, monkeypatch):
+    class Deadlock(Exception):
+        sqlstate = "40P01"
+
+    def always_deadlocked(**kwargs):
+        raise OperationalError("deadlock detected") from Deadlock()
+
+    monkeypatch.setattr(services, "league_update", always_deadlocked)
+    response = client_for(world.users["organiser"]).patch(
+        f"/api/leagues/{world.league.slug}/", {"description": "busy"}, format="json"
+    )
+    assert response.status_code == 503
+    assert response["Retry-After"] == "1"
+    assert "nothing was saved" in response.json()["detail"]
