@@ -70,7 +70,10 @@ def league_create(*, actor: Any, name: str, **fields: Any) -> League:
     if not fields["slug"]:
         raise ApplicationError("A league needs a name with at least one letter or digit.", extra={"field": "name"})
     if League.objects.filter(slug=fields["slug"]).exists():
-        raise ConflictError(f"A league with the address {fields['slug']!r} exists already; choose another slug.")
+        raise ConflictError(
+            f"A league with the address {fields['slug']!r} exists already; choose another slug.",
+            extra={"field": "slug"},
+        )
     fields.setdefault("points_formula", "linear")
     fields.setdefault("variant", "coruscant_shift")
     fields.setdefault("preset", "better")
@@ -95,7 +98,10 @@ def league_update(*, actor: Any, league: League, **fields: Any) -> League:
     if league is None:
         raise ApplicationError("This league was deleted a moment ago.")
     if "slug" in fields and League.objects.filter(slug=fields["slug"]).exclude(pk=league.pk).exists():
-        raise ConflictError(f"A league with the address {fields['slug']!r} exists already; choose another slug.")
+        raise ConflictError(
+            f"A league with the address {fields['slug']!r} exists already; choose another slug.",
+            extra={"field": "slug"},
+        )
     merged = {key: fields.get(key, getattr(league, key)) for key in ("variant", "preset", "option_overrides")}
     if {"variant", "preset", "option_overrides"} & fields.keys():
         fields.update(merged)

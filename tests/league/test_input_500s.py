@@ -53,6 +53,7 @@ def test_3_a_nul_character_in_a_page_form_or_query_is_a_400_page(world):
     response = client.post("/manage/leagues/new/", {"name": "Nul\x00league"})
     assert response.status_code == 400
     assert response["Content-Type"].startswith("text/html")
+    assert "NUL character" in response.content.decode()
 
 
 def test_3_a_nul_character_in_a_body_string_is_a_400_and_writes_nothing(world):
