@@ -23,7 +23,7 @@ demo: migrate
 
 run: demo
 	@echo "Serving at http://$(HOST):$(PORT)/  sign in as organiser, player or admin (password sabacc-demo); leagues: /leagues/, API docs: /api/docs/, admin: /admin/; Ctrl-C stops"
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Debian's Chromium for the browser tests (Playwright cannot download its own here).
 browser:
@@ -38,7 +38,7 @@ format: install
 	$(BIN)/ruff check --fix .
 
 test: lint browser
-	$(BIN)/pytest $(PYTEST_ARGS)
+	DEBUG=true $(BIN)/pytest $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/python -m bench
