@@ -8,7 +8,7 @@ shows more than the API would.
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Avg, Count, F, Max, Q, QuerySet, Sum
+from django.db.models import Count, F, QuerySet
 
 from games.engine import EngineError, resolve_options
 from league import selectors
@@ -93,12 +93,37 @@ def provisional_rows(*, league: League, season: Season | None) -> tuple[list[dic
     return table, running
 
 
-def league_events(*, league: League, season: Season | None) -> QuerySet[Event]:
-    """The league's events, running first, then planned, then finished, newest first within each."""
+def league_events(*, league: League, season: Season | None) -> list[Event]:
+    """The league's latest 50 events, running first, then planned, then finished, each with its player count."""
     events = Event.objects.filter(season__league=league).select_related("season")
     if season is not None:
         events = events.filter(season=season)
-    return events.annotate(players=Count("results", distinct=True)).order_by("-status", "-starts_at")[:50]
+    events = list(events.order_by("-status", "-starts_at")[:50])
+    counts = dict(
+        EventResult.objects.filter(event__in=[event.pk for event in events])
+        .values("event")
+        .annotate(players=Count("id"))
+        .values_list("event", "players")
+    )
+    for event in events:
+        event.players = counts.get(event.pk, 0)
+    return events
+
+
+def standing_cells(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Standings rows with their cells formatted once here (thousands separators, the player's page):
+    a 1,000-row table renders as plain text rather than 8,000 template filters."""
+    for row in rows:
+        net = row["net_credits"]
+        row["url"] = f"/players/{row['player']}/"
+        row["points_text"] = f"{row['points']:,.2f}"
+        row["wins_text"] = f"{row['wins']:,}"
+        row["net_text"] = f"{net:,}"
+        row["net_class"] = "pos" if net > 0 else "neg" if net < 0 else ""
+        row["place_text"] = f"{row['average_place']:,.2f}"
+        row["events_text"] = f"{row['events_counted']:,}/{row['events_played']:,}"
+        row["pot_text"] = f"{row['biggest_pot']:,}"
+    return rows
 
 
 _TIE_RULES = {"split": "ties split the pot", "draw": "ties draw again"}
@@ -152,122 +177,134 @@ def player_for_viewer(*, user: Any, pk: int) -> Player:
     return player
 
 
-def _visible_results(*, user: Any, player: Player) -> QuerySet[EventResult]:
-    return EventResult.objects.filter(player=player, event__season__league__in=selectors.league_list(user=user))
+def visible_league_ids(*, user: Any) -> list[int]:
+    return list(selectors.league_list(user=user).values_list("pk", flat=True))
 
 
-def player_summary(*, user: Any, player: Player) -> dict[str, Any]:
-    """Events played, wins, average place, net credits and biggest pot, over every event the viewer can see."""
-    results = _visible_results(user=user, player=player).filter(event__status=EventStatus.FINISHED)
-    figures = results.aggregate(
-        events=Count("id"),
-        wins=Count("id", filter=Q(place=1)),
-        average_place=Avg("place"),
-        credits_in=Sum("credits_in"),
-        credits_out=Sum("credits_out"),
-        biggest_pot=Max("biggest_pot"),
-    )
-    figures["net_credits"] = (figures.pop("credits_out") or 0) - (figures.pop("credits_in") or 0)
-    figures["biggest_pot"] = figures["biggest_pot"] or 0
-    return figures
-
-
-def player_results(*, user: Any, player: Player) -> QuerySet[EventResult]:
+def player_results(*, user: Any, player: Player, league_ids: list[int] | None = None) -> QuerySet[EventResult]:
+    """The player's event results in leagues the viewer can see, newest first, with their net credits."""
+    if league_ids is None:
+        league_ids = visible_league_ids(user=user)
     return (
-        _visible_results(user=user, player=player)
+        EventResult.objects.filter(player=player, event__season__league_id__in=league_ids)
         .select_related("event__season__league")
         .annotate(net=F("credits_out") - F("credits_in"))
         .order_by("-event__starts_at", "-event_id")
     )
 
 
-def player_ledger(*, user: Any, player: Player) -> QuerySet[LedgerEntry]:
-    return (
-        LedgerEntry.objects.filter(player=player, event__season__league__in=selectors.league_list(user=user))
-        .select_related("event")
-        .annotate(played_at=F("game__played_at"))
-        .order_by("-id")
-    )
+def player_summary(results: list[EventResult]) -> dict[str, Any]:
+    """Events, wins, average place, net credits and biggest pot over the finished events among `results`."""
+    finished = [result for result in results if result.event.status == EventStatus.FINISHED]
+    return {
+        "events": len(finished),
+        "wins": sum(1 for result in finished if result.place == 1),
+        "average_place": sum(result.place for result in finished) / len(finished) if finished else None,
+        "net_credits": sum(result.credits_out - result.credits_in for result in finished),
+        "biggest_pot": max((result.biggest_pot for result in finished), default=0),
+    }
+
+
+def player_seasons(results: list[EventResult]) -> list[Season]:
+    """Seasons the player has results in, newest first."""
+    seasons = {result.event.season.pk: result.event.season for result in results}
+    return sorted(seasons.values(), key=lambda season: (season.starts_on, season.pk), reverse=True)
 
 
 def player_leagues(*, user: Any, player: Player) -> list[League]:
     return list(selectors.league_list(user=user).filter(memberships__player=player).order_by("name"))
 
 
-def player_seasons(*, user: Any, player: Player) -> list[Season]:
-    """Seasons the player has results in, newest first."""
-    return list(
-        Season.objects.filter(league__in=selectors.league_list(user=user), events__results__player=player)
-        .select_related("league")
-        .distinct()
-        .order_by("-starts_on", "-id")
+LEDGER_FIELDS = (
+    "id",
+    "game_id",
+    "event_id",
+    "event__season_id",
+    "event__name",
+    "event__starts_at",
+    "game__played_at",
+    "kind",
+    "hand",
+    "amount",
+    "reversal",
+    "correction_id",
+    "reason",
+)
+
+
+def player_ledger_lines(*, player: Player, league_ids: list[int]) -> list[dict[str, Any]]:
+    """Every ledger line of the player in the given leagues, oldest first, in one query: the page's chart,
+    its games hand by hand and its ledger table all come from these."""
+    rows = (
+        LedgerEntry.objects.filter(player=player, event__season__league_id__in=league_ids)
+        .order_by("id")
+        .values_list(*LEDGER_FIELDS)
     )
+    labels = dict(LedgerKind.choices)
+    lines = []
+    for row in rows:
+        line = dict(zip(LEDGER_FIELDS, row, strict=True))
+        line["at"] = line["game__played_at"] or line["event__starts_at"]
+        line["kind_label"] = labels.get(line["kind"], line["kind"])
+        lines.append(line)
+    return lines
 
 
-def credits_over_time(*, user: Any, player: Player, season: Season | None) -> list[dict[str, Any]]:
+def credits_over_time(lines: list[dict[str, Any]], season: Season | None) -> list[dict[str, Any]]:
     """Cumulative net credits after each game (or event adjustment), in time order: the player page's chart."""
-    entries = LedgerEntry.objects.filter(
-        player=player, kind__in=NET_KINDS, event__season__league__in=selectors.league_list(user=user)
-    )
-    if season is not None:
-        entries = entries.filter(event__season=season)
     per_step: dict[tuple, dict[str, Any]] = {}
-    for game_id, event_id, event_name, played_at, starts_at, amount in entries.values_list(
-        "game_id", "event_id", "event__name", "game__played_at", "event__starts_at", "amount"
-    ):
-        key = (game_id, event_id)
+    for line in lines:
+        if line["kind"] not in NET_KINDS or (season is not None and line["event__season_id"] != season.pk):
+            continue
+        key = (line["game_id"], line["event_id"])
         step = per_step.setdefault(
-            key, {"game": game_id, "event": event_id, "label": event_name, "at": played_at or starts_at, "net": 0}
+            key,
+            {
+                "game": line["game_id"],
+                "event": line["event_id"],
+                "label": line["event__name"],
+                "at": line["at"],
+                "net": 0,
+            },
         )
-        step["net"] += amount
-    running = 0
-    points = []
+        step["net"] += line["amount"]
+    running, points = 0, []
     for step in sorted(per_step.values(), key=lambda s: (s["at"], s["event"], s["game"] or 0)):
         running += step["net"]
         points.append({**step, "cumulative": running})
     return points
 
 
-def game_hands(*, user: Any, player: Player, game_id: int) -> list[dict[str, Any]]:
-    """The player's stack after buying in and after each known hand of one game, from the ledger."""
-    entries = LedgerEntry.objects.filter(
-        player=player, game_id=game_id, reversal=False, event__season__league__in=selectors.league_list(user=user)
-    ).exclude(kind=LedgerKind.PAYOUT)
-    latest = (
-        LedgerEntry.objects.filter(game_id=game_id, correction__isnull=False)
-        .order_by("-correction_id")
-        .values_list("correction_id", flat=True)
-        .first()
-    )
-    entries = entries.filter(correction_id=latest).order_by("id").values_list("kind", "hand", "amount")
+def games_with_hands(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The player's games whose hands are known (ledger lines with a hand number), newest first."""
+    games: dict[int, dict[str, Any]] = {}
+    for line in lines:
+        if line["hand"] is None or line["game_id"] is None:
+            continue
+        game = games.setdefault(
+            line["game_id"], {"game": line["game_id"], "label": line["event__name"], "at": line["at"], "hands": 0}
+        )
+        game["hands"] = max(game["hands"], line["hand"])
+    return sorted(games.values(), key=lambda g: (g["at"], g["game"]), reverse=True)
+
+
+def game_hands(lines: list[dict[str, Any]], game_id: int) -> list[dict[str, Any]]:
+    """The player's stack after buying in and after each known hand of one game (its latest correction)."""
+    game_lines = [line for line in lines if line["game_id"] == game_id and not line["reversal"]]
+    latest = max((line["correction_id"] for line in game_lines if line["correction_id"]), default=None)
     stack, points = 0, []
-    for kind, hand, amount in entries:
-        stack += amount
-        if kind in (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON):
+    for line in game_lines:
+        if line["correction_id"] != latest or line["kind"] == LedgerKind.PAYOUT:
+            continue
+        stack += line["amount"]
+        if line["kind"] in (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON):
             if points and points[-1]["hand"] == 0:
                 points[-1]["credits"] = stack
             else:
                 points.append({"hand": 0, "credits": stack})
-        elif hand is not None:
-            points.append({"hand": hand, "credits": stack})
+        elif line["hand"] is not None:
+            points.append({"hand": line["hand"], "credits": stack})
     return points
-
-
-def games_with_hands(*, user: Any, player: Player) -> list[dict[str, Any]]:
-    """The player's games whose hands are known (ledger lines with a hand number), newest first."""
-    rows = (
-        LedgerEntry.objects.filter(
-            player=player, hand__isnull=False, event__season__league__in=selectors.league_list(user=user)
-        )
-        .values("game_id", "event__name", "game__played_at")
-        .annotate(hands=Max("hand"))
-        .order_by("-game__played_at", "-game_id")
-    )
-    return [
-        {"game": row["game_id"], "label": row["event__name"], "at": row["game__played_at"], "hands": row["hands"]}
-        for row in rows
-        if row["game_id"] is not None
-    ]
 
 
 # The signed-in user's home
@@ -326,6 +363,10 @@ def chart(
         "series": [{"label": line["label"], "values": list(line["values"])} for line in series],
     }
     rows = [
-        {"label": label, "values": [line["values"][index] for line in series]} for index, label in enumerate(x_labels)
+        {
+            "label": label,
+            "values": ["\u2013" if line["values"][index] is None else f"{line['values'][index]:,}" for line in series],
+        }
+        for index, label in enumerate(x_labels)
     ]
     return {"id": chart_id, "title": title, "data": data, "rows": rows, "series": series, "empty": not x}

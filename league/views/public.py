@@ -27,6 +27,8 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         selectors.standings_rows(league=league, season=season), request.GET.get("sort", ""), request.GET.get("dir", "")
     )
     provisional, running = pages.provisional_rows(league=league, season=season)
+    pages.standing_cells(rows)
+    pages.standing_cells(provisional)
     season_param = str(season.pk) if season else "all"
     context = {
         "league": league,
