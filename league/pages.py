@@ -9,6 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, F, QuerySet
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import EngineError, resolve_options
 from league import selectors
@@ -110,20 +112,30 @@ def league_events(*, league: League, season: Season | None) -> list[Event]:
     return events
 
 
-def standing_cells(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Standings rows with their cells formatted once here (thousands separators, the player's page):
-    a 1,000-row table renders as plain text rather than 8,000 template filters."""
+ME_ROW = ' class="me" aria-current="true"'
+ME_BADGE = ' <span class="badge">you</span>'
+
+
+def standings_body(rows: list[dict[str, Any]], my_player_id: int | None) -> SafeString:
+    """A standings table's rows as HTML, built here in one pass: a 1,000-row table costs a join of strings
+    rather than 12,000 template nodes. Names are escaped; numbers get thousands separators."""
+    if not rows:
+        return mark_safe('<tr><td colspan="8">No results yet.</td></tr>')
+    cells = []
     for row in rows:
         net = row["net_credits"]
-        row["url"] = f"/players/{row['player']}/"
-        row["points_text"] = f"{row['points']:,.2f}"
-        row["wins_text"] = f"{row['wins']:,}"
-        row["net_text"] = f"{net:,}"
-        row["net_class"] = "pos" if net > 0 else "neg" if net < 0 else ""
-        row["place_text"] = f"{row['average_place']:,.2f}"
-        row["events_text"] = f"{row['events_counted']:,}/{row['events_played']:,}"
-        row["pot_text"] = f"{row['biggest_pot']:,}"
-    return rows
+        me = row["player"] == my_player_id
+        mark, badge = (ME_ROW, ME_BADGE) if me else ("", "")
+        cells.append(
+            f'<tr{mark}><td class="num">{row["rank"]}</td>'
+            f'<td class="name"><a href="/players/{row["player"]}/">{escape(row["display_name"])}</a>{badge}</td>'
+            f'<td class="num">{row["points"]:,.2f}</td><td class="num">{row["wins"]:,}</td>'
+            f'<td class="num{" pos" if net > 0 else " neg" if net < 0 else ""}">{net:,}</td>'
+            f'<td class="num hide-narrow">{row["average_place"]:,.2f}</td>'
+            f'<td class="num hide-narrow">{row["events_counted"]:,}/{row["events_played"]:,}</td>'
+            f'<td class="num hide-narrow">{row["biggest_pot"]:,}</td></tr>'
+        )
+    return mark_safe("\n".join(cells))  # noqa: S308 - every value above is a number or escaped
 
 
 _TIE_RULES = {"split": "ties split the pot", "draw": "ties draw again"}
@@ -191,6 +203,25 @@ def player_results(*, user: Any, player: Player, league_ids: list[int] | None = 
         .annotate(net=F("credits_out") - F("credits_in"))
         .order_by("-event__starts_at", "-event_id")
     )
+
+
+def results_body(results: list[EventResult]) -> SafeString:
+    """The player page's results table rows as HTML, built in one pass (200 events are 200 rows)."""
+    if not results:
+        return mark_safe('<tr><td colspan="6">No results yet.</td></tr>')
+    rows = []
+    for result in results:
+        event = result.event
+        running = ' <span class="badge provisional">provisional</span>' if event.status == EventStatus.RUNNING else ""
+        net = result.credits_out - result.credits_in
+        rows.append(
+            f'<tr><td><a href="/events/{event.pk}/">{escape(event.name)}</a>{running}</td>'
+            f'<td class="hide-narrow">{escape(event.season.league.name)}</td>'
+            f"<td>{event.starts_at.day} {event.starts_at:%b %Y}</td>"
+            f'<td class="num">{result.place}/{result.players}</td><td class="num">{result.buy_in:,}</td>'
+            f'<td class="num{" pos" if net > 0 else " neg" if net < 0 else ""}">{net:,}</td></tr>'
+        )
+    return mark_safe("\n".join(rows))  # noqa: S308 - every value above is a number or escaped
 
 
 def player_summary(results: list[EventResult]) -> dict[str, Any]:
@@ -369,4 +400,11 @@ def chart(
         }
         for index, label in enumerate(x_labels)
     ]
-    return {"id": chart_id, "title": title, "data": data, "rows": rows, "series": series, "empty": not x}
+    body = "".join(
+        f"<tr><td>{escape(row['label'])}</td>"
+        + "".join(f'<td class="num">{value}</td>' for value in row["values"])
+        + "</tr>"
+        for row in rows
+    )
+    body = mark_safe(body)  # noqa: S308 - labels are escaped, values are formatted numbers
+    return {"id": chart_id, "title": title, "data": data, "body": body, "series": series, "empty": not x}

@@ -44,12 +44,10 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     ledger = Paginator(lines[::-1], 25).get_page(request.GET.get("page"))
     for line in ledger:
         line["amount_text"] = f"{line['amount']:,}"
-    for result in results:
-        result.net_text, result.buy_in_text = f"{result.net:,}", f"{result.buy_in:,}"
     context = {
         "player": player,
         "summary": pages.player_summary(results),
-        "results": results,
+        "results_body": pages.results_body(results),
         "seasons": seasons,
         "scope": scope,
         "season": season,
