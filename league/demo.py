@@ -13,6 +13,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from league import hooks
+
 DEMO_ORGANISER = "organiser"
 DEMO_PLAYER = "player"
 DEMO_ADMIN = "admin"
@@ -53,8 +55,7 @@ def _hands(rng: random.Random, stacks: dict[int, int], count: int) -> list[dict[
 
 
 def _record(*, actor, event, players, rng, hands: int, when, table=None, round_number=1) -> None:
-    from games.services import result_record
-
+    result_record = hooks.get("result_record")  # games registers it: league never imports games
     stacks = {p.pk: 450 for p in players}
     result_record(
         actor=actor,
@@ -83,30 +84,12 @@ def _demo_user(username: str, *, staff: bool):
 
 
 def bot_replay(names: list[str], *, seed: str, preset: str = "better", stack: int = 450, max_hands: int = 60) -> dict:
-    """A whole game between sensible bots, seated under the given names, as a `sabacc-replay/1` document:
-    the demo's (and tests') game with a hand history to step through."""
-    from games.engine import Game, build_options
-    from games.engine.bots import SensibleBot, play_turn
-    from games.engine.replay import export_replay
-
-    game = Game.new(
-        options=build_options("coruscant_shift", preset),
-        players=[(name, stack) for name in names],
-        rng=random.Random(f"{seed}/table"),
-        preset=preset,
-    )
-    bots = [SensibleBot(random.Random(f"{seed}/seat/{seat}")) for seat in range(len(names))]
-    while not game.is_over and game.hands_played < max_hands and game.can_start_hand():
-        game.start_hand()
-        while game.in_hand:
-            seat = game.waiting_for()[0]
-            play_turn(game, seat, bots[seat])
-    return export_replay(game)
+    """A whole game between sensible bots under these names, as a replay document (the games app plays it)."""
+    return hooks.get("bot_replay")(names, seed=seed, preset=preset, stack=stack, max_hands=max_hands)
 
 
 @transaction.atomic
 def load_demo_data(out: TextIO) -> None:
-    from games.models import Table
     from league import services
     from league.chips import default_sets_create
     from league.models import BuyInPolicy, ChipSet, Denomination, EventKind, EventStatus, League, Player, Role
@@ -182,9 +165,8 @@ def load_demo_data(out: TextIO) -> None:
         status=EventStatus.RUNNING,
     )
     entrants = rng.sample(players, 8)
+    table_create = hooks.get("table_create")
     for number in (1, 2):
-        from games.services import table_create
-
         table = table_create(actor=organiser, event=cup, name=f"Table {number}", number=number)
         _record(
             actor=organiser,
@@ -195,10 +177,10 @@ def load_demo_data(out: TextIO) -> None:
             when=timezone.now() - datetime.timedelta(hours=3 - number),
             table=table,
         )
-    final = Table.objects.get_or_create(event=cup, number=3, defaults={"name": "Final table"})[0]
+    final = table_create(actor=organiser, event=cup, name="Final table", number=3)
     # A game played online-style with a replay, so its hand history can be stepped through on its page.
     finalists = [entrants[0], entrants[4], entrants[1]]
-    from games.services import result_record
+    result_record = hooks.get("result_record")
 
     result_record(
         actor=organiser,

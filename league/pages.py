@@ -12,8 +12,7 @@ from django.db.models import Count, F, QuerySet
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from games.engine import EngineError, resolve_options
-from league import selectors
+from league import hooks, selectors
 from league.models import Event, EventResult, EventStatus, League, LedgerEntry, LedgerKind, Player, Season
 from league.services import season_rules
 from league.standings.compute import ResultRow, compute_standings
@@ -154,8 +153,8 @@ def rules_in_words(variant: str, preset: str, overrides: dict | None) -> str:
     """ "Better Coruscant Shift, blinds 5/10, blinds double each orbit, 450 credits each, ties split the pot"."""
     name = variant.replace("_", " ").title()
     try:
-        options = resolve_options(variant, preset, overrides or {})
-    except EngineError:
+        options = hooks.resolve_rules(variant=variant, preset=preset, overrides=overrides or {})
+    except hooks.RulesRefused:
         return f"{preset.title()} {name} (options the engine does not accept)"
     parts = [f"{preset.title()} {name}"]
     if options.get("small_blind") or options.get("big_blind"):

@@ -43,7 +43,7 @@ PAGES = [
     ("league", 9, 13),
     ("player", 5, 9),
     ("event", 6, 10),
-    ("game", 6, 10),
+    ("game", 5, 9),
 ]
 
 
