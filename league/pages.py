@@ -95,20 +95,25 @@ def provisional_rows(*, league: League, season: Season | None) -> tuple[list[dic
 
 
 def league_events(*, league: League, season: Season | None) -> list[Event]:
-    """The league's latest 50 events, running first, then planned, then finished, each with its player count."""
+    """The league's running and planned events, then its latest finished ones (50 in all), each with its
+    player count. Two short reads: sorting every finished event by status too would cost more."""
     events = Event.objects.filter(season__league=league).select_related("season")
     if season is not None:
         events = events.filter(season=season)
-    events = list(events.order_by("-status", "-starts_at")[:50])
+    open_events = list(
+        events.filter(status__in=[EventStatus.RUNNING, EventStatus.PLANNED]).order_by("-status", "-starts_at")[:50]
+    )
+    finished = list(events.filter(status=EventStatus.FINISHED).order_by("-starts_at")[: 50 - len(open_events)])
+    shown = open_events + finished
     counts = dict(
-        EventResult.objects.filter(event__in=[event.pk for event in events])
+        EventResult.objects.filter(event__in=[event.pk for event in shown])
         .values("event")
         .annotate(players=Count("id"))
         .values_list("event", "players")
     )
-    for event in events:
+    for event in shown:
         event.players = counts.get(event.pk, 0)
-    return events
+    return shown
 
 
 ME_ROW = ' class="me" aria-current="true"'
