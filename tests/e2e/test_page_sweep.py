@@ -178,6 +178,11 @@ def _check(page, url: str, axe_script: str, seen: set[str]) -> list[str]:
     page.on("console", on_console)
     page.on("pageerror", on_page_error)
     try:
+        probe = page.request.get(url, max_redirects=0)
+        if probe.status == 405:
+            return []  # a form's POST-only action (add a guest, start an event): not a page to look at
+        if probe.status == 200 and "<html" not in probe.text()[:500].lower():
+            return []  # an htmx fragment (a preview swapped into a form), looked at inside its page
         response = page.goto(url, wait_until="load")
         if page.url in seen:
             return errors
