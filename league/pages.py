@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, F, QuerySet
+from django.db.models.functions import Coalesce
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -256,8 +257,7 @@ LEDGER_FIELDS = (
     "event_id",
     "event__season_id",
     "event__name",
-    "event__starts_at",
-    "game__played_at",
+    "at",
     "kind",
     "hand",
     "amount",
@@ -272,6 +272,7 @@ def player_ledger_lines(*, player: Player, league_ids: list[int]) -> list[dict[s
     its games hand by hand and its ledger table all come from these."""
     rows = (
         LedgerEntry.objects.filter(player=player, event__season__league_id__in=league_ids)
+        .annotate(at=Coalesce("game__played_at", "event__starts_at"))  # one timestamp a line, not two
         .order_by("id")
         .values_list(*LEDGER_FIELDS)
     )
@@ -279,7 +280,6 @@ def player_ledger_lines(*, player: Player, league_ids: list[int]) -> list[dict[s
     lines = []
     for row in rows:
         line = dict(zip(LEDGER_FIELDS, row, strict=True))
-        line["at"] = line["game__played_at"] or line["event__starts_at"]
         line["kind_label"] = labels.get(line["kind"], line["kind"])
         lines.append(line)
     return lines
@@ -321,6 +321,16 @@ def games_with_hands(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         )
         game["hands"] = max(game["hands"], line["hand"])
     return sorted(games.values(), key=lambda g: (g["at"], g["game"]), reverse=True)
+
+
+def game_options(games: list[dict[str, Any]], chosen: int | None) -> SafeString:
+    """The game picker's options as HTML in one pass (a regular has hundreds of games)."""
+    options = [
+        f'<option value="{g["game"]}"{" selected" if g["game"] == chosen else ""}>{escape(g["label"])}, '
+        f"{g['at'].day} {g['at']:%b %Y} ({g['hands']} hands)</option>"
+        for g in games
+    ]
+    return mark_safe("".join(options))  # noqa: S308 - labels are escaped
 
 
 def game_hands(lines: list[dict[str, Any]], game_id: int) -> list[dict[str, Any]]:

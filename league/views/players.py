@@ -63,6 +63,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             y_label="Net credits",
         ),
         "games": games,
+        "game_options": pages.game_options(games, game["game"] if game else None),
         "game": game,
         "hands_chart": pages.chart(
             "hands-chart",
