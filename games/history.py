@@ -1,20 +1,17 @@
 """A game's hand history as the table saw it: every hand, action by action, from its replay document.
 
-The replay document fixes the deck order and the dice, so it is never served. This module plays it through
-the engine's public operations and keeps, after each step, only the spectator's view (stacks, bets, pots,
-phase, whose turn) and a line of text; the cards that appear are the selections shown at the reveal. A
-folded hand is never shown, a selection's cards are not named when it is made, and seeds and commitments
-are dropped.
+The replay document fixes the deck order and the dice, so it is never served. This module plays it
+through the engine (`replay_game` with its step hooks) and keeps, after each step, only the spectator's
+view (stacks, bets, pots, phase, whose turn) and a line of text; the cards that appear are the
+selections shown at the reveal. A folded hand is never shown, a selection's cards are not named when it
+is made, and seeds and commitments are dropped.
 """
 
-import random
 from typing import Any
 
-from games.engine import EngineError, Game, build_options, parse_card
-from games.engine.cards import full_deck
-from games.engine.dice import parse_dice
+from games.engine import EngineError, Game
+from games.engine.replay import replay_game
 
-SUPPORTED_FORMATS = ("sabacc-replay/1",)
 VERBS = {
     "check": "checks",
     "call": "calls",
@@ -30,102 +27,59 @@ PHASE_NAMES = {
 
 
 class HistoryError(ValueError):
-    """The stored replay cannot be turned into a history (a format this page does not read, or a bad step)."""
+    """The stored replay cannot be turned into a history (the engine refused it); the message says why."""
 
 
 def public_history(document: dict[str, Any]) -> dict[str, Any]:
-    """{"players": [...], "hands": [{"number", "steps": [{"text", "table"}], "result"}]} from a replay document."""
-    if not isinstance(document, dict) or document.get("format") not in SUPPORTED_FORMATS:
-        found = document.get("format") if isinstance(document, dict) else None
-        raise HistoryError(f"Hand histories read {', '.join(SUPPORTED_FORMATS)} replays; this one is {found!r}.")
-    game = _new_game(document)
-    hands = []
-    for number, hand in enumerate(document.get("hands") or [], start=1):
-        hands.append(_play_hand(game, number, hand, document.get("seed", 0)))
+    """{"players": [...], "hands": [{"number", "dealer", "steps": [{"text", ...}], "result"}]} from a replay
+    document of either version, played by the engine (`replay_game`) with a step hook."""
+    hands: list[dict[str, Any]] = []
+
+    def on_step(game: Game, number: int, index: int, action: dict | None) -> None:
+        if index == 0:
+            hands.append(_hand_start(game, number))
+        else:
+            phase = hands[-1]["steps"][-1]["phase"]  # the phase the action was made in
+            hands[-1]["steps"].append(_step(game, _action_text(action, phase)))
+
+    def on_hand_end(game: Game, hand: Any, listed: Any) -> None:
+        final = game.spectator_view()["hand"] or {}
+        if final.get("result") and final.get("phase") == "complete":
+            result = _public_result(final["result"])
+            hands[-1]["result"] = result
+            hands[-1]["steps"].append(_step(game, _result_text(result)))
+
+    if not isinstance(document, dict):
+        raise HistoryError("A replay is a JSON object; this one is not.")
+    try:
+        game = replay_game(document, on_step=on_step, on_hand_end=on_hand_end)
+    except (EngineError, KeyError, ValueError, TypeError) as exc:
+        raise HistoryError(str(exc)) from None
     return {"players": list(game.names), "hands": hands}
 
 
-def _new_game(document: dict[str, Any]) -> Game:
-    variant = document.get("variant", "coruscant_shift")
-    preset = document.get("preset")
-    seats = document.get("seats") or []
-    names = [seat.get("player") for seat in seats]
-    try:
-        options = build_options(variant, preset, document.get("options") or {})
-        players = [(seat["player"], seat.get("stack", options.starting_stack)) for seat in seats]
-        dealer = document.get("dealer")
-        seed = document.get("seed", 0)
-        return Game.new(
-            options=options,
-            players=players,
-            dealer=None if dealer is None else names.index(dealer),
-            rng=random.Random(f"sabacc-replay/{seed}"),
-            variant=variant,
-            preset=preset,
-        )
-    except (EngineError, KeyError, ValueError, TypeError) as exc:
-        raise HistoryError(f"The replay's table cannot be set up: {exc}") from None
-
-
-def _deck(number: int, listed: list | None, seed: Any) -> list:
-    """The hand's deck as the replay format defines it: the listed cards, then the rest in a seeded order."""
-    cards = [parse_card(code) for code in listed or []]
-    rest = full_deck()
-    for card in cards:
-        rest.remove(card)
-    random.Random(f"sabacc-replay/{seed}/hand/{number}").shuffle(rest)
-    return cards + rest
-
-
-def _play_hand(game: Game, number: int, hand: dict[str, Any], seed: Any) -> dict[str, Any]:
-    try:
-        game.start_hand(deck=_deck(number, hand.get("deck"), seed), dice=parse_dice(hand["dice"]))
-    except (EngineError, KeyError, ValueError, TypeError) as exc:
-        raise HistoryError(f"Hand {number} cannot start: {exc}") from None
+def _hand_start(game: Game, number: int) -> dict[str, Any]:
     view = game.spectator_view()
     dealer = game.names[view["hand"]["dealer"]]
-    steps = [
-        _step(game, f"{dealer} deals. The dice: target {_signed(view['hand']['target'])}, suit {view['hand']['suit']}.")
-    ]
+    target, suit = view["hand"]["target"], view["hand"]["suit"]
+    steps = [_step(game, f"{dealer} deals. The dice: target {_signed(target)}, suit {suit}.")]
     forced = {row["name"]: row["contributed"] for row in view["players"] if row.get("contributed")}
     if forced:
         paid = ", ".join(f"{name} {amount:,}" for name, amount in forced.items())
         steps.append(_step(game, f"Forced bets: {paid}."))
-    for index, action in enumerate(hand.get("actions") or [], start=1):
-        steps.append(_apply(game, number, index, action))
-    result = None
-    final = game.spectator_view()["hand"]
-    if final and final.get("result") and final["phase"] == "complete":
-        result = _public_result(final["result"])
-        steps.append(_step(game, _result_text(result)))
-    return {"number": number, "dealer": dealer, "steps": steps, "result": result}
+    return {"number": number, "dealer": dealer, "steps": steps, "result": None}
 
 
-def _apply(game: Game, number: int, index: int, action: dict[str, Any]) -> dict[str, Any]:
+def _action_text(action: dict[str, Any], phase: str) -> str:
+    """What the table saw a player do: a selection is made, its cards are not named."""
     player, verb = action.get("player"), action.get("do")
-    try:
-        seat = game.names.index(player)
-        if verb == "select":
-            phase = game.spectator_view()["hand"]["phase"]
-            game.select(seat, action.get("cards") or [])
-            text = f"{player} {'chooses what to keep' if phase == 'improve' else 'makes a selection'}."
-        elif verb == "bet":
-            game.bet(seat, action["amount"])
-            text = f"{player} bets {action['amount']:,}."
-        elif verb == "raise":
-            game.raise_to(seat, action["to"])
-            text = f"{player} raises to {action['to']:,}."
-        elif verb == "allin":
-            game.all_in(seat)
-            text = f"{player} goes all in."
-        elif verb in VERBS:
-            getattr(game, verb)(seat)
-            text = f"{player} {VERBS[verb]}."
-        else:
-            raise HistoryError(f"Hand {number}, action {index}: unknown action {verb!r}.")
-    except (EngineError, KeyError, ValueError, TypeError) as exc:
-        raise HistoryError(f"Hand {number}, action {index} ({player} {verb}): {exc}") from None
-    return _step(game, text)
+    if verb == "select":
+        return f"{player} {'chooses what to keep' if phase == 'improve' else 'makes a selection'}."
+    if verb == "bet":
+        return f"{player} bets {action.get('amount', 0):,}."
+    if verb == "raise":
+        return f"{player} raises to {action.get('to', 0):,}."
+    return f"{player} {VERBS.get(verb, verb)}."
 
 
 def _step(game: Game, text: str) -> dict[str, Any]:

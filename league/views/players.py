@@ -29,21 +29,25 @@ def my_player(request: HttpRequest) -> HttpResponse:
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     """`?scope=all|<season id>` picks the credits chart, `?game=<id>` the hand-by-hand one, `?page=` the ledger."""
     player = pages.player_for_viewer(user=request.user, pk=pk)
-    seasons = pages.player_seasons(user=request.user, player=player)
+    league_ids = pages.visible_league_ids(user=request.user)
+    results = list(pages.player_results(user=request.user, player=player, league_ids=league_ids))
+    seasons = pages.player_seasons(results)
     scope = request.GET.get("scope", "all")
     season = next((s for s in seasons if str(s.pk) == scope), None)
     scope = str(season.pk) if season else "all"
-    steps = pages.credits_over_time(user=request.user, player=player, season=season)
-    games = pages.games_with_hands(user=request.user, player=player)
+    lines = pages.player_ledger_lines(player=player, league_ids=league_ids)
+    steps = pages.credits_over_time(lines, season)
+    games = pages.games_with_hands(lines)
     chosen = request.GET.get("game")
     game = next((g for g in games if str(g["game"]) == chosen), games[0] if games else None)
-    hands = pages.game_hands(user=request.user, player=player, game_id=game["game"]) if game else []
-    ledger = Paginator(pages.player_ledger(user=request.user, player=player), 25).get_page(request.GET.get("page"))
-    leagues = pages.player_leagues(user=request.user, player=player)
+    hands = pages.game_hands(lines, game["game"]) if game else []
+    ledger = Paginator(lines[::-1], 25).get_page(request.GET.get("page"))
+    for line in ledger:
+        line["amount_text"] = f"{line['amount']:,}"
     context = {
         "player": player,
-        "summary": pages.player_summary(user=request.user, player=player),
-        "results": pages.player_results(user=request.user, player=player),
+        "summary": pages.player_summary(results),
+        "results_body": pages.results_body(results),
         "seasons": seasons,
         "scope": scope,
         "season": season,
@@ -59,6 +63,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             y_label="Net credits",
         ),
         "games": games,
+        "game_options": pages.game_options(games, game["game"] if game else None),
         "game": game,
         "hands_chart": pages.chart(
             "hands-chart",
@@ -70,7 +75,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             y_label="Credits",
         ),
         "ledger": ledger,
-        "leagues": leagues,
+        "leagues": pages.player_leagues(user=request.user, player=player),
         "is_me": player.user_id is not None and player.user_id == request.user.pk,
         "can_manage": can_edit_player(request.user, player),
     }

@@ -27,19 +27,20 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         selectors.standings_rows(league=league, season=season), request.GET.get("sort", ""), request.GET.get("dir", "")
     )
     provisional, running = pages.provisional_rows(league=league, season=season)
+    my_player_id = selectors.user_player_id(request.user)
     season_param = str(season.pk) if season else "all"
     context = {
         "league": league,
         "seasons": seasons,
         "season": season,
         "season_param": season_param,
-        "rows": rows,
+        "rows": pages.standings_body(rows, my_player_id),
         "sort": sort,
         "direction": direction,
         "sort_columns": SORT_COLUMNS,
-        "provisional": provisional,
+        "provisional": pages.standings_body(provisional, my_player_id) if provisional else None,
         "running": running,
-        "my_player_id": selectors.user_player_id(request.user),
+        "my_player_id": my_player_id,
         "events": pages.league_events(league=league, season=season),
         "rules": pages.rules_in_words(
             season.variant or league.variant if season else league.variant,

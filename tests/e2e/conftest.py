@@ -26,3 +26,14 @@ def page(browser):
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+def session_cookie(user, base_url: str) -> dict:
+    """A signed-in session for `user`, as a cookie for a browser context (no sign-in form, no rate limit)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return {"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base_url}

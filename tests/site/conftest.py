@@ -8,9 +8,9 @@ from django.core.cache import cache
 from django.test import TestCase
 from django.utils import timezone
 
+from games.demo import bot_replay
 from games.models import Game, Table
 from games.services import result_record
-from league.demo import bot_replay
 from league.models import EventKind, EventStatus
 from tests.factories import EventFactory
 from tests.league.conftest import World, build_world

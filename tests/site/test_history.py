@@ -6,12 +6,21 @@ from pathlib import Path
 
 import pytest
 
+from games.demo import bot_replay
 from games.engine.replay import play_replay
 from games.history import HistoryError, public_history
-from league.demo import bot_replay
 
 REPLAYS = Path(__file__).resolve().parent.parent / "engine" / "replays"
-VALID = ["bob_and_jane", "fold_out", "side_pots_all_ins", "halcyon_game", "draw_tie", "odd_credit_carry"]
+VALID = [
+    "bob_and_jane",
+    "fold_out",
+    "side_pots_all_ins",
+    "halcyon_game",
+    "draw_tie",
+    "odd_credit_carry",
+    "reshuffle_listed",
+    "casino_between_hands",  # sabacc-replay/2: re-buys and seats between hands
+]
 
 
 def _document(name: str) -> dict:
@@ -24,8 +33,8 @@ def test_the_history_ends_where_the_engines_replay_ends(name):
     history = public_history(document)
     result = play_replay(document)
     assert len(history["hands"]) == len(result["hands"])
-    last = history["hands"][-1]["steps"][-1]["players"]
-    assert {row["name"]: row["stack"] for row in last} == result["stacks"]
+    last = history["hands"][-1]["steps"][-1]["players"]  # after the reveal (before any event after the hand)
+    assert {row["name"]: row["stack"] for row in last} == result["hands"][-1]["stacks"]
     for hand, summary in zip(history["hands"], result["hands"], strict=True):
         assert hand["result"]["stacks"] == summary["stacks"]
         actions = len(document["hands"][hand["number"] - 1]["actions"])
@@ -71,8 +80,8 @@ def test_a_bot_game_replays_hand_by_hand():
 @pytest.mark.parametrize(
     ("document", "says"),
     [
-        ({"format": "sabacc-replay/9"}, "read sabacc-replay/1"),
-        ({"format": "sabacc-replay/1", "preset": "nonsense", "seats": []}, "cannot be set up"),
+        ({"format": "sabacc-replay/9"}, "Unknown replay format"),
+        ({"format": "sabacc-replay/1", "preset": "nonsense", "seats": []}, "Unknown preset"),
         (
             {
                 "format": "sabacc-replay/1",

@@ -40,8 +40,8 @@ def _more_rows(site, rounds: int) -> None:
 # (page, anonymous queries, a signed-in member's queries). A member adds four: the session, the user, their
 # league roles (who may see and manage what) and their player id (the highlighted row).
 PAGES = [
-    ("league", 8, 12),
-    ("player", 11, 15),
+    ("league", 10, 14),
+    ("player", 5, 9),
     ("event", 6, 10),
     ("game", 5, 9),  # the chip history reads the ledger only (no query of the game itself)
 ]

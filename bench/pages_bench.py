@@ -1,0 +1,189 @@
+"""Pages benchmark: the league page, a player page with 200 events of history and an event page, on
+PostgreSQL with the league bench's 1,000 players and 50,000 games.
+
+Each page's server time (median and p95, through Django's test client, so no network) is reported against
+a bare Django view rendering a template of the same size: the page's own HTML, line by line, through one
+template loop. The ratio is the page's cost over the cost of just rendering that much HTML.
+Run: `.venv/bin/python -m bench.pages_bench` (uses DATABASE_URL if set, and reuses the league it built there
+before; else creates and drops postgres://postgres@127.0.0.1:5432/sabacc_bench).
+"""
+
+import os
+import random
+import statistics
+import sys
+import time
+
+from bench.league_bench import (
+    DEFAULT_URL,
+    GAMES,
+    PLAYERS,
+    _build,
+    _create_database,
+    _drop_database,
+    _p95,
+    _setup_django,
+)
+
+REQUESTS = 40
+HISTORY_EVENTS = 200
+HANDS_PER_GAME = 8
+AIM_RATIO = 2.0
+
+
+def _history_player(rng: random.Random):
+    """A player seated in 200 of the league's games, with buy-in, hand and payout ledger lines for each."""
+    from django.db import transaction
+
+    from games.models import Game, Seat
+    from league.models import Event, EventResult, LedgerEntry, LedgerKind, Membership, Player
+
+    with transaction.atomic():
+        player = Player.objects.create(display_name="Bench regular")
+        events = list(Event.objects.order_by("starts_at").values_list("pk", flat=True))
+        chosen = sorted(rng.sample(events, HISTORY_EVENTS))
+        games = dict(Game.objects.filter(event_id__in=chosen).values_list("event_id", "pk"))
+        Membership.objects.create(league_id=Event.objects.get(pk=chosen[0]).season.league_id, player=player)
+        results, seats, lines = [], [], []
+        for event_id in chosen:
+            stack, changes = 450, []
+            for _ in range(HANDS_PER_GAME):
+                change = max(-stack, rng.choice([-60, -30, -10, 20, 40, 90]))
+                stack += change
+                changes.append(change)
+            place = rng.randint(1, 6)
+            seats.append(Seat(game_id=games[event_id], player=player, number=99, buy_in=450, final_credits=stack))
+            results.append(
+                EventResult(
+                    event_id=event_id,
+                    player=player,
+                    place=place,
+                    players=7,
+                    buy_in=450,
+                    credits_in=450,
+                    credits_out=stack,
+                    prize_pool=3150,
+                    biggest_pot=max(changes),
+                )
+            )
+            game = games[event_id]
+            lines.append(
+                LedgerEntry(event_id=event_id, game_id=game, player=player, kind=LedgerKind.BUY_IN, amount=450)
+            )
+            for hand, change in enumerate(changes, start=1):
+                kind = LedgerKind.HAND_WON if change > 0 else LedgerKind.HAND_LOST
+                lines.append(
+                    LedgerEntry(event_id=event_id, game_id=game, player=player, kind=kind, amount=change, hand=hand)
+                )
+            lines.append(
+                LedgerEntry(event_id=event_id, game_id=game, player=player, kind=LedgerKind.PAYOUT, amount=-stack)
+            )
+        Seat.objects.bulk_create(seats)
+        EventResult.objects.bulk_create(results)
+        LedgerEntry.objects.bulk_create(lines, batch_size=5000)
+    return player, chosen
+
+
+def _timings(client, url: str, count: int) -> tuple[list[float], bytes]:
+    first = client.get(url)  # warm up
+    assert first.status_code == 200, (url, first.status_code)
+    samples = []
+    for _ in range(count):
+        begin = time.perf_counter()
+        response = client.get(url)
+        samples.append(time.perf_counter() - begin)
+        assert response.status_code == 200, (url, response.status_code)
+    return samples, first.content
+
+
+def main() -> int:
+    url = os.environ.get("DATABASE_URL") or DEFAULT_URL
+    own_database = "DATABASE_URL" not in os.environ
+    if not url.startswith(("postgres://", "postgresql://")):
+        print(f"The pages bench runs on PostgreSQL; DATABASE_URL={url!r} is not one.", file=sys.stderr)
+        return 2
+    if own_database:
+        _create_database(url)
+    try:
+        _setup_django(url)
+        return _run()
+    finally:
+        if own_database:
+            from django.db import connections
+
+            connections.close_all()
+            _drop_database(url)
+
+
+def _run() -> int:
+    from django.db import connection
+    from django.http import HttpResponse
+    from django.template import engines
+    from django.test import Client, override_settings
+    from django.urls import include, path
+
+    from league.models import Event, EventResult, League, Player
+    from league.services import standings_recompute
+
+    league = League.objects.filter(slug="bench").first()
+    player = Player.objects.filter(display_name="Bench regular").first()
+    if league is not None and player is not None:  # a database this bench built before (DATABASE_URL given)
+        print("Reusing the bench league already in the database.")
+        events = list(EventResult.objects.filter(player=player).values_list("event_id", flat=True))
+    else:
+        print(f"Building {PLAYERS:,} players and {GAMES:,} games on PostgreSQL ...")
+        league = _build(random.Random(7))
+        player, events = _history_player(random.Random(11))
+        standings_recompute(league_id=league.pk)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")  # planner statistics, as autovacuum keeps them on a live database
+    event = Event.objects.filter(pk__in=events).order_by("-starts_at").first()
+    print(f"  {EventResult.objects.count():,} player results; {player.display_name} has {len(events)} events")
+
+    pages = {
+        "league page (1,000 rows)": f"/leagues/{league.slug}/",
+        f"player page ({HISTORY_EVENTS} events)": f"/players/{player.pk}/",
+        "event page": f"/events/{event.pk}/",
+    }
+    # The peer: one template loop writing the same HTML, line by line, with no database and no logic.
+    bare = engines["django"].from_string(
+        "{% autoescape off %}{% for line in lines %}{{ line }}\n{% endfor %}{% endautoescape %}"
+    )
+    documents: dict[str, list[str]] = {}
+
+    def bare_view(request, name: str):
+        return HttpResponse(bare.render({"lines": documents[name]}, request))
+
+    module = type(sys)("bench_pages_urls")
+    module.urlpatterns = [path("bare/<str:name>/", bare_view), path("", include("config.urls"))]
+    sys.modules["bench_pages_urls"] = module
+    client = Client()
+    rows = []
+    with override_settings(ROOT_URLCONF="bench_pages_urls"):
+        for index, (label, page_url) in enumerate(pages.items()):
+            times, html = _timings(client, page_url, REQUESTS)
+            documents[str(index)] = html.decode().split("\n")
+            bare_times, bare_html = _timings(client, f"/bare/{index}/", REQUESTS)
+            rows.append((label, times, bare_times, len(html), len(bare_html)))
+
+    print()
+    print(f"Pages bench: {PLAYERS:,} players, {GAMES:,} games; {REQUESTS} requests each, server time in-process")
+    print(f"  {'page':32} {'median':>9} {'p95':>9}   {'bare median':>11} {'bare p95':>9}   {'size':>9}   ratio")
+    worst = 0.0
+    for label, times, bare_times, size, bare_size in rows:
+        median, bare_median = statistics.median(times), statistics.median(bare_times)
+        ratio = median / bare_median
+        worst = max(worst, ratio)
+        print(
+            f"  {label:32} {median * 1000:7.2f}ms {_p95(times) * 1000:7.2f}ms   {bare_median * 1000:9.2f}ms "
+            f"{_p95(bare_times) * 1000:7.2f}ms   {size / 1024:7.1f}KB   {ratio:5.2f}x"
+            + ("" if abs(size - bare_size) <= 1 else f" (bare {bare_size / 1024:.1f}KB)")
+        )
+    print(
+        f"  result: worst ratio {worst:.2f}x", "(within the 2x aim)" if worst <= AIM_RATIO else "(OUTSIDE the 2x aim)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,258 @@
+"""Every page, for every role, at phone and laptop size: no sideways scroll, no console error, and no serious
+or critical axe-core violation. A screenshot of each is saved in tests/e2e/screenshots/ (git-ignored).
+
+The page list comes from Django's URL resolver (every route but the API's and the admin's), so pages added
+later, the organisers' under /manage/ included, are swept without touching this file. A route whose
+arguments cannot be filled fails the test with its name rather than being left out.
+"""
+
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tests.e2e.conftest import session_cookie
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+SIZES = ((390, 844), (1280, 800))
+ROLES = ("anonymous", "player", "organiser", "admin")
+SKIPPED_PREFIXES = ("api/", "admin/", "static/")
+# Routes that are not pages, each with the reason.
+NOT_PAGES = {
+    "healthz": "JSON health check",
+    "favicon": "a redirect to the icon",
+}
+
+
+@dataclass
+class Route:
+    route: str
+    name: str | None
+    params: list[str]
+
+
+def _routes(patterns=None, prefix: str = "") -> list[Route]:
+    routes = []
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        text = prefix + str(pattern.pattern).lstrip("^").rstrip("$")
+        if isinstance(pattern, URLResolver):
+            routes.extend(_routes(pattern.url_patterns, text))
+        elif isinstance(pattern, URLPattern):
+            params = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", text)
+            routes.append(Route(text, pattern.name, [a or b for a, b in params]))
+    return routes
+
+
+def page_routes() -> list[Route]:
+    seen, routes = set(), []
+    for route in _routes():
+        if route.route.startswith(SKIPPED_PREFIXES) or route.name in NOT_PAGES or route.route in seen:
+            continue
+        seen.add(route.route)
+        routes.append(route)
+    return routes
+
+
+@dataclass
+class Objects:
+    """Demo-like objects the routes' arguments are filled from."""
+
+    league: object
+    season: object
+    event: object
+    game: object
+    table: object
+    player: object
+    guest: object
+    membership: object
+    user: object
+
+
+def _demo_objects() -> Objects:
+    from games.models import Game
+    from league.demo import DEMO_LEAGUE, DEMO_PLAYER, load_demo_data
+    from league.models import EventStatus, League, Membership, Player, Role
+
+    load_demo_data(io.StringIO())
+    league = League.objects.get(slug=DEMO_LEAGUE)
+    event = league.seasons.get(name="Season 2").events.get(status=EventStatus.RUNNING)
+    game = Game.objects.filter(event=event).exclude(replay_document=None).get()
+    player = Player.objects.get(user__username=DEMO_PLAYER)
+    return Objects(
+        league=league,
+        season=event.season,
+        event=event,
+        game=game,
+        table=game.table,
+        player=player,
+        guest=Player.objects.filter(user=None, memberships__league=league).first(),
+        membership=Membership.objects.filter(league=league, role=Role.PLAYER).first(),
+        user=player.user,
+    )
+
+
+def _allauth_keys(user) -> dict[str, dict[str, str]]:
+    """A real e-mail confirmation key and password-reset key of `user` (someone else's would sign them out)."""
+    from allauth.account.forms import default_token_generator
+    from allauth.account.models import EmailAddress, EmailConfirmationHMAC
+    from allauth.account.utils import user_pk_to_url_str
+
+    address, _ = EmailAddress.objects.get_or_create(
+        user=user, email=user.email, defaults={"primary": True, "verified": False}
+    )
+    return {
+        "account_confirm_email": {"key": EmailConfirmationHMAC(address).key},
+        "account_reset_password_from_key": {
+            "uidb36": user_pk_to_url_str(user),
+            "key": default_token_generator.make_token(user),
+        },
+    }
+
+
+# The object a route's argument names, by the path word before it ("events/<int:pk>/" is an event).
+SEGMENT_OBJECTS = {
+    "league": "league",
+    "season": "season",
+    "event": "event",
+    "game": "game",
+    "table": "table",
+    "player": "player",
+    "guest": "guest",
+    "member": "membership",
+    "membership": "membership",
+}
+
+
+def fill(route: Route, objects: Objects, keys: dict[str, dict[str, str]]) -> str:
+    """The route's URL with its arguments filled; AssertionError naming the route when they cannot be."""
+    if route.name in keys:
+        return reverse(route.name, kwargs=keys[route.name])
+    if route.name == "player-claim":
+        return reverse(route.name, kwargs={"code": objects.guest.claim_code})
+    kwargs = {}
+    for param in route.params:
+        before = re.search(rf"([\w-]+)/(?:<(?:\w+:)?{param}>|\(\?P<{param}>)", route.route)
+        word = before.group(1).removesuffix("s") if before else ""
+        if param.endswith(("_pk", "_id", "_slug")):
+            word = param.rsplit("_", 1)[0]
+        elif param not in ("pk", "id", "slug"):
+            word = param
+        attribute = SEGMENT_OBJECTS.get(word)
+        assert attribute, (
+            f"The page sweep cannot fill argument {param!r} of route {route.name!r} ({route.route}): "
+            "add it to SEGMENT_OBJECTS or the named fillers in tests/e2e/test_page_sweep.py."
+        )
+        target = getattr(objects, attribute)
+        kwargs[param] = target.slug if param.endswith("slug") else target.pk
+    assert route.name, f"The route {route.route!r} has no name, so the page sweep cannot build its URL."
+    return reverse(route.name, kwargs=kwargs)
+
+
+def _axe_script() -> str:
+    import axe_playwright_python
+
+    return (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+
+
+def _check(page, url: str, axe_script: str, seen: set[str]) -> list[str]:
+    """Load one page and list what is wrong with it; a page already checked in this context (a redirect to
+    the sign-in page, say) is not checked twice."""
+    errors: list[str] = []
+
+    def on_console(message) -> None:
+        if message.type != "error":
+            return
+        # A page answering 403/404 on purpose (a role without access) logs its own status: not a fault.
+        if message.text.startswith("Failed to load resource") and message.location.get("url") == page.url:
+            return
+        errors.append(f"console: {message.text}")
+
+    def on_page_error(exc) -> None:
+        errors.append(f"page error: {exc}")
+
+    page.on("console", on_console)
+    page.on("pageerror", on_page_error)
+    try:
+        probe = page.request.get(url, max_redirects=0)
+        if probe.status == 405:
+            return []  # a form's POST-only action (add a guest, start an event): not a page to look at
+        if probe.status == 200 and "<html" not in probe.text()[:500].lower():
+            return []  # an htmx fragment (a preview swapped into a form), looked at inside its page
+        response = page.goto(url, wait_until="load")
+        if page.url in seen:
+            return errors
+        seen.add(page.url)
+        problems = []
+        if response is None or response.status >= 500:
+            problems.append(f"status {response.status if response else 'none'}")
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        if overflow > 0:
+            problems.append(f"{overflow}px of sideways scroll")
+        page.evaluate(axe_script)
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        for violation in result["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                targets = [node["target"] for node in violation["nodes"][:3]]
+                problems.append(f"axe {violation['impact']} {violation['id']}: {violation['help']} at {targets}")
+        return problems + errors
+    finally:
+        page.remove_listener("console", on_console)
+        page.remove_listener("pageerror", on_page_error)
+
+
+@pytest.fixture
+def demo_objects(db):
+    return _demo_objects()
+
+
+def test_every_page_route_can_be_filled(demo_objects):
+    keys = _allauth_keys(demo_objects.user)
+    urls = [fill(route, demo_objects, keys) for route in page_routes()]
+    assert "/" in urls and f"/games/{demo_objects.game.pk}/" in urls and len(urls) == len(set(urls))
+
+
+def test_an_argument_the_sweep_cannot_fill_fails_with_the_routes_name(demo_objects):
+    with pytest.raises(AssertionError, match="'mystery-page'"):
+        fill(Route("manage/widgets/<int:widget_id>/", "mystery-page", ["widget_id"]), demo_objects, {})
+
+
+@pytest.mark.timeout(900)  # about three minutes here; the limit leaves room for a loaded machine
+def test_every_page_for_every_role_and_size(live_server, browser, demo_objects):
+    """One test for all roles, so the demo loads once: the failures list names role, size and page."""
+    axe_script = _axe_script()
+    (SCREENSHOTS / ".gitignore").parent.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOTS / ".gitignore").write_text("*\n")
+    failures = []
+    for role in ROLES:
+        failures.extend(_sweep_role(browser, live_server.url, role, demo_objects, axe_script))
+    assert not failures, "\n".join(failures)
+
+
+def _sweep_role(browser, base_url: str, role: str, objects: Objects, axe_script: str) -> list[str]:
+    from django.contrib.auth import get_user_model
+
+    folder = SCREENSHOTS / role
+    folder.mkdir(parents=True, exist_ok=True)
+    user = None if role == "anonymous" else get_user_model().objects.get(username=role)
+    keys = _allauth_keys(user or objects.user)
+    urls = [(route.name or route.route, fill(route, objects, keys)) for route in page_routes()]
+    failures = []
+    for width, height in SIZES:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        if user is not None:
+            context.add_cookies([session_cookie(user, base_url)])
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        seen: set[str] = set()
+        for name, url in urls:
+            problems = _check(page, base_url + url, axe_script, seen)
+            slug = re.sub(r"[^\w-]+", "_", name)
+            page.screenshot(path=str(folder / f"{slug}-{width}.png"), full_page=True)
+            failures.extend(f"{role} {width}px {url}: {problem}" for problem in problems)
+        context.close()
+    return failures
