@@ -71,10 +71,7 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
     view = None
     if table.state:
         game = Game.from_json(table.state)
-        if me is not None and me.engine_seat is not None:
-            view = game.view_for(me.engine_seat)
-        else:
-            view = game.spectator_view()
+        view = game.view_for(me.engine_seat) if me is not None and me.engine_seat is not None else game.spectator_view()
     now = timezone.now()
     seconds_left = max(0.0, (table.deadline - now).total_seconds()) if table.deadline else None
     hand = view["hand"]["number"] if view and view.get("hand") else None

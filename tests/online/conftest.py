@@ -11,8 +11,8 @@ import pytest
 
 from games.online import schedule, services, tasks
 from games.online.models import OnlineTable
-from tests.league.conftest import build_world, eager_tasks  # noqa: F401 (fixture)
 from tests.factories import MembershipFactory, PlayerFactory, UserFactory
+from tests.league.conftest import build_world, eager_tasks  # noqa: F401 (fixture)
 
 
 @dataclass
