@@ -175,3 +175,10 @@ LOGGING = {
 
 # Static files through WhiteNoise; in development it finds them without collectstatic.
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)
+
+# Online tables
+# The worker finds the tasks of games/online (autodiscovery only looks at each app's tasks.py).
+CELERY_IMPORTS = ["games.online.tasks"]
+ONLINE_EVENT_PREFIX = os.environ.get("ONLINE_EVENT_PREFIX", "online")
+ONLINE_HAND_PAUSE_SECONDS = float(os.environ.get("ONLINE_HAND_PAUSE_SECONDS", "5"))
+ONLINE_BOT_DELAY_SECONDS = (0.8, 2.0)
