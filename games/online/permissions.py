@@ -7,6 +7,13 @@ from league import permissions, selectors
 from league.models import League
 
 
+class NotAllowed(ApplicationError):
+    """The user may not do this here (403); the message says who may."""
+
+    status_code = 403
+    code = "permission_denied"
+
+
 def can_open_table(user: Any, league: League) -> bool:
     """Organisers of the league (and site admins) open tables."""
     return permissions.can_manage_league(user, league)
@@ -14,7 +21,7 @@ def can_open_table(user: Any, league: League) -> bool:
 
 def check_can_open(user: Any, league: League) -> None:
     if not can_open_table(user, league):
-        raise ApplicationError(f"Only organisers of {league} can open tables.", code="permission_denied")
+        raise NotAllowed(f"Only organisers of {league} can open tables.")
 
 
 def can_run_table(user: Any, table: Any) -> bool:

@@ -32,7 +32,7 @@ from games.online.models import (
     SeatKind,
     TableStatus,
 )
-from games.online.permissions import can_run_table, can_sit, check_can_open
+from games.online.permissions import NotAllowed, can_run_table, can_sit, check_can_open
 from league.models import MAX_CREDITS, Event, EventKind, EventStatus, LedgerEntry, LedgerKind, Player
 from league.selectors import user_player_id
 from league.services import (
@@ -175,7 +175,7 @@ def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> O
     """Sit the actor's player at the table (before the game starts)."""
     table = _lock(table)
     if not can_sit(actor, table):
-        raise ApplicationError(f"Only members of {table.event.season.league} can sit at this table; join it first.")
+        raise NotAllowed(f"Only members of {table.event.season.league} can sit at this table; join it first.")
     player = _player_of(actor)
     if table.seats.filter(player=player, left=False).exists():
         raise ConflictError("You already have a seat at this table.")
@@ -263,9 +263,7 @@ def table_fill_bots(*, actor: Any, table: OnlineTable, kind: str = "sensible") -
 
 def _check_runner(actor: Any, table: OnlineTable) -> None:
     if not can_run_table(actor, table):
-        raise ApplicationError(
-            f"Only organisers of {table.event.season.league} can run this table.", code="permission_denied"
-        )
+        raise NotAllowed(f"Only organisers of {table.event.season.league} can run this table.")
 
 
 # ----- starting, pausing ---------------------------------------------------------------------------
