@@ -19,4 +19,5 @@ urlpatterns = [
     path("manage/", include("games.urls_manage")),
     path("", include("league.urls")),
     path("", include("games.urls")),
+    path("", include("games.online.urls")),
 ]
