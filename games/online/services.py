@@ -76,6 +76,11 @@ def _lock(table: OnlineTable | int) -> OnlineTable:
     return OnlineTable.objects.select_for_update().select_related("event__season__league").get(pk=pk)
 
 
+def _lock_if_any(table_id: int) -> OnlineTable | None:
+    """For tasks: a task for a table deleted since it was sent has nothing to do."""
+    return OnlineTable.objects.select_for_update().select_related("event__season__league").filter(pk=table_id).first()
+
+
 def _load(table: OnlineTable) -> Game:
     return Game.from_json(table.state, history=table.history or None)
 
@@ -579,8 +584,8 @@ def turn_timeout(*, table_id: int, turn_version: int) -> int:
     """The turn clock ran out: act for every player still awaited at `turn_version`, once.
 
     Returns how many seats were acted for (0 when the decision was already made or the table paused)."""
-    table = _lock(table_id)
-    if table.status != TableStatus.RUNNING or table.turn_version != turn_version:
+    table = _lock_if_any(table_id)
+    if table is None or table.status != TableStatus.RUNNING or table.turn_version != turn_version:
         return 0
     game = _load(table)
     seats = {s.engine_seat: s for s in table.seats.all() if s.engine_seat is not None}
@@ -609,8 +614,8 @@ def turn_timeout(*, table_id: int, turn_version: int) -> int:
 @transaction.atomic
 def bot_act(*, table_id: int, seat_number: int, turn_version: int) -> bool:
     """A bot's decision, from its seat's view only; nothing when it is no longer the bot's decision."""
-    table = _lock(table_id)
-    if table.status != TableStatus.RUNNING or table.turn_version != turn_version:
+    table = _lock_if_any(table_id)
+    if table is None or table.status != TableStatus.RUNNING or table.turn_version != turn_version:
         return False
     seat = table.seats.filter(number=seat_number, kind=SeatKind.BOT).first()
     key = f"bot:{turn_version}:{seat_number}"
@@ -628,8 +633,8 @@ def bot_act(*, table_id: int, seat_number: int, turn_version: int) -> bool:
 @transaction.atomic
 def next_hand(*, table_id: int, version: int) -> bool:
     """Deal the next hand after the pause; nothing if the table changed since (paused, or dealt already)."""
-    table = _lock(table_id)
-    if table.status != TableStatus.RUNNING or table.version != version:
+    table = _lock_if_any(table_id)
+    if table is None or table.status != TableStatus.RUNNING or table.version != version:
         return False
     game = _load(table)
     if not game.can_start_hand():

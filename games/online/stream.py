@@ -18,6 +18,7 @@ Both a plain generator (WSGI: runserver, the test server) and an async one (ASGI
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -29,7 +30,33 @@ from config.events import CHANNEL_PREFIX
 
 POLL_SECONDS = 0.25
 KEEPALIVE_SECONDS = 15.0
-STREAM_SECONDS = 300.0
+STREAM_SECONDS = 300.0  # the default of settings.ONLINE_STREAM_SECONDS
+
+
+def stream_seconds() -> float:
+    return float(getattr(settings, "ONLINE_STREAM_SECONDS", STREAM_SECONDS))
+
+
+def keepalive_seconds() -> float:
+    return float(getattr(settings, "ONLINE_STREAM_KEEPALIVE_SECONDS", KEEPALIVE_SECONDS))
+
+
+# How many streams this process holds open; shutting down (or a test) can wait for them to end.
+_open = 0
+_open_changed = threading.Condition()
+
+
+def _count(delta: int) -> None:
+    global _open
+    with _open_changed:
+        _open += delta
+        _open_changed.notify_all()
+
+
+def wait_until_closed(timeout: float) -> bool:
+    """Wait (at most `timeout` seconds) until no stream of this process is open; True if none is."""
+    with _open_changed:
+        return _open_changed.wait_for(lambda: _open == 0, timeout=timeout)
 
 
 def message(token: Any, payload: dict) -> str:
@@ -84,13 +111,14 @@ class _AsyncListener:
 
 
 def sync_stream(
-    topic: str, since: Any, token: Callable[[], Any], render: Callable[[], dict], *, seconds: float = STREAM_SECONDS
+    topic: str, since: Any, token: Callable[[], Any], render: Callable[[], dict], *, seconds: float | None = None
 ) -> Iterator[str]:
     """Send `render()` whenever `token()` (the table version) differs from what the browser has."""
     listener = _Listener(topic)  # subscribe first, then read: no change can slip between the two
+    _count(+1)
     try:
         yield "retry: 1000\n\n"
-        end, last_sent = time.monotonic() + seconds, time.monotonic()
+        end, last_sent = time.monotonic() + (seconds or stream_seconds()), time.monotonic()
         while time.monotonic() < end:
             current = token()
             if current != since:
@@ -98,24 +126,26 @@ def sync_stream(
                 last_sent = time.monotonic()
                 yield message(current, render())
                 continue
-            if time.monotonic() - last_sent > KEEPALIVE_SECONDS:
+            if time.monotonic() - last_sent > keepalive_seconds():
                 last_sent = time.monotonic()
                 yield ": keepalive\n\n"
-            listener.wait(min(KEEPALIVE_SECONDS, max(0.0, end - time.monotonic())))
+            listener.wait(min(keepalive_seconds(), max(0.0, end - time.monotonic())))
     finally:
         listener.close()
+        _count(-1)
 
 
 async def async_stream(
-    topic: str, since: Any, token: Callable[[], Any], render: Callable[[], dict], *, seconds: float = STREAM_SECONDS
+    topic: str, since: Any, token: Callable[[], Any], render: Callable[[], dict], *, seconds: float | None = None
 ) -> AsyncIterator[str]:
     """The same as `sync_stream` for an ASGI server: waiting holds no thread."""
     listener = _AsyncListener(topic)
     await listener.open()
+    _count(+1)
     atoken, arender = sync_to_async(token), sync_to_async(render)
     try:
         yield "retry: 1000\n\n"
-        end, last_sent = time.monotonic() + seconds, time.monotonic()
+        end, last_sent = time.monotonic() + (seconds or stream_seconds()), time.monotonic()
         while time.monotonic() < end:
             current = await atoken()
             if current != since:
@@ -123,9 +153,10 @@ async def async_stream(
                 last_sent = time.monotonic()
                 yield message(current, await arender())
                 continue
-            if time.monotonic() - last_sent > KEEPALIVE_SECONDS:
+            if time.monotonic() - last_sent > keepalive_seconds():
                 last_sent = time.monotonic()
                 yield ": keepalive\n\n"
-            await listener.wait(min(KEEPALIVE_SECONDS, max(0.0, end - time.monotonic())))
+            await listener.wait(min(keepalive_seconds(), max(0.0, end - time.monotonic())))
     finally:
         await listener.close()
+        _count(-1)

@@ -74,13 +74,13 @@ def present(state: dict) -> dict:
                 "away": seat.get("away", False),
             }
         )
-    pot = sum(p["amount"] for p in hand.get("pots", []))
     result = hand.get("result")
+    pot = sum(p["amount"] for p in (result or hand).get("pots", []))
     reveal = None
     if result:
         reveal = {
             "showdown": [
-                {"name": name, "cards": [card(c) for c in row.get("cards", [])], **row}
+                {**row, "name": name, "cards": [card(c) for c in row.get("cards", [])]}
                 for name, row in result.get("showdown", {}).items()
             ],
             "pots": result.get("pots", []),
