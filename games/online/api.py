@@ -139,6 +139,13 @@ class TableViewSet(viewsets.ViewSet):
         services.table_resume(actor=request.user, table=table)
         return self._state(table)
 
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Close a cash table between hands")
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        services.table_close(actor=request.user, table=table)
+        return self._state(table)
+
     @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Come back after being marked away")
     @action(detail=True, methods=["post"], url_path="return")
     def come_back(self, request: Request, pk: str) -> Response:

@@ -105,6 +105,9 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
             "fill_bots": runner and table.status == TableStatus.OPEN,
             "pause": runner and table.status == TableStatus.RUNNING,
             "resume": runner and table.status == TableStatus.PAUSED,
+            "close": runner
+            and table.options.get("end_rule") == "never"
+            and table.status in (TableStatus.RUNNING, TableStatus.PAUSED),
         },
         "view": view,
         "log": public_log(table, hand) if hand else [],

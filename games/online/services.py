@@ -360,6 +360,28 @@ def table_resume(*, actor: Any, table: OnlineTable) -> OnlineTable:
 
 
 @transaction.atomic
+def table_close(*, actor: Any, table: OnlineTable) -> OnlineTable:
+    """Close a cash table (casino: the game never ends by itself) between hands: the game lands in the league
+    with every stack as it is."""
+    table = _lock(table)
+    _check_runner(actor, table)
+    if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+        raise ConflictError("Only a running or paused game can be closed.")
+    game = _load(table)
+    if game.options.end_rule != "never":
+        raise ConflictError("This game ends by itself when one player holds every credit; only a cash table closes.")
+    if game.in_hand:
+        raise ConflictError("Close the table between hands: wait for this hand to finish (or pause first).")
+    table.deadline = None
+    table.version += 1
+    _finish(table, game)
+    table.save()
+    audit(actor=actor, action="online_table.close", obj=table, league=table.event.season.league)
+    _announce(table, "finished")
+    return table
+
+
+@transaction.atomic
 def seat_return(*, actor: Any, table: OnlineTable) -> OnlineSeat:
     """A player marked away comes back: their decisions wait for them again."""
     table = _lock(table)

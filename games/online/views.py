@@ -273,6 +273,7 @@ def table_do(request: HttpRequest, pk: int, what: str) -> HttpResponse:
         "pause": lambda: services.table_pause(actor=request.user, table=table),
         "resume": lambda: services.table_resume(actor=request.user, table=table),
         "return": lambda: services.seat_return(actor=request.user, table=table),
+        "close": lambda: services.table_close(actor=request.user, table=table),
     }
     if what not in calls:
         raise Http404("No such table operation.")

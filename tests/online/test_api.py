@@ -119,6 +119,8 @@ def test_pause_resume_leave_and_bots(world, humans, api_table):
     assert org.post(f"/api/tables/{api_table}/start/").json()["table"]["status"] == "running"
     assert org.post(f"/api/tables/{api_table}/pause/").json()["table"]["status"] == "paused"
     assert org.post(f"/api/tables/{api_table}/resume/").json()["table"]["status"] == "running"
+    refused = org.post(f"/api/tables/{api_table}/close/")  # "better" ends by itself: only a cash table closes
+    assert refused.status_code == 409 and "cash table" in refused.json()["detail"]
 
 
 def test_the_table_endpoints_are_in_the_openapi_schema(db):

@@ -271,3 +271,31 @@ def test_a_whole_game_lands_in_the_league_with_places_ledger_replay_and_standing
     assert len(game.hands) == len(result["hands"])
     assert Standing.objects.filter(league=world.league, player=seats[0].player, rank=1).exists()
     assert world.event.results.get(player=seats[0].player).place == 1
+
+
+def test_a_cash_table_lets_players_leave_between_hands_and_closes_into_the_league(world, humans, open_table, scheduled):
+    org, mem = world.users["organiser"], humans[0]
+    table = open_table(seats=3, preset="casino")
+    for user in (org, mem, humans[1]):
+        services.seat_take(actor=user, table=table)
+    services.table_start(actor=org, table=table)
+    with pytest.raises(ConflictError, match="cannot leave now"):
+        services.seat_leave(actor=mem, table=table)
+    with pytest.raises(ConflictError, match="between hands"):
+        services.table_close(actor=org, table=table)
+    while "next_hand" not in scheduled.names():
+        scheduled.run(scheduled.last("turn_timeout"))
+    services.seat_leave(actor=mem, table=table)
+    left = OnlineSeat.objects.get(table=table, player__user=mem)
+    assert left.left and left.left_with is not None
+    with pytest.raises(ApplicationError, match="Only organisers"):
+        services.table_close(actor=humans[1], table=table)
+    services.table_close(actor=org, table=table)
+    table.refresh_from_db()
+    assert table.status == TableStatus.FINISHED
+    game = LeagueGame.objects.get(pk=table.game_id)
+    assert game.status == GameStatus.FINISHED
+    assert sum(game.seats.values_list("final_credits", flat=True)) == 3 * table.buy_in
+    assert game.seats.get(player__user=mem).final_credits == left.left_with
+    for seat in game.seats.all():
+        assert sum(LedgerEntry.objects.filter(game=game, player=seat.player).values_list("amount", flat=True)) == 0
