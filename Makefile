@@ -25,7 +25,7 @@ demo: migrate
 EMBEDDED_BROKER_DIR ?= /tmp/sabacc-broker-$(notdir $(CURDIR))-$(PORT)
 
 run: demo
-	@echo "Serving at http://$(HOST):$(PORT)/  (tables: /tables/, leagues: /leagues/, API docs: /api/docs/, admin: /admin/; Ctrl-C stops)"
+	@echo "Serving at http://$(HOST):$(PORT)/  sign in as organiser, player or admin (password sabacc-demo); leagues: /leagues/, tables: /tables/, API docs: /api/docs/, admin: /admin/; Ctrl-C stops"
 	@echo "A Celery worker runs beside the server (bots, turn clock, next hand)."
 	export EMBEDDED_BROKER_DIR=$(EMBEDDED_BROKER_DIR); \
 	$(BIN)/celery -A config worker --pool solo --loglevel WARNING & worker=$$!; \

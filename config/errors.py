@@ -40,6 +40,13 @@ class ConflictError(ApplicationError):
     code = "conflict"
 
 
+class ForbiddenError(ApplicationError):
+    """The user may not do this (403); the message says who may."""
+
+    status_code = status.HTTP_403_FORBIDDEN
+    code = "permission_denied"
+
+
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     """Map user errors to one JSON shape: {"detail": ..., "code": ..., "extra": {...}}."""
     if isinstance(exc, ApplicationError):

@@ -3,11 +3,15 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
+from accounts.views import admin_login
 from config import views
+from league import views as league_views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", league_views.home_page, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
+    path("admin/login/", admin_login, name="admin-login"),  # through the site's sign-in and its rate limits
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
@@ -17,7 +21,15 @@ urlpatterns = [
     path("api/", include("config.api_urls")),
     path("manage/", include("league.urls_manage")),
     path("manage/", include("games.urls_manage")),
+    path("", include("accounts.urls")),
+    path("accounts/", include("allauth.urls")),
     path("", include("league.urls")),
     path("", include("games.urls")),
     path("", include("games.online.urls")),
 ]
+
+handler400 = "config.views.bad_request"
+handler403 = "config.views.permission_denied"
+handler404 = "config.views.page_not_found"
+handler500 = "config.views.server_error"
+handler429 = "config.views.too_many_requests"  # allauth's rate limits answer with this

@@ -39,5 +39,52 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok" if healthy else "down", **checks}, status=200 if healthy else 503)
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "site/home.html")
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: send them to the static icon."""
+    from django.http import HttpResponsePermanentRedirect
+    from django.templatetags.static import static
+
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
+# Error pages in the site layout; never Django's debug page when DEBUG is off.
+
+
+def _error(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
+    context = {"status": status, "title": title, "message": message}
+    return render(request, "errors/error.html", context, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _error(request, 400, "Bad request", "The request could not be understood; check the address or the form.")
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    message = str(exception) if exception and str(exception) else "You are not allowed to see or do this."
+    return _error(request, 403, "Not allowed", message)
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    message = "There is nothing at this address, or it is not yours to see."
+    said = exception.args[0] if exception is not None and exception.args else None
+    if isinstance(said, str) and said:  # our own Http404("No such league.") messages; the resolver's are dicts
+        message = f"{said} {message}"
+    return _error(request, 404, "Page not found", message)
+
+
+def too_many_requests(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _error(
+        request, 429, "Too many attempts", "Too many attempts in a short time: wait a few minutes, then try again."
+    )
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 page renders without touching the database (it may be what failed)."""
+    from django.template import loader
+
+    try:
+        html = loader.get_template("errors/500.html").render({"request": request})
+    except Exception:  # the layout itself failed: fall back to plain text rather than a second error
+        return HttpResponse("Server error: something went wrong on our side.", status=500, content_type="text/plain")
+    return HttpResponse(html, status=500)

@@ -18,6 +18,8 @@ class SeatInline(admin.TabularInline):
         "addon_credits",
         "final_credits",
         "place",
+        "knockouts",
+        "biggest_pot",
     ]
 
     def has_add_permission(self, request, obj=None) -> bool:

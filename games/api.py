@@ -3,17 +3,21 @@
 The replay document (it holds the deck order) is never served; the result's public parts are.
 """
 
+from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from games import selectors as game_selectors
 from games import services
 from games.models import Game, ResultCorrection, Seat, Table
 from league import selectors
+from league.api import serializers as league_serializers
 from league.api.permissions import require_organiser
+from league.api.views import ID_PATTERN
 from league.models import MAX_COUNT, MAX_CREDITS, Event
 
 
@@ -133,6 +137,7 @@ class GameChipHistoryOutput(serializers.Serializer):
 
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = GameOutput
+    lookup_value_regex = ID_PATTERN
     filterset_fields = {
         "event": ["exact"],
         "event__season": ["exact"],
@@ -188,3 +193,21 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def chip_history(self, request: Request, pk: str) -> Response:
         game = self.get_object()
         return Response(selectors.chip_history_for_game(game_id=game.pk))
+
+
+class EventTablesView(APIView):
+    """`/api/events/{id}/tables/`: here rather than in the league API, which never imports games."""
+
+    @extend_schema(
+        request=league_serializers.TableInput,
+        responses={201: league_serializers.TableOutput},
+        summary="Add a table to an event",
+        operation_id="events_tables_create",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        event = get_object_or_404(selectors.event_list(user=request.user), pk=pk)
+        require_organiser(request.user, event.season.league)
+        data = league_serializers.TableInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.table_create(actor=request.user, event=event, **data.validated_data)
+        return Response(league_serializers.TableOutput(table).data, status=status.HTTP_201_CREATED)

@@ -16,7 +16,13 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["event", "number"]
-        constraints = [models.UniqueConstraint(fields=["event", "number"], name="table_unique_number")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "number"],
+                name="table_unique_number",
+                violation_error_message="This event has a table with this number already; choose another number.",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -67,20 +73,28 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey("league.Player", on_delete=models.PROTECT, related_name="seats")
     number = models.PositiveIntegerField()
-    buy_in = models.PositiveIntegerField(default=0)
+    buy_in = models.PositiveBigIntegerField(default=0)
     rebuys = models.PositiveIntegerField(default=0)
-    rebuy_credits = models.PositiveIntegerField(default=0)
-    addon_credits = models.PositiveIntegerField(default=0)
-    final_credits = models.PositiveIntegerField(null=True, blank=True)
+    rebuy_credits = models.PositiveBigIntegerField(default=0)
+    addon_credits = models.PositiveBigIntegerField(default=0)
+    final_credits = models.PositiveBigIntegerField(null=True, blank=True)
     place = models.PositiveIntegerField(null=True, blank=True)
     knockouts = models.PositiveIntegerField(default=0)
-    biggest_pot = models.PositiveIntegerField(default=0)
+    biggest_pot = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         ordering = ["game", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "player"], name="seat_unique_player"),
-            models.UniqueConstraint(fields=["game", "number"], name="seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["game", "player"],
+                name="seat_unique_player",
+                violation_error_message="A player sits only once in a game.",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "number"],
+                name="seat_unique_number",
+                violation_error_message="Each seat of a game has its own number.",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -11,8 +11,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from config.db import retry_on_conflict
 from config.errors import ApplicationError
 from config.events import publish
+from config.inputs import MAX_JSON_DEPTH, has_nul, json_depth
 from games.models import Game, GameSource, GameStatus, ResultCorrection, Seat, Table
 from league.models import (
     MAX_COUNT,
@@ -27,11 +29,15 @@ from league.models import (
 )
 from league.services import (
     audit,
+    credit_limits_check,
     effective_buy_in_policy,
     event_results_rebuild,
+    lock_event,
     resolve_game_rules,
+    standings_rules_check,
     standings_schedule,
 )
+from league.services.common import check_text
 
 MIN_SEATS, MAX_SEATS = 2, 8
 
@@ -112,7 +118,11 @@ def _parse_seats(event: Event, seats: list[dict[str, Any]], *, actor: Any) -> li
         raise ApplicationError(
             f"A game seats {MIN_SEATS} to {MAX_SEATS} players; got {count}.", extra={"field": "seats"}
         )
+    if not all(isinstance(seat, dict) for seat in seats):
+        raise ApplicationError("Each seat is an object with a player id and its result.", extra={"field": "seats"})
     player_ids = [s.get("player") for s in seats]
+    if not all(isinstance(p, int) and not isinstance(p, bool) for p in player_ids):
+        raise ApplicationError("Each seat names its player by id (a whole number).", extra={"field": "seats"})
     if len(set(player_ids)) != len(player_ids):
         duplicates = sorted({str(p) for p in player_ids if player_ids.count(p) > 1})
         raise ApplicationError(
@@ -228,6 +238,12 @@ def _apply_replay(seats: list[SeatInput], document: dict[str, Any]) -> tuple[dic
 
     if not isinstance(document, dict):
         raise ApplicationError("The replay must be a sabacc-replay/1 JSON object.", extra={"field": "replay"})
+    if has_nul(document) or json_depth(document) > MAX_JSON_DEPTH:
+        raise ApplicationError(
+            f"The replay holds a NUL character or nests deeper than {MAX_JSON_DEPTH} levels; a sabacc-replay/1 "
+            "document has neither.",
+            extra={"field": "replay"},
+        )
     try:
         result = play_replay(document)
     except EngineError as exc:
@@ -420,6 +436,111 @@ def _after_change(game: Game, event: Event, action: str) -> None:
     publish(action, {"game": game.pk, "event": event.pk, "league": event.season.league.slug})
 
 
+@dataclass
+class PreparedResult:
+    """A manual result checked and worked out, not written: what `result_record` stores."""
+
+    seats: list[SeatInput]
+    variant: str
+    preset: str
+    options: dict[str, Any]
+    history: list[dict[str, int]] | None
+    replay_result: dict[str, Any] | None
+
+    @property
+    def credits_in(self) -> int:
+        return sum(s.credits_in for s in self.seats)
+
+    def summary(self) -> dict[str, Any]:
+        """Plain values for a preview: each seat's result, the credits in and out, and the rules."""
+        return {
+            "seats": [_seat_summary(s) for s in self.seats],
+            "credits_in": self.credits_in,
+            "credits_out": sum(s.final_credits for s in self.seats),
+            "variant": self.variant,
+            "preset": self.preset,
+            "options": self.options,
+            "hands": self.history,
+        }
+
+
+def _prepare_result(
+    *,
+    actor: Any,
+    event: Event,
+    seats: list[dict[str, Any]],
+    hands: list[dict[str, Any]] | None,
+    replay: dict[str, Any] | None,
+    variant: str | None,
+    preset: str | None,
+    option_overrides: dict[str, Any] | None,
+    table: Table | None,
+) -> PreparedResult:
+    """Every check of a manual result, in order, before anything is written."""
+    if hands is not None and replay is not None:
+        raise ApplicationError("Give hand-by-hand results or a replay, not both.")
+    if table is not None and table.event_id != event.pk:
+        raise ApplicationError(
+            "That table belongs to another event; pick one of this event's tables.", extra={"field": "table"}
+        )
+    season, league = event.season, event.season.league
+    # A result the standings could not score (settings saved before they were checked) is refused now.
+    standings_rules_check(league, season)
+    parsed = _parse_seats(event, seats, actor=actor)
+    history = None
+    replay_result = None
+    if replay is not None:
+        replay_result, history = _apply_replay(parsed, replay)
+        variant, preset = replay.get("variant"), replay.get("preset")
+        option_overrides = replay.get("options") or {}
+    elif hands is not None:
+        history = _apply_hands(parsed, hands)
+    _check_game(parsed)
+    variant = variant or season.variant or league.variant
+    preset = preset or season.preset or league.preset
+    if option_overrides is None:
+        option_overrides = {**league.option_overrides, **season.option_overrides}
+    options = resolve_game_rules(variant=variant, preset=preset, overrides=option_overrides)
+    prepared = PreparedResult(parsed, variant, preset, options, history, replay_result)
+    credit_limits_check(event=event, adding=prepared.credits_in)
+    return prepared
+
+
+def result_check(
+    *,
+    actor: Any,
+    event: Event,
+    seats: list[dict[str, Any]],
+    hands: list[dict[str, Any]] | None = None,
+    replay: dict[str, Any] | None = None,
+    variant: str | None = None,
+    preset: str | None = None,
+    option_overrides: dict[str, Any] | None = None,
+    table: Table | None = None,
+    round: int = 1,
+    played_at: datetime | None = None,
+) -> dict[str, Any]:
+    """Check a result as `result_record` would, writing nothing: a preview before saving.
+
+    Takes the same arguments; raises the same `ApplicationError`s; returns `PreparedResult.summary()`
+    (seats with their places and final credits, credits in and out, the rules, hand stacks).
+    """
+    _int(round, "The round", minimum=1, maximum=MAX_COUNT)
+    event = Event.objects.select_related("season__league").get(pk=event.pk)
+    return _prepare_result(
+        actor=actor,
+        event=event,
+        seats=seats,
+        hands=hands,
+        replay=replay,
+        variant=variant,
+        preset=preset,
+        option_overrides=option_overrides,
+        table=table,
+    ).summary()
+
+
+@retry_on_conflict
 @transaction.atomic
 def result_record(
     *,
@@ -437,40 +558,32 @@ def result_record(
 ) -> Game:
     """Record a game played at a physical table: seats with buy-ins, re-buys and final credits or places,
     optionally hand by hand or as a replay the engine checks. Nothing is saved if anything is wrong."""
-    event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
-    if hands is not None and replay is not None:
-        raise ApplicationError("Give hand-by-hand results or a replay, not both.")
-    if table is not None and table.event_id != event.pk:
-        raise ApplicationError("That table belongs to another event; pick one of this event's tables.")
     round = _int(round, "The round", minimum=1, maximum=MAX_COUNT)
-    parsed = _parse_seats(event, seats, actor=actor)
-    history = None
-    replay_result = None
-    if replay is not None:
-        replay_result, history = _apply_replay(parsed, replay)
-        variant, preset = replay.get("variant"), replay.get("preset")
-        option_overrides = replay.get("options") or {}
-    elif hands is not None:
-        history = _apply_hands(parsed, hands)
-    _check_game(parsed)
-    season, league = event.season, event.season.league
-    variant = variant or season.variant or league.variant
-    preset = preset or season.preset or league.preset
-    if option_overrides is None:
-        option_overrides = {**league.option_overrides, **season.option_overrides}
-    options = resolve_game_rules(variant=variant, preset=preset, overrides=option_overrides)
+    event = lock_event(event.pk)  # league, then event: the app's lock order
+    prepared = _prepare_result(
+        actor=actor,
+        event=event,
+        seats=seats,
+        hands=hands,
+        replay=replay,
+        variant=variant,
+        preset=preset,
+        option_overrides=option_overrides,
+        table=table,
+    )
+    parsed, league = prepared.seats, event.season.league
     game = Game.objects.create(
         event=event,
         table=table,
         round=round,
         status=GameStatus.FINISHED,
         source=GameSource.MANUAL,
-        variant=variant,
-        preset=preset,
-        options=options,
+        variant=prepared.variant,
+        preset=prepared.preset,
+        options=prepared.options,
         replay_document=replay,
-        replay_result=replay_result,
-        hands=history,
+        replay_result=prepared.replay_result,
+        hands=prepared.history,
         played_at=played_at or timezone.now(),
         recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
@@ -492,14 +605,20 @@ def result_record(
     return game
 
 
+@retry_on_conflict
 @transaction.atomic
 def result_correct(*, actor: Any, game: Game, reason: str, seats: list[dict[str, Any]]) -> ResultCorrection:
     """Replace a recorded result: the old ledger lines are reversed by new ones, never edited,
     and the before/after is kept with the author and reason."""
-    reason = (reason or "").strip()
-    if not reason:
-        raise ApplicationError("A correction needs a reason, e.g. 'Han's final count was 400, not 450'.")
-    game = Game.objects.select_for_update().select_related("event__season__league").get(pk=game.pk)
+    if isinstance(reason, str) and not reason.strip():
+        raise ApplicationError(
+            "A correction needs a reason, e.g. 'Han's final count was 400, not 450'.", extra={"field": "reason"}
+        )
+    reason = check_text(reason, "A correction's reason", field="reason", max_length=255)
+    # The app's lock order: league, event, then the game and its seats.
+    event = lock_event(Game.objects.values_list("event_id", flat=True).get(pk=game.pk))
+    game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
+    game.event = event
     if game.status != GameStatus.FINISHED:
         raise ApplicationError("Only a finished game's result can be corrected.")
     if game.replay_document is not None:
@@ -507,10 +626,12 @@ def result_correct(*, actor: Any, game: Game, reason: str, seats: list[dict[str,
             "This result comes from a replay the engine checked; it cannot be overridden by hand. Record the "
             "game again from a corrected replay instead."
         )
-    event = game.event
-    old_seats = list(Seat.objects.select_for_update().filter(game=game).select_related("player"))
+    old_seats = list(Seat.objects.select_for_update(of=("self",)).filter(game=game).select_related("player"))
+    standings_rules_check(event.season.league, event.season)
     parsed = _parse_seats(event, seats, actor=actor)
     _check_game(parsed)
+    added = sum(s.credits_in for s in parsed) - sum(s.credits_in for s in old_seats)
+    credit_limits_check(event=event, adding=max(added, 0))
     before = [_seat_summary(s) for s in old_seats]
     after = [_seat_summary(s) for s in parsed]
     if sorted(before, key=lambda s: s["player"]) == sorted(after, key=lambda s: s["player"]):
@@ -557,12 +678,16 @@ def result_correct(*, actor: Any, game: Game, reason: str, seats: list[dict[str,
     return correction
 
 
+@retry_on_conflict
 @transaction.atomic
 def table_create(*, actor: Any, event: Event, name: str, number: int) -> Table:
+    name = check_text(name, "A table's name", field="name", max_length=80)
     number = _int(number, "A table's number", minimum=1, maximum=MAX_COUNT)
-    event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
+    event = lock_event(event.pk)
     if Table.objects.filter(event=event, number=number).exists():
-        raise ApplicationError(f"Table {number} exists already in {event}; choose another number.")
+        raise ApplicationError(
+            f"Table {number} exists already in {event}; choose another number.", extra={"field": "number"}
+        )
     table = Table.objects.create(event=event, name=name, number=number)
     audit(actor=actor, action="table.create", obj=table, league=event.season.league)
     return table

@@ -1,7 +1,9 @@
 """Admin for chip sets, buy-in policies, leagues and the rest; the ledger is read-only here."""
 
+from django import forms
 from django.contrib import admin
 
+from league import hooks
 from league.models import (
     AuditEntry,
     BuyInPolicy,
@@ -16,6 +18,47 @@ from league.models import (
     Season,
     Standing,
 )
+from league.standings.formulas import FORMULAS
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    return [(variant, variant.replace("_", " ").title()) for variant in hooks.rule_choices()]
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    presets = sorted({preset for presets in hooks.rule_choices().values() for preset in presets})
+    return [(preset, preset.title()) for preset in presets]
+
+
+def formula_choices() -> list[tuple[str, str]]:
+    return [(key, getattr(formula, "name", key)) for key, formula in FORMULAS.items()]
+
+
+def _blank(choices):
+    return lambda: [("", "(the league's)"), *choices()]
+
+
+class LeagueAdminForm(forms.ModelForm):
+    """Rules and points picked from what the engine and the standings know, never typed; the model's clean()
+    then runs the services' checks (options, formula parameters, tie-breakers)."""
+
+    variant = forms.ChoiceField(choices=variant_choices)
+    preset = forms.ChoiceField(choices=preset_choices)
+    points_formula = forms.ChoiceField(choices=formula_choices)
+
+    class Meta:
+        model = League
+        fields = "__all__"  # noqa: DJ007 (the ModelAdmin picks the fields; this form only swaps widgets)
+
+
+class SeasonAdminForm(forms.ModelForm):
+    variant = forms.ChoiceField(choices=_blank(variant_choices), required=False)
+    preset = forms.ChoiceField(choices=_blank(preset_choices), required=False)
+    points_formula = forms.ChoiceField(choices=_blank(formula_choices), required=False)
+
+    class Meta:
+        model = Season
+        fields = "__all__"  # noqa: DJ007 (the ModelAdmin picks the fields; this form only swaps widgets)
 
 
 class DenominationInline(admin.TabularInline):
@@ -43,17 +86,25 @@ class MembershipInline(admin.TabularInline):
 
 class SeasonInline(admin.TabularInline):
     model = Season
+    form = SeasonAdminForm
     extra = 0
     fields = ["name", "starts_on", "ends_on", "points_formula", "buy_in_policy"]
 
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
+    form = LeagueAdminForm
     list_display = ["name", "slug", "visibility", "preset", "points_formula"]
     list_filter = ["visibility", "preset", "points_formula"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [SeasonInline, MembershipInline]
+
+    def save_related(self, request, form, formsets, change) -> None:
+        from league.services import standings_schedule
+
+        super().save_related(request, form, formsets, change)
+        standings_schedule(league_id=form.instance.pk)
 
 
 @admin.register(Player)
@@ -65,6 +116,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
+    form = SeasonAdminForm
     list_display = ["name", "league", "starts_on", "ends_on"]
     list_filter = ["league"]
 

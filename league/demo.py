@@ -1,5 +1,6 @@
-"""Demo data for `make run`: a demo organiser, a league of a dozen players, a finished season of
-results with their ledgers, and a current season with a tournament under way.
+"""Demo data for `make run`: one account per role (an organiser who is not staff, a player who claimed the
+guest "Han" and so has a history, a site admin), a league of a dozen players, a finished season of results
+with their ledgers, and a current season with a tournament under way.
 
 Idempotent: running it again changes nothing that is already there.
 """
@@ -12,8 +13,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from league import hooks
+
 DEMO_ORGANISER = "organiser"
-DEMO_PASSWORD = "sabacc-demo"  # a demo login printed by `make run`, not a secret
+DEMO_PLAYER = "player"
+DEMO_ADMIN = "admin"
+DEMO_PASSWORD = "sabacc-demo"  # the demo logins printed by `make run`, not a secret
+DEMO_PLAYER_CLAIMS = "Han"  # the demo player account plays as this guest, claimed with its code
 DEMO_LEAGUE = "coruscant-circuit"
 DEMO_PLAYERS = [
     "Han",
@@ -49,8 +55,7 @@ def _hands(rng: random.Random, stacks: dict[int, int], count: int) -> list[dict[
 
 
 def _record(*, actor, event, players, rng, hands: int, when, table=None, round_number=1) -> None:
-    from games.services import result_record
-
+    result_record = hooks.get("result_record")  # games registers it: league never imports games
     stacks = {p.pk: 450 for p in players}
     result_record(
         actor=actor,
@@ -63,21 +68,39 @@ def _record(*, actor, event, players, rng, hands: int, when, table=None, round_n
     )
 
 
+def _demo_user(username: str, *, staff: bool):
+    """A demo account with the demo password; an existing one keeps its password but gets the demo role."""
+    user, created = get_user_model().objects.get_or_create(
+        username=username,
+        defaults={"is_staff": staff, "is_superuser": staff, "email": f"{username}@example.org"},
+    )
+    if created:
+        user.set_password(DEMO_PASSWORD)
+        user.save()
+    elif user.is_staff != staff:
+        user.is_staff = user.is_superuser = staff
+        user.save(update_fields=["is_staff", "is_superuser"])
+    return user
+
+
+def bot_replay(names: list[str], *, seed: str, preset: str = "better", stack: int = 450, max_hands: int = 60) -> dict:
+    """A whole game between sensible bots under these names, as a replay document (the games app plays it)."""
+    return hooks.get("bot_replay")(names, seed=seed, preset=preset, stack=stack, max_hands=max_hands)
+
+
 @transaction.atomic
 def load_demo_data(out: TextIO) -> None:
-    from games.models import Table
     from league import services
     from league.chips import default_sets_create
     from league.models import BuyInPolicy, ChipSet, Denomination, EventKind, EventStatus, League, Player, Role
 
-    user_model = get_user_model()
-    organiser, created = user_model.objects.get_or_create(
-        username=DEMO_ORGANISER, defaults={"is_staff": True, "email": "organiser@example.org"}
-    )
-    if created:
-        organiser.set_password(DEMO_PASSWORD)
-        organiser.save()
-    out.write(f"Demo organiser login: {DEMO_ORGANISER} / {DEMO_PASSWORD}\n")
+    organiser = _demo_user(DEMO_ORGANISER, staff=False)
+    player_user = _demo_user(DEMO_PLAYER, staff=False)
+    _demo_user(DEMO_ADMIN, staff=True)
+    out.write(f"Demo logins (password for all three: {DEMO_PASSWORD}):\n")
+    out.write(f"  {DEMO_ORGANISER:<10} league organiser of the Coruscant Circuit (not a site admin)\n")
+    out.write(f"  {DEMO_PLAYER:<10} a player: plays as {DEMO_PLAYER_CLAIMS}, with a season of history\n")
+    out.write(f"  {DEMO_ADMIN:<10} site admin (staff): everything, and /admin/\n")
     if League.objects.filter(slug=DEMO_LEAGUE).exists():
         out.write(f"Demo league {DEMO_LEAGUE!r} is already there.\n")
         return
@@ -142,9 +165,8 @@ def load_demo_data(out: TextIO) -> None:
         status=EventStatus.RUNNING,
     )
     entrants = rng.sample(players, 8)
+    table_create = hooks.get("table_create")
     for number in (1, 2):
-        from games.services import table_create
-
         table = table_create(actor=organiser, event=cup, name=f"Table {number}", number=number)
         _record(
             actor=organiser,
@@ -155,7 +177,22 @@ def load_demo_data(out: TextIO) -> None:
             when=timezone.now() - datetime.timedelta(hours=3 - number),
             table=table,
         )
-    Table.objects.get_or_create(event=cup, number=3, defaults={"name": "Final table"})
+    final = table_create(actor=organiser, event=cup, name="Final table", number=3)
+    # A game played online-style with a replay, so its hand history can be stepped through on its page.
+    finalists = [entrants[0], entrants[4], entrants[1]]
+    result_record = hooks.get("result_record")
 
+    result_record(
+        actor=organiser,
+        event=cup,
+        seats=[{"player": p.pk} for p in finalists],
+        replay=bot_replay([p.display_name for p in finalists], seed="demo-final"),
+        played_at=timezone.now() - datetime.timedelta(minutes=30),
+        table=final,
+        round=2,
+    )
+
+    han = next(p for p in players if p.display_name == DEMO_PLAYER_CLAIMS)
+    services.player_claim(user=player_user, player=han, claim_code=han.claim_code)
     services.standings_recompute(league_id=league.pk)
     out.write(f"Demo league {league.name!r}: {len(players)} players, 2 seasons, standings computed.\n")

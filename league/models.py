@@ -11,10 +11,13 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-# Database integer columns hold up to 2,147,483,647 (PostgreSQL refuses more with an error). Input is
-# bounded well below: a game's credits (so every stack, pot and ledger line) by MAX_CREDITS, and
-# counts (re-buys, knock-outs, rounds, table numbers, best N, minimum players) by MAX_COUNT.
+# Credit columns are 64-bit (up to 9.2e18); counts are 32-bit (up to 2,147,483,647). Input is bounded
+# well below, so no sum overflows: a game's credits (so every stack, pot and ledger line) by
+# MAX_CREDITS, an event's and a season's credits in all by MAX_EVENT_CREDITS and MAX_SEASON_CREDITS,
+# and counts (re-buys, knock-outs, rounds, table numbers, best N, minimum players) by MAX_COUNT.
 MAX_CREDITS = 1_000_000_000
+MAX_EVENT_CREDITS = 1_000_000_000_000
+MAX_SEASON_CREDITS = 100_000_000_000_000
 MAX_COUNT = 1_000_000
 
 
@@ -66,14 +69,26 @@ class Denomination(models.Model):
     chip_set = models.ForeignKey(ChipSet, on_delete=models.CASCADE, related_name="denominations")
     name = models.CharField(max_length=40)
     colour = models.CharField(max_length=40, blank=True)
-    value = models.PositiveIntegerField(help_text="Credits one chip is worth.")
+    value = models.PositiveBigIntegerField(help_text="Credits one chip is worth.")
 
     class Meta:
         ordering = ["chip_set", "-value"]
         constraints = [
-            models.UniqueConstraint(fields=["chip_set", "name"], name="denomination_unique_name"),
-            models.UniqueConstraint(fields=["chip_set", "value"], name="denomination_unique_value"),
-            models.CheckConstraint(condition=Q(value__gt=0), name="denomination_value_positive"),
+            models.UniqueConstraint(
+                fields=["chip_set", "name"],
+                name="denomination_unique_name",
+                violation_error_message="Each denomination of a chip set needs its own name.",
+            ),
+            models.UniqueConstraint(
+                fields=["chip_set", "value"],
+                name="denomination_unique_value",
+                violation_error_message="Each denomination of a chip set needs its own credit value.",
+            ),
+            models.CheckConstraint(
+                condition=Q(value__gt=0),
+                name="denomination_value_positive",
+                violation_error_message="A chip is worth at least 1 credit.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -84,12 +99,12 @@ class BuyInPolicy(models.Model):
     """What a seat costs and whether a player may buy more chips later."""
 
     name = models.CharField(max_length=80, unique=True)
-    buy_in = models.PositiveIntegerField(default=450)
+    buy_in = models.PositiveBigIntegerField(default=450)
     rebuys_allowed = models.BooleanField(default=False)
     max_rebuys = models.PositiveIntegerField(default=0, help_text="0 means no limit when re-buys are allowed.")
-    rebuy_amount = models.PositiveIntegerField(default=0)
+    rebuy_amount = models.PositiveBigIntegerField(default=0)
     addon_allowed = models.BooleanField(default=False)
-    addon_amount = models.PositiveIntegerField(default=0)
+    addon_amount = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         ordering = ["name"]
@@ -97,6 +112,26 @@ class BuyInPolicy(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        errors = {}
+        if self.rebuys_allowed and not self.rebuy_amount:
+            errors["rebuy_amount"] = "Re-buys are allowed but the re-buy amount is 0; give the credits a re-buy buys."
+        if self.addon_allowed and not self.addon_amount:
+            errors["addon_amount"] = "Add-ons are allowed but the add-on amount is 0; give the credits an add-on buys."
+        for key in ("buy_in", "rebuy_amount", "addon_amount"):
+            if (getattr(self, key) or 0) > MAX_CREDITS:
+                errors[key] = f"At most {MAX_CREDITS:,} credits."
+        if errors:
+            raise ValidationError(errors)
+
+
+def _as_validation_error(exc: Exception, fields: set[str]) -> ValidationError:
+    """A service's ApplicationError as a model ValidationError on the field it names (admin forms show it there)."""
+    field = getattr(exc, "extra", {}).get("field")
+    field = {"rules": "preset"}.get(field, field)
+    field = field.split(".")[0] if isinstance(field, str) else field
+    return ValidationError({field: str(exc)} if field in fields else str(exc))
 
 
 class Visibility(models.TextChoices):
@@ -129,6 +164,16 @@ class League(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """The services' checks (engine rules, points formula, tie-breakers, counts): the admin runs them too."""
+        from config.errors import ApplicationError
+        from league.services.rules import league_settings_check
+
+        try:
+            league_settings_check(self)
+        except ApplicationError as exc:
+            raise _as_validation_error(exc, {f.name for f in self._meta.fields}) from exc
+
 
 class Role(models.TextChoices):
     ORGANISER = "organiser", "Organiser"
@@ -143,7 +188,13 @@ class Membership(models.Model):
 
     class Meta:
         ordering = ["league", "player__display_name"]
-        constraints = [models.UniqueConstraint(fields=["league", "player"], name="membership_unique")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "player"],
+                name="membership_unique",
+                violation_error_message="This player is already a member of this league.",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} in {self.league} ({self.role})"
@@ -168,12 +219,26 @@ class Season(models.Model):
         ordering = ["league", "-starts_on", "id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")), name="season_dates_ordered"
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
+                name="season_dates_ordered",
+                violation_error_message="A season cannot end before it starts; set the end on or after the start.",
             )
         ]
 
     def __str__(self) -> str:
         return f"{self.league}: {self.name}"
+
+    def clean(self) -> None:
+        """The services' checks of a season's overrides against its league's rules."""
+        from config.errors import ApplicationError
+        from league.services.rules import season_settings_check
+
+        if self.league_id is None:
+            return
+        try:
+            season_settings_check(self)
+        except ApplicationError as exc:
+            raise _as_validation_error(exc, {f.name for f in self._meta.fields}) from exc
 
 
 class EventKind(models.TextChoices):
@@ -216,17 +281,23 @@ class EventResult(models.Model):
     place = models.PositiveIntegerField()
     players = models.PositiveIntegerField(help_text="Players in the event.")
     tied = models.PositiveIntegerField(default=1, help_text="Players sharing this place.")
-    buy_in = models.IntegerField(default=0)
-    credits_in = models.IntegerField(default=0)
-    credits_out = models.IntegerField(default=0)
+    buy_in = models.BigIntegerField(default=0)
+    credits_in = models.BigIntegerField(default=0)
+    credits_out = models.BigIntegerField(default=0)
     rebuys = models.PositiveIntegerField(default=0)
     knockouts = models.PositiveIntegerField(default=0)
-    biggest_pot = models.PositiveIntegerField(default=0)
-    prize_pool = models.PositiveIntegerField(default=0)
+    biggest_pot = models.PositiveBigIntegerField(default=0)
+    prize_pool = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         ordering = ["event", "place", "player_id"]
-        constraints = [models.UniqueConstraint(fields=["event", "player"], name="event_result_unique")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                name="event_result_unique",
+                violation_error_message="A player has one result per event.",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.player_id} placed {self.place} in event {self.event_id}"
@@ -262,7 +333,7 @@ class LedgerEntry(models.Model):
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.PROTECT, related_name="ledger")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="ledger")
     kind = models.CharField(max_length=16, choices=LedgerKind.choices)
-    amount = models.IntegerField()
+    amount = models.BigIntegerField()
     hand = models.PositiveIntegerField(null=True, blank=True, help_text="Hand number, when known.")
     reason = models.CharField(max_length=255, blank=True)
     author = models.ForeignKey(
@@ -284,6 +355,7 @@ class LedgerEntry(models.Model):
             models.CheckConstraint(
                 condition=~Q(kind="adjustment") | (~Q(reason="") & Q(author__isnull=False)),
                 name="ledger_adjustment_has_reason_and_author",
+                violation_error_message="An adjustment needs a reason and an author.",
             )
         ]
 
@@ -312,11 +384,11 @@ class Standing(models.Model):
     rank = models.PositiveIntegerField()
     points = models.FloatField(default=0)
     wins = models.PositiveIntegerField(default=0)
-    net_credits = models.IntegerField(default=0)
+    net_credits = models.BigIntegerField(default=0)
     average_place = models.FloatField(default=0)
     events_played = models.PositiveIntegerField(default=0)
     events_counted = models.PositiveIntegerField(default=0)
-    biggest_pot = models.PositiveIntegerField(default=0)
+    biggest_pot = models.PositiveBigIntegerField(default=0)
     computed_at = models.DateTimeField()
 
     class Meta:

@@ -62,3 +62,19 @@ def can_edit_player(user: Any, player: Player) -> bool:
 def can_configure_chips(user: Any) -> bool:
     """Chip sets and buy-in policies are site-wide: site admins only."""
     return is_admin(user)
+
+
+def can_manage_event(user: Any, event: Any) -> bool:
+    """Tables, start and finish, results and adjustments of an event: its league's organisers and site admins."""
+    return can_manage_league(user, event.season.league)
+
+
+def can_manage_game(user: Any, game: Any) -> bool:
+    """Corrections of a recorded game: its league's organisers and site admins."""
+    return can_manage_event(user, game.event)
+
+
+def can_manage_anything(user: Any) -> bool:
+    """Whether the organiser pages have anything to offer: an organiser of some league, a site admin,
+    or someone allowed to create a league."""
+    return can_add_guests(user) or can_create_league(user)

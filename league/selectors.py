@@ -18,7 +18,7 @@ from league.models import (
     Standing,
     Visibility,
 )
-from league.services import ALL_TIME, season_scope
+from league.services.common import ALL_TIME, season_scope
 
 
 def is_admin(user: Any) -> bool:
@@ -165,12 +165,16 @@ def league_by_slug(*, user: Any, slug: str) -> League:
 def chip_history_for_game(*, game_id: int) -> dict[str, Any]:
     """Each player's credits through one game, from the ledger: after buying in (hand 0), after each
     hand when hands are known, else once at the end (hand null). A corrected game shows its latest result."""
-    from games.models import Game, ResultCorrection
-
-    game = Game.objects.get(pk=game_id)
-    latest = ResultCorrection.objects.filter(game=game).order_by("-id").values_list("pk", flat=True).first()
+    # The latest correction is the one with the highest id among the game's ledger lines (a correction
+    # always books its reversal lines): read from the ledger, so league needs nothing of the games app.
+    latest = (
+        LedgerEntry.objects.filter(game_id=game_id, correction__isnull=False)
+        .order_by("-correction_id")
+        .values_list("correction_id", flat=True)
+        .first()
+    )
     entries = (
-        LedgerEntry.objects.filter(game=game, correction_id=latest, reversal=False)
+        LedgerEntry.objects.filter(game_id=game_id, correction_id=latest, reversal=False)
         .exclude(kind=LedgerKind.PAYOUT)
         .select_related("player")
         .order_by("id")
@@ -193,7 +197,7 @@ def chip_history_for_game(*, game_id: int) -> dict[str, Any]:
     for line in series.values():  # a player who broke even in a game without hands still ends somewhere
         if len(line["points"]) == 1:
             line["points"].append({"hand": None, "credits": line["points"][0]["credits"]})
-    return {"game": game.pk, "hands_known": hands_known, "series": list(series.values())}
+    return {"game": game_id, "hands_known": hands_known, "series": list(series.values())}
 
 
 BUY_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON)

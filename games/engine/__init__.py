@@ -1,7 +1,8 @@
 """The Sabacc rules engine: pure Python, no Django, no I/O, no global random, no clock.
 
 Public entry points: `Game` (state and operations), `resolve_options` and the preset names,
-the error classes, and `games.engine.replay` for the `sabacc-replay/1` format.
+the error classes, `games.engine.replay` for the `sabacc-replay/1` and `/2` formats, `verify_shuffle`
+and `verify_game` for fair decks, and `public_log` for hand histories.
 """
 
 from games.engine.betting import LegalActions
@@ -15,13 +16,18 @@ from games.engine.errors import (
     InvalidOptions,
     InvalidSelection,
     InvalidState,
+    MissingReshuffle,
     NotYourTurn,
     ReplayError,
     WrongPhase,
 )
 from games.engine.options import PRESETS, VARIANTS, CoruscantShiftOptions, build_options, resolve_options
-from games.engine.shuffle import verify_shuffle
+from games.engine.shuffle import mix_entropy, verify_shuffle
 from games.engine.state import Game
+
+# Built on the replay module (which plays through `Game`), so imported after it.
+from games.engine.fairness import game_problems, verify_game  # isort: skip
+from games.engine.public_log import public_log  # isort: skip
 
 __all__ = [
     "PRESETS",
@@ -38,12 +44,17 @@ __all__ = [
     "InvalidSelection",
     "InvalidState",
     "LegalActions",
+    "MissingReshuffle",
     "NotYourTurn",
     "ReplayError",
     "WrongPhase",
     "build_options",
+    "game_problems",
+    "mix_entropy",
     "parse_card",
     "parse_cards",
+    "public_log",
     "resolve_options",
+    "verify_game",
     "verify_shuffle",
 ]

@@ -78,23 +78,36 @@ class LegalActions:
 
 @dataclass
 class BettingRound:
-    """One betting round: each seat's bet so far, who still has to act and who may still raise."""
+    """One betting round: each seat's bet so far, who still has to act, and where each seat's last action
+    left the betting (for reopening, RULES 1.4).
+
+    `floor` is a bet to call that nobody may have posted in full: the big blind in round 1 (RULES 1.4,
+    partial big blind). `acted_at[seat]` is (the current bet, the minimum raise increment) just after the
+    seat's last action in this round.
+    """
 
     number: int
     order: list[int]
     bets: dict[int, int]
     needs: set[int]
-    may_raise: set[int]
     last_increment: int
+    floor: int = 0
     next_index: int = 0
-    history: list[str] = field(default_factory=list)
+    acted_at: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def current_bet(self) -> int:
-        return max(self.bets.values(), default=0)
+        top = max(self.bets.values(), default=0)
+        return top if top >= self.floor else self.floor
 
     def owes(self, seat: int) -> int:
         return self.current_bet - self.bets.get(seat, 0)
+
+    def may_raise(self, seat: int) -> bool:
+        """TDA 47 (RULES 1.4): a seat that has acted may raise again only once the bet has risen by a full
+        raise since its last action, several short all-ins counting together."""
+        last = self.acted_at.get(seat)
+        return last is None or self.current_bet - last[0] >= last[1]
 
 
 def _others_can_act(rnd: BettingRound, seat: int, stacks: list[int], folded: set[int]) -> bool:
@@ -112,17 +125,24 @@ class BettingStructure:
         self.min_raise = min_raise
         self.stay_cost = stay_cost
 
-    def open_round(self, number: int, order: list[int], bets: dict[int, int], stacks: list[int]) -> BettingRound:
+    def open_round(
+        self, number: int, order: list[int], bets: dict[int, int], stacks: list[int], floor: int = 0
+    ) -> BettingRound:
+        """`floor`: the bet to call even if nobody posted it in full (the big blind in round 1)."""
         active = {s for s in order if stacks[s] > 0}
-        increment = max(max(bets.values(), default=0), self.min_bet)
+        increment = max(max(bets.values(), default=0), floor, self.min_bet)
         return BettingRound(
             number=number,
             order=list(order),
             bets={s: bets.get(s, 0) for s in order},
             needs=set(active),
-            may_raise=set(active),
             last_increment=increment,
+            floor=floor,
         )
+
+    def normalize(self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int]) -> str:
+        """The verb an action counts as (RULES 1.4): the structure may read one verb as another."""
+        return verb
 
     def has_decision(self, rnd: BettingRound, seat: int, stacks: list[int], folded: set[int]) -> bool:
         raise NotImplementedError
@@ -166,17 +186,31 @@ class BettingStructure:
 
     def _done(self, rnd: BettingRound, seat: int) -> None:
         rnd.needs.discard(seat)
-        rnd.may_raise.discard(seat)
         rnd.next_index = rnd.order.index(seat) + 1
 
 
 class NoLimit(BettingStructure):
-    """Check, bet, call, raise to a total, fold, all-in at any size; a short all-in does not reopen raising."""
+    """Check, bet, call, raise to a total, fold, all-in at any size; short all-ins reopen raising only
+    together, once they add up to a full raise (TDA 47)."""
 
     name = "no_limit"
 
     def has_decision(self, rnd: BettingRound, seat: int, stacks: list[int], folded: set[int]) -> bool:
-        return rnd.owes(seat) > 0 or _others_can_act(rnd, seat, stacks, folded)
+        # RULES 1.4: with nobody else able to act, a seat decides only if an all-in player put in more.
+        return _others_can_act(rnd, seat, stacks, folded) or rnd.bets[seat] < max(rnd.bets.values())
+
+    def normalize(self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int]) -> str:
+        """All-in by any name (RULES 1.4): a bet, raise or call of exactly the whole stack is an all-in."""
+        stack = stacks[seat]
+        if stack <= 0:
+            return verb
+        if verb == "call" and rnd.owes(seat) >= stack:
+            return "allin"
+        if verb == "bet" and _is_int(amount) and amount == stack and rnd.current_bet == 0:
+            return "allin"
+        if verb == "raise" and _is_int(amount) and amount == rnd.bets[seat] + stack and rnd.current_bet > 0:
+            return "allin"
+        return verb
 
     def _cap(self) -> float:
         return float("inf") if self.max_bet is None else self.max_bet
@@ -193,9 +227,10 @@ class NoLimit(BettingStructure):
         top = min(mine + stack, cap)
         can_bet = current == 0 and top >= self.min_bet
         min_to = current + self._min_increment(rnd)
-        can_raise = current > 0 and seat in rnd.may_raise and top >= min_to
+        may_raise = rnd.may_raise(seat)
+        can_raise = current > 0 and may_raise and top >= min_to
         all_in_total = mine + stack
-        can_all_in = stack > 0 and all_in_total <= cap and (all_in_total <= current or seat in rnd.may_raise)
+        can_all_in = stack > 0 and all_in_total <= cap and (all_in_total <= current or may_raise)
         return LegalActions(
             seat=seat,
             phase=phase,
@@ -253,9 +288,10 @@ class NoLimit(BettingStructure):
                 if rnd.current_bet == 0:
                     hint = "bet or check instead" if legal.can_bet else allowed_text(legal)
                     raise WrongPhase(f"You cannot raise: nobody has bet this round; {hint}.")
-                if seat not in rnd.may_raise:
+                if not rnd.may_raise(seat):
                     raise WrongPhase(
-                        f"You cannot raise: a short all-in did not reopen the betting for you; {allowed_text(legal)}."
+                        "You cannot raise: the bet has not risen by a full raise since you acted, so the betting "
+                        f"is not reopened for you; {allowed_text(legal)}."
                     )
                 raise InvalidAmount(
                     f"You cannot raise: a raise goes to at least {rnd.current_bet + self._min_increment(rnd)} "
@@ -294,9 +330,9 @@ class NoLimit(BettingStructure):
                 if full:
                     rnd.last_increment = increment
                     rnd.needs = set(others)
-                    rnd.may_raise = set(others)
                 else:
                     rnd.needs |= {o for o in others if rnd.bets[o] < total}
+        rnd.acted_at[seat] = (rnd.current_bet, self._min_increment(rnd))
         self._done(rnd, seat)
 
 
@@ -307,6 +343,10 @@ class FixedStay(BettingStructure):
 
     def has_decision(self, rnd: BettingRound, seat: int, stacks: list[int], folded: set[int]) -> bool:
         return _others_can_act(rnd, seat, stacks, folded)
+
+    def normalize(self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int]) -> str:
+        """RULES 1.4: an `allin` of no more than the stay cost is read as `call` (any other is refused)."""
+        return "call" if verb == "allin" and 0 < stacks[seat] <= self.stay_cost else verb
 
     def legal(self, rnd: BettingRound, seat: int, stacks: list[int], phase: str) -> LegalActions:
         stack = stacks[seat]

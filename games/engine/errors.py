@@ -33,6 +33,13 @@ class InvalidAmount(IllegalAction):
     """A bet, raise or re-buy amount outside the allowed bounds."""
 
 
+class MissingReshuffle(EngineError):
+    """A hand with listed reshuffles needs one more than listed, or a listed pile is not the discard pile.
+
+    Raised part-way through the operation that needed the reshuffle, so the game cannot go on: only
+    replays list reshuffles, and they stop at the first error."""
+
+
 class InvalidState(EngineError):
     """A saved game that cannot be loaded back."""
 

@@ -5,19 +5,30 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Levels:
-    """The forced-bet sizes and min bet in force for one hand."""
+    """The forced-bet sizes and min bet in force for one hand; `factor` is how often the blinds doubled
+    (1, 2, 4, ...), by which the `min_bet` and `max_bet` options scale (RULES 1.4)."""
 
     ante: int
     small_blind: int
     big_blind: int
     min_bet: int
+    factor: int = 1
 
     def to_list(self) -> list[int]:
-        return [self.ante, self.small_blind, self.big_blind, self.min_bet]
+        return [self.ante, self.small_blind, self.big_blind, self.min_bet, self.factor]
 
     @classmethod
     def from_list(cls, values: list[int]) -> "Levels":
         return cls(*values)
+
+    @classmethod
+    def first(cls, *, ante: int, small_blind: int, big_blind: int, min_bet: int) -> "Levels":
+        """The levels of a game's first hand: the min bet is never below the big blind."""
+        return cls(ante, small_blind, big_blind, max(min_bet, big_blind), 1)
+
+    def max_bet(self, option: int | None) -> int | None:
+        """The `max_bet` option scaled with the blinds, never below the big blind (RULES 1.4)."""
+        return None if option is None else max(option * self.factor, self.big_blind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +88,12 @@ class CantinaAnte(Escalation):
 
 
 class DoubleBlinds(Escalation):
-    """Ruling: the blinds double when the button reaches or passes the first dealer's seat; min bet = big blind."""
+    """Ruling: the blinds double when the button reaches or passes the first dealer's seat.
+
+    Ruling (new): the min bet is the larger of the `min_bet` option times the doubling factor and the
+    big blind, so it never drops when the blinds rise, even with `min_bet` and `big_blind` overridden
+    to different values (`levels.min_bet` of the first hand is that option, or the big blind above it).
+    """
 
     name = "double_blinds"
 
@@ -87,7 +103,9 @@ class DoubleBlinds(Escalation):
         if not passed_first_dealer:
             return levels
         big = levels.big_blind * 2
-        return Levels(levels.ante, levels.small_blind * 2, big, big)
+        # min_bet scales with the factor: doubling the previous min bet is exactly option x factor,
+        # or the big blind when that is larger.
+        return Levels(levels.ante, levels.small_blind * 2, big, max(levels.min_bet * 2, big), levels.factor * 2)
 
 
 ESCALATIONS: dict[str, Escalation] = {e.name: e for e in (Escalation(), CantinaAnte(), DoubleBlinds())}

@@ -11,7 +11,7 @@ from collections import Counter
 from games.engine.betting import BettingRound, BettingStructure, LegalActions
 from games.engine.cards import Card, encode_cards, parse_card, take
 from games.engine.dice import Dice
-from games.engine.errors import InvalidCard, InvalidSelection, NotYourTurn, WrongPhase
+from games.engine.errors import InvalidCard, InvalidSelection, MissingReshuffle, NotYourTurn, WrongPhase
 from games.engine.evaluation import Score, best
 from games.engine.forced import Levels, post_forced
 from games.engine.options import CoruscantShiftOptions
@@ -45,6 +45,8 @@ class Hand:
         dice: Dice,
         seed: str | None,
         commitment: str | None,
+        reshuffles: list[list[Card]] | None = None,
+        last: bool = False,
     ) -> None:
         self.number = number
         self.dealer = dealer
@@ -59,7 +61,13 @@ class Hand:
         self.carry_out = 0
         self.dice = dice
         self.commitment = commitment
+        # RULES 1.5, no carry past the end: the odd credits of a split in a game's last hand go left of the dealer.
+        self.odd_credits = "left_of_dealer" if last else options.odd_credits
         self._seed = seed
+        # Reshuffled piles: given (a replay lists them, and a hand needing one more is refused), else drawn
+        # from the hand's seed (a live hand) or, for a deck given without them, from the deck itself.
+        self._given_piles = None if reshuffles is None else [list(pile) for pile in reshuffles]
+        self.reshuffled: list[list[Card]] = []
         self._deck: tuple[Card, ...] = tuple(deck)
         self._draw: list[Card] = list(deck)
         self._discard: list[Card] = []
@@ -74,6 +82,9 @@ class Hand:
         self.phase = "deal"
         self.round: BettingRound | None = None
         self._log: list[Record] = []
+        # Where the open select or improve phase starts in the log: the sizes chosen since are not public yet.
+        self._phase_start = 0
+        self._chosen_now: dict[int, int] = {}
         self._actions: list[str] = []
         self.returned: tuple[int, int] | None = None
         self.scores: dict[int, Score] = {}
@@ -101,9 +112,9 @@ class Hand:
         return list(self._live)
 
     @property
-    def seed(self) -> str | None:
-        """The shuffle seed, revealed only once the hand is over."""
-        return self._seed if self.is_complete else None
+    def seed(self) -> None:
+        """Always None: hand seeds are revealed only when the game ends (RULES 1.7), by `Game.revealed_seeds()`."""
+        return None
 
     def is_all_in(self, seat: int) -> bool:
         return seat in self.seats and seat not in self.folded and self._stacks[seat] == 0
@@ -156,13 +167,34 @@ class Hand:
         """The operation log as `seat` may see it (None: a spectator): cards dealt to or chosen by others
         are removed, except selections revealed at the showdown."""
         shown = []
-        for record in self._log:
+        open_from = self._phase_start if self.phase in SELECT_PHASES else len(self._log)
+        for index, record in enumerate(self._log):
             if record.cards and record.kind in ("deal", "shift", "select") and record.seat != seat:
                 revealed = record.kind == "select" and self.is_complete and record.seat in self.scores
                 if not revealed:
-                    record = Record(record.kind, record.seat, record.amount, (), record.note)
+                    # RULES 1.2.4: how many cards another player chose is public only once the phase closes.
+                    amount = None if index >= open_from and record.kind == "select" else record.amount
+                    record = Record(record.kind, record.seat, amount, (), record.note)
             shown.append(record)
         return shown
+
+    def public_sizes(self) -> dict[int, tuple[int | None, int]]:
+        """(selection size, cards held) of each seat as the other players see them (RULES 1.2.4).
+
+        While a select or improve phase is open, only the sizes at its start are public (None for the
+        selection in the select phase, when nobody has chosen yet in public); they become public when
+        the phase closes.
+        """
+        sizes: dict[int, tuple[int | None, int]] = {}
+        open_phase = self.phase in SELECT_PHASES
+        chosen_now = self._chosen_now
+        for seat in self.seats:
+            held, selected = len(self._cards[seat]), len(self._selection[seat])
+            if open_phase:
+                chosen = chosen_now.get(seat, 0)
+                held, selected = held + chosen, selected - chosen
+            sizes[seat] = (None if self.phase == "select" else selected, held)
+        return sizes
 
     def _all_cards(self) -> list[Card]:
         """Every card of the hand wherever it lies (hidden: only counts leave the engine)."""
@@ -222,17 +254,46 @@ class Hand:
         roller = self.seats[0] if self.options.roller == "left_of_dealer" else self.dealer
         self._log.append(Record("roll", roller, self.dice.number, note=self.dice.suit))
         self.phase = "select"
+        self._open_select_phase()
         self._advance()
 
     def _draw_card(self) -> Card:
         if not self._draw:
             # Ruling: an empty draw pile is rebuilt from the discard pile, shuffled.
             self._reshuffles += 1
-            pile = list(self._discard)
-            reshuffle_rng(encode_cards(self._deck), self._reshuffles).shuffle(pile)
+            if self._given_piles is not None:
+                pile = self._given_pile()
+            else:
+                pile = list(self._discard)
+                source = self._seed if self._seed is not None else encode_cards(self._deck)
+                reshuffle_rng(source, self._reshuffles).shuffle(pile)
+            self.reshuffled.append(list(pile))
             self._draw, self._discard = pile, []
             self._log.append(Record("reshuffle", amount=len(pile)))
         return self._draw.pop(0)
+
+    def _given_pile(self) -> list[Card]:
+        """The next listed reshuffle (RULES 1.2.6): exactly the cards of the discard pile, in any order."""
+        number = self._reshuffles
+        if number > len(self._given_piles):
+            raise MissingReshuffle(
+                f"the draw pile runs out (reshuffle {number}) but the hand lists "
+                f"{len(self._given_piles)} reshuffle{'' if len(self._given_piles) == 1 else 's'}; list the new draw "
+                f"pile: the {len(self._discard)} cards of the discard pile, in the order they were shuffled."
+            )
+        pile = self._given_piles[number - 1]
+        if Counter(pile) != Counter(self._discard):
+            extra = sorted(c.code for c in (Counter(pile) - Counter(self._discard)).elements())
+            missing = sorted(c.code for c in (Counter(self._discard) - Counter(pile)).elements())
+            raise MissingReshuffle(
+                f"reshuffle {number} must list exactly the {len(self._discard)} cards of the discard pile; "
+                f"not in the discard pile: {', '.join(extra) or 'none'}; missing: {', '.join(missing) or 'none'}."
+            )
+        return list(pile)
+
+    def _open_select_phase(self) -> None:
+        self._phase_start = len(self._log)
+        self._chosen_now = {}
 
     def _open_round(self, number: int) -> None:
         live = self._live
@@ -243,7 +304,9 @@ class Hand:
         rotated = self.seats[start:] + self.seats[:start]
         order = [s for s in rotated if s in live]
         bets = dict(self._blinds) if number == 1 else {}
-        self.round = self.structure.open_round(number, order, bets, self._stacks)
+        # RULES 1.4, partial big blind: round 1 calls the full big blind even if it was not posted in full.
+        floor = self.levels.big_blind if number == 1 and self._big_blind_seat is not None else 0
+        self.round = self.structure.open_round(number, order, bets, self._stacks, floor)
         self.phase = f"betting_{number}"
 
     def _advance(self) -> None:
@@ -293,6 +356,7 @@ class Hand:
                     self._log.append(card_record("shift", seat, card))
         self.acted = set()
         self.phase = "improve"
+        self._open_select_phase()
 
     def _return_uncalled(self) -> None:
         back = uncalled(self.contributions)
@@ -325,7 +389,7 @@ class Hand:
                 winners, draws = draw_off(winners, self._tie_draws, self._draw_tie_card)
                 winners = self._from_left(winners)
             if len(winners) > 1:
-                paid, odd = split(pot.amount, winners, self.options.odd_credits)
+                paid, odd = split(pot.amount, winners, self.odd_credits)
                 self.carry_out += odd
             else:
                 paid = {winners[0]: pot.amount}
@@ -420,16 +484,22 @@ class Hand:
         self._cards[seat] = take(self._cards[seat], chosen)
         self._selection[seat].extend(chosen)
         self.acted.add(seat)
+        self._chosen_now[seat] = len(chosen)
         self._log.append(Record("select", seat, len(chosen), tuple(chosen)))
         self._actions.append(f"{seat}{VERB_LETTERS['select']}{encode_cards(chosen)}")
         self._advance()
 
     def verify_bet_action(self, seat: int, verb: str, amount: int | None = None) -> int:
+        return self._checked(seat, verb, amount)[1]
+
+    def _checked(self, seat: int, verb: str, amount: int | None) -> tuple[str, int]:
+        """(the verb the action counts as, the chips it moves); raises if it is not allowed."""
         self._verify_waiting(seat, verb)
-        return self.structure.verify(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
+        verb = self.structure.normalize(self.round, seat, verb, amount, self._stacks)
+        return verb, self.structure.verify(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
 
     def bet_action(self, seat: int, verb: str, amount: int | None = None) -> None:
-        paid = self.verify_bet_action(seat, verb, amount)
+        verb, paid = self._checked(seat, verb, amount)
         self._stacks[seat] -= paid
         self.contributions[seat] += paid
         if verb == "fold":

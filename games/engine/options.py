@@ -56,6 +56,7 @@ class CoruscantShiftOptions:
     end_rule: str = "last_player"
     hands: int | None = None
     rebuys: bool = False
+    add_ons: bool = False
     item_stakes: bool = False
     roller: str = "dealer"
     chips: str = "simple"
@@ -85,7 +86,7 @@ class CoruscantShiftOptions:
                 f"Option 'ante_increments' must be four whole numbers from 0 to {MAXIMUM:,} "
                 f"(for 2, 3, 4 and 5+ players remaining); got {inc!r}."
             )
-        for name in ("rebuys", "item_stakes"):
+        for name in ("rebuys", "add_ons", "item_stakes"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidOptions(f"Option {name!r} must be true or false; got {getattr(self, name)!r}.")
         if self.small_blind > self.big_blind:
@@ -169,6 +170,7 @@ PRESET_VALUES: dict[str, dict[str, Any]] = {
         "odd_credits": "carry",
         "end_rule": "never",
         "rebuys": True,
+        "add_ons": True,
         "chips": "standard",
     },
 }
@@ -178,7 +180,8 @@ def resolve_options(variant: str, preset: str, overrides: dict | None = None) ->
     """The full option set of `preset` with `overrides` applied, as a JSON-able dict.
 
     In the `better` preset the blinds follow the min bet (small = min bet // 2, big = min bet), and in
-    `casino` the ante does (ante = min bet), unless the overrides set them too.
+    `casino` the ante does (ante = min bet), unless the overrides set them too. When only `big_blind`
+    is overridden, the small blind is half of it, rounded down (RULES 1.5, one blind overridden).
     """
     return build_options(variant, preset, overrides).to_dict()
 
@@ -200,6 +203,9 @@ def build_options(variant: str, preset: str, overrides: dict | None = None) -> C
             values["big_blind"] = min_bet
         if preset == "casino" and "ante" not in overrides:
             values["ante"] = min_bet
+    big_blind = overrides.get("big_blind")
+    if isinstance(big_blind, int) and not isinstance(big_blind, bool) and "small_blind" not in overrides:
+        values["small_blind"] = big_blind // 2
     values.update(overrides)
     return CoruscantShiftOptions.from_dict(values)
 

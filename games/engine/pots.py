@@ -26,11 +26,13 @@ def uncalled(contributions: dict[int, int]) -> tuple[int, int] | None:
 def side_pots(contributions: dict[int, int], folded: set[int], carry: int = 0) -> list[Pot]:
     """Slice contributions at every distinct level, smallest first; merge neighbours with equal eligibility.
 
-    The carry-over joins the first (main) pot. A slice whose contributors all folded (rare: it needs
-    a fold after the last raise was matched) joins the pot before it, so no credit is ever lost.
+    The carry-over joins the first (main) pot. Dead slice, ruling (new): a slice whose contributors all
+    folded joins the nearest pot below it, or the one above it when it is the lowest, so no credit is
+    ever lost.
     """
     levels = sorted({amount for amount in contributions.values() if amount > 0})
     pots: list[Pot] = []
+    dead_below = 0  # dead slices below every pot so far: they join the first pot above them
     previous = 0
     items = contributions.items()
     for level in levels:
@@ -45,10 +47,16 @@ def side_pots(contributions: dict[int, int], folded: set[int], carry: int = 0) -
         winners.sort()
         eligible = tuple(winners)
         previous = level
-        if pots and (pots[-1].eligible == eligible or not eligible):
+        if not eligible and not pots:
+            dead_below += amount
+        elif pots and (pots[-1].eligible == eligible or not eligible):
             pots[-1] = Pot(pots[-1].amount + amount, pots[-1].eligible)
         else:
-            pots.append(Pot(amount, eligible))
+            pots.append(Pot(amount + dead_below, eligible))
+            dead_below = 0
+    if dead_below:
+        # Nobody who paid in is still in the hand: the credits go to those still in it (never lost).
+        pots.append(Pot(dead_below, ()))
     if carry:
         if pots:
             pots[0] = Pot(pots[0].amount + carry, pots[0].eligible)

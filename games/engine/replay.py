@@ -1,45 +1,83 @@
-"""The `sabacc-replay/1` format (docs/replay.md): play a document to its result, and export any game.
+"""The replay formats (docs/replay.md): play a document to its result, export any game, verify a game.
 
-`play_replay(document)` validates the document, plays every listed hand through the engine's
-ordinary operations and returns a `sabacc-replay-result/1` dict. Anything wrong raises
-`ReplayError` with a one-line message naming the problem; for an action, its hand, index (from 1),
-player and verb, and why it is illegal.
+`sabacc-replay/1` lists hands; `sabacc-replay/2` is a superset that also lists what happens between
+hands (re-buys, add-ons, players joining and leaving, item stakes, player entropy, closing a cash
+table), so any game can be written down. `play_replay(document)` validates a document of either
+version, plays every listed hand through the engine's ordinary operations and returns the result
+(`sabacc-replay-result/1` for version 1, `/2` for version 2). Anything wrong raises `ReplayError`
+with a one-line message naming the problem; for an action, its hand, index (from 1), player and
+verb, and why it is illegal.
 
 A replay fixes the deck, so the fair-shuffle commitment does not apply to its hands: they are
-played with the given deck and show `"deck": "given"` and no commitment in views.
+played with the given deck and show `"deck": "given"` and no commitment in views. An export of a
+finished game carries each seeded hand's commitment and revealed seeds, which `verify_game` checks.
 """
 
 import random
 from typing import Any
 
-from games.engine.cards import codes, decode_cards, full_deck, parse_card
+from games.engine.cards import Card, codes, decode_cards, full_deck, parse_card
 from games.engine.dice import decode_dice, parse_dice
-from games.engine.errors import EngineError, IllegalAction, InvalidCard, ReplayError
+from games.engine.errors import EngineError, IllegalAction, InvalidCard, MissingReshuffle, ReplayError
 from games.engine.options import PRESETS, build_options
 from games.engine.serialize import decode_action
-from games.engine.shuffle import deck_from_seed, dice_from_seed, hand_seed
-from games.engine.state import Game
+from games.engine.shuffle import commitment, deck_from_seed, dice_from_seed, mix_entropy, server_seed
+from games.engine.state import MAX_SEATS, Game
 from games.engine.views import hand_summary
 
 FORMAT = "sabacc-replay/1"
+FORMAT_2 = "sabacc-replay/2"
+FORMATS = (FORMAT, FORMAT_2)
 RESULT_FORMAT = "sabacc-replay-result/1"
+RESULT_FORMAT_2 = "sabacc-replay-result/2"
 VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin")
+# Between-hands events of sabacc-replay/2 and the keys each one needs besides "do".
+EVENTS = {
+    "rebuy": ("player", "amount"),
+    "addon": ("player", "amount"),
+    "join": ("player", "stack"),
+    "leave": ("player",),
+    "stake": ("player", "item", "value"),
+    "entropy": ("player", "value"),
+    "close": (),
+}
 
 
 def play_replay(document: dict) -> dict:
-    """Play a replay document and return its result; raise `ReplayError` on any problem."""
+    """Play a replay document (version 1 or 2) and return its result; raise `ReplayError` on any problem."""
+    game = replay_game(document)
+    return replay_result(game, version=2 if document.get("format") == FORMAT_2 else 1)
+
+
+def replay_game(document: dict, *, on_hand_end: Any = None, verify: bool = False) -> Game:
+    """The engine game a replay document plays to; `on_hand_end(game, hand, listed)` is called after each
+    finished hand. With `verify`, seeded hands of a version-2 export are dealt from their revealed seeds."""
     game, hands = _setup(document)
+    version = 2 if document.get("format") == FORMAT_2 else 1
     for number, hand in enumerate(hands, start=1):
-        _play_hand(game, number, hand, document.get("seed", 0))
-    return replay_result(game)
+        if version == 2 and isinstance(hand, dict):
+            _play_events(game, f"Hand {number} before", hand.get("before", []))
+        _play_hand(game, number, hand, document.get("seed", 0), verify=verify)
+        if on_hand_end is not None and not game.in_hand:
+            on_hand_end(game, game.hand, hand)
+    if version == 2:
+        if game.in_hand and document.get("after"):
+            raise _fail("after: the last hand is not finished; events happen between hands.")
+        _play_events(game, "after", document.get("after", []))
+    return game
 
 
-def replay_result(game: Game) -> dict:
+def replay_result(game: Game, *, version: int = 1) -> dict:
     summaries = list(game.results)
     if game.in_hand:
         summaries.append(hand_summary(game, game.hand))
+    extra: dict = {}
+    if version == 2:
+        transfers = [{**t, "from": game.names[t["from"]], "to": game.names[t["to"]]} for t in game.item_transfers]
+        extra = {"items": transfers, "left": [game.names[s] for s in sorted(game.left)]}
     return {
-        "format": RESULT_FORMAT,
+        **extra,
+        "format": RESULT_FORMAT if version == 1 else RESULT_FORMAT_2,
         "complete": not game.in_hand,
         "hands": summaries,
         "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
@@ -55,9 +93,11 @@ def _fail(message: str) -> ReplayError:
 
 def _setup(document: Any) -> tuple[Game, list]:
     if not isinstance(document, dict):
-        raise _fail(f'The replay must be a JSON object with "format": "{FORMAT}".')
-    if document.get("format") != FORMAT:
-        raise _fail(f'Unknown replay format {document.get("format")!r}; expected "{FORMAT}".')
+        raise _fail(f'The replay must be a JSON object with "format": "{FORMAT}" or "{FORMAT_2}".')
+    if document.get("format") not in FORMATS:
+        raise _fail(f'Unknown replay format {document.get("format")!r}; expected "{FORMAT}" or "{FORMAT_2}".')
+    if document["format"] == FORMAT and "after" in document:
+        raise _fail(f'"after" (events between hands) needs "format": "{FORMAT_2}".')
     variant = document.get("variant", "coruscant_shift")
     preset = document.get("preset")
     if preset not in PRESETS:
@@ -96,6 +136,7 @@ def _setup(document: Any) -> tuple[Game, list]:
         )
     except EngineError as exc:
         raise _fail(str(exc)) from None
+    game._replay_version = 2 if document["format"] == FORMAT_2 else 1
     hands = document.get("hands", [])
     if not isinstance(hands, list):
         raise _fail("hands: must be a list of hands, each with deck, dice and actions.")
@@ -123,9 +164,11 @@ def _full_deck(number: int, listed: Any, seed: Any) -> list:
     return cards + rest
 
 
-def _play_hand(game: Game, number: int, hand: Any, seed: Any) -> None:
+def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = False) -> None:
     if not isinstance(hand, dict):
         raise _fail(f"Hand {number}: must be an object with deck, dice and actions.")
+    if "before" in hand and game.options is not None and not _is_v2(game):
+        raise _fail(f'Hand {number}: "before" (events between hands) needs "format": "{FORMAT_2}".')
     if game.in_hand:
         waiting = ", ".join(game.names[s] for s in game.waiting_for())
         raise _fail(
@@ -141,15 +184,77 @@ def _play_hand(game: Game, number: int, hand: Any, seed: Any) -> None:
         dice = parse_dice(hand["dice"])
     except EngineError as exc:
         raise _fail(f"Hand {number} dice: {exc}") from None
+    piles = _reshuffles(number, hand.get("reshuffles", []))
     try:
-        game.start_hand(deck=deck, dice=dice)
+        started = game.start_hand(deck=deck, dice=dice, reshuffles=piles)
     except EngineError as exc:
         raise _fail(f"Hand {number}: {exc}") from None
+    if verify and hand.get("server_seed") is not None:
+        # Verification deals nothing new: the listed deck was checked against the seed; reshuffles come from it.
+        started._given_piles = None
+        started._seed = _verified_seed(game, number, hand)
     actions = hand.get("actions", [])
     if not isinstance(actions, list):
         raise _fail(f"Hand {number}: actions must be a list.")
     for index, action in enumerate(actions, start=1):
         _play_action(game, number, index, action)
+
+
+def _is_v2(game: Game) -> bool:
+    return getattr(game, "_replay_version", 1) == 2
+
+
+def _verified_seed(game: Game, number: int, hand: dict) -> str:
+    contributions = game._history[game._current_index].get("n", [])
+    return mix_entropy(str(hand["server_seed"]), [(n, v) for n, v in contributions])
+
+
+def _reshuffles(number: int, listed: Any) -> list[list[Card]]:
+    """RULES 1.2.6: the hand's reshuffled draw piles, top card first (a hand needing an unlisted one is refused)."""
+    if not isinstance(listed, list) or not all(isinstance(pile, list) for pile in listed):
+        raise _fail(f"Hand {number} reshuffles: must be a list of draw piles, each a list of card codes.")
+    try:
+        return [[parse_card(code) for code in pile] for pile in listed]
+    except InvalidCard as exc:
+        raise _fail(f"Hand {number} reshuffles: {exc}") from None
+
+
+def _play_events(game: Game, where: str, events: Any) -> None:
+    """Between-hands events of sabacc-replay/2, applied through the engine's own operations."""
+    if not isinstance(events, list):
+        raise _fail(f'{where}: must be a list of events like {{"do": "rebuy", "player": "Bob", "amount": 100}}.')
+    for index, event in enumerate(events, start=1):
+        at = f"{where}, event {index}"
+        if not isinstance(event, dict) or event.get("do") not in EVENTS:
+            raise _fail(f'{at}: an event is an object whose "do" is one of {", ".join(EVENTS)}.')
+        kind = event["do"]
+        at = f"{at} ({event.get('player', '')} {kind})".replace("( ", "(")
+        for key in EVENTS[kind]:
+            if key not in event:
+                raise _fail(f'{at}: needs "{key}".')
+        player = event.get("player")
+        seat = None
+        if kind not in ("join", "close"):
+            if player not in game.names:
+                raise _fail(f"{at}: {player!r} is not one of the seated players ({', '.join(game.names)}).")
+            seat = game.names.index(player)
+        try:
+            if kind == "rebuy":
+                game.rebuy(seat, event["amount"])
+            elif kind == "addon":
+                game.add_on(seat, event["amount"])
+            elif kind == "join":
+                game.join(player, event["stack"])
+            elif kind == "leave":
+                game.leave(seat)
+            elif kind == "stake":
+                game.stake_item(seat, event["item"], event["value"])
+            elif kind == "entropy":
+                game.contribute_entropy(seat, event["value"])
+            else:
+                game.close_table()
+        except EngineError as exc:
+            raise _fail(f"{at}: {exc}") from None
 
 
 def _play_action(game: Game, number: int, index: int, action: Any) -> None:
@@ -179,6 +284,8 @@ def _play_action(game: Game, number: int, index: int, action: Any) -> None:
             getattr(game, verb)(seat)
     except IllegalAction as exc:
         raise _fail(f"{where}: {exc}") from None
+    except MissingReshuffle as exc:
+        raise _fail(f"Hand {number} reshuffles: at action {index} ({player} {verb}), {exc}") from None
 
 
 def _amount(action: dict, key: str, where: str) -> int:
@@ -189,49 +296,104 @@ def _amount(action: dict, key: str, where: str) -> int:
 
 
 def export_replay(game: Game) -> dict:
-    """The game so far as a `sabacc-replay/1` document that replays to the same result.
+    """The game so far as a `sabacc-replay/2` document that replays to the same result.
 
-    Every hand lists its whole deck (so reshuffles of the discard pile repeat exactly) and its dice.
-    Re-buys, joins and departures have no place in the format, so such a game cannot be exported.
+    Every hand lists its whole deck, its dice, every reshuffled draw pile and every decision, and the
+    between-hands events before it (`before`; the events after the last hand are in `after`). A seeded
+    hand also gives its `commitment`, and, once the game is over, its `server_seed` (RULES 1.7), so that
+    `verify_game` can check every deck. Any game can be exported: casino tables included.
     """
-    hands = []
     if game._history_from:
         raise EngineError(
             "This game was loaded without its history, so its earlier hands are unknown; load it with "
             "Game.from_json(state, history=...) to export it."
         )
-    if any("e" in entry for entry in game._history):
-        raise EngineError(
-            "This game had re-buys, which the sabacc-replay/1 format cannot express; it cannot be exported."
-        )
-    for number, entry in enumerate(game._history, start=1):
-        deck = decode_cards(entry["d"]) if "d" in entry else deck_from_seed(hand_seed(game._master, number))
+    hands: list[dict] = []
+    before: list[dict] = []
+    # Names as they stood at each event: a join may reuse the seat of someone who left.
+    names = list(game.starting_names)
+    left: set[int] = set()
+    number = 0
+    for entry in game._history:
+        if "e" in entry:
+            before.append(_export_event(entry["e"], names, left))
+            continue
+        number += 1
+        seed = None if "d" in entry else game._hand_seed(number, entry)
+        deck = decode_cards(entry["d"]) if "d" in entry else deck_from_seed(seed)
         if "x" in entry:
             dice = decode_dice(entry["x"])
         elif "d" in entry:
             dice = dice_from_seed(entry["d"])
         else:
-            dice = dice_from_seed(hand_seed(game._master, number))
-        hands.append(
-            {"deck": codes(deck), "dice": dice.to_dict(), "actions": [_export_action(game, a) for a in entry["a"]]}
-        )
+            dice = dice_from_seed(seed)
+        if game.hand is not None and number == game.hand.number:
+            piles = [codes(pile) for pile in game.hand.reshuffled]
+        else:
+            piles = [codes(decode_cards(pile)) for pile in entry.get("o", [])]
+        hand: dict = {
+            "before": before,
+            "deck": codes(deck),
+            "dice": dice.to_dict(),
+            "reshuffles": piles,
+            "actions": [_export_action(names, a) for a in entry["a"]],
+        }
+        if seed is not None:
+            server = server_seed(game._master, number)
+            hand["commitment"] = commitment(server)
+            if game.over:
+                hand["server_seed"] = server
+        hands.append(hand)
+        before = []
     return {
-        "format": FORMAT,
+        "format": FORMAT_2,
         "variant": game.variant.name,
         "preset": game.preset if game.preset in PRESETS else "casino",
         "options": game.options.to_dict(),
         "seats": [
-            {"player": name, "stack": stack} for name, stack in zip(game.names, game.starting_stacks, strict=True)
+            {"player": name, "stack": stack}
+            for name, stack in zip(game.starting_names, game.starting_stacks, strict=True)
         ],
-        "dealer": game.names[game.first_dealer],
+        "dealer": game.starting_names[game.first_dealer],
         "seed": 0,
         "hands": hands,
+        "after": before,
     }
 
 
-def _export_action(game: Game, text: str) -> dict:
+def _export_event(event: list, names: list[str], left: set[int]) -> dict:
+    """One between-hands event as sabacc-replay/2 writes it; `names` and `left` follow the seats as the game did."""
+    kind = event[0]
+    if kind == "join":
+        _, name, stack = event
+        if name in names:
+            seat = names.index(name)
+        elif len(names) < MAX_SEATS:
+            seat = len(names)
+            names.append(name)
+        else:
+            seat = min(left)
+            names[seat] = name
+        left.discard(seat)
+        return {"do": "join", "player": name, "stack": stack}
+    if kind == "close":
+        return {"do": "close"}
+    seat = event[1]
+    player = names[seat]
+    if kind in ("rebuy", "addon"):
+        return {"do": kind, "player": player, "amount": event[2]}
+    if kind == "leave":
+        left.add(seat)
+        return {"do": "leave", "player": player}
+    if kind == "item":
+        item, value = event[2]
+        return {"do": "stake", "player": player, "item": item, "value": value}
+    return {"do": "entropy", "player": player, "value": event[2]}
+
+
+def _export_action(names: list[str], text: str) -> dict:
     seat, verb, arg = decode_action(text)
-    action: dict = {"player": game.names[seat], "do": verb}
+    action: dict = {"player": names[seat], "do": verb}
     if verb == "select":
         action["cards"] = codes(decode_cards(arg))
     elif verb == "bet":

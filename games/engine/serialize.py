@@ -44,12 +44,13 @@ def dump(game: "Game") -> str:
         "options": dict(_option_diff(game.options)),
         "names": game.names,
         "start": game.starting_stacks,
+        **({"sn": game.starting_names} if game.starting_names != game.names[: len(game.starting_stacks)] else {}),
         "first": game.first_dealer,
         "draw": [[[s, c] for s, c in rnd.items()] for rnd in game.dealer_draw],
         "m": game._master,
         "n": game._history_from + len(_earlier(game)),
         "pre": game._pre if hand is not None else game._snapshot(),
-        "cur": _pack(game._history[game._current_index]) if hand is not None else None,
+        "cur": _pack(_live_part(game._history[game._current_index])) if hand is not None else None,
         "tail": game._tail if hand is not None else [],
     }
     return json.dumps(data, separators=(",", ":"))
@@ -69,6 +70,11 @@ def dump_history(game: "Game") -> str:
 def _option_diff(options: CoruscantShiftOptions) -> dict:
     default = CoruscantShiftOptions().to_dict()
     return {k: v for k, v in options.to_dict().items() if default[k] != v}
+
+
+def _live_part(entry: dict) -> dict:
+    """A hand's record without what playing it again rebuilds (the reshuffled piles, `o`)."""
+    return {k: v for k, v in entry.items() if k != "o"} if "o" in entry else entry
 
 
 def _pack(entry: dict) -> str | dict:
@@ -141,6 +147,7 @@ def load(cls: type["Game"], text: str, history: str | None = None) -> "Game":
         game.preset = data["preset"]
         game.names = list(data["names"])
         game.starting_stacks = list(data["start"])
+        game.starting_names = list(data.get("sn") or data["names"][: len(data["start"])])
         game.stacks = list(data["start"])
         game.first_dealer = data["first"]
         game.dealer_draw = [{s: c for s, c in rnd} for rnd in data["draw"]]
@@ -153,7 +160,8 @@ def load(cls: type["Game"], text: str, history: str | None = None) -> "Game":
         if current is not None:
             deck = decode_cards(current["d"]) if "d" in current else None
             dice = decode_dice(current["x"]) if "x" in current else None
-            game.start_hand(deck=deck, dice=dice)
+            piles = [decode_cards(pile) for pile in current["r"]] if "r" in current else None
+            game.start_hand(deck=deck, dice=dice, reshuffles=piles)
             for action in current["a"]:
                 apply_action(game, action)
             for event in data["tail"]:

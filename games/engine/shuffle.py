@@ -1,20 +1,39 @@
-"""Fair shuffles: a per-hand seed, its SHA-256 commitment published before the deal, revealed after.
+"""Fair shuffles (RULES 1.7): a server seed per hand, committed (its SHA-256 published) before the
+deal and before players contribute entropy; the hand seed mixes the two; everything is revealed when
+the game ends.
 
-Everything random in a hand comes from its seed: the deck order (`deck_from_seed`) and the dice
-(`dice_from_seed`). Reshuffles of the discard pile come from the deck itself (`reshuffle_rng`), so
-a replay that lists the whole deck reshuffles exactly as the live hand did.
+Everything random in a hand comes from its hand seed: the deck order (`deck_from_seed`), the dice
+(`dice_from_seed`) and every reshuffle of the discard pile (`reshuffle_rng`). docs/rules.md gives the
+recipe so that anyone can recompute a hand from the revealed seeds.
 """
 
 import hashlib
+import json
 import random
+from collections.abc import Iterable
 
 from games.engine.cards import Card, encode_cards, full_deck
 from games.engine.dice import Dice, roll
 
 
-def hand_seed(master: str, number: int) -> str:
-    """The seed of hand `number`, derived from the game's master seed (itself drawn from the injected rng)."""
+def server_seed(master: str, number: int) -> str:
+    """The server seed of hand `number`, derived from the game's master seed (itself drawn from the injected rng)."""
     return hashlib.sha256(f"{master}/hand/{number}".encode()).hexdigest()[:32]
+
+
+# The server seed of a hand without player entropy is its hand seed (the name is older than entropy).
+hand_seed = server_seed
+
+
+def mix_entropy(server: str, contributions: Iterable[tuple[str, str]]) -> str:
+    """The hand seed: the server seed alone when nobody contributed; otherwise the first 32 hex digits of the
+    SHA-256 of the compact JSON `[server seed, [[player, contribution], ...]]`, players sorted by name
+    (UTF-8, no spaces, non-ASCII characters as they are). See docs/rules.md, fair decks."""
+    pairs = sorted([str(name), str(value)] for name, value in contributions)
+    if not pairs:
+        return server
+    payload = json.dumps([server, pairs], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(payload.encode()).hexdigest()[:32]
 
 
 def commitment(seed: str) -> str:
@@ -48,8 +67,17 @@ def dice_from_seed(seed: str) -> Dice:
     return roll(random.Random(f"{seed}/dice"))
 
 
-def reshuffle_rng(deck_code: str, count: int) -> random.Random:
-    return random.Random(f"{deck_code}/reshuffle/{count}")
+def reshuffle_rng(source: str, count: int) -> random.Random:
+    """The generator of a hand's reshuffle number `count` (from 1): `source` is the hand seed (a deck given
+    without listed reshuffles uses its compact code instead)."""
+    return random.Random(f"{source}/reshuffle/{count}")
+
+
+def reshuffle_pile(seed: str, count: int, discard: list[Card]) -> list[Card]:
+    """The new draw pile of reshuffle `count`: the discard pile (oldest discard first) shuffled from the seed."""
+    pile = list(discard)
+    reshuffle_rng(seed, count).shuffle(pile)
+    return pile
 
 
 def verify_shuffle(seed: str, published: str, deck: list[Card]) -> bool:

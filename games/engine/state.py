@@ -17,10 +17,11 @@ from games.engine.errors import EngineError, IllegalAction, InvalidAmount, Inval
 from games.engine.forced import ESCALATIONS, Levels
 from games.engine.hand import Hand
 from games.engine.options import CoruscantShiftOptions
-from games.engine.shuffle import commitment, deck_from_seed, dice_from_seed, hand_seed
+from games.engine.shuffle import commitment, deck_from_seed, dice_from_seed, mix_entropy, server_seed
 from games.engine.variant import get_variant
 
 MIN_SEATS, MAX_SEATS = 2, 8
+MAX_ENTROPY = 200
 
 
 class Game:
@@ -31,6 +32,7 @@ class Game:
         self.options: CoruscantShiftOptions = CoruscantShiftOptions()
         self.preset: str | None = None
         self.names: list[str] = []
+        self.starting_names: list[str] = []
         self.starting_stacks: list[int] = []
         self.stacks: list[int] = []
         self.first_dealer = 0
@@ -55,6 +57,8 @@ class Game:
         self.left: set[int] = set()
         self.items: dict[int, list] = {}
         self.item_transfers: list[dict] = []
+        # Player entropy for the next hand (RULES 1.7), by seat: applied and cleared when it starts.
+        self.entropy: dict[int, str] = {}
 
     def __repr__(self) -> str:
         return f"<Game {self.variant.name} hands_played={self.hands_played} seats={len(self.names)} over={self.over}>"
@@ -93,12 +97,15 @@ class Game:
                 raise InvalidOptions(f"{name}'s stack must be a whole number of credits, 0 or more; got {stack!r}.")
             names.append(name)
         game.names = names
+        game.starting_names = list(names)
         game.stacks = [stack for _, stack in players]
         game.starting_stacks = list(game.stacks)
         if sum(1 for s in game.stacks if s > 0) < 2:
             raise InvalidOptions("At least two players need credits to start a game.")
         opts = game.options
-        game.levels = Levels(opts.ante, opts.small_blind, opts.big_blind, max(opts.min_bet, opts.big_blind))
+        game.levels = Levels.first(
+            ante=opts.ante, small_blind=opts.small_blind, big_blind=opts.big_blind, min_bet=opts.min_bet
+        )
         game._master = f"{rng.getrandbits(128):032x}"
         if dealer is None:
             game.first_dealer = game._draw_for_dealer()
@@ -193,7 +200,14 @@ class Game:
                 return seat
         return None
 
-    def verify_start_hand(self, deck: list[Card] | None = None, dice: Dice | None = None) -> None:
+    def verify_start_hand(
+        self,
+        deck: list[Card] | None = None,
+        dice: Dice | None = None,
+        *,
+        reshuffles: list[list[Card]] | None = None,
+        entropy: dict[int, str] | None = None,
+    ) -> None:
         if self.over:
             raise WrongPhase("The game is over; no more hands can start.")
         if self.in_hand:
@@ -204,14 +218,29 @@ class Game:
             raise WrongPhase("Every player with credits has dealt; the game is over.")
         if deck is not None:
             check_deck(list(deck), self.variant.deck())
+        if reshuffles is not None and deck is None:
+            raise IllegalAction("Reshuffles can only be listed for a hand whose deck is given.")
+        for seat, value in (entropy or {}).items():
+            self.verify_contribute_entropy(seat, value)
 
     def can_start_hand(self) -> bool:
         return _can(self.verify_start_hand)
 
-    def start_hand(self, *, deck: list[Card] | None = None, dice: Dice | None = None) -> Hand:
-        """Start the next hand. `deck` (top card first) and `dice` stack the hand for replays and tests;
-        without them the deck and dice come from the hand's seed, whose SHA-256 is published first."""
-        self.verify_start_hand(deck, dice)
+    def start_hand(
+        self,
+        *,
+        deck: list[Card] | None = None,
+        dice: Dice | None = None,
+        reshuffles: list[list[Card]] | None = None,
+        entropy: dict[int, str] | None = None,
+    ) -> Hand:
+        """Start the next hand. `deck` (top card first), `dice` and `reshuffles` (each new draw pile when the
+        draw pile runs out, top card first; a hand needing one more is refused) stack the hand for replays and
+        tests. Without them everything comes from the hand seed: the server seed, committed before the hand
+        (`next_commitment()`), mixed with the players' entropy; `entropy` contributes more of it first."""
+        self.verify_start_hand(deck, dice, reshuffles=reshuffles, entropy=entropy)
+        for seat, value in (entropy or {}).items():
+            self.contribute_entropy(seat, value)
         self._pre = self._snapshot()
         self._tail = []
         number = self.hands_played + 1
@@ -231,9 +260,14 @@ class Game:
         seats = [(dealer + step) % n for step in range(1, n + 1)]
         seats = [s for s in seats if self.stacks[s] > 0]
         record: dict = {"a": []}
+        contributions = [(self.names[s], v) for s, v in sorted(self.entropy.items())]
+        if contributions:
+            record["n"] = [list(pair) for pair in contributions]
+        self.entropy = {}
         if deck is None:
-            seed = hand_seed(self._master, number)
-            cards, proof = deck_from_seed(seed, self.variant.deck()), commitment(seed)
+            server = server_seed(self._master, number)
+            seed, proof = mix_entropy(server, contributions), commitment(server)
+            cards = deck_from_seed(seed, self.variant.deck())
             rolled = dice_from_seed(seed)
             if dice is None:
                 dice = rolled
@@ -245,6 +279,13 @@ class Game:
             if dice is None:
                 dice = dice_from_seed(record["d"])
             record["x"] = encode_dice(dice)
+            if reshuffles is not None:
+                record["r"] = [encode_cards(pile) for pile in reshuffles]
+        opts = self.options
+        alive = self.seats_with_credits()
+        last = (opts.hands is not None and number >= opts.hands) or (
+            opts.end_rule == "everyone_deals" and all(s in self.dealt or s == dealer for s in alive)
+        )
         hand = self.variant.hand_class(
             number=number,
             dealer=dealer,
@@ -256,7 +297,7 @@ class Game:
             structure=make_structure(
                 self.options.betting,
                 min_bet=self.levels.min_bet,
-                max_bet=self.options.max_bet,
+                max_bet=self.levels.max_bet(self.options.max_bet),
                 min_raise=self.options.min_raise,
                 stay_cost=self.options.stay_cost,
             ),
@@ -266,6 +307,8 @@ class Game:
             dice=dice,
             seed=seed,
             commitment=proof,
+            reshuffles=reshuffles,
+            last=last,
         )
         self.carry = 0
         self.hand = hand
@@ -281,6 +324,9 @@ class Game:
         hand = self.hand
         if hand is None or not hand.is_complete or hand.number == self.hands_played:
             return
+        if hand.reshuffled:
+            # Every reshuffled pile, for exports (a seeded hand's follow from its seed and the play).
+            self._history[self._current_index]["o"] = [encode_cards(pile) for pile in hand.reshuffled]
         self.hands_played = hand.number
         self.carry += hand.carry_out
         for seat in hand.seats:
@@ -425,6 +471,93 @@ class Game:
         self.verify_rebuy(seat, amount)
         self._record(["rebuy", seat, amount])
 
+    def verify_add_on(self, seat: int, amount: int) -> None:
+        if not self.options.add_ons:
+            raise WrongPhase("Add-ons are not allowed in this game (option 'add_ons' is off).")
+        self._verify_between_hands("adding on")
+        self._verify_seat(seat)
+        if self.stacks[seat] == 0:
+            raise WrongPhase(f"{self.names[seat]} has no credits; a player out of credits re-buys instead.")
+        _verify_credits(amount, "An add-on")
+
+    def can_add_on(self, seat: int, amount: int) -> bool:
+        return _can(self.verify_add_on, seat, amount)
+
+    def add_on(self, seat: int, amount: int) -> None:
+        """A player who still holds credits buys `amount` more (only between hands, option `add_ons`)."""
+        self.verify_add_on(seat, amount)
+        self._record(["addon", seat, amount])
+
+    def verify_contribute_entropy(self, seat: int, value: str) -> None:
+        self._verify_between_hands("contributing entropy")
+        self._verify_seat(seat)
+        if not isinstance(value, str) or not 1 <= len(value) <= MAX_ENTROPY or not value.isprintable():
+            raise IllegalAction(
+                f"Entropy is a text of 1 to {MAX_ENTROPY} printable characters (the browser makes a random one); "
+                f"got {_short(value)}."
+            )
+
+    def can_contribute_entropy(self, seat: int, value: str) -> bool:
+        return _can(self.verify_contribute_entropy, seat, value)
+
+    def contribute_entropy(self, seat: int, value: str) -> None:
+        """RULES 1.7: a seated player's contribution to the next hand's seed (a later one replaces it)."""
+        self.verify_contribute_entropy(seat, value)
+        self._record(["entropy", seat, value])
+
+    def next_commitment(self) -> str | None:
+        """The SHA-256 of the next hand's server seed, public before the hand starts (None when the game is over)."""
+        if self.over:
+            return None
+        return commitment(server_seed(self._master, self.hands_played + 1))
+
+    def verify_close_table(self) -> None:
+        if self.options.end_rule != "never":
+            raise WrongPhase(
+                "Only a cash game (end rule 'never', the casino preset) is closed; this game ends by itself."
+            )
+        self._verify_between_hands("closing the table")
+
+    def can_close_table(self) -> bool:
+        return _can(self.verify_close_table)
+
+    def close_table(self) -> None:
+        """Close a cash game between hands: the game is over and its hand seeds are revealed (RULES 1.7)."""
+        self.verify_close_table()
+        self._record(["close"])
+
+    def _hand_seed(self, number: int, entry: dict) -> str:
+        """The seed of seeded hand `number` from its history record (server seed mixed with its entropy)."""
+        return mix_entropy(server_seed(self._master, number), [(n, v) for n, v in entry.get("n", [])])
+
+    def revealed_seeds(self) -> list[dict]:
+        """RULES 1.7: every seeded hand's commitment, server seed, player entropy and hand seed, once the game
+        is over (a cash game: once the table is closed); before that, `WrongPhase`."""
+        if not self.over:
+            raise WrongPhase("Hand seeds are revealed when the game ends (a cash game: when the table closes).")
+        if self._history_from:
+            raise InvalidState("This game was loaded without its history, so its earlier hands' entropy is unknown.")
+        seeds = []
+        number = 0
+        for entry in self._history:
+            if "a" not in entry:
+                continue
+            number += 1
+            if "d" in entry:
+                continue
+            server = server_seed(self._master, number)
+            contributions = [(name, value) for name, value in entry.get("n", [])]
+            seeds.append(
+                {
+                    "hand": number,
+                    "commitment": commitment(server),
+                    "server_seed": server,
+                    "entropy": {name: value for name, value in contributions},
+                    "seed": mix_entropy(server, contributions),
+                }
+            )
+        return seeds
+
     def verify_join(self, name: str, stack: int) -> None:
         if self.options.end_rule != "never":
             raise WrongPhase("Players can only join a cash game (end rule 'never', the casino preset).")
@@ -507,6 +640,14 @@ class Game:
             _, seat, amount = event
             self.stacks[seat] += amount
             self.out_at.pop(seat, None)
+        elif kind == "addon":
+            _, seat, amount = event
+            self.stacks[seat] += amount
+        elif kind == "entropy":
+            _, seat, value = event
+            self.entropy[seat] = value
+        elif kind == "close":
+            self.over = True
         elif kind == "join":
             _, name, stack = event
             if name in self.names:
@@ -530,6 +671,7 @@ class Game:
             _, seat, _stack = event
             self.stacks[seat] = 0
             self.left.add(seat)
+            self.entropy.pop(seat, None)
             self.out_at.pop(seat, None)
         else:
             raise InvalidState(f"Unknown saved event {kind!r}.")
@@ -538,7 +680,9 @@ class Game:
     # ----- snapshots (used by serialize.py) ------------------------------------------------------
 
     def _snapshot(self) -> dict:
+        extra = {"entropy": [[s, v] for s, v in sorted(self.entropy.items())]} if self.entropy else {}
         return {
+            **extra,
             "names": list(self.names),
             "left": sorted(self.left),
             "stacks": list(self.stacks),
@@ -566,6 +710,7 @@ class Game:
         self.over = data["over"]
         self.items = {s: i for s, i in data["items"]}
         self.item_transfers = [dict(t) for t in data["moved"]]
+        self.entropy = {s: v for s, v in data.get("entropy", [])}
 
     # ----- results -------------------------------------------------------------------------------
 
@@ -605,6 +750,13 @@ class Game:
 def _verify_credits(amount: object, what: str) -> None:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
         raise InvalidAmount(f"{what} is a whole number of credits, at least 1; got {amount!r}.")
+
+
+def _short(value: object) -> str:
+    """A value for an error message, cut short (an entropy text is never repeated in full)."""
+    if isinstance(value, str):
+        return f"a text of {len(value)} characters" if value else "an empty text"
+    return type(value).__name__
 
 
 def _can(verify, *args) -> bool:

@@ -1,8 +1,9 @@
 """What one seat, or a spectator, may see: plain JSON-able dicts.
 
-Public: stacks, bets, pots, phase, target and suit, selection sizes, the seed commitment, whose
-turn it is. Private to a seat: its own cards and selection. Revealed after the hand: the showdown
-selections and the seed. Nothing else about cards ever leaves the engine.
+Public: stacks, bets, pots, phase, target and suit, selection sizes once their phase has closed
+(RULES 1.2.4), the seed commitments, who contributed entropy, whose turn it is. Private to a seat:
+its own cards and selection. Revealed after the hand: the showdown selections. Revealed when the
+game ends: every hand's seeds (RULES 1.7). Nothing else about cards ever leaves the engine.
 """
 
 from typing import TYPE_CHECKING
@@ -52,7 +53,7 @@ def hand_summary(game: "Game", hand: "Hand") -> dict:
     return summary
 
 
-def _public(game: "Game") -> dict:
+def _public(game: "Game", viewer: int | None = None) -> dict:
     hand = game.hand
     in_hand = hand is not None and hand.phase != "complete"
     names, stacks, out_at, left = game.names, game.stacks, game.out_at, game.left
@@ -63,6 +64,7 @@ def _public(game: "Game") -> dict:
     else:
         seats_in = hand.seats
         folded, acted, contributions = hand.folded, hand.acted, hand.contributions
+        sizes = hand.public_sizes()
         selections, held = hand._selection, hand._cards
         bets = hand.bets() if in_hand else {}
     for seat, name in enumerate(names):
@@ -81,8 +83,8 @@ def _public(game: "Game") -> dict:
                 "all_in": in_hand and not is_folded and stack == 0,
                 "bet": bets.get(seat, 0),
                 "contributed": contributions.get(seat, 0),
-                "selection_size": len(selections[seat]),
-                "cards_held": len(held[seat]),
+                "selection_size": len(selections[seat]) if seat == viewer else sizes[seat][0],
+                "cards_held": len(held[seat]) if seat == viewer else sizes[seat][1],
                 "has_acted": seat in acted,
             }
         else:
@@ -125,9 +127,14 @@ def _public(game: "Game") -> dict:
             "draw_pile": hand.draw_pile_size(),
         }
         if not in_hand:
-            current["seed"] = hand.seed
             current["result"] = game.results[-1] if game.results else hand_summary(game, hand)
         view["hand"] = current
+    if not in_hand and not game.over:
+        view["next_hand"] = {
+            "number": game.hands_played + 1,
+            "commitment": game.next_commitment(),
+            "entropy_from": [names[s] for s in sorted(game.entropy)],
+        }
     if game.items or game.item_transfers:
         view["items"] = {
             "staked": {names[s]: {"item": i, "value": v} for s, (i, v) in game.items.items()},
@@ -135,12 +142,14 @@ def _public(game: "Game") -> dict:
         }
     if game.over:
         view["standings"] = game.standings()
+        # RULES 1.7: the hand seeds are now public, from `game.revealed_seeds()` (and in exports).
+        view["seeds_revealed"] = True
     return view
 
 
 def view_for(game: "Game", seat: int) -> dict:
     """The table as `seat` sees it: everything public plus its own cards and legal actions."""
-    view = _public(game)
+    view = _public(game, seat)
     hand = game.hand
     view["seat"] = seat
     if hand is not None and hand.phase != "complete":

@@ -7,8 +7,8 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0002_initial"),
-        ("league", "0002_default_chip_sets"),
+        ("games", "0003_credits_64_bit_and_readable_constraints"),
+        ("league", "0003_credits_64_bit_and_readable_constraints"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

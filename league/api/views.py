@@ -16,6 +16,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.renderers import CSV_RENDERERS, JSONErrorsMixin
 from league import selectors, services
 from league.api import serializers as s
 from league.api.permissions import (
@@ -44,6 +45,11 @@ def _season_of(request: Request, league: League) -> Season | None:
         raise NotFound(f"No season {raw!r} in {league.name}; give one of its season ids, or leave it out.") from None
 
 
+# Ids are whole numbers the database can hold and slugs are letters, digits, - and _: anything else in the
+# address is a 404 from the router, never a lookup the database refuses.
+ID_PATTERN = r"[0-9]{1,18}"
+SLUG_PATTERN = r"[-a-zA-Z0-9_]{1,80}"
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -68,9 +74,10 @@ def _csv_response(filename: str, header: list[str], rows: list[list]) -> HttpRes
     list=extend_schema(summary="Leagues you can see"),
     retrieve=extend_schema(summary="One league"),
 )
-class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = s.LeagueOutput
     lookup_field = "slug"
+    lookup_value_regex = SLUG_PATTERN
     filterset_fields = ["visibility", "preset"]
     search_fields = ["name", "slug"]
     ordering_fields = ["name", "created_at"]
@@ -119,7 +126,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         responses={(200, "text/csv"): OpenApiTypes.STR},
         summary="Standings as CSV",
     )
-    @action(detail=True, methods=["get"], url_path="standings/csv")
+    @action(detail=True, methods=["get"], url_path="standings/csv", renderer_classes=CSV_RENDERERS)
     def standings_csv(self, request: Request, slug: str) -> HttpResponse:
         league = self._league(request, slug)
         season = _season_of(request, league)
@@ -154,6 +161,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
 class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = s.SeasonOutput
+    lookup_value_regex = ID_PATTERN
     filterset_fields = {"league__slug": ["exact"]}
     ordering_fields = ["starts_on", "name"]
 
@@ -199,8 +207,9 @@ class PlayerFilter(django_filters.FilterSet):
         return queryset.filter(memberships__league__in=visible)
 
 
-class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = s.PlayerOutput
+    lookup_value_regex = ID_PATTERN
     search_fields = ["display_name"]
     ordering_fields = ["display_name", "created_at"]
     filterset_class = PlayerFilter
@@ -262,7 +271,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         responses={(200, "text/csv"): OpenApiTypes.STR},
         summary="A player's ledger as CSV",
     )
-    @action(detail=True, methods=["get"], url_path="ledger/csv")
+    @action(detail=True, methods=["get"], url_path="ledger/csv", renderer_classes=CSV_RENDERERS)
     def ledger_csv(self, request: Request, pk: str) -> HttpResponse:
         player = self.get_object()
         league = self._league_param(request)
@@ -292,6 +301,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
 class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = s.MembershipOutput
+    lookup_value_regex = ID_PATTERN
     filterset_fields = {"league__slug": ["exact"], "player": ["exact"], "role": ["exact"]}
 
     def get_queryset(self):
@@ -329,6 +339,7 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = s.ChipSetOutput
     lookup_field = "slug"
+    lookup_value_regex = SLUG_PATTERN
     filterset_fields = ["slug"]
 
     def get_queryset(self):
@@ -363,6 +374,7 @@ class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
 
 class BuyInPolicyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = s.BuyInPolicySerializer
+    lookup_value_regex = ID_PATTERN
     queryset = BuyInPolicy.objects.all()
 
     @extend_schema(
@@ -381,6 +393,7 @@ class BuyInPolicyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
 
 class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = s.EventOutput
+    lookup_value_regex = ID_PATTERN
     filterset_fields = {"season": ["exact"], "season__league__slug": ["exact"], "status": ["exact"], "kind": ["exact"]}
     ordering_fields = ["starts_at", "name"]
 
@@ -419,18 +432,6 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         data.is_valid(raise_exception=True)
         entry = services.ledger_adjust(actor=request.user, event=event, **data.validated_data)
         return Response(s.LedgerEntryOutput(entry).data, status=status.HTTP_201_CREATED)
-
-    @extend_schema(request=s.TableInput, responses={201: s.TableOutput}, summary="Add a table to an event")
-    @action(detail=True, methods=["post"])
-    def tables(self, request: Request, pk: str) -> Response:
-        from games.services import table_create
-
-        event = self.get_object()
-        require_organiser(request.user, event.season.league)
-        data = s.TableInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        table = table_create(actor=request.user, event=event, **data.validated_data)
-        return Response(s.TableOutput(table).data, status=status.HTTP_201_CREATED)
 
 
 class LedgerViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):

@@ -23,7 +23,7 @@ def test_standings_table_follows_the_season_picker(live_server, page):
 
     page.select_option("#season", label="Season 1")
     page.wait_for_function("document.querySelector('#standings h2').textContent.includes('Season 1')")
-    rows = page.locator("#standings tbody tr")
+    rows = page.locator("#standings-table tbody tr")
     assert rows.count() == 12
     first = rows.nth(0).locator("td")
     assert first.nth(1).inner_text() == season_one[0].display_name
@@ -31,4 +31,4 @@ def test_standings_table_follows_the_season_picker(live_server, page):
 
     page.select_option("#season", label="All time")
     page.wait_for_function("document.querySelector('#standings h2').textContent.includes('all time')")
-    assert page.locator("#standings tbody tr").count() == 12
+    assert page.locator("#standings-table tbody tr").count() == 12

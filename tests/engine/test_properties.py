@@ -1,9 +1,13 @@
 """Hypothesis properties over bot games of every preset (each preset gets its own examples).
 
 Credits and cards are conserved, the same seed and actions give the same game, save/load changes
-nothing, export then replay reproduces the game, and illegal actions are refused and change nothing.
+nothing, export then replay reproduces the game (sabacc-replay/2, casino tables with re-buys, add-ons,
+joins, leaves and entropy included), illegal actions are refused and change nothing, and the amended
+rulings of RULES 1.8 hold at every step (hidden selection sizes, the min bet and cap following the
+blinds, no carry past the end, seeds hidden until the game ends and then verifiable).
 """
 
+import json
 import random
 
 import pytest
@@ -14,8 +18,10 @@ from games.engine.bots import Decision, RandomBot, SensibleBot, apply_decision
 from games.engine.bots.random_legal import random_decision
 from games.engine.cards import full_deck
 from games.engine.errors import EngineError, IllegalAction
+from games.engine.fairness import game_problems
 from games.engine.options import PRESETS, build_options
 from games.engine.replay import export_replay, play_replay
+from games.engine.shuffle import server_seed
 from games.engine.state import Game
 
 MAX_HANDS = 15
@@ -138,12 +144,114 @@ def test_export_then_replay_reproduces_the_game(preset, players, seed, mix, cut)
     for _ in steps(game, new_bots(players, mix, seed), limit=cut):
         pass
     result = play_replay(export_replay(game))
+    assert result["hands"][: len(game.results)] == game.results
     assert result["stacks"] == {name: game.stacks[seat] for seat, name in enumerate(game.names)}
     expected = [{"player": r["player"], "place": r["place"], "stack": r["stack"]} for r in game.standings()]
     assert result["standings"] == expected
     assert result["complete"] == (not game.in_hand)
     assert result["carry_over"] == game.carry
     assert len(result["hands"]) == game.hands_played + (1 if game.in_hand else 0)
+
+
+def casino_steps(game: Game, seed: int, max_hands: int):
+    """`steps` for a cash table with everything that happens between hands: re-buys, add-ons, joins,
+    leaves and entropy, chosen at random; the table closes after `max_hands` hands."""
+    rng = random.Random(f"{seed}/table")
+    bots: dict[str, object] = {}
+    while True:
+        if game.in_hand:
+            seat = game.waiting_for()[0]
+            bot = bots.setdefault(game.names[seat], RandomBot(random.Random(f"{seed}/{game.names[seat]}")))
+            decision = bot.decide(game.view_for(seat))
+            apply_decision(game, seat, decision)
+            yield seat, decision
+            continue
+        if game.hands_played >= max_hands:
+            game.close_table()
+            return
+        for seat in range(len(game.names)):
+            if seat in game.left:
+                continue
+            if game.stacks[seat] == 0 and rng.random() < 0.7:
+                game.rebuy(seat, rng.randint(1, 500))
+            elif game.stacks[seat] > 0 and rng.random() < 0.1:
+                game.add_on(seat, rng.randint(1, 100))
+            if rng.random() < 0.3:
+                game.contribute_entropy(seat, f"{rng.getrandbits(64):x}")
+        seated = [s for s in range(len(game.names)) if s not in game.left]
+        if rng.random() < 0.15 and len(seated) > 2:
+            game.leave(rng.choice(seated))
+        if rng.random() < 0.2 and game.can_join(f"J{game.hands_played}", 100):
+            game.join(f"J{game.hands_played}", rng.randint(1, 600))
+        if rng.random() < 0.1 and game.left:
+            back = game.names[min(game.left)]
+            if game.can_join(back, 200):
+                game.join(back, 200)
+        if not game.can_start_hand():
+            game.close_table()
+            return
+        game.start_hand()
+        yield None, None
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(min_value=2, max_value=6), seed=seeds, hands=st.integers(min_value=1, max_value=25))
+def test_export_then_replay_reproduces_a_casino_table_with_rebuys_joins_and_leaves(players, seed, hands):
+    game = new_game("casino", players, seed)
+    total = game.total_credits()
+    for _ in casino_steps(game, seed, hands):
+        assert game.card_count() == DECK_SIZE
+    assert game.is_over
+    events = [entry["e"] for entry in game._history if "e" in entry]
+    came_in = sum(event[2] for event in events if event[0] in ("rebuy", "addon", "join"))
+    went_out = sum(event[2] for event in events if event[0] == "leave")
+    assert game.total_credits() == total + came_in - went_out  # credits change only between hands
+    assert {event[0] for event in events} >= {"close"}
+    document = json.loads(json.dumps(export_replay(game)))
+    assert document["format"] == "sabacc-replay/2"
+    result = play_replay(document)
+    assert result["hands"] == game.results
+    assert result["stacks"] == {name: game.stacks[seat] for seat, name in enumerate(game.names)}
+    assert result["finished"] is True and result["carry_over"] == game.carry
+    assert game_problems(document) == []
+
+
+# ----- the amended rulings (RULES 1.8) at every step ---------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=30, deadline=None)
+@given(players=seat_counts, seed=seeds, mix=mixes, hands=st.none() | st.integers(min_value=1, max_value=12))
+def test_amended_rulings_hold_at_every_step(preset, players, seed, mix, hands):
+    options = build_options("coruscant_shift", preset, None if hands is None else {"hands": hands})
+    game = Game.new(
+        options=options,
+        players=[(f"P{seat}", options.starting_stack) for seat in range(players)],
+        rng=random.Random(seed),
+        preset=preset,
+    )
+    min_bet = 0
+    texts = []
+    for _ in steps(game, new_bots(players, mix, seed), max_hands=12):
+        hand, levels = game.hand, game.levels
+        # Min bet with blinds, never dropping; max_bet scaled and never below the big blind.
+        assert levels.min_bet >= max(levels.big_blind, min_bet) and levels.min_bet >= options.min_bet
+        min_bet = levels.min_bet
+        cap = levels.max_bet(options.max_bet)
+        assert cap is None or cap >= levels.big_blind
+        if game.in_hand and hand.phase in ("select", "improve"):
+            # Selection sizes: the others see none of the sizes chosen in the open phase.
+            for viewer in range(players):
+                for row in game.view_for(viewer)["players"]:
+                    if row["seat"] != viewer and "selection_size" in row and hand.phase == "select":
+                        assert row["selection_size"] is None
+        texts.append(json.dumps(game.spectator_view()))
+    if game.is_over and hands is not None and game.hands_played == hands:
+        assert game.carry == 0  # no carry past the last hand
+    secrets = {server_seed(game._master, n) for n in range(1, game.hands_played + 2)}
+    assert not any(secret in text for secret in secrets for text in texts if '"seeds_revealed"' not in text)
+    if game.is_over:
+        assert game_problems(game) == []
 
 
 # ----- refusals ---------------------------------------------------------------------------------------

@@ -106,7 +106,10 @@ def test_error_messages_name_the_problem():
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"format": "sabacc-replay/2"}, "Unknown replay format 'sabacc-replay/2'; expected \"sabacc-replay/1\"."),
+        (
+            {"format": "sabacc-replay/3"},
+            'Unknown replay format \'sabacc-replay/3\'; expected "sabacc-replay/1" or "sabacc-replay/2".',
+        ),
         ({"preset": "vegas"}, "Unknown preset 'vegas'; the presets are: halcyon, cantina, better, casino."),
         ({"variant": "classic"}, "options: Unknown variant 'classic'; the variants are: coruscant_shift."),
         ({"options": {"antee": 1}}, "options: Unknown option 'antee'"),
@@ -231,7 +234,7 @@ def test_export_of_a_hand_in_progress_replays_part_way():
     assert len(result["hands"]) == game.hands_played + 1
 
 
-def test_export_refuses_a_game_with_rebuys():
+def test_export_of_a_game_with_rebuys_is_a_version_2_document_that_replays_it():
     game = Game.new(
         options=resolve_options("coruscant_shift", "casino"),
         players=[("A", 450), ("B", 10)],
@@ -240,8 +243,12 @@ def test_export_refuses_a_game_with_rebuys():
     )
     play_hand(game, winner=0)
     game.rebuy(1, 100)
-    with pytest.raises(Exception, match="re-buys"):
-        export_replay(game)
+    document = json.loads(json.dumps(export_replay(game)))
+    assert document["format"] == "sabacc-replay/2"
+    assert document["after"] == [{"do": "rebuy", "player": "B", "amount": 100}]
+    result = play_replay(document)
+    assert result["format"] == "sabacc-replay-result/2"
+    assert result["stacks"] == {"A": game.stacks[0], "B": 100} and result["hands"] == game.results
 
 
 # ----- the management command -------------------------------------------------------------

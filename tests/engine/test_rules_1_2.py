@@ -65,11 +65,12 @@ def test_1_2_select_is_simultaneous_in_any_order_and_only_its_size_is_public():
     assert game.waiting_for() == [1]
     ann_view = game.view_for(0)
     cat_row = ann_view["players"][2]
-    assert cat_row["selection_size"] == 2
+    assert cat_row["has_acted"] is True
     assert "+1t" not in str(ann_view)
     assert game.view_for(2)["selection"] == ["+1t", "+2t"]
     game.select(1, ["-1s", "-2s", "-3s", "-4s", "-5s"])  # all five is allowed
     assert game.hand.phase == "betting_1"
+    assert [row["selection_size"] for row in game.view_for(0)["players"]] == [0, 5, 2]
 
 
 def test_1_2_each_player_selects_once_per_phase_and_only_cards_they_hold():

@@ -120,7 +120,7 @@ def test_1_4_short_all_in_does_not_reopen_betting():
     game.call(0)
     legal = game.legal_actions(1)  # Bob already acted: only call or fold
     assert legal.verbs == ("call", "fold")
-    with pytest.raises(WrongPhase, match="did not reopen"):
+    with pytest.raises(WrongPhase, match="not risen by a full raise"):
         game.raise_to(1, 30)
     with pytest.raises(WrongPhase, match="not reopened"):
         game.all_in(1)

@@ -101,8 +101,9 @@ def test_1_5_every_option_can_be_overridden_and_bad_ones_are_named():
 def test_1_5_better_blinds_and_casino_ante_follow_the_min_bet():
     options = resolve_options("coruscant_shift", "better", {"min_bet": 25})
     assert (options["small_blind"], options["big_blind"]) == (12, 25)
+    # RULES 1.5, one blind overridden (new): the small blind is half the overridden big blind.
     options = resolve_options("coruscant_shift", "better", {"min_bet": 25, "big_blind": 30})
-    assert (options["small_blind"], options["big_blind"]) == (5, 30)
+    assert (options["small_blind"], options["big_blind"]) == (15, 30)
     assert resolve_options("coruscant_shift", "casino", {"min_bet": 20})["ante"] == 20
     assert resolve_options("coruscant_shift", "casino", {"min_bet": 20, "ante": 5})["ante"] == 5
 

@@ -200,7 +200,8 @@ def test_views_show_public_information_and_only_the_seats_own_cards():
     view = game.view_for(1)
     assert view["cards"] == ["+3s", "+4s", "+5s"] and view["selection"] == ["+1s", "+2s"]
     assert view["hand"]["target"] == 5 and view["hand"]["suit"] == "square"
-    assert [p["selection_size"] for p in view["players"]] == [0, 2, 0]
+    # RULES 1.2.4: the others' selection sizes stay hidden until the phase closes; a seat sees its own.
+    assert [p["selection_size"] for p in view["players"]] == [None, 2, None]
     text = json.dumps(view)
     for hidden in ("-1t", "-5t", "+6c", "+10c"):
         assert hidden not in text
@@ -306,18 +307,23 @@ def test_log_for_a_seat_hides_other_players_cards_until_the_showdown():
     assert revealed and all(r.cards for r in revealed)
 
 
-def test_fair_shuffle_commitment_is_published_before_and_seed_revealed_after():
-    game = new_game("cantina", stacks=[100, 100])
+def test_fair_shuffle_commitment_is_published_before_and_seed_revealed_when_the_game_ends():
+    game = new_game("cantina", stacks=[100, 100], hands=1)
+    before = game.spectator_view()["next_hand"]["commitment"]
     hand = game.start_hand()
     published = game.spectator_view()["hand"]["commitment"]
-    assert published == hand.commitment and len(published) == 64
+    assert published == hand.commitment == before and len(published) == 64
     assert hand.seed is None
     dealt = [r.cards[0] for r in hand._log if r.kind == "deal"]
     select_all(game)
     check_round(game)
     select_all(game)
     check_round(game)
-    revealed = game.spectator_view()["hand"]["seed"]
+    assert game.is_over  # the one-hand game ends: now its seeds are revealed (RULES 1.7)
+    assert game.spectator_view()["seeds_revealed"] is True
+    (seeds,) = game.revealed_seeds()
+    revealed = seeds["seed"]
+    assert seeds["commitment"] == published and seeds["server_seed"] == revealed  # no entropy: the same seed
     assert revealed and commitment(revealed) == published
     deck = deck_from_seed(revealed)
     assert deck[:10] == dealt

@@ -20,9 +20,10 @@ def test_the_league_page_shows_the_standings_table(world, htmx):
     headers = {"HX-Request": "true"} if htmx else {}
     response = Client().get(f"/leagues/{world.league.slug}/?season={world.season.pk}", headers=headers)
     body = response.content.decode()
+    han = world.players[0]
     assert (
-        response.status_code == 200 and "<td>Han</td>" in body and "<td>450</td>" in body
-    )  # net credits: 900 out, 450 in
+        response.status_code == 200 and f'<a href="/players/{han.pk}/">Han</a>' in body and 'pos">450</td>' in body
+    )  # the name links to the player page; net credits: 900 out, 450 in
     assert ("<html" in body) is not htmx
     assert world.league.name in Client().get("/leagues/").content.decode()
 

@@ -1,8 +1,9 @@
-"""`python manage.py replay PATH|-`: play a sabacc-replay/1 document and print its result as JSON.
+"""`python manage.py replay PATH|-`: play a sabacc-replay/1 or /2 document and print its result as JSON.
 
 A thin wrapper over `games.engine.replay.play_replay`. On success the result goes to standard
 output and the exit status is 0; on any error one line goes to standard error, nothing to
-standard output, and the exit status is 2.
+standard output, and the exit status is 2. With `--verify`, the document (an export of a finished
+game) is checked against its commitments instead (`games.engine.verify_game`).
 """
 
 import json
@@ -11,16 +12,25 @@ import sys
 from django.core.management.base import BaseCommand
 
 from games.engine.errors import EngineError
+from games.engine.fairness import game_problems
 from games.engine.replay import play_replay
 
 EXIT_ERROR = 2
 
 
 class Command(BaseCommand):
-    help = "Play a sabacc-replay/1 document (a file path, or - for standard input) and print the result JSON."
+    help = (
+        "Play a sabacc-replay/1 or /2 document (a file path, or - for standard input) and print the result JSON; "
+        "with --verify, check a finished game's export against its seed commitments."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("path", help="replay file, or - to read standard input")
+        parser.add_argument(
+            "--verify",
+            action="store_true",
+            help="check every hand of a finished game's sabacc-replay/2 export against its commitment and seeds",
+        )
 
     def handle(self, *args, **options) -> None:
         path = options["path"]
@@ -42,6 +52,14 @@ class Command(BaseCommand):
             self._fail(f"{path} cannot be read as JSON: {exc}")
         except RecursionError:
             self._fail(f"{path} cannot be read as JSON: it is nested too deeply")
+        if options.get("verify"):
+            problems = game_problems(document)
+            if problems:
+                for problem in problems:
+                    self.stderr.write("replay: " + " ".join(problem.split()))
+                raise SystemExit(EXIT_ERROR)
+            self.stdout.write(f"verified: {len(document['hands'])} hands")
+            return
         try:
             result = play_replay(document)
         except EngineError as exc:

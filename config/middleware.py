@@ -1,0 +1,34 @@
+"""Refuse NUL characters in the address and the form or query data before any view sees them.
+
+PostgreSQL cannot store or compare text holding NUL, so a lookup with one would be a 500. A NUL in
+the path is a 404 (no object can have that name); in a query parameter or a form field, a 400.
+"""
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+
+def _has_nul(data) -> bool:
+    return any("\x00" in key or any("\x00" in value for value in data.getlist(key)) for key in data)
+
+
+class RefuseNulMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if "\x00" in request.path:
+            return self._refuse(request, 404, "Not found.", "not_found")
+        if _has_nul(request.GET):
+            return self._refuse(request, 400, "A query parameter holds a NUL character, which is not allowed.")
+        form = (request.content_type or "") in ("application/x-www-form-urlencoded", "multipart/form-data")
+        if request.method == "POST" and form and _has_nul(request.POST):
+            return self._refuse(request, 400, "A form field holds a NUL character, which is not allowed.")
+        return self.get_response(request)
+
+    @staticmethod
+    def _refuse(request: HttpRequest, status: int, detail: str, code: str = "invalid") -> HttpResponse:
+        if request.path.startswith("/api/"):
+            return JsonResponse({"detail": detail, "code": code, "extra": {}}, status=status)
+        return HttpResponse(detail, status=status, content_type="text/plain; charset=utf-8")

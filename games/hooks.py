@@ -1,0 +1,46 @@
+"""What the games app gives the league app through `league.hooks` (league never imports games)."""
+
+from typing import Any
+
+from league import hooks
+
+
+def resolve_rules(*, variant: str, preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    from games.engine import EngineError, resolve_options
+
+    try:
+        return resolve_options(variant, preset, overrides)
+    except EngineError as exc:
+        raise hooks.RulesRefused(str(exc)) from exc
+
+
+def rule_choices() -> dict[str, tuple[str, ...]]:
+    from games.engine import PRESETS, VARIANTS
+
+    return {variant: tuple(PRESETS) for variant in VARIANTS}
+
+
+def finished_seat_rows(*, event_id: int) -> list[dict[str, Any]]:
+    from django.db.models import F
+
+    from games.models import GameStatus, Seat
+
+    return list(
+        Seat.objects.filter(game__event_id=event_id, game__status=GameStatus.FINISHED)
+        .order_by("game__round", "game_id", "number")
+        .values("player_id", "place", "buy_in", "rebuys", "knockouts", "biggest_pot", round=F("game__round"))
+    )
+
+
+def register() -> None:
+    from games.demo import bot_replay
+    from games.services import result_record, table_create
+
+    hooks.register(
+        resolve_rules=resolve_rules,
+        rule_choices=rule_choices,
+        finished_seat_rows=finished_seat_rows,
+        result_record=result_record,
+        table_create=table_create,
+        bot_replay=bot_replay,
+    )

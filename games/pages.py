@@ -1,0 +1,95 @@
+"""Reads for the event and game pages: only events and games of leagues the viewer can see.
+
+The replay document (deck order, seeds) is never loaded here except by `game_replay_history`, which turns it
+into what was public at the table (`games.history`) and returns nothing else.
+"""
+
+from typing import Any
+
+from django.db.models import F, Prefetch, Sum
+from django.http import Http404
+
+from games.models import Game, Seat, Table
+from league import selectors
+from league.models import Event, EventResult, LedgerEntry, LedgerKind
+
+
+def event_for_viewer(*, user: Any, pk: int) -> Event:
+    event = (
+        Event.objects.filter(pk=pk, season__league__in=selectors.league_list(user=user))
+        .select_related("season__league", "buy_in_policy", "chip_set")
+        .first()
+    )
+    if event is None:
+        raise Http404("No such event.")
+    return event
+
+
+def event_tables(*, event: Event) -> tuple[list[Table], list[Game]]:
+    """The event's tables, each with `.game_list`, and the games at no table: three queries in all."""
+    games = list(
+        Game.objects.filter(event=event)
+        .defer("replay_document", "replay_result", "hands", "options")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
+        .order_by("round", "played_at", "id")
+    )
+    tables = list(Table.objects.filter(event=event).order_by("number"))
+    for table in tables:
+        table.game_list = [game for game in games if game.table_id == table.pk]
+    return tables, [game for game in games if game.table_id is None]
+
+
+def event_results(*, event: Event) -> list[EventResult]:
+    return list(
+        EventResult.objects.filter(event=event)
+        .select_related("player")
+        .annotate(net=F("credits_out") - F("credits_in"))
+        .order_by("place", "player__display_name")
+    )
+
+
+def event_prize_pool(*, event: Event) -> dict[str, int]:
+    """Credits brought to the tables (buy-ins, re-buys, add-ons), from the ledger, net of corrections."""
+    totals = dict(
+        LedgerEntry.objects.filter(event=event, kind__in=[LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON])
+        .values("kind")
+        .annotate(total=Sum("amount"))
+        .values_list("kind", "total")
+    )
+    return {
+        "buy_ins": totals.get(LedgerKind.BUY_IN, 0),
+        "rebuys": totals.get(LedgerKind.REBUY, 0),
+        "addons": totals.get(LedgerKind.ADDON, 0),
+        "total": sum(totals.values()),
+    }
+
+
+def game_for_viewer(*, user: Any, pk: int) -> Game:
+    """One game the viewer may see, without its replay document."""
+    game = (
+        Game.objects.filter(pk=pk, event__season__league__in=selectors.league_list(user=user))
+        .select_related("event__season__league", "table")
+        .defer("replay_document")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
+        .first()
+    )
+    if game is None:
+        raise Http404("No such game.")
+    return game
+
+
+def game_has_replay(*, game: Game) -> bool:
+    return Game.objects.filter(pk=game.pk, replay_document__isnull=False).exists()
+
+
+def game_replay_history(*, game: Game) -> dict[str, Any] | None:
+    """The public hand history of a game with a replay, or None; the document itself never leaves here."""
+    from games.history import HistoryError, public_history
+
+    document = Game.objects.filter(pk=game.pk).values_list("replay_document", flat=True).first()
+    if not document:
+        return None
+    try:
+        return public_history(document)
+    except HistoryError as exc:
+        return {"error": str(exc), "hands": []}

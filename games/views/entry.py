@@ -1,0 +1,247 @@
+"""Organiser pages of events and games: tables, start and finish, manual result entry (with a dry run of
+an uploaded replay), corrections and a game's audit trail.
+
+Every write is the API's service (`games.services`, `league.services`); who may do it is asked of
+`league.permissions` through the league's organiser pages' helpers.
+"""
+
+from typing import Any
+
+from django.contrib import messages
+from django.db import transaction
+from django.db.models import Count, Prefetch, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from config.errors import ApplicationError
+from games import forms, services
+from games.models import Game, GameStatus, ResultCorrection, Seat
+from league import services as league_services
+from league.forms import show_error
+from league.models import AuditEntry, Event, EventStatus, Player
+from league.views.manage import _event, _managed_league, manager_required
+
+
+class DryRun(Exception):
+    """Raised inside the dry run's transaction so that everything the service wrote is rolled back."""
+
+
+# Events: status, tables, games
+
+
+def _event_page(request: HttpRequest, event: Event, *, table_form=None, status: int = 200) -> HttpResponse:
+    games = (
+        Game.objects.filter(event=event)
+        .select_related("table")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("place", "number")))
+        .defer("replay_document", "replay_result", "hands", "options")
+        .order_by("round", "played_at", "id")
+    )
+    tables = event.tables.annotate(game_count=Count("games", filter=Q(games__status=GameStatus.FINISHED))).order_by(
+        "number"
+    )
+    context = {
+        "event": event,
+        "league": event.season.league,
+        "games": games,
+        "tables": tables,
+        "table_form": table_form or forms.TableForm(initial={"number": len(tables) + 1}),
+        "results": event.results.select_related("player").order_by("place", "player__display_name"),
+        "statuses": EventStatus,
+    }
+    return render(request, "manage/event.html", context, status=status)
+
+
+@require_GET
+@manager_required
+def event_manage(request: HttpRequest, pk: int) -> HttpResponse:
+    """An event's organiser page: status with start and finish, tables, games and results."""
+    return _event_page(request, _event(request, pk))
+
+
+@require_POST
+@manager_required
+def event_status(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start, finish or reopen an event; finishing it puts its results into the standings."""
+    event = _event(request, pk)
+    try:
+        event = league_services.event_update(actor=request.user, event=event, status=request.POST.get("status", ""))
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return _event_page(request, event, status=400)
+    done = {EventStatus.RUNNING: "is under way", EventStatus.FINISHED: "is finished: the standings are updated"}
+    messages.success(request, f"{event.name} {done.get(event.status, 'is planned')}.")
+    return redirect("manage-event", pk=event.pk)
+
+
+@require_POST
+@manager_required
+def table_add(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    form = forms.TableForm(request.POST)
+    if form.is_valid():
+        try:
+            table = services.table_create(actor=request.user, event=event, **form.cleaned_data)
+        except ApplicationError as exc:
+            exc.extra.setdefault("field", "number")
+            show_error(form, exc)
+        else:
+            messages.success(request, f"{table.name} is added.")
+            return redirect(reverse("manage-event", kwargs={"pk": event.pk}) + "#tables")
+    return _event_page(request, event, table_form=form, status=400)
+
+
+# Manual result entry
+
+
+def _entry_forms(request: HttpRequest, event: Event) -> tuple[forms.ResultForm, forms.BaseSeatFormSet]:
+    players = forms.member_choices(event)
+    if request.method == "POST":
+        form = forms.ResultForm(request.POST, request.FILES, event=event)
+        seats = forms.SeatFormSet(request.POST, players=players, prefix="seat")
+    else:
+        policy = league_services.effective_buy_in_policy(event)
+        initial = [{"buy_in": policy.buy_in if policy else 0, "rebuys": 0}] * forms.MAX_SEATS
+        form = forms.ResultForm(event=event)
+        seats = forms.SeatFormSet(players=players, prefix="seat", initial=initial)
+    return form, seats
+
+
+def _record(request: HttpRequest, event: Event, form, seats) -> Game | None:
+    """Record the result through the service; its refusal goes beside the seats (or the replay)."""
+    if not (form.is_valid() and seats.is_valid()):
+        return None
+    try:
+        return services.result_record(
+            actor=request.user, event=event, **form.service_fields(seats.service_seats(form.cleaned_data["mode"]))
+        )
+    except ApplicationError as exc:
+        show_error(form, exc)
+        return None
+
+
+def _entry_context(event: Event, form, seats) -> dict[str, Any]:
+    policy = league_services.effective_buy_in_policy(event)
+    return {"event": event, "league": event.season.league, "form": form, "seats": seats, "policy": policy}
+
+
+@require_http_methods(["GET", "POST"])
+@manager_required
+def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record a game played at a table: players, buy-ins and re-buys, then final credits, a finishing
+    order or a replay file; the page keeps the credits balance as you type."""
+    event = _event(request, pk)
+    form, seats = _entry_forms(request, event)
+    if request.method == "POST":
+        game = _record(request, event, form, seats)
+        if game is not None:
+            messages.success(request, "The result is recorded.")
+            return redirect("manage-game", pk=game.pk)
+    status = 400 if form.is_bound else 200
+    return render(request, "manage/result_entry.html", _entry_context(event, form, seats), status=status)
+
+
+@require_POST
+@manager_required
+def replay_check(request: HttpRequest, pk: int) -> HttpResponse:
+    """The engine's verdict on an uploaded replay with the chosen players, before saving: the same service
+    runs inside a transaction that is then rolled back, so nothing is written."""
+    event = _event(request, pk)
+    form, seats = _entry_forms(request, event)
+    context: dict[str, Any] = {}
+    if not (form.is_valid() and seats.is_valid()):
+        context["errors"] = [e for errors in form.errors.values() for e in errors] or ["Check the players' lines."]
+    else:
+        fields = form.service_fields(seats.service_seats("replay"))
+        try:
+            with transaction.atomic():
+                game = services.result_record(actor=request.user, event=event, **fields)
+                context["seats"] = list(game.seats.select_related("player").order_by("place", "number"))
+                context["hands"] = len(game.hands or [])
+                raise DryRun
+        except DryRun:
+            pass
+        except ApplicationError as exc:
+            context["errors"] = [exc.message]
+    return render(request, "manage/_replay_verdict.html", context)
+
+
+# Games: page, corrections, audit trail
+
+
+def _game(request: HttpRequest, pk: int) -> Game:
+    game = get_object_or_404(
+        Game.objects.select_related("event__season__league", "table").defer("replay_document"), pk=pk
+    )
+    _managed_league(request, game.event.season.league)
+    return game
+
+
+def audit_trail(game: Game) -> dict[str, Any]:
+    """Who recorded and corrected a game, when and why, with each correction's result before and after."""
+    corrections = list(ResultCorrection.objects.filter(game=game).select_related("author").order_by("id"))
+    entries = list(
+        AuditEntry.objects.filter(object_type=Game._meta.label, object_id=str(game.pk))
+        .select_related("actor")
+        .order_by("id")
+    )
+    player_ids = {line["player"] for c in corrections for line in [*c.before, *c.after] if isinstance(line, dict)} | {
+        line["player"] for e in entries for line in e.data.get("seats", []) if isinstance(line, dict)
+    }
+    names = dict(Player.objects.filter(pk__in=player_ids).values_list("pk", "display_name"))
+
+    def lines(result: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        shown = [{**line, "name": names.get(line.get("player"), f"player {line.get('player')}")} for line in result]
+        return sorted(shown, key=lambda line: (line.get("place") or 99, line["name"]))
+
+    return {
+        "entries": [
+            {"entry": e, "seats": lines(e.data.get("seats", [])), "reason": e.data.get("reason", "")} for e in entries
+        ],
+        "corrections": [{"correction": c, "before": lines(c.before), "after": lines(c.after)} for c in corrections],
+    }
+
+
+@require_GET
+@manager_required
+def game_manage(request: HttpRequest, pk: int) -> HttpResponse:
+    """A recorded game for its organisers: seats and result, how to correct it, and its audit trail."""
+    game = _game(request, pk)
+    seats = Seat.objects.filter(game=game).select_related("player").order_by("place", "number")
+    context = {"game": game, "event": game.event, "league": game.event.season.league, "seats": seats}
+    context.update(audit_trail(game))
+    return render(request, "manage/game.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@manager_required
+def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """Correct a recorded result with a reason: the ledger books reversals, never edits."""
+    game = _game(request, pk)
+    current = list(Seat.objects.filter(game=game).select_related("player").order_by("number"))
+    players = [(seat.player_id, seat.player.display_name) for seat in current]
+    if request.method == "POST":
+        form = forms.CorrectionForm(request.POST)
+        seats = forms.CorrectionSeatFormSet(request.POST, players=players, prefix="seat")
+        if form.is_valid() and seats.is_valid():
+            try:
+                services.result_correct(
+                    actor=request.user,
+                    game=game,
+                    reason=form.cleaned_data["reason"],
+                    seats=seats.service_seats(form.cleaned_data["mode"]),
+                )
+            except ApplicationError as exc:
+                show_error(form, exc)
+            else:
+                messages.success(request, "The correction is saved; the standings follow it.")
+                return redirect("manage-game", pk=game.pk)
+    else:
+        form = forms.CorrectionForm()
+        seats = forms.CorrectionSeatFormSet(players=players, prefix="seat", initial=forms.initial_seats(current))
+    policy = league_services.effective_buy_in_policy(game.event)
+    context = {"game": game, "event": game.event, "league": game.event.season.league, "form": form}
+    context.update(seats=seats, policy=policy)
+    return render(request, "manage/result_correct.html", context, status=400 if form.is_bound else 200)

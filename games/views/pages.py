@@ -1,0 +1,93 @@
+"""Event and game pages: an event's status, tables, games, results and prize pool; a game's seats, result,
+credits hand by hand and, when a replay is known, its hand history stepped through as the table saw it."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from games import pages
+from league import pages as league_pages
+from league import selectors
+from league.permissions import can_manage_league
+
+
+def event_page(request: HttpRequest, pk: int) -> HttpResponse:
+    event = pages.event_for_viewer(user=request.user, pk=pk)
+    league = event.season.league
+    tables, loose_games = pages.event_tables(event=event)
+    context = {
+        "event": event,
+        "league": league,
+        "tables": tables,
+        "loose_games": loose_games,
+        "results": pages.event_results(event=event),
+        "prize_pool": pages.event_prize_pool(event=event),
+        "my_player_id": selectors.user_player_id(request.user),
+        "can_manage": can_manage_league(request.user, league),
+    }
+    return render(request, "games/event_detail.html", context)
+
+
+def _int(raw: str | None, default: int) -> int:
+    try:
+        return int(raw) if raw is not None else default
+    except ValueError:
+        return default
+
+
+def game_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """`?hand=N&step=K` picks the history step (bookmarkable; htmx swaps just the history)."""
+    game = pages.game_for_viewer(user=request.user, pk=pk)
+    league = game.event.season.league
+    history = pages.game_replay_history(game=game)
+    step_context = _history_step(history, request.GET.get("hand"), request.GET.get("step"))
+    if getattr(request, "htmx", False) and request.GET.get("hand") is not None and history:
+        return render(request, "games/_history.html", {"game": game, **step_context})
+    chips = selectors.chip_history_for_game(game_id=game.pk)
+    hands = sorted({point["hand"] for line in chips["series"] for point in line["points"] if point["hand"] is not None})
+    series = []
+    for line in chips["series"]:
+        by_hand = {point["hand"]: point["credits"] for point in line["points"] if point["hand"] is not None}
+        last, values = None, []
+        for hand in hands:  # a player out of the game keeps their last stack until the chart ends
+            last = by_hand.get(hand, last)
+            values.append(last)
+        series.append({"label": line["display_name"], "values": values})
+    context = {
+        "game": game,
+        "event": game.event,
+        "league": league,
+        "seats": list(game.seats.all()),
+        "rules": league_pages.rules_in_words(game.variant, game.preset, {}),
+        "hands_known": chips["hands_known"],
+        "credits_chart": league_pages.chart(
+            "game-chart",
+            "Credits hand by hand" if chips["hands_known"] else "Credits in and out",
+            x=hands,
+            x_labels=["buy-in" if hand == 0 else f"hand {hand}" for hand in hands],
+            series=series,
+            x_label="Hand",
+            y_label="Credits",
+        ),
+        "history": history,
+        **step_context,
+        "my_player_id": selectors.user_player_id(request.user),
+        "can_manage": can_manage_league(request.user, league),
+    }
+    return render(request, "games/game_detail.html", context)
+
+
+def _history_step(history: dict | None, raw_hand: str | None, raw_step: str | None) -> dict:
+    if not history or not history.get("hands"):
+        return {"hand": None, "step": None}
+    hands = history["hands"]
+    hand_number = min(max(_int(raw_hand, 1), 1), len(hands))
+    hand = hands[hand_number - 1]
+    step_number = min(max(_int(raw_step, 1), 1), len(hand["steps"]))
+    return {
+        "hand": hand,
+        "hand_count": len(hands),
+        "step_number": step_number,
+        "step": hand["steps"][step_number - 1],
+        "steps_so_far": hand["steps"][:step_number],
+        "step_count": len(hand["steps"]),
+    }

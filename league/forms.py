@@ -1,0 +1,476 @@
+"""Forms of the organiser pages: they turn typed inputs into the arguments of `league.services`, and
+show what a service refuses beside the field it names. No rule lives here: choices are listed from the
+engine and the registries, and every value is checked by the same service the API calls."""
+
+from dataclasses import fields as dataclass_fields
+from typing import Any
+
+from django import forms
+
+from config.errors import ApplicationError
+from league.models import BuyInPolicy, ChipSet, EventKind, League, Role, Season, Visibility
+from league.standings.formulas import FORMULAS
+from league.standings.metrics import DEFAULT_TIE_BREAKERS, METRICS
+
+# ApplicationError.extra["field"] names the service's field; these are the form fields that show them.
+SERVICE_FIELDS = {
+    "rules": "preset",
+    "points_parameters": "points_formula",
+    "points_parameters.table": "points_table",
+    "points_parameters.expression": "points_expression",
+    "addon": "seats",
+    "rebuys": "seats",
+    "places": "seats",
+    "final_credits": "seats",
+    "hands": "seats",
+}
+
+
+def show_error(form: forms.Form, exc: ApplicationError) -> None:
+    """Put a service's refusal beside the field it names, or above the form when it names none."""
+    field = exc.extra.get("field")
+    field = SERVICE_FIELDS.get(field, field)
+    form.add_error(field if field in form.fields else None, exc.message)
+
+
+def _select(choices: list[tuple[str, str]]) -> forms.Select:
+    return forms.Select(choices=choices)
+
+
+class NumberList(forms.CharField):
+    """Numbers separated by commas ("25, 18, 15"), parsed into a list; what the numbers may be is the service's call."""
+
+    def __init__(self, *, whole: bool = False, **kwargs: Any) -> None:
+        self.whole = whole
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> list[float | int] | None:
+        text = super().to_python(value)
+        if not text:
+            return None
+        numbers: list[float | int] = []
+        for part in text.replace(";", ",").split(","):
+            part = part.strip()
+            if not part:
+                continue
+            try:
+                number = float(part)
+            except ValueError:
+                kind = "whole numbers" if self.whole else "numbers"
+                raise forms.ValidationError(f"{part!r} is not a number; write {kind} separated by commas.") from None
+            if number.is_integer():
+                number = int(number)
+            elif self.whole:
+                raise forms.ValidationError(f"{part!r} is not a whole number; write whole numbers separated by commas.")
+            numbers.append(number)
+        return numbers
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return value
+
+
+# Rules: the engine's variants, presets and options.
+
+
+def option_specs() -> list[dict[str, Any]]:
+    """Every option of the engine, with the input that edits it: a choice, yes/no, a number or numbers."""
+    from games.engine.options import CHOICES, OPTIONAL, CoruscantShiftOptions
+
+    specs = []
+    for field in dataclass_fields(CoruscantShiftOptions):
+        name, default = field.name, field.default
+        if name in CHOICES:
+            kind = "choice"
+        elif isinstance(default, bool):
+            kind = "bool"
+        elif isinstance(default, tuple):
+            kind = "ints"
+        else:
+            kind = "int"
+        specs.append(
+            {
+                "name": name,
+                "label": name.replace("_", " ").capitalize(),
+                "kind": kind,
+                "choices": CHOICES.get(name, ()),
+                "optional": name in OPTIONAL,
+            }
+        )
+    return specs
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    from games.engine import VARIANTS
+
+    return [(v, v.replace("_", " ").title()) for v in VARIANTS]
+
+
+def preset_choices(blank: str | None = None) -> list[tuple[str, str]]:
+    from games.engine import PRESETS
+
+    choices = [(p, p.capitalize()) for p in PRESETS]
+    return [("", blank), *choices] if blank is not None else choices
+
+
+def option_form_field(spec: dict[str, Any]) -> forms.Field:
+    label = spec["label"]
+    help_text = "Blank keeps the preset's value."
+    if spec["kind"] == "choice":
+        choices = [("", "(preset)"), *((c, c.replace("_", " ")) for c in spec["choices"])]
+        return forms.CharField(label=label, required=False, widget=_select(choices), help_text=help_text)
+    if spec["kind"] == "bool":
+        choices = [("", "(preset)"), ("yes", "yes"), ("no", "no")]
+        return forms.CharField(label=label, required=False, widget=_select(choices), help_text=help_text)
+    if spec["kind"] == "ints":
+        return NumberList(
+            whole=True,
+            label=label,
+            required=False,
+            help_text="Four whole numbers (2, 3, 4 and 5+ players left), e.g. 5, 3, 2, 1. " + help_text,
+        )
+    return forms.IntegerField(label=label, required=False, help_text=help_text)
+
+
+class RulesMixin:
+    """Variant, preset and typed overrides of the engine's known options (fields `opt_<name>`)."""
+
+    def add_rule_fields(self, *, blank: str | None = None) -> None:
+        self.fields["variant"] = forms.CharField(
+            label="Variant",
+            required=blank is None,
+            widget=_select(([("", blank)] if blank is not None else []) + variant_choices()),
+        )
+        self.fields["preset"] = forms.CharField(
+            label="Preset", required=blank is None, widget=_select(preset_choices(blank))
+        )
+        for spec in option_specs():
+            self.fields[f"opt_{spec['name']}"] = option_form_field(spec)
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[f"opt_{spec['name']}"] for spec in option_specs()]
+
+    def option_overrides(self) -> dict[str, Any]:
+        overrides: dict[str, Any] = {}
+        for spec in option_specs():
+            value = self.cleaned_data.get(f"opt_{spec['name']}")
+            if value in (None, "", []):
+                continue
+            if spec["kind"] == "bool":
+                value = value == "yes"
+            overrides[spec["name"]] = value
+        return overrides
+
+    @staticmethod
+    def initial_overrides(overrides: dict[str, Any]) -> dict[str, Any]:
+        initial = {}
+        for name, value in (overrides or {}).items():
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            initial[f"opt_{name}"] = value
+        return initial
+
+
+# Points formula and tie-breakers
+
+
+def formula_choices(blank: str | None = None) -> list[tuple[str, str]]:
+    choices = [(key, formula.name) for key, formula in FORMULAS.items()]
+    return [("", blank), *choices] if blank is not None else choices
+
+
+def points_parameters(formula: str, table: list | None, expression: str | None) -> dict[str, Any]:
+    """The parameters of the chosen formula from the inputs that describe them (the others are ignored)."""
+    if formula == "fixed" and table:
+        return {"table": table}
+    if formula == "custom":
+        return {"expression": expression or ""}
+    return {}
+
+
+class PointsMixin:
+    def add_points_fields(self, *, blank: str | None = None) -> None:
+        self.fields["points_formula"] = forms.CharField(
+            label="Points formula", required=blank is None, widget=_select(formula_choices(blank))
+        )
+        self.fields["points_table"] = NumberList(
+            label="Points per place (fixed formula)",
+            required=False,
+            help_text="First place first, e.g. 25, 18, 15, 12. Blank uses 25, 18, 15, 12, 10, 8, 6, 4, 2, 1.",
+        )
+        self.fields["points_expression"] = forms.CharField(
+            label="Expression (custom formula)",
+            required=False,
+            max_length=1000,
+            help_text="Over players, place, buy_in, prize_pool, rebuys, knockouts, e.g. players - place + 1.",
+        )
+
+    def points_fields(self) -> dict[str, Any]:
+        formula = self.cleaned_data.get("points_formula") or ""
+        parameters = points_parameters(
+            formula, self.cleaned_data.get("points_table"), self.cleaned_data.get("points_expression")
+        )
+        return {"points_formula": formula, "points_parameters": parameters}
+
+    @staticmethod
+    def initial_points(formula: str, parameters: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "points_formula": formula,
+            "points_table": (parameters or {}).get("table"),
+            "points_expression": (parameters or {}).get("expression", ""),
+        }
+
+
+def tie_breaker_rows(order: list[str], used: list[str]) -> list[dict[str, Any]]:
+    """Every metric once, in the organiser's order (then the rest), with whether it breaks ties."""
+    keys = [k for k in order if k in METRICS]
+    keys = list(dict.fromkeys(keys + [k for k in METRICS if k not in keys]))
+    return [
+        {"key": key, "name": METRICS[key].name, "used": key in used, "first": i == 0, "last": i == len(keys) - 1}
+        for i, key in enumerate(keys)
+    ]
+
+
+def moved(order: list[str], move: str) -> list[str]:
+    """The order after an arrow button: "wins:up" swaps wins with the metric above it."""
+    key, _, direction = move.partition(":")
+    order = [k for k in order if k in METRICS]
+    order += [k for k in METRICS if k not in order]
+    if key not in order:
+        return order
+    index = order.index(key)
+    other = index - 1 if direction == "up" else index + 1
+    if 0 <= other < len(order):
+        order[index], order[other] = order[other], order[index]
+    return order
+
+
+class LeagueForm(RulesMixin, PointsMixin, forms.Form):
+    name = forms.CharField(label="Name", max_length=120)
+    slug = forms.SlugField(
+        label="Address (slug)",
+        max_length=80,
+        required=False,
+        help_text="Letters, digits and hyphens, used in the league's address; blank makes one from the name.",
+    )
+    description = forms.CharField(label="Description", required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    visibility = forms.CharField(label="Visibility", widget=_select(list(Visibility.choices)))
+    chip_set = forms.ModelChoiceField(
+        label="Chip set", queryset=ChipSet.objects.order_by("name"), required=False, empty_label="(none)"
+    )
+    buy_in_policy = forms.ModelChoiceField(
+        label="Buy-in policy", queryset=BuyInPolicy.objects.order_by("name"), required=False, empty_label="(none)"
+    )
+    best_n = forms.IntegerField(
+        label="Best N events count", required=False, help_text="Blank: every event counts for the standings."
+    )
+    min_players = forms.IntegerField(
+        label="Minimum players", help_text="Events with fewer players do not count for the standings."
+    )
+    ties_share_better_place = forms.BooleanField(label="Tied players share the better place", required=False)
+    # Read from the ordered checkboxes (see tie_rows); the field is here so a refusal shows beside them.
+    tie_breakers = forms.Field(label="Tie-breakers", required=False)
+
+    def __init__(self, *args: Any, league: League | None = None, **kwargs: Any) -> None:
+        self.league = league
+        if league is not None and not args and "initial" not in kwargs:
+            kwargs["initial"] = self.initial_from(league)
+        kwargs.setdefault("initial", {}).setdefault("min_players", 2)
+        kwargs["initial"].setdefault("ties_share_better_place", True)
+        kwargs["initial"].setdefault("variant", "coruscant_shift")
+        kwargs["initial"].setdefault("preset", "better")
+        kwargs["initial"].setdefault("points_formula", "linear")
+        super().__init__(*args, **kwargs)
+        self.add_rule_fields()
+        self.add_points_fields()
+
+    @classmethod
+    def initial_from(cls, league: League) -> dict[str, Any]:
+        return {
+            "name": league.name,
+            "slug": league.slug,
+            "description": league.description,
+            "visibility": league.visibility,
+            "variant": league.variant,
+            "preset": league.preset,
+            **cls.initial_overrides(league.option_overrides),
+            "chip_set": league.chip_set_id,
+            "buy_in_policy": league.buy_in_policy_id,
+            **cls.initial_points(league.points_formula, league.points_parameters),
+            "tie_breakers": list(league.tie_breakers or []),
+            "tie_order": list(league.tie_breakers or []),
+            "best_n": league.best_n,
+            "min_players": league.min_players,
+            "ties_share_better_place": league.ties_share_better_place,
+        }
+
+    def tie_rows(self) -> list[dict[str, Any]]:
+        if self.is_bound:
+            order, used = self.data.getlist("tie_order"), self.data.getlist("tie_breakers")
+        else:
+            used = list(self.initial.get("tie_breakers") or DEFAULT_TIE_BREAKERS)
+            order = list(self.initial.get("tie_order") or used)
+        return tie_breaker_rows(order, used)
+
+    def service_fields(self) -> dict[str, Any]:
+        """Keyword arguments for `league_create` / `league_update`, from a valid form."""
+        data = self.cleaned_data
+        order = [k for k in self.data.getlist("tie_order") if k in METRICS] or list(METRICS)
+        used = self.data.getlist("tie_breakers")
+        fields = {
+            "name": data["name"],
+            "description": data["description"],
+            "visibility": data["visibility"],
+            "variant": data["variant"],
+            "preset": data["preset"],
+            "option_overrides": self.option_overrides(),
+            "chip_set": data["chip_set"],
+            "buy_in_policy": data["buy_in_policy"],
+            **self.points_fields(),
+            # Checked metrics in the order shown; anything else sent is passed on for the service to refuse.
+            "tie_breakers": [k for k in order if k in used] + [k for k in used if k not in order],
+            "best_n": data["best_n"],
+            "min_players": data["min_players"],
+            "ties_share_better_place": data["ties_share_better_place"],
+        }
+        if data.get("slug"):
+            fields["slug"] = data["slug"]
+        return fields
+
+    def changed_service_fields(self) -> dict[str, Any]:
+        """Only what differs from the league as saved, so the audit trail shows what was changed."""
+        fields = self.service_fields()
+        league = self.league
+        changed = {}
+        for key, value in fields.items():
+            current = getattr(league, key)
+            if current != value:
+                changed[key] = value
+        if {"points_formula", "points_parameters"} & changed.keys():
+            changed.update(points_formula=fields["points_formula"], points_parameters=fields["points_parameters"])
+        if {"variant", "preset", "option_overrides"} & changed.keys():
+            changed.update(
+                variant=fields["variant"], preset=fields["preset"], option_overrides=fields["option_overrides"]
+            )
+        return changed
+
+
+def initial_from_post(data: Any) -> dict[str, Any]:
+    """A submitted form as initial values, to show it again unchanged without judging it (the tie-breaker arrows)."""
+    lists = {"tie_order", "tie_breakers"}
+    return {key: data.getlist(key) if key in lists else data.get(key) for key in data}
+
+
+class PointsPreviewForm(PointsMixin, forms.Form):
+    """What a points formula gives each place of a field of the given size."""
+
+    players = forms.IntegerField(label="Field size", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_points_fields()
+
+
+class RulesPreviewForm(RulesMixin, forms.Form):
+    def __init__(self, *args: Any, blank: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_rule_fields(blank=blank)
+
+
+# Seasons, members, events
+
+
+class SeasonForm(PointsMixin, forms.Form):
+    name = forms.CharField(label="Name", max_length=120)
+    starts_on = forms.DateField(label="Starts on", widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label="Ends on", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    buy_in_policy = forms.ModelChoiceField(
+        label="Buy-in policy",
+        queryset=BuyInPolicy.objects.order_by("name"),
+        required=False,
+        empty_label="(the league's)",
+    )
+
+    def __init__(self, *args: Any, season: Season | None = None, **kwargs: Any) -> None:
+        self.season = season
+        if season is not None and not args:
+            kwargs["initial"] = {
+                "name": season.name,
+                "starts_on": season.starts_on,
+                "ends_on": season.ends_on,
+                "variant": season.variant,
+                "preset": season.preset,
+                "buy_in_policy": season.buy_in_policy_id,
+                **PointsMixin.initial_points(season.points_formula, season.points_parameters),
+            }
+        super().__init__(*args, **kwargs)
+        self.fields["variant"] = forms.CharField(
+            label="Variant", required=False, widget=_select([("", "(the league's)"), *variant_choices()])
+        )
+        self.fields["preset"] = forms.CharField(
+            label="Preset", required=False, widget=_select(preset_choices("(the league's)"))
+        )
+        self.add_points_fields(blank="(the league's)")
+
+    def service_fields(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "starts_on": data["starts_on"],
+            "ends_on": data["ends_on"],
+            "variant": data["variant"],
+            "preset": data["preset"],
+            "buy_in_policy": data["buy_in_policy"],
+            **self.points_fields(),
+        }
+
+    def changed_service_fields(self) -> dict[str, Any]:
+        fields = self.service_fields()
+        changed = {key: value for key, value in fields.items() if getattr(self.season, key) != value}
+        if {"points_formula", "points_parameters"} & changed.keys():
+            changed.update(points_formula=fields["points_formula"], points_parameters=fields["points_parameters"])
+        return changed
+
+
+class GuestForm(forms.Form):
+    display_name = forms.CharField(label="Guest's name", max_length=80, required=False)
+
+
+class AddUserForm(forms.Form):
+    username = forms.CharField(label="Username of a registered user", max_length=150)
+    role = forms.CharField(label="Role", widget=_select(list(Role.choices)), initial=Role.PLAYER)
+
+
+class RoleForm(forms.Form):
+    role = forms.CharField(label="Role", widget=_select(list(Role.choices)))
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=120)
+    kind = forms.CharField(label="Kind", widget=_select(list(EventKind.choices)), initial=EventKind.GAME)
+    season = forms.ModelChoiceField(label="Season", queryset=Season.objects.none(), empty_label=None)
+    starts_at = forms.DateTimeField(
+        label="Starts at",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+    )
+    chip_set = forms.ModelChoiceField(
+        label="Chip set", queryset=ChipSet.objects.order_by("name"), required=False, empty_label="(the league's)"
+    )
+    buy_in_policy = forms.ModelChoiceField(
+        label="Buy-in policy",
+        queryset=BuyInPolicy.objects.order_by("name"),
+        required=False,
+        empty_label="(the season's or league's)",
+    )
+    counts_for_standings = forms.BooleanField(label="Counts for the standings", required=False, initial=True)
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["season"].queryset = Season.objects.filter(league=league).order_by("-starts_on", "id")
+
+    def service_fields(self) -> dict[str, Any]:
+        data = dict(self.cleaned_data)
+        data.pop("season")
+        return data

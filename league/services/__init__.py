@@ -1,0 +1,91 @@
+"""Every write to the league models: keyword-only, atomic, audited, locked in the app's one lock order
+(`league.services.locks`); events and tasks after commit.
+
+One module per subject; every public name is re-exported here, so `from league import services`
+and `services.league_create(...)` keep working.
+"""
+
+from league.services.chips import buy_in_policy_create, chip_set_create
+from league.services.common import ALL_TIME, audit, plain, refuse_unknown_fields, season_scope
+from league.services.events import (
+    EVENT_FIELDS,
+    credit_limits_check,
+    effective_buy_in_policy,
+    effective_chip_set,
+    event_create,
+    event_update,
+    ledger_adjust,
+)
+from league.services.leagues import (
+    LEAGUE_FIELDS,
+    SEASON_FIELDS,
+    league_create,
+    league_update,
+    membership_add,
+    membership_remove,
+    membership_update,
+    season_create,
+    season_update,
+)
+from league.services.locks import LOCK_ORDER, lock_event, lock_league, lock_season
+from league.services.players import player_claim, player_create, player_for_user, player_update
+from league.services.rules import (
+    check_rules,
+    check_season_rules,
+    league_settings_check,
+    resolve_game_rules,
+    season_rules,
+    season_settings_check,
+    standings_rules_check,
+)
+from league.services.standings import (
+    event_results_rebuild,
+    standings_payload,
+    standings_recompute,
+    standings_schedule,
+)
+
+__all__ = [
+    "ALL_TIME",
+    "EVENT_FIELDS",
+    "LEAGUE_FIELDS",
+    "LOCK_ORDER",
+    "SEASON_FIELDS",
+    "audit",
+    "buy_in_policy_create",
+    "check_rules",
+    "check_season_rules",
+    "chip_set_create",
+    "credit_limits_check",
+    "effective_buy_in_policy",
+    "effective_chip_set",
+    "event_create",
+    "event_results_rebuild",
+    "event_update",
+    "league_create",
+    "league_settings_check",
+    "league_update",
+    "ledger_adjust",
+    "lock_event",
+    "lock_league",
+    "lock_season",
+    "membership_add",
+    "membership_remove",
+    "membership_update",
+    "plain",
+    "player_claim",
+    "player_create",
+    "player_for_user",
+    "player_update",
+    "refuse_unknown_fields",
+    "resolve_game_rules",
+    "season_create",
+    "season_rules",
+    "season_scope",
+    "season_settings_check",
+    "season_update",
+    "standings_payload",
+    "standings_recompute",
+    "standings_rules_check",
+    "standings_schedule",
+]

@@ -1,0 +1,154 @@
+"""Events of a season, the credit limits of an event and a season, and organisers' ledger adjustments."""
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q, Sum
+from django.db.models.functions import Abs
+
+from config.db import retry_on_conflict
+from config.errors import ApplicationError
+from config.events import publish
+from league.models import (
+    MAX_CREDITS,
+    MAX_EVENT_CREDITS,
+    MAX_SEASON_CREDITS,
+    BuyInPolicy,
+    ChipSet,
+    Event,
+    EventKind,
+    EventStatus,
+    LedgerEntry,
+    LedgerKind,
+    Membership,
+    Season,
+)
+from league.services.common import audit, check_text, plain, refuse_unknown_fields
+from league.services.locks import lock_event, lock_league
+
+EVENT_FIELDS = {"name", "kind", "status", "starts_at", "chip_set", "buy_in_policy", "counts_for_standings"}
+BUY_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON)
+
+
+def _check_event_fields(fields: dict[str, Any]) -> None:
+    if "name" in fields:
+        fields["name"] = check_text(fields["name"], "An event's name", field="name", max_length=120)
+    if "kind" in fields and fields["kind"] not in EventKind.values:
+        raise ApplicationError(
+            f"An event's kind must be one of {', '.join(EventKind.values)}.", extra={"field": "kind"}
+        )
+    if "status" in fields and fields["status"] not in EventStatus.values:
+        raise ApplicationError(
+            f"An event's status must be one of {', '.join(EventStatus.values)}.", extra={"field": "status"}
+        )
+
+
+@retry_on_conflict
+@transaction.atomic
+def event_create(*, actor: Any, season: Season, name: str, starts_at: datetime, **fields: Any) -> Event:
+    refuse_unknown_fields(fields, EVENT_FIELDS, "event")
+    fields["name"] = name
+    _check_event_fields(fields)
+    lock_league(season.league_id)
+    event = Event.objects.create(season=season, starts_at=starts_at, **fields)
+    audit(actor=actor, action="event.create", obj=event, league=season.league, data={"name": event.name})
+    publish("event.created", {"event": event.pk, "league": season.league.slug})
+    return event
+
+
+@retry_on_conflict
+@transaction.atomic
+def event_update(*, actor: Any, event: Event, **fields: Any) -> Event:
+    from league.services.standings import standings_schedule
+
+    refuse_unknown_fields(fields, EVENT_FIELDS, "event")
+    _check_event_fields(fields)
+    event = lock_event(event.pk)
+    before = {key: plain(getattr(event, key)) for key in fields}
+    for key, value in fields.items():
+        setattr(event, key, value)
+    event.save()
+    audit(
+        actor=actor,
+        action="event.update",
+        obj=event,
+        league=event.season.league,
+        data={"before": before, "after": plain(fields)},
+    )
+    publish("event.updated", {"event": event.pk, "status": event.status})
+    standings_schedule(league_id=event.season.league_id)
+    return event
+
+
+def effective_buy_in_policy(event: Event) -> BuyInPolicy | None:
+    return event.buy_in_policy or event.season.buy_in_policy or event.season.league.buy_in_policy
+
+
+def effective_chip_set(event: Event) -> ChipSet | None:
+    return event.chip_set or event.season.league.chip_set
+
+
+def credits_moved(entries: Any) -> int:
+    """Credits brought to the tables (buy-ins, re-buys, add-ons; net of reversals) plus adjustments either way."""
+    totals = entries.aggregate(
+        bought=Sum("amount", filter=Q(kind__in=BUY_KINDS)),
+        adjusted=Sum(Abs("amount"), filter=Q(kind=LedgerKind.ADJUSTMENT)),
+    )
+    return (totals["bought"] or 0) + (totals["adjusted"] or 0)
+
+
+def credit_limits_check(*, event: Event, adding: int) -> None:
+    """Refuse credits that would take an event or a season past its limit (the sums stay far inside 64 bits)."""
+    for scope, limit, entries in (
+        ("event", MAX_EVENT_CREDITS, LedgerEntry.objects.filter(event_id=event.pk)),
+        ("season", MAX_SEASON_CREDITS, LedgerEntry.objects.filter(event__season_id=event.season_id)),
+    ):
+        total = credits_moved(entries) + adding
+        if total > limit:
+            article = "an" if scope == "event" else "a"
+            raise ApplicationError(
+                f"This would bring the {scope}'s credits to {total:,}; {article} {scope} holds at most {limit:,} "
+                "credits in all (buy-ins, re-buys, add-ons and adjustments).",
+                extra={"field": "final_credits", "scope": scope, "limit": limit},
+            )
+
+
+@retry_on_conflict
+@transaction.atomic
+def ledger_adjust(*, actor: Any, event: Event, player: Any, amount: int, reason: str) -> LedgerEntry:
+    """An organiser's manual correction of a player's credits at an event: needs a reason."""
+    from league.services.standings import event_results_rebuild, standings_schedule
+
+    reason = check_text(reason, "An adjustment's reason", field="reason", max_length=255)
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or abs(amount) > MAX_CREDITS:
+        raise ApplicationError(
+            f"An adjustment's amount must be a non-zero whole number of credits from -{MAX_CREDITS:,} to "
+            f"{MAX_CREDITS:,}; got {amount!r}.",
+            extra={"field": "amount"},
+        )
+    if not getattr(actor, "is_authenticated", False):
+        raise ApplicationError("An adjustment needs an author: log in first.")
+    event = lock_event(event.pk)
+    league = event.season.league
+    # Only someone of this league, or who already has credits booked at this event, can be adjusted.
+    if not (
+        Membership.objects.filter(league=league, player=player).exists()
+        or LedgerEntry.objects.filter(event=event, player=player).exists()
+    ):
+        from league.selectors import player_addable_list
+
+        known = player_addable_list(user=actor).filter(pk=player.pk).exists()
+        raise ApplicationError(
+            f"{player if known else f'Player {player.pk}'} is not a member of {league}; adjust only the credits "
+            "of this league's players.",
+            extra={"field": "player"},
+        )
+    credit_limits_check(event=event, adding=abs(amount))
+    entry = LedgerEntry.objects.create(
+        event=event, player=player, kind=LedgerKind.ADJUSTMENT, amount=amount, reason=reason, author=actor
+    )
+    audit(actor=actor, action="ledger.adjust", obj=entry, league=league, data={"amount": amount, "reason": reason})
+    event_results_rebuild(event=event)
+    standings_schedule(league_id=league.pk)
+    return entry

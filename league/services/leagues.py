@@ -1,0 +1,246 @@
+"""Leagues, their seasons and their members."""
+
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from config.db import retry_on_conflict
+from config.errors import ApplicationError, ConflictError, ForbiddenError
+from config.events import publish
+from league.models import League, Membership, Player, Role, Season
+from league.services.common import audit, check_text, plain, refuse_unknown_fields
+from league.services.locks import lock_league, lock_season
+from league.services.players import player_for_user
+from league.services.rules import check_rules, check_season_rules
+
+LEAGUE_FIELDS = {
+    "name",
+    "slug",
+    "description",
+    "visibility",
+    "variant",
+    "preset",
+    "option_overrides",
+    "chip_set",
+    "buy_in_policy",
+    "points_formula",
+    "points_parameters",
+    "tie_breakers",
+    "best_n",
+    "min_players",
+    "ties_share_better_place",
+}
+
+
+def _check_league_text(fields: dict[str, Any]) -> None:
+    if "name" in fields:
+        fields["name"] = check_text(fields["name"], "A league's name", field="name", max_length=120)
+    if "slug" in fields:
+        slug = check_text(fields["slug"], "A league's slug", field="slug", max_length=80)
+        if slugify(slug) != slug:
+            raise ApplicationError(
+                f"{slug!r} is not a valid address: use lower-case letters, digits, hyphens and underscores.",
+                extra={"field": "slug"},
+            )
+        fields["slug"] = slug
+    if "description" in fields:
+        fields["description"] = check_text(
+            fields["description"] or "", "A league's description", field="description", max_length=5000, required=False
+        )
+
+
+@retry_on_conflict
+@transaction.atomic
+def league_create(*, actor: Any, name: str, **fields: Any) -> League:
+    """Create a league; the creating user becomes its first organiser.
+
+    Who may create one is the site setting LEAGUE_CREATORS (`league.permissions.can_create_league`).
+    """
+    from league.permissions import can_create_league
+
+    if getattr(actor, "is_authenticated", False) and not can_create_league(actor):
+        raise ForbiddenError("On this site only site admins may create leagues; ask one to create yours.")
+    refuse_unknown_fields(fields, LEAGUE_FIELDS, "league")
+    fields["name"] = name
+    _check_league_text(fields)
+    name = fields.pop("name")
+    fields.setdefault("slug", slugify(name)[:80])
+    if not fields["slug"]:
+        raise ApplicationError("A league needs a name with at least one letter or digit.", extra={"field": "name"})
+    if League.objects.filter(slug=fields["slug"]).exists():
+        raise ConflictError(
+            f"A league with the address {fields['slug']!r} exists already; choose another slug.",
+            extra={"field": "slug"},
+        )
+    fields.setdefault("points_formula", "linear")
+    fields.setdefault("variant", "coruscant_shift")
+    fields.setdefault("preset", "better")
+    fields.setdefault("option_overrides", {})
+    check_rules(fields)
+    league = League.objects.create(name=name, **fields)
+    if getattr(actor, "is_authenticated", False):
+        Membership.objects.create(league=league, player=player_for_user(user=actor), role=Role.ORGANISER)
+    audit(actor=actor, action="league.create", obj=league, league=league, data={"name": name})
+    publish("league.created", {"league": league.slug})
+    return league
+
+
+@retry_on_conflict
+@transaction.atomic
+def league_update(*, actor: Any, league: League, **fields: Any) -> League:
+    from league.services.standings import standings_schedule
+
+    refuse_unknown_fields(fields, LEAGUE_FIELDS, "league")
+    _check_league_text(fields)
+    league = lock_league(league.pk)
+    if league is None:
+        raise ApplicationError("This league was deleted a moment ago.")
+    if "slug" in fields and League.objects.filter(slug=fields["slug"]).exclude(pk=league.pk).exists():
+        raise ConflictError(
+            f"A league with the address {fields['slug']!r} exists already; choose another slug.",
+            extra={"field": "slug"},
+        )
+    merged = {key: fields.get(key, getattr(league, key)) for key in ("variant", "preset", "option_overrides")}
+    if {"variant", "preset", "option_overrides"} & fields.keys():
+        fields.update(merged)
+    if "points_parameters" in fields or "points_formula" in fields:
+        fields.setdefault("points_formula", league.points_formula)
+        fields.setdefault("points_parameters", league.points_parameters if "points_formula" not in fields else {})
+    check_rules(fields)
+    before = {key: plain(getattr(league, key)) for key in fields}
+    for key, value in fields.items():
+        setattr(league, key, value)
+    league.save()
+    audit(
+        actor=actor, action="league.update", obj=league, league=league, data={"before": before, "after": plain(fields)}
+    )
+    standings_schedule(league_id=league.pk)
+    return league
+
+
+def _keep_an_organiser(membership: Membership) -> None:
+    others = Membership.objects.filter(league_id=membership.league_id, role=Role.ORGANISER).exclude(pk=membership.pk)
+    if not others.exists():
+        raise ConflictError("A league keeps at least one organiser; name another organiser first.")
+
+
+def _check_role(role: Any) -> None:
+    if role not in Role.values:
+        raise ApplicationError(f"Role must be one of {', '.join(Role.values)}.", extra={"field": "role"})
+
+
+@retry_on_conflict
+@transaction.atomic
+def membership_add(*, actor: Any, league: League, player: Player, role: str = Role.PLAYER) -> Membership:
+    _check_role(role)
+    # The league lock first: a player added twice at once is refused once, not by the unique constraint.
+    lock_league(league.pk)
+    if Membership.objects.filter(league=league, player=player).exists():
+        raise ConflictError(f"{player} is already a member of {league}.", extra={"field": "player"})
+    membership = Membership.objects.create(league=league, player=player, role=role)
+    audit(actor=actor, action="membership.add", obj=membership, league=league, data={"player": player.pk, "role": role})
+    return membership
+
+
+@retry_on_conflict
+@transaction.atomic
+def membership_update(*, actor: Any, membership: Membership, role: str) -> Membership:
+    _check_role(role)
+    # Two organisers stepping down at once cannot both leave: the league lock queues them.
+    lock_league(membership.league_id)
+    membership = Membership.objects.select_for_update(no_key=True).get(pk=membership.pk)
+    before = membership.role
+    if before == Role.ORGANISER and role != Role.ORGANISER:
+        _keep_an_organiser(membership)
+    membership.role = role
+    membership.save(update_fields=["role"])
+    audit(
+        actor=actor,
+        action="membership.update",
+        obj=membership,
+        league=membership.league,
+        data={"before": before, "after": role},
+    )
+    return membership
+
+
+@retry_on_conflict
+@transaction.atomic
+def membership_remove(*, actor: Any, membership: Membership) -> None:
+    lock_league(membership.league_id)
+    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    if membership.role == Role.ORGANISER:
+        _keep_an_organiser(membership)
+    audit(
+        actor=actor,
+        action="membership.remove",
+        obj=membership,
+        league=membership.league,
+        data={"player": membership.player_id},
+    )
+    membership.delete()
+
+
+SEASON_FIELDS = {
+    "name",
+    "starts_on",
+    "ends_on",
+    "variant",
+    "preset",
+    "option_overrides",
+    "points_formula",
+    "points_parameters",
+    "buy_in_policy",
+}
+
+
+def _check_season_text(fields: dict[str, Any]) -> None:
+    if "name" in fields:
+        fields["name"] = check_text(fields["name"], "A season's name", field="name", max_length=120)
+    for key, length in (("variant", 40), ("preset", 40), ("points_formula", 32)):
+        if key in fields:
+            fields[key] = check_text(
+                fields[key] or "", f"A season's {key}", field=key, max_length=length, required=False
+            )
+
+
+@retry_on_conflict
+@transaction.atomic
+def season_create(*, actor: Any, league: League, name: str, starts_on: date, **fields: Any) -> Season:
+    refuse_unknown_fields(fields, SEASON_FIELDS, "season")
+    fields.update(name=name, starts_on=starts_on)
+    _check_season_text(fields)
+    league = lock_league(league.pk) or league
+    check_season_rules(fields, league)
+    season = Season.objects.create(league=league, **fields)
+    audit(actor=actor, action="season.create", obj=season, league=league, data={"name": fields["name"]})
+    return season
+
+
+@retry_on_conflict
+@transaction.atomic
+def season_update(*, actor: Any, season: Season, **fields: Any) -> Season:
+    from league.services.standings import standings_schedule
+
+    refuse_unknown_fields(fields, SEASON_FIELDS, "season")
+    _check_season_text(fields)
+    season = lock_season(season.pk)
+    merged = {key: fields.get(key, getattr(season, key)) for key in SEASON_FIELDS}
+    check_season_rules(merged, season.league)
+    if "points_parameters" in fields or "points_formula" in fields:
+        fields["points_parameters"] = merged["points_parameters"]
+    before = {key: plain(getattr(season, key)) for key in fields}
+    for key, value in fields.items():
+        setattr(season, key, value)
+    season.save()
+    audit(
+        actor=actor,
+        action="season.update",
+        obj=season,
+        league=season.league,
+        data={"before": before, "after": plain(fields)},
+    )
+    standings_schedule(league_id=season.league_id)
+    return season

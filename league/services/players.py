@@ -1,0 +1,66 @@
+"""Players: guests an organiser enters, profiles of users, and a user claiming a guest."""
+
+from typing import Any
+
+from django.db import transaction
+
+from config.db import retry_on_conflict
+from config.errors import ApplicationError, ConflictError
+from league.models import Player
+from league.services.common import audit, check_text
+
+NAME_RULE = "A player's display name"
+
+
+@retry_on_conflict
+@transaction.atomic
+def player_create(*, actor: Any, display_name: str, user: Any = None) -> Player:
+    display_name = check_text(display_name, NAME_RULE, field="display_name", max_length=80)
+    if user is not None and Player.objects.filter(user=user).exists():
+        raise ConflictError(f"User {user.get_username()} already has a player profile.")
+    player = Player.objects.create(display_name=display_name, user=user, created_by=actor if user is None else user)
+    audit(actor=actor, action="player.create", obj=player, data={"display_name": display_name})
+    return player
+
+
+@retry_on_conflict
+@transaction.atomic
+def player_update(*, actor: Any, player: Player, display_name: str) -> Player:
+    from league.services.standings import standings_schedule
+
+    display_name = check_text(display_name, NAME_RULE, field="display_name", max_length=80)
+    # Players are locked alone (see league.services.locks), after any league lock.
+    player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+    before = player.display_name
+    player.display_name = display_name
+    player.save(update_fields=["display_name"])
+    audit(actor=actor, action="player.update", obj=player, data={"before": before, "after": display_name})
+    for league_id in player.memberships.values_list("league_id", flat=True):
+        standings_schedule(league_id=league_id)
+    return player
+
+
+@retry_on_conflict
+@transaction.atomic
+def player_claim(*, user: Any, player: Player, claim_code: str) -> Player:
+    """A user takes over a guest player an organiser entered, with the code the organiser gave them."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.user_id is not None:
+        raise ConflictError("This player is already linked to an account; only guest players can be claimed.")
+    if Player.objects.filter(user=user).exists():
+        raise ConflictError("Your account already has a player profile; one account links to one player.")
+    if not isinstance(claim_code, str) or not claim_code or claim_code != player.claim_code:
+        raise ApplicationError(
+            "The claim code does not match; ask the league organiser for this player's code.",
+            extra={"field": "claim_code"},
+        )
+    player.user = user
+    player.save(update_fields=["user"])
+    audit(actor=user, action="player.claim", obj=player)
+    return player
+
+
+def player_for_user(*, user: Any) -> Player:
+    """The user's player profile, created on first need."""
+    player = Player.objects.filter(user=user).first()
+    return player or player_create(actor=user, display_name=user.get_username(), user=user)

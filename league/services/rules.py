@@ -1,0 +1,128 @@
+"""Checks of a league's or season's settings: game rules (asked of the engine through a hook),
+points formula, tie-breakers and counts. Services, model `clean()` and admin forms all call these,
+so invalid settings cannot be saved from any entry point."""
+
+from typing import Any
+
+from config.errors import ApplicationError
+from league import hooks
+from league.models import MAX_COUNT, League, Season, Visibility
+from league.standings.compute import Rules
+from league.standings.formulas import validate_formula
+from league.standings.metrics import validate_tie_breakers
+
+
+def resolve_game_rules(*, variant: str, preset: str, overrides: dict | None) -> dict[str, Any]:
+    """The engine's full option set for these rules; an engine refusal becomes a user error."""
+    if overrides is not None and not isinstance(overrides, dict):
+        raise ApplicationError(
+            "Option overrides must be an object of option names to values.", extra={"field": "option_overrides"}
+        )
+    if not isinstance(variant, str) or not isinstance(preset, str):
+        raise ApplicationError("The variant and the preset are names (text).", extra={"field": "rules"})
+    try:
+        return hooks.resolve_rules(variant=variant, preset=preset, overrides=overrides or {})
+    except hooks.RulesRefused as exc:
+        raise ApplicationError(f"These game rules are not allowed: {exc}", extra={"field": "rules"}) from exc
+
+
+def check_rules(fields: dict[str, Any], *, fallback: League | None = None) -> None:
+    """Validate rules, points and tie-breakers present in `fields` (in place: cleaned values replace raw ones)."""
+    if {"variant", "preset", "option_overrides"} & fields.keys():
+        variant = fields.get("variant") or (fallback.variant if fallback else "")
+        preset = fields.get("preset") or (fallback.preset if fallback else "")
+        if not variant or not preset:
+            raise ApplicationError("A league needs a variant and a preset.", extra={"field": "rules"})
+        resolve_game_rules(variant=variant, preset=preset, overrides=fields.get("option_overrides") or {})
+    if "points_formula" in fields or "points_parameters" in fields:
+        key = fields.get("points_formula") or (fallback.points_formula if fallback else "")
+        fields["points_parameters"] = validate_formula(key, fields.get("points_parameters") or {})
+    if "tie_breakers" in fields:
+        fields["tie_breakers"] = validate_tie_breakers(fields["tie_breakers"])
+    for key, minimum, nullable in (("best_n", 1, True), ("min_players", 1, False)):
+        value = fields.get(key)
+        if key not in fields or (value is None and nullable):
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAX_COUNT:
+            blank = " (or null for every event)" if nullable else ""
+            raise ApplicationError(
+                f"{key} must be a whole number from {minimum} to {MAX_COUNT:,}{blank}; got {value!r}.",
+                extra={"field": key},
+            )
+    if "visibility" in fields and fields["visibility"] not in Visibility.values:
+        raise ApplicationError(
+            f"Visibility must be one of {', '.join(Visibility.values)}.", extra={"field": "visibility"}
+        )
+
+
+def check_season_rules(fields: dict[str, Any], league: League) -> None:
+    """A season's dates and its overrides of the league's rules and points (in place, like `check_rules`)."""
+    starts, ends = fields.get("starts_on"), fields.get("ends_on")
+    if starts and ends and ends < starts:
+        raise ApplicationError(
+            "A season cannot end before it starts; set ends_on on or after starts_on.", extra={"field": "ends_on"}
+        )
+    rules = {k: fields[k] for k in ("variant", "preset", "option_overrides") if fields.get(k)}
+    if rules:
+        resolve_game_rules(
+            variant=rules.get("variant") or league.variant,
+            preset=rules.get("preset") or league.preset,
+            overrides={**(league.option_overrides or {}), **(rules.get("option_overrides") or {})},
+        )
+    if fields.get("points_formula"):
+        fields["points_parameters"] = validate_formula(fields["points_formula"], fields.get("points_parameters") or {})
+    elif fields.get("points_parameters"):
+        raise ApplicationError(
+            "Season points parameters need a points formula; set points_formula as well.",
+            extra={"field": "points_parameters"},
+        )
+
+
+def league_settings_check(league: League) -> None:
+    """Check every setting of a league as it stands (model clean, admin, and before a result is stored)."""
+    fields = {
+        key: getattr(league, key)
+        for key in (
+            "variant",
+            "preset",
+            "option_overrides",
+            "points_formula",
+            "points_parameters",
+            "tie_breakers",
+            "best_n",
+            "min_players",
+            "visibility",
+        )
+    }
+    check_rules(fields)
+
+
+def season_settings_check(season: Season) -> None:
+    fields = {
+        key: getattr(season, key)
+        for key in ("starts_on", "ends_on", "variant", "preset", "option_overrides", "points_formula")
+    }
+    fields["points_parameters"] = season.points_parameters
+    check_season_rules(fields, season.league)
+
+
+def season_rules(league: League, season: Season | None) -> Rules:
+    """The standings rules of a season (its points formula when it has one) or of the league (all-time)."""
+    formula, parameters = league.points_formula, league.points_parameters
+    if season is not None and season.points_formula:
+        formula, parameters = season.points_formula, season.points_parameters
+    return Rules(
+        formula=formula,
+        parameters=parameters or {},
+        best_n=league.best_n,
+        min_players=league.min_players,
+        ties_share_better_place=league.ties_share_better_place,
+        tie_breakers=tuple(league.tie_breakers or ()),
+    )
+
+
+def standings_rules_check(league: League, season: Season | None) -> None:
+    """Refuse, before anything is written, to book a result that the standings could not score."""
+    rules = season_rules(league, season)
+    validate_formula(rules.formula, rules.parameters)
+    validate_tie_breakers(list(rules.tie_breakers))

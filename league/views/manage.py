@@ -1,0 +1,452 @@
+"""Organiser pages: leagues, seasons, members and guests, events and tables.
+
+Every form calls the same `league.services` function as the API and shows its refusal beside the field
+it names; who may do what is asked of `league.permissions`, as the API does.
+"""
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Count, Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from config.errors import ApplicationError
+from league import forms, permissions, selectors, services
+from league.models import Event, League, Membership, Player, Role, Season
+from league.standings.formulas import PlaceResult, get_formula, validate_formula
+
+MAX_PREVIEW_PLAYERS = 64
+
+
+def _signed_in(request: HttpRequest) -> HttpResponse | None:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    return None
+
+
+def _managed_league(request: HttpRequest, league: League) -> League:
+    """As the API: a league the user cannot see is missing (404); one they may see but not run is 403."""
+    if not permissions.can_see_league(request.user, league):
+        raise Http404("No such league.")
+    if not permissions.can_manage_league(request.user, league):
+        raise PermissionDenied(f"Only the organisers of {league.name} (or a site admin) may change this.")
+    return league
+
+
+def _league(request: HttpRequest, slug: str) -> League:
+    league = League.objects.filter(slug=slug).select_related("chip_set", "buy_in_policy").first()
+    if league is None:
+        raise Http404("No such league.")
+    return _managed_league(request, league)
+
+
+def _event(request: HttpRequest, pk: int) -> Event:
+    event = get_object_or_404(Event.objects.select_related("season__league"), pk=pk)
+    _managed_league(request, event.season.league)
+    return event
+
+
+def manager_required(view):
+    """Anonymous users go to the log-in page first; the view then checks the league."""
+
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return _signed_in(request) or view(request, *args, **kwargs)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    return render(request, template, context, status=status)
+
+
+# Dashboard
+
+
+@require_GET
+@manager_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """Leagues I organise (every league for a site admin), with their seasons and recent events."""
+    user = request.user
+    leagues = League.objects.order_by("name")
+    if not permissions.is_admin(user):
+        organised = [pk for pk, role in selectors.user_league_roles(user).items() if role == Role.ORGANISER]
+        leagues = leagues.filter(pk__in=organised)
+    events = Event.objects.select_related("season").order_by("-starts_at")
+    leagues = leagues.annotate(member_count=Count("memberships", distinct=True)).prefetch_related(
+        Prefetch("seasons", queryset=Season.objects.order_by("-starts_on", "id")),
+        Prefetch("seasons__events", queryset=events, to_attr="event_list"),
+    )
+    rows = []
+    for league in leagues:
+        league_events = sorted(
+            (event for season in league.seasons.all() for event in season.event_list),
+            key=lambda e: e.starts_at,
+            reverse=True,
+        )
+        rows.append({"league": league, "events": league_events[:5], "more": max(0, len(league_events) - 5)})
+    context = {"rows": rows, "can_create": permissions.can_create_league(user)}
+    return _render(request, "manage/dashboard.html", context)
+
+
+# Leagues
+
+
+def _save_league(request: HttpRequest, form: forms.LeagueForm, league: League | None) -> League | None:
+    if not form.is_valid():
+        return None
+    try:
+        if league is None:
+            fields = form.service_fields()
+            return services.league_create(actor=request.user, name=fields.pop("name"), **fields)
+        changed = form.changed_service_fields()
+        return services.league_update(actor=request.user, league=league, **changed) if changed else league
+    except ApplicationError as exc:
+        forms.show_error(form, exc)
+        return None
+
+
+def _league_form_page(request: HttpRequest, league: League | None) -> HttpResponse:
+    if request.method == "POST" and request.POST.get("move"):
+        # An arrow button of the tie-breakers without JavaScript: show the form again in the new order.
+        initial = forms.initial_from_post(request.POST)
+        initial["tie_order"] = forms.moved(request.POST.getlist("tie_order"), request.POST["move"])
+        form = forms.LeagueForm(initial=initial, league=league)
+    elif request.method == "POST":
+        form = forms.LeagueForm(request.POST, league=league)
+        saved = _save_league(request, form, league)
+        if saved is not None:
+            messages.success(request, f"{saved.name} is saved.")
+            return redirect("manage-league", slug=saved.slug)
+    else:
+        form = forms.LeagueForm(league=league)
+    status = 400 if form.is_bound and form.errors else 200
+    values = _form_values(form)
+    context = {
+        "form": form,
+        "league": league,
+        "rules_preview": rules_preview_context(values),
+        "points_preview": points_preview_context(values),
+    }
+    return _render(request, "manage/league_form.html", context, status)
+
+
+def _form_values(form: forms.LeagueForm) -> Any:
+    """What the form shows now, as query data for the previews."""
+    from django.http import QueryDict
+
+    if form.is_bound:
+        return form.data
+    values = QueryDict(mutable=True)
+    for name, field in form.fields.items():
+        value = form[name].value()
+        if value is not None and not isinstance(value, list | tuple):
+            values[name] = value
+        elif isinstance(field, forms.NumberList) and value:
+            values[name] = field.prepare_value(value)
+    return values
+
+
+@require_http_methods(["GET", "POST"])
+@manager_required
+def league_create(request: HttpRequest) -> HttpResponse:
+    if not permissions.can_create_league(request.user):
+        raise PermissionDenied("Only site admins may create leagues here.")
+    return _league_form_page(request, None)
+
+
+@require_http_methods(["GET", "POST"])
+@manager_required
+def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    return _league_form_page(request, _league(request, slug))
+
+
+@require_GET
+@manager_required
+def league_hub(request: HttpRequest, slug: str) -> HttpResponse:
+    """One league's organiser page: its settings in brief, seasons, events and the current standings."""
+    league = _league(request, slug)
+    seasons = list(
+        Season.objects.filter(league=league).annotate(event_count=Count("events")).order_by("-starts_on", "id")
+    )
+    events = list(Event.objects.filter(season__league=league).select_related("season").order_by("-starts_at")[:20])
+    current = seasons[0] if seasons else None
+    context = {
+        "league": league,
+        "seasons": seasons,
+        "events": events,
+        "current": current,
+        "standings": selectors.standings_rows(league=league, season=current)[:10],
+        "member_count": Membership.objects.filter(league=league).count(),
+    }
+    return _render(request, "manage/league_hub.html", context)
+
+
+def rules_preview_context(data: Any) -> dict[str, Any]:
+    """The full option set of the chosen variant, preset and overrides, as the engine resolves them."""
+    form = forms.RulesPreviewForm(data)
+    if not form.is_valid():
+        return {"error": " ".join(str(e) for errors in form.errors.values() for e in errors)}
+    variant, preset = form.cleaned_data["variant"], form.cleaned_data["preset"]
+    try:
+        options = services.resolve_game_rules(variant=variant, preset=preset, overrides=form.option_overrides())
+        preset_values = services.resolve_game_rules(variant=variant, preset=preset, overrides={})
+    except ApplicationError as exc:
+        return {"error": exc.message}
+    rows = [
+        {
+            "name": name.replace("_", " ").capitalize(),
+            "value": _shown(value),
+            "changed": value != preset_values.get(name),
+        }
+        for name, value in options.items()
+    ]
+    return {"options": rows, "preset": preset}
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value).replace("_", " ")
+
+
+def points_preview_context(data: Any) -> dict[str, Any]:
+    """Points per place for a field of the given size, as the standings would give them."""
+    form = forms.PointsPreviewForm(data)
+    if not form.is_valid():
+        return {"error": " ".join(str(e) for errors in form.errors.values() for e in errors)}
+    players = form.cleaned_data["players"] or 8
+    if not 1 <= players <= MAX_PREVIEW_PLAYERS:
+        return {"error": f"Preview a field of 1 to {MAX_PREVIEW_PLAYERS} players; got {players}.", "players": players}
+    fields = form.points_fields()
+    try:
+        parameters = validate_formula(fields["points_formula"], fields["points_parameters"])
+    except ApplicationError as exc:
+        return {"error": exc.message, "players": players}
+    formula = get_formula(fields["points_formula"])
+    rows = [
+        (place, formula.points(PlaceResult(players=players, place=place), parameters))
+        for place in range(1, players + 1)
+    ]
+    return {"players": players, "rows": rows}
+
+
+@require_GET
+def rules_preview(request: HttpRequest) -> HttpResponse:
+    return _render(request, "manage/_rules_preview.html", rules_preview_context(request.GET))
+
+
+@require_GET
+def points_preview(request: HttpRequest) -> HttpResponse:
+    return _render(request, "manage/_points_preview.html", points_preview_context(request.GET))
+
+
+# Seasons
+
+
+@require_http_methods(["GET", "POST"])
+@manager_required
+def seasons(request: HttpRequest, slug: str) -> HttpResponse:
+    """A league's seasons and a form for a new one."""
+    league = _league(request, slug)
+    form = forms.SeasonForm(request.POST or None, initial={"starts_on": timezone.localdate()})
+    if request.method == "POST" and form.is_valid():
+        fields = form.service_fields()
+        try:
+            season = services.season_create(
+                actor=request.user, league=league, name=fields.pop("name"), starts_on=fields.pop("starts_on"), **fields
+            )
+        except ApplicationError as exc:
+            forms.show_error(form, exc)
+        else:
+            messages.success(request, f"Season {season.name} is created.")
+            return redirect("manage-seasons", slug=league.slug)
+    season_list = (
+        Season.objects.filter(league=league)
+        .select_related("buy_in_policy")
+        .annotate(event_count=Count("events"))
+        .order_by("-starts_on", "id")
+    )
+    status = 400 if form.is_bound and form.errors else 200
+    return _render(request, "manage/seasons.html", {"league": league, "seasons": season_list, "form": form}, status)
+
+
+@require_http_methods(["GET", "POST"])
+@manager_required
+def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    league = _managed_league(request, season.league)
+    form = forms.SeasonForm(request.POST or None, season=season)
+    if request.method == "POST" and form.is_valid():
+        try:
+            changed = form.changed_service_fields()
+            if changed:
+                services.season_update(actor=request.user, season=season, **changed)
+        except ApplicationError as exc:
+            forms.show_error(form, exc)
+        else:
+            messages.success(request, f"Season {form.cleaned_data['name']} is saved.")
+            return redirect("manage-seasons", slug=league.slug)
+    status = 400 if form.is_bound and form.errors else 200
+    return _render(request, "manage/season_form.html", {"league": league, "season": season, "form": form}, status)
+
+
+# Members and guests
+
+
+def _members_page(
+    request: HttpRequest,
+    league: League,
+    *,
+    guest_form: forms.GuestForm | None = None,
+    user_form: forms.AddUserForm | None = None,
+    errors: dict[int, str] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    members = list(
+        Membership.objects.filter(league=league)
+        .select_related("player__user")
+        .order_by("role", "player__display_name", "player_id")
+    )
+    context = {
+        "league": league,
+        "members": members,
+        "organisers": sum(1 for m in members if m.role == Role.ORGANISER),
+        "guest_form": guest_form or forms.GuestForm(),
+        "user_form": user_form or forms.AddUserForm(),
+        "row_errors": errors or {},
+        "roles": Role.choices,
+    }
+    return _render(request, "manage/members.html", context, status)
+
+
+@require_GET
+@manager_required
+def members(request: HttpRequest, slug: str) -> HttpResponse:
+    """A league's members with their roles, guests' claim codes, and forms to add guests and users."""
+    return _members_page(request, _league(request, slug))
+
+
+@require_POST
+@manager_required
+def member_add_guest(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(request, slug)
+    form = forms.GuestForm(request.POST)
+    if form.is_valid():
+        try:
+            with transaction.atomic():  # the guest and their membership, or neither
+                player = services.player_create(actor=request.user, display_name=form.cleaned_data["display_name"])
+                services.membership_add(actor=request.user, league=league, player=player, role=Role.PLAYER)
+        except ApplicationError as exc:
+            exc.extra.setdefault("field", "display_name")
+            forms.show_error(form, exc)
+        else:
+            messages.success(request, f"{player.display_name} is added as a guest; share their claim code below.")
+            return redirect("manage-members", slug=league.slug)
+    return _members_page(request, league, guest_form=form, status=400)
+
+
+@require_POST
+@manager_required
+def member_add_user(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(request, slug)
+    form = forms.AddUserForm(request.POST)
+    if form.is_valid():
+        username = form.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(username__iexact=username).first()
+        player = Player.objects.filter(user=user).first() if user is not None else None
+        # As the API: a player only of members-only leagues closed to you is as unknown as a missing one.
+        if player is not None and not selectors.player_addable_list(user=request.user).filter(pk=player.pk).exists():
+            user = None
+        if user is None:
+            form.add_error("username", f"No registered user is named {username!r}; check the spelling.")
+        else:
+            try:
+                with transaction.atomic():
+                    player = player or services.player_for_user(user=user)
+                    services.membership_add(
+                        actor=request.user, league=league, player=player, role=form.cleaned_data["role"]
+                    )
+            except ApplicationError as exc:
+                exc.extra.setdefault("field", "username")
+                forms.show_error(form, exc)
+            else:
+                messages.success(request, f"{player.display_name} ({user.get_username()}) is now a member.")
+                return redirect("manage-members", slug=league.slug)
+    return _members_page(request, league, user_form=form, status=400)
+
+
+def _membership(request: HttpRequest, pk: int) -> Membership:
+    membership = get_object_or_404(Membership.objects.select_related("league", "player"), pk=pk)
+    _managed_league(request, membership.league)
+    return membership
+
+
+@require_POST
+@manager_required
+def member_role(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = _membership(request, pk)
+    form = forms.RoleForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ApplicationError(f"Role must be one of {', '.join(Role.values)}.")
+        services.membership_update(actor=request.user, membership=membership, role=form.cleaned_data["role"])
+    except ApplicationError as exc:
+        return _members_page(request, membership.league, errors={membership.pk: exc.message}, status=400)
+    messages.success(request, f"{membership.player.display_name} is now {form.cleaned_data['role']}.")
+    return redirect("manage-members", slug=membership.league.slug)
+
+
+@require_POST
+@manager_required
+def member_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = _membership(request, pk)
+    try:
+        services.membership_remove(actor=request.user, membership=membership)
+    except ApplicationError as exc:
+        return _members_page(request, membership.league, errors={membership.pk: exc.message}, status=400)
+    messages.success(request, f"{membership.player.display_name} is no longer a member of {membership.league.name}.")
+    return redirect("manage-members", slug=membership.league.slug)
+
+
+# Events and tables
+
+
+@require_http_methods(["GET", "POST"])
+@manager_required
+def event_create(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(request, slug)
+    initial = {"starts_at": timezone.localtime().replace(second=0, microsecond=0)}
+    form = forms.EventForm(request.POST or None, league=league, initial=initial)
+    if not form.fields["season"].queryset.exists():
+        messages.info(request, "An event belongs to a season: create the league's first season.")
+        return redirect("manage-seasons", slug=league.slug)
+    if request.method == "POST" and form.is_valid():
+        fields = form.service_fields()
+        try:
+            event = services.event_create(
+                actor=request.user,
+                season=form.cleaned_data["season"],
+                name=fields.pop("name"),
+                starts_at=fields.pop("starts_at"),
+                **fields,
+            )
+        except ApplicationError as exc:
+            forms.show_error(form, exc)
+        else:
+            messages.success(request, f"{event.name} is created.")
+            return redirect("manage-event", pk=event.pk)
+    status = 400 if form.is_bound and form.errors else 200
+    return _render(request, "manage/event_form.html", {"league": league, "form": form}, status)

@@ -1,0 +1,162 @@
+// Organiser pages: tie-breaker arrows without a reload, formula-specific inputs, and the result entry's
+// live credits balance. Everything here only helps: the server checks every value again when saving.
+(function () {
+  "use strict";
+
+  function tieBreakers(root) {
+    root.querySelectorAll("ol[data-sortable]").forEach(function (list) {
+      function refresh() {
+        var items = list.querySelectorAll("li");
+        items.forEach(function (item, index) {
+          item.querySelector("[value$=':up']").disabled = index === 0;
+          item.querySelector("[value$=':down']").disabled = index === items.length - 1;
+        });
+      }
+      list.addEventListener("click", function (event) {
+        var button = event.target.closest("button.arrow");
+        if (!button) return;
+        event.preventDefault();
+        var item = button.closest("li");
+        if (button.value.endsWith(":up") && item.previousElementSibling) {
+          list.insertBefore(item, item.previousElementSibling);
+        } else if (button.value.endsWith(":down") && item.nextElementSibling) {
+          list.insertBefore(item.nextElementSibling, item);
+        }
+        refresh();
+        button.disabled ? item.querySelector("input[type=checkbox]").focus() : button.focus();
+      });
+    });
+  }
+
+  function formulaInputs(root) {
+    root.querySelectorAll("select[name=points_formula]").forEach(function (select) {
+      var scope = select.closest("fieldset, details, form");
+      function show() {
+        scope.querySelectorAll("[data-formula]").forEach(function (box) {
+          box.hidden = box.dataset.formula !== select.value;
+        });
+      }
+      select.addEventListener("change", show);
+      show();
+    });
+  }
+
+  function whole(input) {
+    if (!input || input.value.trim() === "") return null;
+    var value = Number(input.value);
+    return Number.isInteger(value) ? value : NaN;
+  }
+
+  function resultForm(form) {
+    var rebuyAmount = Number(form.dataset.rebuyAmount || 0);
+    var save = form.querySelector("#save-result");
+    var reason = form.querySelector("#balance-reason");
+    var balance = form.querySelector("#balance");
+    var seats = Array.prototype.slice.call(form.querySelectorAll("[data-seat]"));
+    var addSeat = form.querySelector("[data-add-seat]");
+
+    function field(seat, name) {
+      return seat.querySelector("[name$='-" + name + "']");
+    }
+    function mode() {
+      var checked = form.querySelector("input[name=mode]:checked");
+      return checked ? checked.value : "credits";
+    }
+    function chosen(seat) {
+      var select = field(seat, "player");
+      return select && select.value !== "";
+    }
+    function name(seat) {
+      var select = field(seat, "player");
+      return select.options[select.selectedIndex].text;
+    }
+
+    function verdict() {
+      var rows = seats.filter(chosen);
+      var current = mode();
+      var names = rows.map(name);
+      var twice = names.filter(function (n, i) { return names.indexOf(n) !== i; });
+      var credits = 0, bad = [];
+      rows.forEach(function (seat) {
+        var buyIn = whole(field(seat, "buy_in")) || 0;
+        var rebuys = whole(field(seat, "rebuys")) || 0;
+        var rebuyCredits = whole(field(seat, "rebuy_credits"));
+        var addon = whole(field(seat, "addon_credits")) || 0;
+        var seatIn = buyIn + (rebuyCredits === null ? rebuys * rebuyAmount : rebuyCredits) + addon;
+        if (Number.isNaN(seatIn)) bad.push(name(seat));
+        credits += seatIn;
+      });
+      var shownIn = Number.isNaN(credits) ? "–" : credits.toLocaleString();
+      if (rows.length < 2) return { ok: false, text: "Choose at least two players.", in: shownIn, out: "–" };
+      if (twice.length) return { ok: false, text: twice[0] + " is chosen twice; each player sits once.", in: shownIn, out: "–" };
+      if (bad.length) return { ok: false, text: "Write whole numbers of credits for " + bad.join(", ") + ".", in: "–", out: "–" };
+      if (current === "replay") {
+        var file = form.querySelector("input[type=file]");
+        if (!file || !file.files.length) return { ok: false, text: "Choose the replay file.", in: shownIn, out: "–" };
+        return { ok: true, text: "The engine plays the replay when you save; check it first with the button above.", in: shownIn, out: "from the replay" };
+      }
+      if (current === "order") {
+        var unplaced = rows.filter(function (seat) { return whole(field(seat, "place")) === null; }).map(name);
+        if (unplaced.length) return { ok: false, text: "Give a place to " + unplaced.join(", ") + ".", in: shownIn, out: "–" };
+        return { ok: true, text: "Balanced: the winner ends with all " + shownIn + " credits.", in: shownIn, out: shownIn };
+      }
+      var missing = [], out = 0;
+      rows.forEach(function (seat) {
+        var final = whole(field(seat, "final_credits"));
+        if (final === null || Number.isNaN(final)) missing.push(name(seat));
+        else out += final;
+      });
+      if (missing.length) return { ok: false, text: "Enter the final credits of " + missing.join(", ") + ".", in: shownIn, out: out.toLocaleString() };
+      if (out !== credits) {
+        var gap = Math.abs(credits - out).toLocaleString();
+        var how = out < credits ? gap + " credits are missing" : gap + " credits too many";
+        return { ok: false, text: "Credits do not balance: " + shownIn + " came in but " + out.toLocaleString() + " went out (" + how + ").", in: shownIn, out: out.toLocaleString() };
+      }
+      return { ok: true, text: "Balanced: " + shownIn + " credits in and out.", in: shownIn, out: out.toLocaleString() };
+    }
+
+    function update() {
+      var current = mode();
+      form.querySelectorAll("[data-mode]").forEach(function (box) {
+        box.hidden = box.dataset.mode.split(" ").indexOf(current) === -1;
+      });
+      var result = verdict();
+      form.querySelector("[data-credits-in]").textContent = result.in;
+      form.querySelector("[data-credits-out]").textContent = result.out;
+      reason.textContent = result.text;
+      balance.classList.toggle("balanced", result.ok);
+      save.disabled = !result.ok;
+    }
+
+    // Show the chosen players and one empty line (at least two); "Add a player" shows the next.
+    if (addSeat) {
+      var shown = Math.max(2, seats.filter(chosen).length + 1);
+      seats.forEach(function (seat, index) { seat.hidden = index >= shown && !chosen(seat); });
+      addSeat.hidden = false;
+      addSeat.addEventListener("click", function () {
+        var next = seats.find(function (seat) { return seat.hidden; });
+        if (next) {
+          next.hidden = false;
+          field(next, "player").focus();
+        }
+        addSeat.hidden = !seats.some(function (seat) { return seat.hidden; });
+      });
+      addSeat.hidden = !seats.some(function (seat) { return seat.hidden; });
+    }
+    form.addEventListener("input", update);
+    form.addEventListener("change", update);
+    update();
+  }
+
+  function init(root) {
+    tieBreakers(root);
+    formulaInputs(root);
+    root.querySelectorAll("form[data-balance]").forEach(resultForm);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { init(document); });
+  } else {
+    init(document);
+  }
+})();

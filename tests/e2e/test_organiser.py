@@ -1,0 +1,166 @@
+"""An organiser's evening in a real browser, on a phone-sized window: create a league and a season, add
+guests, create a tournament, record a result (an unbalanced entry keeps Save disabled and says why),
+finish the event and see the standings change. No page scrolls sideways or logs a console error."""
+
+import re
+
+import pytest
+from django.test import Client
+from playwright.sync_api import expect
+
+from league.models import Event, League, Standing
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(autouse=True)
+def tasks_in_process():
+    """The live server runs in this process: its standings task runs at once, as without Redis."""
+    from config.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def organiser_page(browser, live_server):
+    """A signed-in, non-staff user's browser: the session comes from the test client, not the log-in page."""
+    from league.chips import default_sets_create
+    from league.models import BuyInPolicy, ChipSet, Denomination
+
+    default_sets_create(ChipSet, Denomination, BuyInPolicy)
+    user = UserFactory(username="maz", is_staff=False)
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport=PHONE)
+    host = re.sub(r"^https?://", "", live_server.url).split(":")[0]
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "domain": host, "path": "/"}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.console_errors, page.bad_responses = [], []
+    # A missing resource is reported by its address below (the console message does not name it).
+    page.on(
+        "console",
+        lambda message: (
+            message.type == "error"
+            and not message.text.startswith("Failed to load resource")
+            and page.console_errors.append(message.text)
+        ),
+    )
+    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
+    # The browser asks for /favicon.ico on its own; the site's layout (not these pages) provides it.
+    page.on(
+        "response",
+        lambda response: (
+            response.status >= 400
+            and not response.url.endswith("/favicon.ico")
+            and page.bad_responses.append(f"{response.status} {response.url}")
+        ),
+    )
+    yield page
+    context.close()
+
+
+def fits(page) -> None:
+    """Nothing wider than the phone: no sideways scroll."""
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.url
+
+
+def test_an_organiser_runs_an_evening_from_the_browser(organiser_page, live_server):
+    page = organiser_page
+    page.goto(live_server.url + "/manage/")
+    fits(page)
+    page.get_by_role("link", name="New league").click()
+
+    # Rules come from the engine's presets; the resolved options follow the choice.
+    page.get_by_label("Name", exact=True).fill("Outer Rim Sabacc")
+    page.get_by_label("Preset").select_option("cantina")
+    page.wait_for_function("document.querySelector('#rules-preview caption').textContent.includes('cantina')")
+    assert "2" in page.locator("#rules-preview tr", has_text="Ante").first.inner_text()
+    page.get_by_label("Buy-in policy").select_option(label="Standard stake")
+    page.get_by_label("Preview for a field of").fill("3")
+    page.wait_for_function("document.querySelector('#points-preview caption').textContent.includes('field of 3')")
+    assert page.locator("#points-preview tbody tr").count() == 3
+    # Tie-breakers reorder in place with the arrows.
+    page.get_by_role("button", name="Move Wins up").click()
+    assert page.locator("#tie-order li").first.get_attribute("data-key") == "wins"
+    fits(page)
+    page.get_by_role("button", name="Create league").click()
+    page.wait_for_url("**/manage/leagues/outer-rim-sabacc/")
+    league = League.objects.get(slug="outer-rim-sabacc")
+    assert (league.preset, league.tie_breakers[:2]) == ("cantina", ["wins", "points"])
+
+    # A season, then three guests.
+    page.get_by_role("link", name="Seasons").click()
+    page.get_by_label("Name").fill("Season 1")
+    page.get_by_label("Starts on").fill("2026-11-01")
+    page.get_by_role("button", name="Create season").click()
+    page.wait_for_selector("text=Season Season 1 is created.")
+    fits(page)
+    page.goto(live_server.url + "/manage/leagues/outer-rim-sabacc/members/")
+    for name in ("Han", "Lando", "Leia"):
+        page.get_by_label("Guest's name").fill(name)
+        page.get_by_role("button", name="Add guest").click()
+        page.wait_for_selector(f"text={name} is added as a guest")
+    assert page.locator(".member .tag", has_text="guest").count() == 3
+    fits(page)
+
+    # A tournament night.
+    page.goto(live_server.url + "/manage/leagues/outer-rim-sabacc/events/new/")
+    page.get_by_label("Name").fill("Cup night")
+    page.get_by_label("Kind").select_option("tournament")
+    page.get_by_role("button", name="Create event").click()
+    page.wait_for_url(re.compile(r".*/manage/events/\d+/$"))
+    fits(page)
+    page.get_by_role("link", name="Record a result").click()
+    page.wait_for_url(re.compile(r".*/results/new/$"))
+
+    # The balance follows the typing; Save stays disabled, with the reason, until it balances.
+    save = page.get_by_role("button", name="Save result")
+    reason = page.locator("#balance-reason")
+    expect(save).to_be_disabled()
+    expect(reason).to_contain_text("at least two players")
+    seats = page.locator("[data-seat]")
+    seats.nth(0).get_by_label("Player", exact=True).select_option(label="Han")
+    seats.nth(1).get_by_label("Player", exact=True).select_option(label="Lando")
+    expect(reason).to_contain_text("Enter the final credits of Han, Lando")
+    expect(save).to_be_disabled()
+    seats.nth(0).get_by_label("Final credits").fill("600")
+    seats.nth(1).get_by_label("Final credits").fill("200")
+    expect(reason).to_contain_text("Credits do not balance: 900 came in but 800 went out (100 credits are missing)")
+    expect(save).to_be_disabled()
+    page.get_by_role("button", name="Add a player").click()
+    seats.nth(2).get_by_label("Player", exact=True).select_option(label="Leia")
+    seats.nth(2).get_by_label("Final credits").fill("650")
+    expect(reason).to_contain_text("1,350 came in but 1,450 went out (100 credits too many)")
+    expect(save).to_be_disabled()
+    seats.nth(2).get_by_label("Final credits").fill("550")
+    expect(reason).to_contain_text("Balanced: 1,350 credits in and out")
+    expect(save).to_be_enabled()
+    fits(page)
+    save.click()
+    page.wait_for_url(re.compile(r".*/manage/games/\d+/$"))
+    assert "Recorded" in page.locator("#audit-trail").inner_text()
+
+    # Running events do not count yet; finishing the event puts the result into the standings.
+    page.goto(live_server.url + "/manage/leagues/outer-rim-sabacc/")
+    assert "No finished event counts yet" in page.locator("#standings").inner_text()
+    event = Event.objects.get(name="Cup night")
+    page.goto(live_server.url + f"/manage/events/{event.pk}/")
+    page.get_by_role("button", name="Finish event").click()
+    page.wait_for_selector("text=Cup night is finished")
+    page.goto(live_server.url + "/manage/leagues/outer-rim-sabacc/")
+    rows = page.locator("#standings tbody tr")
+    assert rows.count() == 3
+    assert [rows.nth(i).locator("td").nth(1).inner_text() for i in range(3)] == ["Han", "Leia", "Lando"]
+    assert Standing.objects.filter(league=league, scope="all").count() == 3
+    fits(page)
+    assert page.console_errors == []
+    assert page.bad_responses == []

@@ -1,0 +1,69 @@
+"""Fixtures of the organiser pages' tests: the league world of tests/league, and page clients per role."""
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tests.league.conftest import World, build_world, eager_tasks, private_world, world
+
+ROLES = ("anonymous", "player", "organiser", "other_organiser", "admin")
+
+
+def user_of(world: World, role: str) -> Any:
+    """The world's user for a role ("player" is a member of the league who does not organise it)."""
+    return world.users["member" if role == "player" else role]
+
+
+def page_client(user: Any) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def seat_data(seats: list[dict[str, Any]], *, prefix: str = "seat", total: int = 8) -> dict[str, Any]:
+    """A result form's player lines, as the browser posts them."""
+    data: dict[str, Any] = {
+        f"{prefix}-TOTAL_FORMS": str(total),
+        f"{prefix}-INITIAL_FORMS": "0",
+        f"{prefix}-MIN_NUM_FORMS": "0",
+        f"{prefix}-MAX_NUM_FORMS": "8",
+    }
+    for index, seat in enumerate(seats):
+        for key, value in seat.items():
+            data[f"{prefix}-{index}-{key}"] = "" if value is None else str(value)
+    return data
+
+
+def league_form_data(**overrides: Any) -> dict[str, Any]:
+    """A complete league form as the browser posts it, with the engine's defaults."""
+    data = {
+        "name": "Outer Rim League",
+        "slug": "",
+        "description": "",
+        "visibility": "public",
+        "variant": "coruscant_shift",
+        "preset": "better",
+        "chip_set": "",
+        "buy_in_policy": "",
+        "points_formula": "linear",
+        "points_table": "",
+        "points_expression": "",
+        "tie_order": ["points", "wins", "net_credits", "average_place", "events_played", "biggest_pot"],
+        "tie_breakers": ["points", "wins"],
+        "best_n": "",
+        "min_players": "2",
+        "ties_share_better_place": "on",
+        "save": "1",
+    }
+    data.update(overrides)
+    return data
+
+
+@pytest.fixture
+def organiser_client(world: World) -> Client:
+    return page_client(world.users["organiser"])
+
+
+__all__ = ["ROLES", "build_world", "eager_tasks", "private_world", "world"]

@@ -1,0 +1,55 @@
+"""The organiser's list pages read a fixed number of queries however many leagues, members, events and
+games there are (no N+1)."""
+
+import pytest
+
+from games.services import result_record, table_create
+from league.models import EventStatus, Role
+from league.services import event_create
+from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory
+from tests.manage.conftest import page_client
+
+pytestmark = pytest.mark.django_db
+
+
+def grow(world, times: int, start: int = 0) -> None:
+    """More of everything the list pages show: leagues organised, seasons, events, members, games, tables."""
+    organiser = world.users["organiser"]
+    for n in range(start, start + times):
+        league = LeagueFactory()
+        MembershipFactory(league=league, player=organiser.player, role=Role.ORGANISER)
+        EventFactory(season=SeasonFactory(league=league))
+        season = SeasonFactory(league=world.league)
+        event_create(actor=organiser, season=season, name=f"Extra {n}", starts_at=world.event.starts_at)
+        MembershipFactory(league=world.league, player=PlayerFactory(display_name=f"Guest {n}"))
+        MembershipFactory(league=world.league, player=PlayerFactory(user=None), role=Role.ORGANISER)
+        table_create(actor=organiser, event=world.event, name=f"Table {n}", number=n + 1)
+        a, b = world.players[n % 4], world.players[4 + n % 4]
+        result_record(
+            actor=organiser,
+            event=world.event,
+            seats=[{"player": a.pk, "final_credits": 900}, {"player": b.pk, "final_credits": 0}],
+        )
+
+
+PAGES = {
+    "dashboard": (lambda w: "/manage/", 6),
+    "league": (lambda w: f"/manage/leagues/{w.league.slug}/", 8),
+    "seasons": (lambda w: f"/manage/leagues/{w.league.slug}/seasons/", 6),
+    "members": (lambda w: f"/manage/leagues/{w.league.slug}/members/", 5),
+    "event": (lambda w: f"/manage/events/{w.event.pk}/", 8),
+}
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_list_pages_read_a_pinned_number_of_queries(world, page, django_assert_num_queries):
+    url, expected = PAGES[page]
+    world.event.status = EventStatus.RUNNING
+    world.event.save()
+    grow(world, 1)
+    client = page_client(world.users["organiser"])
+    with django_assert_num_queries(expected):
+        assert client.get(url(world)).status_code == 200
+    grow(world, 3, start=1)
+    with django_assert_num_queries(expected):
+        assert client.get(url(world)).status_code == 200

@@ -1,0 +1,74 @@
+"""The player, league, event and game pages read in a fixed number of queries, however many rows they show."""
+
+import pytest
+from django.test import Client, TestCase
+from django.utils import timezone
+
+from games.models import Table
+from games.services import result_record
+from league.models import EventStatus
+from tests.factories import EventFactory
+from tests.site.conftest import build_site_world
+
+pytestmark = pytest.mark.django_db
+
+
+def _more_rows(site, rounds: int) -> None:
+    """More finished events, games, hands and ledger lines for the same players (and the running event)."""
+    world = site.base
+    organiser = world.users["organiser"]
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        for index in range(rounds):
+            event = EventFactory(season=world.season, starts_at=timezone.now(), status=EventStatus.FINISHED)
+            table = Table.objects.create(event=event, name="Table", number=1)
+            players = world.players[index % 3 : index % 3 + 4]
+            result_record(
+                actor=organiser,
+                event=event,
+                table=table,
+                seats=[{"player": p.pk, "buy_in": 100} for p in players],
+                hands=[{str(players[0].pk): 30, str(players[1].pk): -30}] * 3,
+            )
+            result_record(
+                actor=organiser,
+                event=site.running_event,
+                seats=[{"player": p.pk, "buy_in": 100, "final_credits": 100} for p in players[:2]],
+                round=2,
+            )
+
+
+# (page, anonymous queries, a signed-in member's queries). A member adds four: the session, the user, their
+# league roles (who may see and manage what) and their player id (the highlighted row).
+PAGES = [
+    ("league", 8, 12),
+    ("player", 11, 15),
+    ("event", 6, 10),
+    ("game", 6, 10),
+]
+
+
+def _url(site, page: str) -> str:
+    return {
+        "league": f"/leagues/{site.base.league.slug}/?season={site.base.season.pk}",
+        "player": f"/players/{site.base.players[0].pk}/",
+        "event": f"/events/{site.running_event.pk}/",
+        "game": f"/games/{site.replay_game.pk}/",
+    }[page]
+
+
+@pytest.mark.parametrize(("page", "anonymous", "member"), PAGES)
+def test_page_query_counts_are_pinned_and_do_not_grow(django_assert_num_queries, page, anonymous, member):
+    site = build_site_world()
+    signed_in = Client()
+    signed_in.force_login(site.base.users["member"])
+    sizes = []
+    for rounds in (0, 4):
+        _more_rows(site, rounds)
+        with django_assert_num_queries(anonymous):
+            response = Client().get(_url(site, page))
+        assert response.status_code == 200
+        sizes.append(len(response.content))
+        with django_assert_num_queries(member):
+            assert signed_in.get(_url(site, page)).status_code == 200
+    if page != "game":  # the game page shows the same game; the others grow with the new rows
+        assert sizes[1] > sizes[0]
