@@ -40,6 +40,10 @@ class JoinInput(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=MAX_SEATS - 1, required=False)
 
 
+class EntropyInput(serializers.Serializer):
+    value = serializers.CharField(max_length=200, help_text="Random text from your device, mixed into the next deck.")
+
+
 class BotsInput(serializers.Serializer):
     bot = serializers.ChoiceField(choices=sorted(BOTS), default="sensible", help_text="The kind of bot.")
 
@@ -137,6 +141,13 @@ class TableViewSet(viewsets.ViewSet):
     def resume(self, request: Request, pk: str) -> Response:
         table = self._table(pk)
         services.table_resume(actor=request.user, table=table)
+        return self._state(table)
+
+    @extend_schema(request=EntropyInput, responses={200: OpenApiTypes.OBJECT}, summary="Add entropy to the next deck")
+    @action(detail=True, methods=["post"])
+    def entropy(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        services.seat_entropy(actor=request.user, table=table, value=_valid(EntropyInput, request.data)["value"])
         return self._state(table)
 
     @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Close a cash table between hands")

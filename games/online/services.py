@@ -368,17 +368,39 @@ def table_close(*, actor: Any, table: OnlineTable) -> OnlineTable:
     if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
         raise ConflictError("Only a running or paused game can be closed.")
     game = _load(table)
-    if game.options.end_rule != "never":
-        raise ConflictError("This game ends by itself when one player holds every credit; only a cash table closes.")
-    if game.in_hand:
-        raise ConflictError("Close the table between hands: wait for this hand to finish (or pause first).")
+    try:
+        game.close_table()  # the game is over and its hand seeds are revealed (RULES 1.7)
+    except EngineError as exc:
+        raise ConflictError(f"The table cannot close now: {exc}") from exc
     table.deadline = None
     table.version += 1
+    _save(table, game)
     _finish(table, game)
     table.save()
     audit(actor=actor, action="online_table.close", obj=table, league=table.event.season.league)
     _announce(table, "finished")
     return table
+
+
+@transaction.atomic
+def seat_entropy(*, actor: Any, table: OnlineTable, value: str) -> None:
+    """A seated player's browser contributes randomness to the next hand's deck (RULES 1.7), between hands.
+
+    The table's version stays as it is: nothing anyone sees changes, and the next hand still starts on time."""
+    table = _lock(table)
+    player_id = user_player_id(actor)
+    seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
+    if seat is None or seat.engine_seat is None:
+        raise ApplicationError("Only a player seated in the game contributes to its decks.")
+    if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+        raise ConflictError("Entropy is contributed while the game runs, between hands.")
+    game = _load(table)
+    try:
+        game.contribute_entropy(seat.engine_seat, value)
+    except EngineError as exc:
+        raise ApplicationError(str(exc)) from exc
+    _save(table, game)
+    table.save(update_fields=["state", "history", "updated_at"])
 
 
 @transaction.atomic

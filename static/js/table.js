@@ -22,6 +22,7 @@
     if (changed) {
       root.innerHTML = data.html;
       bindAmount();
+      contributeEntropy();
     }
     tick();
   }
@@ -118,6 +119,25 @@
     if (button) { event.preventDefault(); button.click(); }
   });
 
+  // RULES 1.7: between hands, a seated player's browser adds its own randomness to the next deck.
+  let entropySentFor = null;
+  function contributeEntropy() {
+    const marker = root.querySelector("[data-entropy]");
+    if (!marker || !window.crypto || entropySentFor === marker.dataset.hand) return;
+    entropySentFor = marker.dataset.hand;
+    const bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    const body = new FormData();
+    body.set("value", Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join(""));
+    fetch(marker.dataset.entropy, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": root.dataset.csrf },
+    }).catch(function () { entropySentFor = null; });
+  }
+
   root.dataset.rendered = "1";
+  contributeEntropy();
   connect();
 })();

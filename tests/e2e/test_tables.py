@@ -126,7 +126,11 @@ def test_a_player_plays_a_hand_against_bots_with_live_updates(browser, live_serv
     page.wait_for_selector(".cards.hand .card")
     assert page.locator(".cards.hand .card").count() == 5
     page.wait_for_selector("#live-status:has-text('Live')")
-    done = play_until_reveal(table, {organiser.pk: page})
+    with page.expect_response(lambda r: r.url.endswith("/entropy/") and r.request.method == "POST") as posted:
+        done = play_until_reveal(table, {organiser.pk: page})
+    assert posted.value.status == 200  # the browser added its randomness to the next deck (RULES 1.7)
+    table.refresh_from_db()
+    assert Game.from_json(table.state, history=table.history).entropy
     assert done and done[0] == "select"
     reveal = page.locator(".reveal").inner_text()
     assert "won by" in reveal

@@ -120,7 +120,7 @@ def test_pause_resume_leave_and_bots(world, humans, api_table):
     assert org.post(f"/api/tables/{api_table}/pause/").json()["table"]["status"] == "paused"
     assert org.post(f"/api/tables/{api_table}/resume/").json()["table"]["status"] == "running"
     refused = org.post(f"/api/tables/{api_table}/close/")  # "better" ends by itself: only a cash table closes
-    assert refused.status_code == 409 and "cash table" in refused.json()["detail"]
+    assert refused.status_code == 409 and "cash game" in refused.json()["detail"]
 
 
 def test_the_table_endpoints_are_in_the_openapi_schema(db):
@@ -128,3 +128,9 @@ def test_the_table_endpoints_are_in_the_openapi_schema(db):
     for path in ("/api/tables/", "/api/tables/{id}/", "/api/tables/{id}/act/", "/api/tables/{id}/legal/"):
         assert path in schema["paths"], path
     assert "/api/tables/{id}/join/" in schema["paths"] and "/api/tables/{id}/leave/" in schema["paths"]
+
+
+def test_entropy_is_refused_during_a_hand_with_the_reason(world, humans, api_table):
+    start(world, humans, api_table)
+    response = client_for(humans[0]).post(f"/api/tables/{api_table}/entropy/", {"value": "cafe"})
+    assert response.status_code == 400 and "between hands" in response.json()["detail"]

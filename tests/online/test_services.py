@@ -281,7 +281,7 @@ def test_a_cash_table_lets_players_leave_between_hands_and_closes_into_the_leagu
     services.table_start(actor=org, table=table)
     with pytest.raises(ConflictError, match="cannot leave now"):
         services.seat_leave(actor=mem, table=table)
-    with pytest.raises(ConflictError, match="between hands"):
+    with pytest.raises(ConflictError, match="cannot close now"):
         services.table_close(actor=org, table=table)
     while "next_hand" not in scheduled.names():
         scheduled.run(scheduled.last("turn_timeout"))
@@ -299,3 +299,21 @@ def test_a_cash_table_lets_players_leave_between_hands_and_closes_into_the_leagu
     assert game.seats.get(player__user=mem).final_credits == left.left_with
     for seat in game.seats.all():
         assert sum(LedgerEntry.objects.filter(game=game, player=seat.player).values_list("amount", flat=True)) == 0
+
+
+def test_a_player_contributes_entropy_to_the_next_hand_between_hands(world, humans, heads_up, scheduled):
+    mem = humans[0]
+    with pytest.raises(ApplicationError, match="between hands"):
+        services.seat_entropy(actor=mem, table=heads_up, value="abc123")
+    while "next_hand" not in scheduled.names():
+        scheduled.run(scheduled.last("turn_timeout"))
+    version = OnlineTable.objects.get(pk=heads_up.pk).version
+    with pytest.raises(ApplicationError, match="printable"):
+        services.seat_entropy(actor=mem, table=heads_up, value="x" * 10_000)
+    with pytest.raises(ApplicationError, match="Only a player seated"):
+        services.seat_entropy(actor=humans[1], table=heads_up, value="abc")
+    services.seat_entropy(actor=mem, table=heads_up, value="f00dfeed")
+    heads_up.refresh_from_db()
+    assert heads_up.version == version  # the scheduled next hand still starts
+    assert Game.from_json(heads_up.state, history=heads_up.history).entropy
+    assert scheduled.run(scheduled.last("next_hand")) is True
