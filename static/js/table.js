@@ -20,7 +20,18 @@
     root.dataset.rendered = "1";
     deadline = data.seconds_left === null || data.seconds_left === undefined ? null : Date.now() + 1000 * data.seconds_left;
     if (changed) {
+      // Keep what the player was choosing (cards ticked, the amount) across a re-render for the same decision.
+      const ticked = Array.from(root.querySelectorAll('input[name="cards"]:checked'), function (i) { return i.value; });
+      const amount = root.querySelector("[data-amount]");
+      const kept = amount ? amount.value : null;
       root.innerHTML = data.html;
+      root.querySelectorAll('input[name="cards"]').forEach(function (i) { i.checked = ticked.indexOf(i.value) !== -1; });
+      const slider = root.querySelector("[data-amount]");
+      if (slider && kept !== null && Number(kept) >= Number(slider.min) && Number(kept) <= Number(slider.max)) {
+        slider.value = kept;
+        const out = root.querySelector("[data-amount-out]");
+        if (out) out.textContent = kept;
+      }
       bindAmount();
       contributeEntropy();
     }

@@ -2,8 +2,16 @@
 the clock and the next hand: a player plays a hand against bots, and two players play one together,
 every change arriving live, with no reload."""
 
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from celery.contrib.testing.worker import start_worker
+from django.conf import settings
 from django.test import Client
 
 from config.celery import app
@@ -14,6 +22,7 @@ from tests.league.conftest import build_world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 WAIT = 30_000
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 @pytest.fixture
@@ -50,12 +59,12 @@ def contexts(worker):
         context.close()
 
 
-def signed_in(browser, live_server, user, contexts, *, width=1280, height=800):
+def signed_in(browser, base_url: str, user, contexts, *, width=1280, height=800):
     client = Client()
     client.force_login(user)
     context = browser.new_context(viewport={"width": width, "height": height})
     contexts.append(context)
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
     page = context.new_page()
     page.set_default_timeout(WAIT)
     return page
@@ -114,7 +123,7 @@ def play_until_reveal(table, pages: dict, limit: int = 40) -> list[str]:
 def test_a_player_plays_a_hand_against_bots_with_live_updates(browser, live_server, table_world, contexts):
     organiser = table_world.users["organiser"]
     table = services.table_open(actor=organiser, event=table_world.event, name="Bots", seats=3, turn_seconds=120)
-    page = signed_in(browser, live_server, organiser, contexts, width=390, height=844)
+    page = signed_in(browser, live_server.url, organiser, contexts, width=390, height=844)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(f"{live_server.url}/tables/{table.pk}/")
@@ -139,16 +148,22 @@ def test_a_player_plays_a_hand_against_bots_with_live_updates(browser, live_serv
     assert page.evaluate("window.__sameDocument") is True
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.screenshot(path="/tmp/table-bots-390.png", full_page=True)
+    violations = Axe().run(page).response["violations"]
+    serious = [
+        (v["id"], [n["target"] for n in v["nodes"]]) for v in violations if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == []
     assert errors == []
 
 
-def test_two_players_in_two_browsers_play_a_hand(browser, live_server, table_world, contexts):
+def duel(browser, contexts, table_world, url_a: str, url_b: str, shot: str) -> None:
+    """The organiser (on `url_a`) and a member (on `url_b`) sit down and play a hand, live, no reload."""
     organiser, member = table_world.users["organiser"], table_world.users["member"]
     table = services.table_open(actor=organiser, event=table_world.event, name="Duel", seats=2, turn_seconds=120)
-    page_a = signed_in(browser, live_server, organiser, contexts)
-    page_b = signed_in(browser, live_server, member, contexts)
-    page_a.goto(f"{live_server.url}/tables/{table.pk}/")
-    page_b.goto(f"{live_server.url}/tables/{table.pk}/")
+    page_a = signed_in(browser, url_a, organiser, contexts)
+    page_b = signed_in(browser, url_b, member, contexts)
+    page_a.goto(f"{url_a}/tables/{table.pk}/")
+    page_b.goto(f"{url_b}/tables/{table.pk}/")
     for page in (page_a, page_b):
         page.evaluate("window.__sameDocument = true")
         page.wait_for_selector("#live-status:has-text('Live')")
@@ -169,4 +184,46 @@ def test_two_players_in_two_browsers_play_a_hand(browser, live_server, table_wor
     assert [int(s) for s in stacks_a] == Game.from_json(table.state).stacks  # the stacks after the pot was paid
     for page in (page_a, page_b):
         assert page.evaluate("window.__sameDocument") is True
-    page_a.screenshot(path="/tmp/table-duel-a.png", full_page=True)
+    page_a.screenshot(path=f"/tmp/table-{shot}.png", full_page=True)
+
+
+def test_two_players_in_two_browsers_play_a_hand(browser, live_server, table_world, contexts):
+    duel(browser, contexts, table_world, live_server.url, live_server.url, "duel")
+
+
+@pytest.fixture
+def second_server(live_server):
+    """Another server process (uvicorn, ASGI: the async streams) on the same database and Redis."""
+    database = settings.DATABASES["default"]
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    login = database["USER"] + (f":{database['PASSWORD']}" if database.get("PASSWORD") else "")
+    env["DATABASE_URL"] = f"postgres://{login}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
+    env["ONLINE_STREAM_SECONDS"] = "20"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lines = []
+        for line in server.stderr:  # bounded by the process: it either reports it is up or exits
+            lines.append(line)
+            if "Uvicorn running on" in line:
+                break
+        else:
+            raise AssertionError("uvicorn did not start: " + "".join(lines))
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_two_server_processes_one_table(browser, live_server, second_server, table_world, contexts):
+    if not settings.REDIS_URL or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        pytest.skip("two processes share PostgreSQL and Redis (CI runs them)")
+    duel(browser, contexts, table_world, live_server.url, second_server, "two-processes")
