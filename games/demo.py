@@ -22,4 +22,4 @@ def bot_replay(names: list[str], *, seed: str, preset: str = "better", stack: in
         while game.in_hand:
             seat = game.waiting_for()[0]
             play_turn(game, seat, bots[seat])
-    return export_replay(game)
+    return export_replay(game, version=1)

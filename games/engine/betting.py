@@ -227,7 +227,8 @@ class NoLimit(BettingStructure):
         top = min(mine + stack, cap)
         can_bet = current == 0 and top >= self.min_bet
         min_to = current + self._min_increment(rnd)
-        may_raise = rnd.may_raise(seat)
+        last = rnd.acted_at.get(seat)
+        may_raise = last is None or current - last[0] >= last[1]  # rnd.may_raise(seat), inlined
         can_raise = current > 0 and may_raise and top >= min_to
         all_in_total = mine + stack
         can_all_in = stack > 0 and all_in_total <= cap and (all_in_total <= current or may_raise)
@@ -332,7 +333,9 @@ class NoLimit(BettingStructure):
                     rnd.needs = set(others)
                 else:
                     rnd.needs |= {o for o in others if rnd.bets[o] < total}
-        rnd.acted_at[seat] = (rnd.current_bet, self._min_increment(rnd))
+            rnd.acted_at[seat] = (max(current, total), self._min_increment(rnd))
+        else:
+            rnd.acted_at[seat] = (rnd.current_bet, self._min_increment(rnd))
         self._done(rnd, seat)
 
 

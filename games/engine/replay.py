@@ -49,15 +49,20 @@ def play_replay(document: dict) -> dict:
     return replay_result(game, version=2 if document.get("format") == FORMAT_2 else 1)
 
 
-def replay_game(document: dict, *, on_hand_end: Any = None, verify: bool = False) -> Game:
-    """The engine game a replay document plays to; `on_hand_end(game, hand, listed)` is called after each
-    finished hand. With `verify`, seeded hands of a version-2 export are dealt from their revealed seeds."""
+def replay_game(document: dict, *, on_hand_end: Any = None, on_step: Any = None, verify: bool = False) -> Game:
+    """The engine game a replay document (either version) plays to; raises `ReplayError` as `play_replay` does.
+
+    Hooks for pages that step through a replay: `on_step(game, number, index, action)` after hand `number`
+    starts (index 0, action None) and after each of its actions (index from 1, the action as listed);
+    `on_hand_end(game, hand, listed)` after each finished hand. Show players only `game.spectator_view()`
+    from them. With `verify`, seeded hands of a version-2 export are reshuffled from their revealed seeds.
+    """
     game, hands = _setup(document)
     version = 2 if document.get("format") == FORMAT_2 else 1
     for number, hand in enumerate(hands, start=1):
         if version == 2 and isinstance(hand, dict):
             _play_events(game, f"Hand {number} before", hand.get("before", []))
-        _play_hand(game, number, hand, document.get("seed", 0), verify=verify)
+        _play_hand(game, number, hand, document.get("seed", 0), verify=verify, on_step=on_step)
         if on_hand_end is not None and not game.in_hand:
             on_hand_end(game, game.hand, hand)
     if version == 2:
@@ -164,7 +169,7 @@ def _full_deck(number: int, listed: Any, seed: Any) -> list:
     return cards + rest
 
 
-def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = False) -> None:
+def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = False, on_step: Any = None) -> None:
     if not isinstance(hand, dict):
         raise _fail(f"Hand {number}: must be an object with deck, dice and actions.")
     if "before" in hand and game.options is not None and not _is_v2(game):
@@ -196,8 +201,17 @@ def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = 
     actions = hand.get("actions", [])
     if not isinstance(actions, list):
         raise _fail(f"Hand {number}: actions must be a list.")
+    if on_step is not None:
+        on_step(game, number, 0, None)
     for index, action in enumerate(actions, start=1):
         _play_action(game, number, index, action)
+        if on_step is not None:
+            on_step(game, number, index, action)
+    if started.is_complete and not verify and len(piles) > len(started.reshuffled):
+        raise _fail(
+            f"Hand {number} reshuffles: the hand lists {len(piles)} reshuffles but the draw pile ran out "
+            f"{len(started.reshuffled)} times; list only the reshuffles that happened."
+        )
 
 
 def _is_v2(game: Game) -> bool:
@@ -295,14 +309,19 @@ def _amount(action: dict, key: str, where: str) -> int:
     return value
 
 
-def export_replay(game: Game) -> dict:
+def export_replay(game: Game, *, version: int = 2) -> dict:
     """The game so far as a `sabacc-replay/2` document that replays to the same result.
 
     Every hand lists its whole deck, its dice, every reshuffled draw pile and every decision, and the
     between-hands events before it (`before`; the events after the last hand are in `after`). A seeded
     hand also gives its `commitment`, and, once the game is over, its `server_seed` (RULES 1.7), so that
     `verify_game` can check every deck. Any game can be exported: casino tables included.
+
+    `version=1` writes a `sabacc-replay/1` document for readers of the first version (no events, no
+    seeds); a game with events between hands other than entropy cannot be written so (`EngineError`).
     """
+    if version not in (1, 2):
+        raise EngineError(f"A replay is written in version 1 or 2; got {version!r}.")
     if game._history_from:
         raise EngineError(
             "This game was loaded without its history, so its earlier hands are unknown; load it with "
@@ -345,6 +364,8 @@ def export_replay(game: Game) -> dict:
                 hand["server_seed"] = server
         hands.append(hand)
         before = []
+    if version == 1:
+        return _version_1(game, hands, before)
     return {
         "format": FORMAT_2,
         "variant": game.variant.name,
@@ -358,6 +379,36 @@ def export_replay(game: Game) -> dict:
         "seed": 0,
         "hands": hands,
         "after": before,
+    }
+
+
+def _version_1(game: Game, hands: list[dict], after: list[dict]) -> dict:
+    """The same export as sabacc-replay/1: hands with deck, dice, reshuffles (when any) and actions only."""
+    events = [e["do"] for hand in hands for e in hand["before"]] + [e["do"] for e in after]
+    kept = sorted({kind for kind in events if kind != "entropy"})
+    if kept:
+        raise EngineError(
+            f"This game has events between hands ({', '.join(kept)}), which sabacc-replay/1 cannot express; "
+            "export it as sabacc-replay/2."
+        )
+    v1_hands = []
+    for hand in hands:
+        entry = {"deck": hand["deck"], "dice": hand["dice"], "actions": hand["actions"]}
+        if hand["reshuffles"]:
+            entry["reshuffles"] = hand["reshuffles"]
+        v1_hands.append(entry)
+    return {
+        "format": FORMAT,
+        "variant": game.variant.name,
+        "preset": game.preset if game.preset in PRESETS else "casino",
+        "options": game.options.to_dict(),
+        "seats": [
+            {"player": name, "stack": stack}
+            for name, stack in zip(game.starting_names, game.starting_stacks, strict=True)
+        ],
+        "dealer": game.starting_names[game.first_dealer],
+        "seed": 0,
+        "hands": v1_hands,
     }
 
 

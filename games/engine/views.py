@@ -64,7 +64,8 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
     else:
         seats_in = hand.seats
         folded, acted, contributions = hand.folded, hand.acted, hand.contributions
-        sizes = hand.public_sizes()
+        # Only an open select or improve phase hides sizes; outside them every size is public.
+        sizes = hand.public_sizes() if hand.phase in ("select", "improve") else None
         selections, held = hand._selection, hand._cards
         bets = hand.bets() if in_hand else {}
     for seat, name in enumerate(names):
@@ -83,8 +84,8 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
                 "all_in": in_hand and not is_folded and stack == 0,
                 "bet": bets.get(seat, 0),
                 "contributed": contributions.get(seat, 0),
-                "selection_size": len(selections[seat]) if seat == viewer else sizes[seat][0],
-                "cards_held": len(held[seat]) if seat == viewer else sizes[seat][1],
+                "selection_size": len(selections[seat]) if sizes is None or seat == viewer else sizes[seat][0],
+                "cards_held": len(held[seat]) if sizes is None or seat == viewer else sizes[seat][1],
                 "has_acted": seat in acted,
             }
         else:

@@ -20,6 +20,7 @@ from games.engine.cards import full_deck
 from games.engine.errors import EngineError, IllegalAction
 from games.engine.fairness import game_problems
 from games.engine.options import PRESETS, build_options
+from games.engine.public_log import public_log
 from games.engine.replay import export_replay, play_replay
 from games.engine.shuffle import server_seed
 from games.engine.state import Game
@@ -214,6 +215,15 @@ def test_export_then_replay_reproduces_a_casino_table_with_rebuys_joins_and_leav
     assert result["stacks"] == {name: game.stacks[seat] for seat, name in enumerate(game.names)}
     assert result["finished"] is True and result["carry_over"] == game.carry
     assert game_problems(document) == []
+    # The public log shows no card but the selections shown at the reveal and the tie-breaking draws.
+    for hand in public_log(document):
+        shown = {}
+        for step in hand["steps"]:
+            if step["kind"] == "select" and "cards" in step:
+                shown.setdefault(step["player"], []).extend(step["cards"])
+            else:
+                assert "cards" not in step or step["kind"] == "tie_draw"
+        assert shown == {name: row["cards"] for name, row in hand["result"]["showdown"].items() if row["cards"]}
 
 
 # ----- the amended rulings (RULES 1.8) at every step ---------------------------------------------
@@ -243,8 +253,13 @@ def test_amended_rulings_hold_at_every_step(preset, players, seed, mix, hands):
             # Selection sizes: the others see none of the sizes chosen in the open phase.
             for viewer in range(players):
                 for row in game.view_for(viewer)["players"]:
-                    if row["seat"] != viewer and "selection_size" in row and hand.phase == "select":
-                        assert row["selection_size"] is None
+                    if row["seat"] == viewer or "selection_size" not in row:
+                        continue
+                    if hand.phase == "select":
+                        assert row["selection_size"] is None and row["cards_held"] in (0, 5)
+                    elif not row["folded"]:
+                        chosen = hand._chosen_now.get(row["seat"], 0)
+                        assert row["selection_size"] == len(hand._selection[row["seat"]]) - chosen
         texts.append(json.dumps(game.spectator_view()))
     if game.is_over and hands is not None and game.hands_played == hands:
         assert game.carry == 0  # no carry past the last hand

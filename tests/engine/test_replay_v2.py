@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from games.engine import Game, ReplayError, public_log, resolve_options
-from games.engine.replay import export_replay, play_replay
+from games.engine import EngineError, Game, ReplayError, public_log, resolve_options
+from games.engine.replay import export_replay, play_replay, replay_game
 from tests.engine.helpers import play_hand
 
 REPLAYS = Path(__file__).parent / "replays"
@@ -31,7 +31,28 @@ def test_the_new_rulings_have_their_fixtures():
         "invalid_missing_reshuffle",
         "invalid_wrong_reshuffle",
         "casino_between_hands",
+        "min_bet_and_cap_follow_the_blinds",
+        "casino_ante_and_hands_limit",
+        "zero_credit_seat_in_standings",
+        "fixed_stay_allin_is_a_call",
+        "betting_round_skipped",
     } <= names
+
+
+def test_1_8_the_cap_doubles_with_the_blinds_and_no_further():
+    document = load("min_bet_and_cap_follow_the_blinds")["replay"]
+    assert play_replay(document)["hands"][2]["forced"] == {"Ann": 10, "Bob": 20}  # the blinds doubled
+    hand = document["hands"][2]
+    message = "A raise must take your total for this round to between 80 and 80"
+    for action in ({"player": "Ann", "do": "raise", "to": 81}, {"player": "Ann", "do": "raise", "to": 79}):
+        actions = [*hand["actions"][:2], action]
+        with pytest.raises(ReplayError) as caught:
+            play_replay({**document, "hands": [*document["hands"][:2], {**hand, "actions": actions}]})
+        assert str(caught.value) == f"Hand 3, action 3 (Ann raise): {message}; got {action['to']}."
+    bet = {"player": "Bob", "do": "bet", "amount": 59}  # the min bet doubled with the blinds: 30 -> 60
+    actions = [*hand["actions"][:6], bet]
+    with pytest.raises(ReplayError, match=r"Hand 3, action 7 \(Bob bet\): A bet must be from 60 to 80; got 59\."):
+        play_replay({**document, "hands": [*document["hands"][:2], {**hand, "actions": actions}]})
 
 
 def test_1_8_reshuffles_listed_in_a_replay_are_the_new_draw_piles():
@@ -188,3 +209,52 @@ def test_public_log_never_shows_the_cards_of_a_player_who_folded_or_won_without_
     assert [s["kind"] for s in hand["steps"]].count("deal") == 15
     assert not any("cards" in step for step in hand["steps"])
     assert [s["count"] for s in hand["steps"] if s["kind"] == "select"] == [0, 0, 0]
+
+
+def test_replay_game_steps_through_a_document_for_hand_history_pages():
+    document = load("casino_between_hands")["replay"]
+    seen = []
+
+    def step(game, number, index, action):
+        seen.append((number, index, None if action is None else action["do"], game.spectator_view()["hand"]["phase"]))
+
+    game = replay_game(document, on_step=step)
+    assert game.is_over
+    hand_1 = [s for s in seen if s[0] == 1]
+    assert hand_1[0] == (1, 0, None, "select")
+    assert [s[1] for s in hand_1] == list(range(len(document["hands"][0]["actions"]) + 1))
+    assert hand_1[-1] == (1, 11, "fold", "complete")
+    assert seen[-1][0] == 2 and seen[-1][3] == "complete"
+
+
+def test_export_as_version_1_for_readers_of_the_first_version():
+    game = Game.new(
+        options=resolve_options("coruscant_shift", "cantina"),
+        players=[("Ann", 100), ("Bob", 100), ("Cat", 100)],
+        dealer=0,
+        rng=random.Random(2),
+        preset="cantina",
+    )
+    game.contribute_entropy(1, "entropy is not an event of version 1; its effect is in the listed deck")
+    play_hand(game, winner=1)
+    play_hand(game, winner=2)
+    document = json.loads(json.dumps(export_replay(game, version=1)))
+    assert document["format"] == "sabacc-replay/1" and "after" not in document
+    assert all(set(hand) <= {"deck", "dice", "actions", "reshuffles"} for hand in document["hands"])
+    assert play_replay(document)["hands"] == game.results
+    game = casino_table(1)
+    with pytest.raises(EngineError, match=r"events between hands \(addon, close, join, leave, rebuy, stake\)"):
+        export_replay(game, version=1)
+    with pytest.raises(EngineError, match="version 1 or 2; got 3"):
+        export_replay(game, version=3)
+
+
+def test_a_reshuffle_listed_for_a_hand_that_never_needed_one_is_refused():
+    document = load("bob_and_jane")["replay"]
+    hand = {**document["hands"][0], "reshuffles": [["+1c"]]}
+    with pytest.raises(ReplayError) as caught:
+        play_replay({**document, "hands": [hand]})
+    assert str(caught.value) == (
+        "Hand 1 reshuffles: the hand lists 1 reshuffles but the draw pile ran out 0 times; "
+        "list only the reshuffles that happened."
+    )
