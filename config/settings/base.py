@@ -236,7 +236,11 @@ EMBEDDED_BROKER_DIR = os.environ.get("EMBEDDED_BROKER_DIR", "")
 if not REDIS_URL and EMBEDDED_BROKER_DIR:
     Path(EMBEDDED_BROKER_DIR).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": EMBEDDED_BROKER_DIR, "data_folder_out": EMBEDDED_BROKER_DIR}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": EMBEDDED_BROKER_DIR,
+        "data_folder_out": EMBEDDED_BROKER_DIR,
+        "control_folder": str(Path(EMBEDDED_BROKER_DIR) / "control"),
+    }
     CELERY_TASK_ALWAYS_EAGER = False
     CELERY_TASK_IGNORE_RESULT = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

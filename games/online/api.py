@@ -150,6 +150,13 @@ class TableViewSet(viewsets.ViewSet):
         services.seat_entropy(actor=request.user, table=table, value=_valid(EntropyInput, request.data)["value"])
         return self._state(table)
 
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Re-buy when out of credits")
+    @action(detail=True, methods=["post"])
+    def rebuy(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        services.seat_rebuy(actor=request.user, table=table)
+        return self._state(table)
+
     @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Close a cash table between hands")
     @action(detail=True, methods=["post"])
     def close(self, request: Request, pk: str) -> Response:

@@ -76,6 +76,8 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
     seconds_left = max(0.0, (table.deadline - now).total_seconds()) if table.deadline else None
     hand = view["hand"]["number"] if view and view.get("hand") else None
     runner = can_run_table(user, table)
+    my_row = next((p for p in (view or {}).get("players", []) if me and p["seat"] == me.engine_seat), None)
+    between_hands = bool(view) and not view.get("waiting_for") and not view.get("over")
     return {
         "table": {
             **table_summary(table, user=user),
@@ -105,6 +107,11 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
             "fill_bots": runner and table.status == TableStatus.OPEN,
             "pause": runner and table.status == TableStatus.RUNNING,
             "resume": runner and table.status == TableStatus.PAUSED,
+            "rebuy": my_row is not None
+            and my_row["stack"] == 0
+            and between_hands
+            and bool(table.options.get("rebuys"))
+            and table.status in (TableStatus.RUNNING, TableStatus.PAUSED),
             "close": runner
             and table.options.get("end_rule") == "never"
             and table.status in (TableStatus.RUNNING, TableStatus.PAUSED),

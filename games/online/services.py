@@ -383,6 +383,42 @@ def table_close(*, actor: Any, table: OnlineTable) -> OnlineTable:
 
 
 @transaction.atomic
+def seat_rebuy(*, actor: Any, table: OnlineTable) -> OnlineSeat:
+    """A player out of credits buys back in, between hands, where the rules and the event's policy allow it;
+    the re-buy is booked in the ledger at once."""
+    table = _lock(table)
+    player_id = user_player_id(actor)
+    seat = table.seats.select_related("player").filter(player_id=player_id, left=False).first() if player_id else None
+    if seat is None or seat.engine_seat is None:
+        raise ApplicationError("Only a player seated in the game can re-buy.")
+    if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+        raise ConflictError("Re-buys happen while the game runs, between hands.")
+    event = Event.objects.select_related("season__league").get(pk=table.event_id)
+    policy = effective_buy_in_policy(event)
+    row = Seat.objects.select_for_update().get(game_id=table.game_id, player_id=seat.player_id)
+    if policy is not None and not policy.rebuys_allowed:
+        raise ConflictError(f"This event's buy-in policy ({policy}) allows no re-buys.")
+    if policy is not None and policy.max_rebuys and row.rebuys >= policy.max_rebuys:
+        raise ConflictError(f"This event allows at most {policy.max_rebuys} re-buys; you have had {row.rebuys}.")
+    amount = (policy.rebuy_amount if policy and policy.rebuy_amount else 0) or table.buy_in
+    game = _load(table)
+    try:
+        game.rebuy(seat.engine_seat, amount)
+    except EngineError as exc:
+        raise ConflictError(f"You cannot re-buy now: {exc}") from exc
+    row.rebuys += 1
+    row.rebuy_credits += amount
+    row.save(update_fields=["rebuys", "rebuy_credits"])
+    LedgerEntry.objects.create(
+        event=event, game_id=table.game_id, player=seat.player, kind=LedgerKind.REBUY, amount=amount
+    )
+    table.results = [*table.results, {"rebuy": seat.name, "amount": amount}]
+    before = _turn_key(game)
+    _changed(table, game, before)
+    return seat
+
+
+@transaction.atomic
 def seat_entropy(*, actor: Any, table: OnlineTable, value: str) -> None:
     """A seated player's browser contributes randomness to the next hand's deck (RULES 1.7), between hands.
 
@@ -597,19 +633,19 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
     waiting = game.waiting_for()
     if game.over:
         table.deadline = None
-    elif turn_changed and table.status == TableStatus.RUNNING:
-        if waiting:
-            table.deadline = now + timedelta(seconds=table.turn_seconds)
-            if any(not seats[s].is_bot for s in waiting):
-                schedule.later("turn_timeout", [table.pk, table.turn_version], table.turn_seconds)
-            for engine_seat in waiting:
-                if seats[engine_seat].is_bot:
-                    schedule.later(
-                        "bot_act", [table.pk, seats[engine_seat].number, table.turn_version], schedule.bot_delay()
-                    )
-        else:
-            table.deadline = None
-            schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())
+    elif table.status == TableStatus.RUNNING and waiting and turn_changed:
+        table.deadline = now + timedelta(seconds=table.turn_seconds)
+        if any(not seats[s].is_bot for s in waiting):
+            schedule.later("turn_timeout", [table.pk, table.turn_version], table.turn_seconds)
+        for engine_seat in waiting:
+            if seats[engine_seat].is_bot:
+                schedule.later(
+                    "bot_act", [table.pk, seats[engine_seat].number, table.turn_version], schedule.bot_delay()
+                )
+    elif table.status == TableStatus.RUNNING and not waiting:
+        # Between hands: the next hand after the pause (any change between hands starts the pause again).
+        table.deadline = None
+        schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())
     finished_hands = game.hands_played - played_before
     if finished_hands > 0:
         table.results = [*table.results, *game.results[-finished_hands:]]
@@ -705,7 +741,12 @@ def _finish(table: OnlineTable, game: Game) -> None:
     previous = {name: table.buy_in for name in seats}
     deltas: dict[str, list[int]] = {name: [] for name in seats}
     history = []
+    rebuys = 0
     for result in table.results:
+        if "rebuy" in result:
+            previous[result["rebuy"]] += result["amount"]
+            rebuys += result["amount"]
+            continue
         stacks = result["stacks"]
         for name in seats:
             deltas[name].append(stacks.get(name, 0) - previous[name])
@@ -728,7 +769,7 @@ def _finish(table: OnlineTable, game: Game) -> None:
             entries.append(
                 LedgerEntry(event=event, game=league_game, player=seat.player, kind=LedgerKind.PAYOUT, amount=-final)
             )
-    credits_in = table.buy_in * len(seats)
+    credits_in = table.buy_in * len(seats) + rebuys
     credits_out = sum(row.final_credits for row in rows.values())
     if credits_in != credits_out:  # a bug, never a user error: the engine conserves credits
         raise RuntimeError(f"Online table {table.pk}: {credits_in} credits came in but {credits_out} went out.")
@@ -741,7 +782,7 @@ def _finish(table: OnlineTable, game: Game) -> None:
     league_game.status = GameStatus.FINISHED
     league_game.replay_document = document
     league_game.replay_result = {
-        "hands": list(table.results),
+        "hands": [result for result in table.results if "rebuy" not in result],
         "standings": game.standings(),
         "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
     }

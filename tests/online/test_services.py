@@ -317,3 +317,56 @@ def test_a_player_contributes_entropy_to_the_next_hand_between_hands(world, huma
     assert heads_up.version == version  # the scheduled next hand still starts
     assert Game.from_json(heads_up.state, history=heads_up.history).entropy
     assert scheduled.run(scheduled.last("next_hand")) is True
+
+
+def test_a_player_out_of_credits_rebuys_through_the_ledger_and_the_game_still_balances(
+    world, humans, open_table, scheduled
+):
+    policy = world.league.buy_in_policy
+    policy.rebuys_allowed, policy.rebuy_amount = True, 300
+    policy.save()
+    org, mem = world.users["organiser"], humans[0]
+    table = open_table(seats=2, preset="casino")
+    for user in (org, mem):
+        services.seat_take(actor=user, table=table)
+    services.table_start(actor=org, table=table)
+    with pytest.raises(ConflictError, match="cannot re-buy now"):
+        services.seat_rebuy(actor=mem, table=table)
+    broke = None
+    for step in range(400):  # both shove every hand until one of them is out of credits
+        table.refresh_from_db()
+        game = Game.from_json(table.state)
+        if not game.in_hand:
+            broke = next((u for u in (org, mem) if game.stacks[seat_of(table, u)] == 0), None)
+            if broke:
+                break
+            assert services.next_hand(table_id=table.pk, version=table.version)
+            continue
+        for user in (org, mem):
+            view = table_state(table, user=user)["view"]
+            verbs = view["legal"]["verbs"]
+            if verbs:
+                verb = "allin" if "allin" in verbs else "call" if "call" in verbs else verbs[0]
+                cards = view["cards"][:1] if verb == "select" and view["hand"]["phase"] == "select" else []
+                services.table_act(
+                    actor=user, table=table, verb=verb, cards=cards, version=table.version, key=f"{step}"
+                )
+                break
+    assert broke is not None, "nobody went broke"
+    assert table_state(table, user=broke)["can"]["rebuy"] is True
+    services.seat_rebuy(actor=broke, table=table)
+    table.refresh_from_db()
+    assert Game.from_json(table.state).stacks[seat_of(table, broke)] == 300
+    assert scheduled.last("next_hand")[1] == [table.pk, table.version]  # the pause starts again
+    rebuy = LedgerEntry.objects.get(game_id=table.game_id, kind="rebuy")
+    assert rebuy.amount == 300 and rebuy.player.user == broke
+    services.table_close(actor=org, table=table)
+    game = LeagueGame.objects.get(pk=table.game_id)
+    assert sum(game.seats.values_list("final_credits", flat=True)) == 2 * table.buy_in + 300
+    assert game.seats.get(player__user=broke).rebuys == 1
+    for seat in game.seats.all():
+        assert sum(LedgerEntry.objects.filter(game=game, player=seat.player).values_list("amount", flat=True)) == 0
+
+
+def seat_of(table, user) -> int:
+    return OnlineSeat.objects.get(table=table, player__user=user).engine_seat
