@@ -2,6 +2,7 @@
 expects. Whether a result balances, places agree and a replay plays is the service's call, never the form's."""
 
 import json
+import uuid
 from typing import Any
 
 from django import forms
@@ -104,6 +105,8 @@ class ResultForm(forms.Form):
     round = forms.IntegerField(label="Round", initial=1)
     replay = forms.FileField(label="Replay file", required=False)
     seats = forms.Field(required=False, widget=forms.HiddenInput)  # where the service's seat errors are shown
+    # One value per form shown: a second POST of the same form (a double click, a resent page) saves nothing.
+    submission = forms.CharField(required=False, widget=forms.HiddenInput, initial=lambda: uuid.uuid4().hex)
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -135,6 +138,7 @@ class CorrectionForm(forms.Form):
     )
     mode = forms.ChoiceField(label="Result given as", choices=MODES[:2], initial="credits", widget=forms.RadioSelect)
     seats = forms.Field(required=False, widget=forms.HiddenInput)
+    submission = forms.CharField(required=False, widget=forms.HiddenInput, initial=lambda: uuid.uuid4().hex)
 
 
 def initial_seats(seats: list[Any]) -> list[dict[str, Any]]:
@@ -151,3 +155,15 @@ CorrectionSeatFormSet = forms.formset_factory(
 class TableForm(forms.Form):
     name = forms.CharField(label="Table name", max_length=80)
     number = forms.IntegerField(label="Number")
+
+
+class AdjustmentForm(forms.Form):
+    """A manual correction of one player's credits at an event (chips miscounted, a penalty), with a reason."""
+
+    player = forms.TypedChoiceField(label="Player", coerce=int, empty_value=None)
+    amount = forms.IntegerField(label="Credits (+ added, - taken)")
+    reason = forms.CharField(label="Reason", max_length=255, required=False)
+
+    def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", "(choose a player)"), *players]

@@ -474,3 +474,27 @@ class EventForm(forms.Form):
         data = dict(self.cleaned_data)
         data.pop("season")
         return data
+
+
+class EventEditForm(EventForm):
+    """An event's name, kind, start, chips, buy-in and whether it counts; its status has its own buttons."""
+
+    def __init__(self, *args: Any, event: Any, **kwargs: Any) -> None:
+        self.event = event
+        if not args:
+            kwargs["initial"] = {
+                "name": event.name,
+                "kind": event.kind,
+                "starts_at": event.starts_at,
+                "chip_set": event.chip_set_id,
+                "buy_in_policy": event.buy_in_policy_id,
+                "counts_for_standings": event.counts_for_standings,
+            }
+        super().__init__(*args, league=event.season.league, **kwargs)
+        del self.fields["season"]
+
+    def service_fields(self) -> dict[str, Any]:
+        return dict(self.cleaned_data)
+
+    def changed_service_fields(self) -> dict[str, Any]:
+        return {key: value for key, value in self.service_fields().items() if getattr(self.event, key) != value}

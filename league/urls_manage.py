@@ -14,6 +14,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/members/guest/", manage.member_add_guest, name="manage-member-guest"),
     path("leagues/<slug:slug>/members/user/", manage.member_add_user, name="manage-member-user"),
     path("leagues/<slug:slug>/events/new/", manage.event_create, name="manage-event-create"),
+    path("events/<int:pk>/edit/", manage.event_edit, name="manage-event-edit"),
     path("seasons/<int:pk>/edit/", manage.season_edit, name="manage-season-edit"),
     path("members/<int:pk>/role/", manage.member_role, name="manage-member-role"),
     path("members/<int:pk>/remove/", manage.member_remove, name="manage-member-remove"),

@@ -8,6 +8,7 @@ Every write is the API's service (`games.services`, `league.services`); who may 
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
@@ -20,8 +21,30 @@ from games import forms, services
 from games.models import Game, GameStatus, ResultCorrection, Seat
 from league import services as league_services
 from league.forms import show_error
-from league.models import AuditEntry, Event, EventStatus, Player
-from league.views.manage import _event, _managed_league, manager_required
+from league.models import AuditEntry, Event, EventStatus, LedgerEntry, LedgerKind, Player
+from league.views.manage import managed_event, managed_league, manager_required
+
+SUBMISSION_SECONDS = 6 * 3600
+
+
+def _first_submission(request: HttpRequest, what: str) -> tuple[bool, str]:
+    """Whether this POST is the first of its form (a hidden value per form shown); a repeat (a double click,
+    a resent page) must not record the same result twice. The cache's atomic add decides between racing POSTs."""
+    token = (request.POST.get("submission") or "")[:64]
+    if not token:  # a form from before this guard, or a script: nothing to compare with
+        return True, ""
+    key = f"manage:{what}:{request.user.pk}:{token}"
+    return cache.add(key, "pending", SUBMISSION_SECONDS), key
+
+
+def _repeat(request: HttpRequest, form, key: str) -> HttpResponse | None:
+    """The answer to a repeated POST: the game the first one saved, or a note that it is still being saved."""
+    done = cache.get(key)
+    if isinstance(done, int):
+        messages.info(request, "This result was saved already; here it is.")
+        return redirect("manage-game", pk=done)
+    form.add_error(None, "This form is being saved already; look at the event's games before sending it again.")
+    return None
 
 
 class DryRun(Exception):
@@ -31,7 +54,15 @@ class DryRun(Exception):
 # Events: status, tables, games
 
 
-def _event_page(request: HttpRequest, event: Event, *, table_form=None, status: int = 200) -> HttpResponse:
+def _event_page(
+    request: HttpRequest,
+    event: Event,
+    *,
+    table_form=None,
+    adjustment_form=None,
+    status_error: str = "",
+    status: int = 200,
+) -> HttpResponse:
     games = (
         Game.objects.filter(event=event)
         .select_related("table")
@@ -50,6 +81,11 @@ def _event_page(request: HttpRequest, event: Event, *, table_form=None, status: 
         "table_form": table_form or forms.TableForm(initial={"number": len(tables) + 1}),
         "results": event.results.select_related("player").order_by("place", "player__display_name"),
         "statuses": EventStatus,
+        "status_error": status_error,
+        "adjustments": LedgerEntry.objects.filter(event=event, kind=LedgerKind.ADJUSTMENT)
+        .select_related("player", "author")
+        .order_by("id"),
+        "adjustment_form": adjustment_form or forms.AdjustmentForm(players=forms.member_choices(event)),
     }
     return render(request, "manage/event.html", context, status=status)
 
@@ -58,19 +94,18 @@ def _event_page(request: HttpRequest, event: Event, *, table_form=None, status: 
 @manager_required
 def event_manage(request: HttpRequest, pk: int) -> HttpResponse:
     """An event's organiser page: status with start and finish, tables, games and results."""
-    return _event_page(request, _event(request, pk))
+    return _event_page(request, managed_event(request, pk))
 
 
 @require_POST
 @manager_required
 def event_status(request: HttpRequest, pk: int) -> HttpResponse:
     """Start, finish or reopen an event; finishing it puts its results into the standings."""
-    event = _event(request, pk)
+    event = managed_event(request, pk)
     try:
         event = league_services.event_update(actor=request.user, event=event, status=request.POST.get("status", ""))
     except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return _event_page(request, event, status=400)
+        return _event_page(request, event, status_error=exc.message, status=400)
     done = {EventStatus.RUNNING: "is under way", EventStatus.FINISHED: "is finished: the standings are updated"}
     messages.success(request, f"{event.name} {done.get(event.status, 'is planned')}.")
     return redirect("manage-event", pk=event.pk)
@@ -79,7 +114,7 @@ def event_status(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @manager_required
 def table_add(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
+    event = managed_event(request, pk)
     form = forms.TableForm(request.POST)
     if form.is_valid():
         try:
@@ -91,6 +126,32 @@ def table_add(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"{table.name} is added.")
             return redirect(reverse("manage-event", kwargs={"pk": event.pk}) + "#tables")
     return _event_page(request, event, table_form=form, status=400)
+
+
+@require_POST
+@manager_required
+def adjustment_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add or take credits from a player at this event, with a reason (the ledger keeps who and why)."""
+    event = managed_event(request, pk)
+    form = forms.AdjustmentForm(request.POST, players=forms.member_choices(event))
+    if form.is_valid():
+        player = Player.objects.get(pk=form.cleaned_data["player"])
+        try:
+            league_services.ledger_adjust(
+                actor=request.user,
+                event=event,
+                player=player,
+                amount=form.cleaned_data["amount"],
+                reason=form.cleaned_data["reason"],
+            )
+        except ApplicationError as exc:
+            show_error(form, exc)
+        else:
+            messages.success(
+                request, f"{player.display_name}'s credits are adjusted by {form.cleaned_data['amount']:+,}."
+            )
+            return redirect(reverse("manage-event", kwargs={"pk": event.pk}) + "#adjustments")
+    return _event_page(request, event, adjustment_form=form, status=400)
 
 
 # Manual result entry
@@ -132,13 +193,23 @@ def _entry_context(event: Event, form, seats) -> dict[str, Any]:
 def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
     """Record a game played at a table: players, buy-ins and re-buys, then final credits, a finishing
     order or a replay file; the page keeps the credits balance as you type."""
-    event = _event(request, pk)
+    event = managed_event(request, pk)
     form, seats = _entry_forms(request, event)
     if request.method == "POST":
-        game = _record(request, event, form, seats)
-        if game is not None:
-            messages.success(request, "The result is recorded.")
-            return redirect("manage-game", pk=game.pk)
+        first, key = _first_submission(request, "result-entry")
+        if not first:
+            repeat = _repeat(request, form, key)
+            if repeat is not None:
+                return repeat
+        else:
+            game = _record(request, event, form, seats)
+            if game is not None:
+                if key:
+                    cache.set(key, game.pk, SUBMISSION_SECONDS)
+                messages.success(request, "The result is recorded.")
+                return redirect("manage-game", pk=game.pk)
+            if key:
+                cache.delete(key)  # refused: the same form may be sent again once put right
     status = 400 if form.is_bound else 200
     return render(request, "manage/result_entry.html", _entry_context(event, form, seats), status=status)
 
@@ -148,7 +219,7 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
 def replay_check(request: HttpRequest, pk: int) -> HttpResponse:
     """The engine's verdict on an uploaded replay with the chosen players, before saving: the same service
     runs inside a transaction that is then rolled back, so nothing is written."""
-    event = _event(request, pk)
+    event = managed_event(request, pk)
     form, seats = _entry_forms(request, event)
     context: dict[str, Any] = {}
     if not (form.is_valid() and seats.is_valid()):
@@ -175,7 +246,7 @@ def _game(request: HttpRequest, pk: int) -> Game:
     game = get_object_or_404(
         Game.objects.select_related("event__season__league", "table").defer("replay_document"), pk=pk
     )
-    _managed_league(request, game.event.season.league)
+    managed_league(request, game.event.season.league)
     return game
 
 
@@ -225,7 +296,12 @@ def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         form = forms.CorrectionForm(request.POST)
         seats = forms.CorrectionSeatFormSet(request.POST, players=players, prefix="seat")
-        if form.is_valid() and seats.is_valid():
+        first, key = _first_submission(request, "result-correct")
+        if not first:
+            repeat = _repeat(request, form, key)
+            if repeat is not None:
+                return repeat
+        elif form.is_valid() and seats.is_valid():
             try:
                 services.result_correct(
                     actor=request.user,
@@ -236,8 +312,12 @@ def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
             except ApplicationError as exc:
                 show_error(form, exc)
             else:
+                if key:
+                    cache.set(key, game.pk, SUBMISSION_SECONDS)
                 messages.success(request, "The correction is saved; the standings follow it.")
                 return redirect("manage-game", pk=game.pk)
+        if first and key:
+            cache.delete(key)
     else:
         form = forms.CorrectionForm()
         seats = forms.CorrectionSeatFormSet(players=players, prefix="seat", initial=forms.initial_seats(current))

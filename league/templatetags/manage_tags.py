@@ -4,7 +4,6 @@ from typing import Any
 
 from django import template
 from django.urls import NoReverseMatch, reverse
-from django.utils.http import urlencode
 
 from league import permissions
 
@@ -13,21 +12,14 @@ register = template.Library()
 
 @register.filter
 def claim_link(player: Any) -> str:
-    """The address a guest opens to claim their player (the code filled in), when the site has a claim page."""
+    """The address a guest opens to claim their player, the code filled in (the accounts' claim page)."""
     try:
-        path = reverse("player-claim", kwargs={"pk": player.pk})
-    except NoReverseMatch:
+        return reverse("player-claim", kwargs={"code": player.claim_code})
+    except NoReverseMatch:  # a code the claim page's address cannot hold: the code alone is shown
         return ""
-    return f"{path}?{urlencode({'code': player.claim_code})}"
 
 
 @register.simple_tag(takes_context=True)
 def can_manage_anything(context: dict) -> bool:
     request = context.get("request")
     return bool(request and permissions.can_manage_anything(request.user))
-
-
-@register.simple_tag(takes_context=True)
-def can_create_league(context: dict) -> bool:
-    request = context.get("request")
-    return bool(request and permissions.can_create_league(request.user))

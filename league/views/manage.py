@@ -4,6 +4,7 @@ Every form calls the same `league.services` function as the API and shows its re
 it names; who may do what is asked of `league.permissions`, as the API does.
 """
 
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -31,7 +32,7 @@ def _signed_in(request: HttpRequest) -> HttpResponse | None:
     return None
 
 
-def _managed_league(request: HttpRequest, league: League) -> League:
+def managed_league(request: HttpRequest, league: League) -> League:
     """As the API: a league the user cannot see is missing (404); one they may see but not run is 403."""
     if not permissions.can_see_league(request.user, league):
         raise Http404("No such league.")
@@ -44,23 +45,22 @@ def _league(request: HttpRequest, slug: str) -> League:
     league = League.objects.filter(slug=slug).select_related("chip_set", "buy_in_policy").first()
     if league is None:
         raise Http404("No such league.")
-    return _managed_league(request, league)
+    return managed_league(request, league)
 
 
-def _event(request: HttpRequest, pk: int) -> Event:
+def managed_event(request: HttpRequest, pk: int) -> Event:
     event = get_object_or_404(Event.objects.select_related("season__league"), pk=pk)
-    _managed_league(request, event.season.league)
+    managed_league(request, event.season.league)
     return event
 
 
 def manager_required(view):
     """Anonymous users go to the log-in page first; the view then checks the league."""
 
+    @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         return _signed_in(request) or view(request, *args, **kwargs)
 
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
     return wrapped
 
 
@@ -244,11 +244,13 @@ def points_preview_context(data: Any) -> dict[str, Any]:
 
 
 @require_GET
+@manager_required
 def rules_preview(request: HttpRequest) -> HttpResponse:
     return _render(request, "manage/_rules_preview.html", rules_preview_context(request.GET))
 
 
 @require_GET
+@manager_required
 def points_preview(request: HttpRequest) -> HttpResponse:
     return _render(request, "manage/_points_preview.html", points_preview_context(request.GET))
 
@@ -287,7 +289,7 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
 @manager_required
 def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
-    league = _managed_league(request, season.league)
+    league = managed_league(request, season.league)
     form = forms.SeasonForm(request.POST or None, season=season)
     if request.method == "POST" and form.is_valid():
         try:
@@ -390,7 +392,7 @@ def member_add_user(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _membership(request: HttpRequest, pk: int) -> Membership:
     membership = get_object_or_404(Membership.objects.select_related("league", "player"), pk=pk)
-    _managed_league(request, membership.league)
+    managed_league(request, membership.league)
     return membership
 
 
@@ -450,3 +452,23 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("manage-event", pk=event.pk)
     status = 400 if form.is_bound and form.errors else 200
     return _render(request, "manage/event_form.html", {"league": league, "form": form}, status)
+
+
+@require_http_methods(["GET", "POST"])
+@manager_required
+def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = managed_event(request, pk)
+    form = forms.EventEditForm(request.POST or None, event=event)
+    if request.method == "POST" and form.is_valid():
+        try:
+            changed = form.changed_service_fields()
+            if changed:
+                services.event_update(actor=request.user, event=event, **changed)
+        except ApplicationError as exc:
+            forms.show_error(form, exc)
+        else:
+            messages.success(request, f"{form.cleaned_data['name']} is saved.")
+            return redirect("manage-event", pk=event.pk)
+    status = 400 if form.is_bound and form.errors else 200
+    context = {"league": event.season.league, "event": event, "form": form}
+    return _render(request, "manage/event_form.html", context, status)

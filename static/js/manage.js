@@ -145,6 +145,12 @@
     }
     form.addEventListener("input", update);
     form.addEventListener("change", update);
+    // One click saves once; coming back to the page (history) makes it usable again.
+    form.addEventListener("submit", function (event) {
+      if (event.submitter !== save) return;
+      window.setTimeout(function () { save.disabled = true; reason.textContent = "Saving…"; }, 0);
+    });
+    window.addEventListener("pageshow", update);
     update();
   }
 

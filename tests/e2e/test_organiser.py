@@ -2,10 +2,13 @@
 guests, create a tournament, record a result (an unbalanced entry keeps Save disabled and says why),
 finish the event and see the standings change. No page scrolls sideways or logs a console error."""
 
+import datetime
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from league.models import Event, League, Standing
@@ -164,3 +167,122 @@ def test_an_organiser_runs_an_evening_from_the_browser(organiser_page, live_serv
     fits(page)
     assert page.console_errors == []
     assert page.bad_responses == []
+
+
+def test_an_uploaded_replay_is_checked_by_the_engine_before_it_is_saved(organiser_page, live_server):
+    import json
+
+    from games.models import Game
+    from league import services
+    from tests.games.test_result_record import REPLAY
+
+    page = organiser_page
+    user = get_user_model().objects.get(username="maz")
+    league = services.league_create(actor=user, name="Replay League")
+    season = services.season_create(actor=user, league=league, name="One", starts_on=datetime.date(2026, 1, 1))
+    event = services.event_create(actor=user, season=season, name="Replay night", starts_at=timezone.now())
+    for name in ("Bob", "Jane"):
+        services.membership_add(actor=user, league=league, player=services.player_create(actor=user, display_name=name))
+
+    page.goto(live_server.url + f"/manage/events/{event.pk}/results/new/")
+    page.get_by_label("Replay file (sabacc-replay/1)").check()
+    seats = page.locator("[data-seat]")
+    for index, name in enumerate(("Bob", "Jane")):
+        seats.nth(index).get_by_label("Player", exact=True).select_option(label=name)
+        seats.nth(index).get_by_label("Buy-in").fill("100")
+    expect(page.locator("#balance-reason")).to_contain_text("Choose the replay file")
+    page.get_by_label("Replay file", exact=True).set_input_files(
+        {"name": "game.json", "mimeType": "application/json", "buffer": json.dumps(REPLAY).encode()}
+    )
+    page.get_by_role("button", name="Check the replay").click()
+    verdict = page.locator("#replay-verdict")
+    expect(verdict).to_contain_text("The engine accepts this replay")
+    assert verdict.locator("tbody tr").first.inner_text().split() == ["1", "Jane", "106"]
+    assert "-5c" not in verdict.inner_html()  # the deck order is never shown
+    assert Game.objects.count() == 0
+    page.get_by_role("button", name="Save result").click()
+    page.wait_for_url(re.compile(r".*/manage/games/\d+/$"))
+    assert Game.objects.get().replay_document is not None
+    fits(page)
+    assert page.console_errors == []
+    assert page.bad_responses == []
+
+
+def test_every_organiser_page_fits_a_phone_and_a_laptop_with_no_serious_accessibility_issue(
+    browser, live_server, tmp_path
+):
+    """Each organiser page of the demo, at 390x844 and 1280x800: no sideways scroll, no console error or
+    failed request, no serious or critical axe-core violation; a screenshot of each is saved for review."""
+    import io
+
+    from axe_playwright_python.sync_playwright import Axe
+
+    from games.models import Game
+    from league.demo import DEMO_LEAGUE, DEMO_ORGANISER, load_demo_data
+
+    load_demo_data(io.StringIO())
+    league = League.objects.get(slug=DEMO_LEAGUE)
+    event = Event.objects.get(season__league=league, status="running")
+    game = Game.objects.filter(event__season__league=league, replay_document__isnull=True).order_by("id").first()
+    season = league.seasons.order_by("starts_on").first()
+    paths = [
+        "/manage/",
+        "/manage/leagues/new/",
+        f"/manage/leagues/{DEMO_LEAGUE}/",
+        f"/manage/leagues/{DEMO_LEAGUE}/edit/",
+        f"/manage/leagues/{DEMO_LEAGUE}/seasons/",
+        f"/manage/seasons/{season.pk}/edit/",
+        f"/manage/leagues/{DEMO_LEAGUE}/members/",
+        f"/manage/leagues/{DEMO_LEAGUE}/events/new/",
+        f"/manage/events/{event.pk}/",
+        f"/manage/events/{event.pk}/edit/",
+        f"/manage/events/{event.pk}/results/new/",
+        f"/manage/games/{game.pk}/",
+        f"/manage/games/{game.pk}/correct/",
+    ]
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=DEMO_ORGANISER))
+    host = re.sub(r"^https?://", "", live_server.url).split(":")[0]
+    axe = Axe()
+    problems = []
+    for width, height in ((390, 844), (1280, 800)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.add_cookies(
+            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "domain": host, "path": "/"}]
+        )
+        page = context.new_page()
+        errors: list[str] = []
+        # A missing resource is reported by its address (the console message does not name it); the browser's
+        # own request for /favicon.ico is the layout's business, not these pages'.
+        page.on(
+            "console",
+            lambda m, errors=errors: (
+                m.type == "error" and not m.text.startswith("Failed to load resource") and errors.append(m.text)
+            ),
+        )
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.on(
+            "response",
+            lambda r, errors=errors: (
+                r.status >= 400 and not r.url.endswith("/favicon.ico") and errors.append(f"{r.status} {r.url}")
+            ),
+        )
+        for path in paths:
+            errors.clear()
+            response = page.goto(live_server.url + path)
+            page.wait_for_load_state("load")
+            name = path.strip("/").replace("/", "-")
+            page.screenshot(path=str(tmp_path / f"{name}-{width}.png"), full_page=True)
+            if response.status != 200:
+                problems.append(f"{width} {path}: HTTP {response.status}")
+            if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"):
+                problems.append(f"{width} {path}: scrolls sideways")
+            if errors:
+                problems.append(f"{width} {path}: {errors}")
+            violations = axe.run(page).response["violations"]
+            for violation in violations:
+                if violation["impact"] in ("serious", "critical"):
+                    problems.append(f"{width} {path}: axe {violation['id']} {violation['nodes'][0]['target']}")
+        context.close()
+    print(f"screenshots in {tmp_path}")
+    assert problems == []

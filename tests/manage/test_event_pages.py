@@ -3,13 +3,15 @@ checks as the API, the replay's dry run, corrections and a game's audit trail.""
 
 import copy
 import json
+import uuid
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from games.models import Game, ResultCorrection, Table
 from games.services import result_record
-from league.models import Event, EventKind, EventStatus, Membership, Standing
+from league.models import AuditEntry, Event, EventKind, EventStatus, LedgerEntry, LedgerKind, Membership, Standing
 from tests.factories import MembershipFactory, PlayerFactory
 from tests.games.test_bad_input import counts
 from tests.games.test_result_record import REPLAY
@@ -291,3 +293,79 @@ def test_a_stranger_cannot_open_another_leagues_entry_pages(world):
     ):
         assert other.get(url).status_code == 403, url
     assert Membership.objects.filter(league=world.league).count() == 10
+
+
+def test_the_same_result_form_sent_twice_records_one_game(world, organiser_client):
+    han, lando = world.players[:2]
+    url = f"/manage/events/{world.event.pk}/results/new/"
+    token = organiser_client.get(url).context["form"]["submission"].value()
+    assert token
+    unbalanced = result_data(
+        [
+            {"player": han.pk, "buy_in": 450, "final_credits": 600},
+            {"player": lando.pk, "buy_in": 450, "final_credits": 0},
+        ],
+        submission=token,
+    )
+    assert organiser_client.post(url, unbalanced).status_code == 400
+    # Put right and sent again with the same form: saved once; the repeat lands on the same game.
+    balanced = {**unbalanced, "seat-1-final_credits": "300"}
+    first = organiser_client.post(url, balanced)
+    again = organiser_client.post(url, balanced)
+    game = Game.objects.get(event=world.event)
+    assert first.status_code == again.status_code == 302
+    assert first.url == again.url == f"/manage/games/{game.pk}/"
+    assert Game.objects.filter(event=world.event).count() == 1
+    # A new form (a new value) records a second game.
+    assert organiser_client.post(url, {**balanced, "submission": uuid.uuid4().hex}).status_code == 302
+    assert Game.objects.filter(event=world.event).count() == 2
+
+
+def test_the_same_correction_sent_twice_is_booked_once(world, organiser_client):
+    game = recorded_game(world)
+    han, lando = world.players[:2]
+    data = {**correction_data(game, {han.pk: 350, lando.pk: 550}), "submission": uuid.uuid4().hex}
+    url = f"/manage/games/{game.pk}/correct/"
+    assert organiser_client.post(url, data).status_code == 302
+    assert organiser_client.post(url, data).status_code == 302
+    assert ResultCorrection.objects.filter(game=game).count() == 1
+
+
+def test_credits_are_adjusted_with_a_reason_and_listed_on_the_event(world, organiser_client):
+    han = world.players[0]
+    url = f"/manage/events/{world.event.pk}/adjustments/"
+    response = organiser_client.post(url, {"player": str(han.pk), "amount": "0", "reason": "nothing"})
+    assert response.status_code == 400
+    assert "non-zero whole number" in " ".join(response.context["adjustment_form"].errors["amount"])
+    response = organiser_client.post(url, {"player": str(han.pk), "amount": "-50", "reason": ""})
+    assert response.status_code == 400 and not LedgerEntry.objects.filter(kind=LedgerKind.ADJUSTMENT).exists()
+    response = organiser_client.post(url, {"player": str(han.pk), "amount": "-50", "reason": "chips miscounted"})
+    assert response.status_code == 302
+    entry = LedgerEntry.objects.get(kind=LedgerKind.ADJUSTMENT)
+    assert (entry.player, entry.amount, entry.reason, entry.author) == (
+        han,
+        -50,
+        "chips miscounted",
+        world.users["organiser"],
+    )
+    page = organiser_client.get(f"/manage/events/{world.event.pk}/").content.decode()
+    assert "chips miscounted" in page and "-50" in page
+
+
+def test_an_event_is_edited_and_only_changes_are_audited(world, organiser_client):
+    event = world.event
+    url = f"/manage/events/{event.pk}/edit/"
+    assert organiser_client.get(url).status_code == 200
+    data = {
+        "name": "Renamed night",
+        "kind": event.kind,
+        "starts_at": timezone.localtime(event.starts_at).strftime("%Y-%m-%dT%H:%M"),
+        "counts_for_standings": "",
+    }
+    response = organiser_client.post(url, data)
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert (event.name, event.counts_for_standings) == ("Renamed night", False)
+    entry = AuditEntry.objects.filter(action="event.update").latest("id")
+    assert set(entry.data["after"]) <= {"name", "counts_for_standings", "starts_at"}
+    assert {"name", "counts_for_standings"} <= set(entry.data["after"])

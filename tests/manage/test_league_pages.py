@@ -63,10 +63,10 @@ def test_a_refused_league_shows_the_services_message_beside_the_field_and_saves_
     assert (League.objects.count(), AuditEntry.objects.count()) == before
 
 
-def test_a_taken_address_is_refused_above_the_form(world, organiser_client):
+def test_a_taken_address_is_refused_beside_it(world, organiser_client):
     response = organiser_client.post("/manage/leagues/new/", league_form_data(slug=world.league.slug))
     assert response.status_code == 400
-    assert "exists already" in " ".join(response.context["form"].non_field_errors())
+    assert "exists already" in " ".join(response.context["form"].errors["slug"])
 
 
 def test_tie_breaker_arrows_work_without_javascript_and_save_nothing(world, organiser_client):
@@ -173,6 +173,7 @@ def test_guests_are_added_with_a_claim_code_shown_to_share(world, organiser_clie
     assert guest.user is None and Membership.objects.filter(league=world.league, player=guest).exists()
     page = organiser_client.get(url).content.decode()
     assert guest.claim_code in page
+    assert f'href="/claim/{guest.claim_code}/"' in page  # the accounts' claim page, the code filled in
     response = organiser_client.post(url + "guest/", {"display_name": "   "})
     assert response.status_code == 400
     assert "display name" in " ".join(response.context["guest_form"].errors["display_name"])
@@ -230,3 +231,18 @@ def test_a_guest_of_a_closed_league_stays_unknown_when_added_by_username(private
     url = f"/manage/leagues/{private_world.other_league.slug}/members/user/"
     response = client.post(url, {"username": "hidden", "role": "player"})
     assert response.status_code == 400 and "No registered user is named" in response.content.decode()
+
+
+def test_a_guests_claim_code_shows_on_their_player_page_only_to_who_may_manage_them(world):
+    guest = world.players[0]
+    organiser = page_client(world.users["organiser"]).get(f"/players/{guest.pk}/").content.decode()
+    assert guest.claim_code in organiser and f"/claim/{guest.claim_code}/" in organiser
+    member = page_client(world.users["member"]).get(f"/players/{guest.pk}/").content.decode()
+    assert guest.claim_code not in member
+
+
+def test_the_previews_are_for_signed_in_users(world):
+    anonymous = page_client(None)
+    for url in ("/manage/preview/rules/", "/manage/preview/points/"):
+        response = anonymous.get(url, {"points_formula": "linear", "variant": "coruscant_shift", "preset": "better"})
+        assert response.status_code == 302 and "login" in response.url
