@@ -129,6 +129,8 @@ def test_a_player_plays_a_hand_against_bots_with_live_updates(browser, live_serv
     page.goto(f"{live_server.url}/tables/{table.pk}/")
     page.evaluate("window.__sameDocument = true")
     page.get_by_role("button", name="Take a seat").click()
+    page.wait_for_selector(".seat .badge:has-text('you')")
+    assert page.locator("#table-error").is_hidden(), page.locator("#table-error").inner_text()
     page.get_by_role("button", name="Fill empty seats").click()
     page.wait_for_selector("text=Sensible bot 2")
     page.get_by_role("button", name="Start the game").click()

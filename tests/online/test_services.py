@@ -13,6 +13,7 @@ from games.online.selectors import table_state
 from league.models import LedgerEntry
 
 pytestmark = pytest.mark.django_db
+ALL_CODES = [f"{value:+d}{suit}" for suit in "cst" for value in range(-10, 11) if value]
 
 
 def snapshot(table: OnlineTable) -> tuple:
@@ -150,6 +151,8 @@ def test_illegal_actions_are_refused_and_change_nothing(world, humans, heads_up,
     org, mem = world.users["organiser"], humans[0]
     view = state_for(heads_up, org)["view"]
     user = org if view["seat"] in view["waiting_for"] else mem
+    if verb == "select":  # a card this player does not hold
+        extra = {"cards": [next(c for c in ALL_CODES if c not in state_for(heads_up, user)["view"]["cards"])]}
     before = snapshot(heads_up)
     with pytest.raises(ApplicationError, match=message) as refused:
         services.table_act(actor=user, table=heads_up, verb=verb, version=heads_up.version, key="bad", **extra)
