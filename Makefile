@@ -30,7 +30,7 @@ run: demo
 	export EMBEDDED_BROKER_DIR=$(EMBEDDED_BROKER_DIR); \
 	$(BIN)/celery -A config worker --pool solo --loglevel WARNING & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Debian's Chromium for the browser tests (Playwright cannot download its own here).
 browser:
@@ -45,7 +45,7 @@ format: install
 	$(BIN)/ruff check --fix .
 
 test: lint browser
-	$(BIN)/pytest $(PYTEST_ARGS)
+	DEBUG=true $(BIN)/pytest $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/python -m bench

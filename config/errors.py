@@ -10,11 +10,13 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError
+from django.db import IntegrityError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
+from rest_framework.views import exception_handler, set_rollback
+
+from config.db import is_transient
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +52,20 @@ class ForbiddenError(ApplicationError):
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     """Map user errors to one JSON shape: {"detail": ..., "code": ..., "extra": {...}}."""
     if isinstance(exc, ApplicationError):
+        set_rollback()  # inside an outer transaction (ATOMIC_REQUESTS, a page), a refusal keeps nothing
         return Response({"detail": exc.message, "code": exc.code, "extra": exc.extra}, status=exc.status_code)
+    if isinstance(exc, OperationalError) and is_transient(exc):
+        # A lock race still lost after config.db.retry_on_conflict ran the write again: nothing was saved.
+        logger.warning("lock race lost after retries: %s", exc)
+        return Response(
+            {
+                "detail": "The league is busy with other changes right now; nothing was saved. Try again in a moment.",
+                "code": "busy",
+                "extra": {},
+            },
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "1"},
+        )
     if isinstance(exc, IntegrityError):
         # Services check uniqueness first; this is two requests racing for the same name or slug.
         logger.warning("integrity conflict: %s", exc)

@@ -6,7 +6,8 @@ the path is a 404 (no object can have that name); in a query parameter or a form
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.core.exceptions import BadRequest
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 
 
 def _has_nul(data) -> bool:
@@ -31,4 +32,7 @@ class RefuseNulMiddleware:
     def _refuse(request: HttpRequest, status: int, detail: str, code: str = "invalid") -> HttpResponse:
         if request.path.startswith("/api/"):
             return JsonResponse({"detail": detail, "code": code, "extra": {}}, status=status)
-        return HttpResponse(detail, status=status, content_type="text/plain; charset=utf-8")
+        # Pages get the site's own 404 and 400 pages (handler404, handler400).
+        if status == 404:
+            raise Http404(detail)
+        raise BadRequest(detail)

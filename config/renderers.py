@@ -18,7 +18,8 @@ class CSVRenderer(BaseRenderer):
         return JSONRenderer().render(data)
 
 
-CSV_RENDERERS = [CSVRenderer, JSONRenderer]
+# JSON first: an error (or a forced negotiation) is JSON; `Accept: text/csv` still picks the CSV renderer.
+CSV_RENDERERS = [JSONRenderer, CSVRenderer]
 
 
 class JSONErrorsMixin:

@@ -1,10 +1,11 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
 from accounts.views import admin_login
 from config import views
+from config.auth import TokenView
 from league import views as league_views
 
 urlpatterns = [
@@ -16,8 +17,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
-    path("api/auth/", include("rest_framework.urls")),
-    path("api/auth/token/", obtain_auth_token, name="api-token"),
+    # The browsable API's login pages: development only (settings.API_BROWSABLE).
+    *([path("api/auth/", include("rest_framework.urls"))] if settings.API_BROWSABLE else []),
+    path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/", include("config.api_urls")),
     path("manage/", include("league.urls_manage")),
     path("manage/", include("games.urls_manage")),

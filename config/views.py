@@ -1,6 +1,7 @@
 """Site-wide pages and the health check."""
 
 from django.conf import settings
+from django.core.exceptions import BadRequest
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -57,7 +58,10 @@ def _error(request: HttpRequest, status: int, title: str, message: str) -> HttpR
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return _error(request, 400, "Bad request", "The request could not be understood; check the address or the form.")
+    message = "The request could not be understood; check the address or the form."
+    if isinstance(exception, BadRequest) and str(exception):  # our own refusals say what is wrong
+        message = str(exception)
+    return _error(request, 400, "Bad request", message)
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -4,21 +4,23 @@ The replay document (it holds the deck order) is never served; the result's publ
 """
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.serializers import StrictInput
 from games import selectors as game_selectors
 from games import services
 from games.models import Game, ResultCorrection, Seat, Table
 from league import selectors
 from league.api import serializers as league_serializers
 from league.api.permissions import require_organiser
-from league.api.views import ID_PATTERN
+from league.api.views import ID_PATTERN, id_filterset
 from league.models import MAX_COUNT, MAX_CREDITS, Event
+from league.permissions import can_manage_league
 
 
 class SeatOutput(serializers.ModelSerializer):
@@ -70,7 +72,23 @@ class GameOutput(serializers.ModelSerializer):
         return bool(game.hands)
 
 
-class SeatInput(serializers.Serializer):
+class VisibleEventField(league_serializers.VisibleOnly, serializers.PrimaryKeyRelatedField):
+    selector = staticmethod(selectors.event_list)
+
+    def __init__(self, **kwargs):
+        super().__init__(queryset=Event.objects.none(), **kwargs)
+
+
+class VisibleTableField(league_serializers.VisibleOnly, serializers.PrimaryKeyRelatedField):
+    @staticmethod
+    def selector(*, user):
+        return Table.objects.filter(event__in=selectors.event_list(user=user))
+
+    def __init__(self, **kwargs):
+        super().__init__(queryset=Table.objects.none(), **kwargs)
+
+
+class SeatInput(StrictInput):
     player = serializers.IntegerField(help_text="A player id; the player must be a member of the league.")
     buy_in = serializers.IntegerField(
         min_value=0, max_value=MAX_CREDITS, required=False, help_text="Defaults to the event's buy-in."
@@ -83,9 +101,9 @@ class SeatInput(serializers.Serializer):
     knockouts = serializers.IntegerField(min_value=0, max_value=MAX_COUNT, required=False)
 
 
-class ResultInput(serializers.Serializer):
-    event = serializers.PrimaryKeyRelatedField(queryset=Event.objects.select_related("season__league"))
-    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all(), required=False, allow_null=True)
+class ResultInput(StrictInput):
+    event = VisibleEventField()
+    table = VisibleTableField(required=False, allow_null=True)
     round = serializers.IntegerField(min_value=1, max_value=MAX_COUNT, required=False, default=1)
     played_at = serializers.DateTimeField(required=False)
     variant = serializers.CharField(required=False)
@@ -100,20 +118,43 @@ class ResultInput(serializers.Serializer):
     replay = serializers.JSONField(required=False, help_text="A sabacc-replay/1 document; the engine checks it.")
 
 
-class CorrectionInput(serializers.Serializer):
+class CorrectionInput(StrictInput):
     reason = serializers.CharField(max_length=255)
     seats = SeatInput(many=True)
 
 
 class CorrectionOutput(serializers.ModelSerializer):
+    """Who corrected a result, why, and the result before and after: shown to the league's organisers and
+    site admins only; others see that a correction happened and when (the fields are null)."""
+
     author = serializers.SerializerMethodField()
+    reason = serializers.SerializerMethodField()
+    before = serializers.SerializerMethodField()
+    after = serializers.SerializerMethodField()
 
     class Meta:
         model = ResultCorrection
         fields = ["id", "game", "author", "reason", "before", "after", "created_at"]
 
+    def _audit_visible(self, correction: ResultCorrection) -> bool:
+        request = self.context.get("request")
+        return request is not None and can_manage_league(request.user, correction.game.event.season.league)
+
     def get_author(self, correction: ResultCorrection) -> str | None:
+        if not self._audit_visible(correction):
+            return None
         return correction.author.get_username() if correction.author_id else None
+
+    def get_reason(self, correction: ResultCorrection) -> str | None:
+        return correction.reason if self._audit_visible(correction) else None
+
+    @extend_schema_field({"type": "array", "items": {"type": "object"}, "nullable": True})
+    def get_before(self, correction: ResultCorrection) -> list | None:
+        return correction.before if self._audit_visible(correction) else None
+
+    @extend_schema_field({"type": "array", "items": {"type": "object"}, "nullable": True})
+    def get_after(self, correction: ResultCorrection) -> list | None:
+        return correction.after if self._audit_visible(correction) else None
 
 
 class ChipPoint(serializers.Serializer):
@@ -138,14 +179,11 @@ class GameChipHistoryOutput(serializers.Serializer):
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = GameOutput
     lookup_value_regex = ID_PATTERN
-    filterset_fields = {
-        "event": ["exact"],
-        "event__season": ["exact"],
-        "event__season__league__slug": ["exact"],
-        "status": ["exact"],
-        "source": ["exact"],
-        "seats__player": ["exact"],
-    }
+    filterset_class = id_filterset(
+        Game,
+        {"event": "event_id", "event__season": "event__season_id", "seats__player": "seats__player_id"},
+        ("event__season__league__slug", "status", "source"),
+    )
     ordering_fields = ["played_at", "id"]
 
     def get_queryset(self):
@@ -153,7 +191,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
     @extend_schema(request=ResultInput, responses={201: GameOutput}, summary="Record a game played at a table")
     def create(self, request: Request) -> Response:
-        data = ResultInput(data=request.data)
+        data = ResultInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         event = fields.pop("event")
@@ -171,7 +209,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def corrections(self, request: Request, pk: str) -> Response:
         game = self.get_object()
         require_organiser(request.user, game.event.season.league)
-        data = CorrectionInput(data=request.data)
+        data = CorrectionInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         correction = services.result_correct(
             actor=request.user,
@@ -179,14 +217,14 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             reason=data.validated_data["reason"],
             seats=[dict(seat) for seat in data.validated_data["seats"]],
         )
-        return Response(CorrectionOutput(correction).data, status=status.HTTP_201_CREATED)
+        return Response(CorrectionOutput(correction, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=CorrectionOutput(many=True), summary="A game's result corrections")
     @corrections.mapping.get
     def corrections_list(self, request: Request, pk: str) -> Response:
         game = self.get_object()
-        corrections = ResultCorrection.objects.filter(game=game).select_related("author")
-        return Response(CorrectionOutput(corrections, many=True).data)
+        corrections = ResultCorrection.objects.filter(game=game).select_related("author", "game__event__season__league")
+        return Response(CorrectionOutput(corrections, many=True, context={"request": request}).data)
 
     @extend_schema(responses=GameChipHistoryOutput, summary="Each player's credits through the game")
     @action(detail=True, methods=["get"], url_path="chip-history")
@@ -207,7 +245,7 @@ class EventTablesView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         event = get_object_or_404(selectors.event_list(user=request.user), pk=pk)
         require_organiser(request.user, event.season.league)
-        data = league_serializers.TableInput(data=request.data)
+        data = league_serializers.TableInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         table = services.table_create(actor=request.user, event=event, **data.validated_data)
         return Response(league_serializers.TableOutput(table).data, status=status.HTTP_201_CREATED)

@@ -3,7 +3,7 @@
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Value
 
 from league.models import (
     ChipSet,
@@ -113,9 +113,20 @@ def chip_set_list() -> QuerySet[ChipSet]:
 
 
 def ledger_list(*, user: Any) -> QuerySet[LedgerEntry]:
-    """Ledger lines of leagues the user can see (organisers and the players themselves see the detail)."""
-    return LedgerEntry.objects.filter(event__season__league__in=league_list(user=user)).select_related(
-        "player", "author", "event"
+    """Ledger lines of leagues the user can see, each annotated `audit_visible`: whether the user may see
+    its author and reason (the league's organisers and site admins, as `permissions.can_manage_league`)."""
+    if is_admin(user):
+        audit_visible = Value(True)
+    elif getattr(user, "is_authenticated", False):
+        audit_visible = Exists(
+            Membership.objects.filter(league=OuterRef("event__season__league"), player__user=user, role=Role.ORGANISER)
+        )
+    else:
+        audit_visible = Value(False)
+    return (
+        LedgerEntry.objects.filter(event__season__league__in=league_list(user=user))
+        .select_related("player", "author", "event__season__league")
+        .annotate(audit_visible=ExpressionWrapper(audit_visible, output_field=BooleanField()))
     )
 
 

@@ -31,9 +31,15 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-SECRET_KEY = os.environ.get("SECRET_KEY") or "dev-only-not-secret-5f0c1e9b2a7d4c3e8b6a1f0d9c2e7b4a3f6d8c1e"
-DEBUG = env_bool("DEBUG", True)
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver,[::1]")
+DEVELOPMENT_SECRET_KEY = "dev-only-not-secret-5f0c1e9b2a7d4c3e8b6a1f0d9c2e7b4a3f6d8c1e"
+SECRET_KEY = os.environ.get("SECRET_KEY") or DEVELOPMENT_SECRET_KEY
+# Off unless asked for: `make run` and `make test` set DEBUG=true; a server started any other way shows no
+# debug pages.
+DEBUG = env_bool("DEBUG", False)
+# The test client's "testserver" is added by the test runner itself, never here.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+# Production settings set this: commands that must not run there (demo_data) look at it.
+IS_PRODUCTION = False
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
@@ -55,6 +61,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "games",
     "league",
+    "tournaments",
     "accounts",
 ]
 
@@ -138,7 +145,16 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {}
 
+# The browsable API (HTML pages and their login form, which no rate limit guards) in development only; the
+# OpenAPI schema (/api/schema/) and its docs (/api/docs/, /api/redoc/) stay public everywhere: they describe
+# the API, hold no data, and the API's reads are public for public leagues anyway.
+API_BROWSABLE = env_bool("API_BROWSABLE", DEBUG)
+
 REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        *(["rest_framework.renderers.BrowsableAPIRenderer"] if API_BROWSABLE else []),
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so an unauthenticated API call gets 401 with a WWW-Authenticate header.
         "rest_framework.authentication.TokenAuthentication",
@@ -157,8 +173,9 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
         "rest_framework.filters.SearchFilter",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sabacc leagues API",
@@ -181,6 +198,21 @@ LOGGING = {
         "django.db.backends": {"level": "WARNING"},
     },
 }
+
+# Password guessing on the API's token endpoint (config.auth): attempts per username and per client
+# address, as DRF rates ("5/min", "100/hour"). NUM_PROXIES: trusted proxies in front (X-Forwarded-For).
+TOKEN_RATE_LIMITS = {
+    "account": os.environ.get("TOKEN_RATE_LIMIT_ACCOUNT", "5/min"),
+    "address": os.environ.get("TOKEN_RATE_LIMIT_ADDRESS", "20/min"),
+}
+
+# Who may create a league (league.permissions.can_create_league): "anyone" signed in, or "staff" (site
+# admins) only. Development lets anyone; production settings default to staff.
+LEAGUE_CREATORS = os.environ.get("LEAGUE_CREATORS", "anyone")
+if LEAGUE_CREATORS not in ("anyone", "staff"):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"LEAGUE_CREATORS={LEAGUE_CREATORS!r}: use anyone or staff.")
 
 # Static files through WhiteNoise; in development it finds them without collectstatic.
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)

@@ -2,6 +2,8 @@
 
 from rest_framework import serializers
 
+from config.serializers import StrictInput, StrictModelInput
+from league import selectors
 from league.models import (
     MAX_COUNT,
     MAX_CREDITS,
@@ -21,7 +23,56 @@ from league.models import (
 )
 
 
-class BuyInPolicySerializer(serializers.ModelSerializer):
+class VisibleOnly:
+    """A related field whose choices are what the requesting user may see: a hidden object and a missing
+    one get the same answer ("does not exist"), so nobody can probe for what is hidden."""
+
+    selector = None
+
+    def get_queryset(self):
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        return type(self).selector(user=user)
+
+
+class VisibleLeagueField(VisibleOnly, serializers.SlugRelatedField):
+    selector = staticmethod(selectors.league_list)
+
+    def __init__(self, **kwargs):
+        super().__init__(slug_field="slug", queryset=League.objects.none(), **kwargs)
+
+
+class VisibleSeasonField(VisibleOnly, serializers.PrimaryKeyRelatedField):
+    selector = staticmethod(selectors.season_list)
+
+    def __init__(self, **kwargs):
+        super().__init__(queryset=Season.objects.none(), **kwargs)
+
+
+class VisiblePlayerField(VisibleOnly, serializers.PrimaryKeyRelatedField):
+    selector = staticmethod(selectors.player_addable_list)
+
+    def __init__(self, **kwargs):
+        super().__init__(queryset=Player.objects.none(), **kwargs)
+
+
+class BuyInPolicyOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BuyInPolicy
+        fields = [
+            "id",
+            "name",
+            "buy_in",
+            "rebuys_allowed",
+            "max_rebuys",
+            "rebuy_amount",
+            "addon_allowed",
+            "addon_amount",
+        ]
+        read_only_fields = ["id"]
+
+
+class BuyInPolicySerializer(StrictModelInput):
     class Meta:
         model = BuyInPolicy
         fields = [
@@ -56,11 +107,17 @@ class ChipSetOutput(serializers.ModelSerializer):
         return sum(values.get(name, 0) * count for name, count in (chip_set.starting_chips or {}).items())
 
 
-class ChipSetInput(serializers.Serializer):
+class DenominationInput(StrictInput):
+    name = serializers.CharField(max_length=40)
+    colour = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+    value = serializers.IntegerField(min_value=1, max_value=MAX_CREDITS)
+
+
+class ChipSetInput(StrictInput):
     name = serializers.CharField(max_length=80)
     slug = serializers.SlugField(max_length=80)
     description = serializers.CharField(required=False, allow_blank=True, default="")
-    denominations = DenominationSerializer(many=True)
+    denominations = DenominationInput(many=True)
     starting_chips = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False, default=dict)
 
 
@@ -79,8 +136,8 @@ class StackAsChipsOutput(serializers.Serializer):
 
 
 class LeagueOutput(serializers.ModelSerializer):
-    chip_set = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    buy_in_policy = BuyInPolicySerializer(read_only=True)
+    chip_set = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
+    buy_in_policy = BuyInPolicyOutput(read_only=True, allow_null=True)
 
     class Meta:
         model = League
@@ -105,7 +162,7 @@ class LeagueOutput(serializers.ModelSerializer):
         ]
 
 
-class LeagueInput(serializers.Serializer):
+class LeagueInput(StrictInput):
     name = serializers.CharField(max_length=120)
     slug = serializers.SlugField(max_length=80, required=False)
     description = serializers.CharField(required=False, allow_blank=True)
@@ -147,8 +204,8 @@ class SeasonOutput(serializers.ModelSerializer):
         ]
 
 
-class SeasonInput(serializers.Serializer):
-    league = serializers.SlugRelatedField(slug_field="slug", queryset=League.objects.all(), required=False)
+class SeasonInput(StrictInput):
+    league = VisibleLeagueField(required=False)
     name = serializers.CharField(max_length=120)
     starts_on = serializers.DateField()
     ends_on = serializers.DateField(required=False, allow_null=True)
@@ -179,11 +236,11 @@ class PlayerOutput(serializers.ModelSerializer):
         return None
 
 
-class PlayerInput(serializers.Serializer):
+class PlayerInput(StrictInput):
     display_name = serializers.CharField(max_length=80)
 
 
-class ClaimInput(serializers.Serializer):
+class ClaimInput(StrictInput):
     claim_code = serializers.CharField(max_length=32)
 
 
@@ -196,13 +253,13 @@ class MembershipOutput(serializers.ModelSerializer):
         fields = ["id", "league", "player", "player_name", "role", "joined_at"]
 
 
-class MembershipInput(serializers.Serializer):
-    league = serializers.SlugRelatedField(slug_field="slug", queryset=League.objects.all())
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+class MembershipInput(StrictInput):
+    league = VisibleLeagueField()
+    player = VisiblePlayerField()
     role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
 
 
-class MembershipUpdateInput(serializers.Serializer):
+class MembershipUpdateInput(StrictInput):
     role = serializers.ChoiceField(choices=Role.choices)
 
 
@@ -212,14 +269,14 @@ class TableOutput(serializers.Serializer):
     number = serializers.IntegerField()
 
 
-class TableInput(serializers.Serializer):
+class TableInput(StrictInput):
     name = serializers.CharField(max_length=80)
     number = serializers.IntegerField(min_value=1, max_value=MAX_COUNT)
 
 
 class EventOutput(serializers.ModelSerializer):
     league = serializers.CharField(source="season.league.slug", read_only=True)
-    chip_set = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    chip_set = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
     tables = TableOutput(many=True, read_only=True)
 
     class Meta:
@@ -239,8 +296,8 @@ class EventOutput(serializers.ModelSerializer):
         ]
 
 
-class EventInput(serializers.Serializer):
-    season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all(), required=False)
+class EventInput(StrictInput):
+    season = VisibleSeasonField(required=False)
     name = serializers.CharField(max_length=120)
     kind = serializers.ChoiceField(choices=EventKind.choices, required=False)
     status = serializers.ChoiceField(choices=EventStatus.choices, required=False)
@@ -254,8 +311,8 @@ class EventInput(serializers.Serializer):
     counts_for_standings = serializers.BooleanField(required=False)
 
 
-class AdjustmentInput(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+class AdjustmentInput(StrictInput):
+    player = VisiblePlayerField()
     amount = serializers.IntegerField(
         min_value=-MAX_CREDITS, max_value=MAX_CREDITS, help_text="Credits added (+) or taken (-); not 0."
     )
@@ -263,11 +320,15 @@ class AdjustmentInput(serializers.Serializer):
 
 
 class LedgerEntryOutput(serializers.ModelSerializer):
+    """One ledger line. Its author and reason are audit details: shown to the league's organisers and site
+    admins only (null for everyone else)."""
+
     player_name = serializers.CharField(source="player.display_name", read_only=True)
     kind = serializers.CharField(
         read_only=True, help_text="buy_in, rebuy, addon, hand_won, hand_lost, payout or adjustment."
     )
     author = serializers.SerializerMethodField()
+    reason = serializers.SerializerMethodField()
 
     class Meta:
         model = LedgerEntry
@@ -286,8 +347,21 @@ class LedgerEntryOutput(serializers.ModelSerializer):
             "created_at",
         ]
 
+    def _audit_visible(self, entry: LedgerEntry) -> bool:
+        from league.permissions import can_manage_league
+
+        if hasattr(entry, "audit_visible"):  # worked out by the list query (selectors.ledger_list)
+            return entry.audit_visible
+        request = self.context.get("request")
+        return request is not None and can_manage_league(request.user, entry.event.season.league)
+
     def get_author(self, entry: LedgerEntry) -> str | None:
+        if not self._audit_visible(entry):
+            return None
         return entry.author.get_username() if entry.author_id else None
+
+    def get_reason(self, entry: LedgerEntry) -> str | None:
+        return entry.reason if self._audit_visible(entry) else None
 
 
 class StandingRowOutput(serializers.Serializer):

@@ -5,10 +5,11 @@ import io
 from typing import Any
 
 import django_filters
+from django import forms
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
@@ -21,18 +22,20 @@ from league import selectors, services
 from league.api import serializers as s
 from league.api.permissions import (
     require_admin,
+    require_league_creator,
     require_organiser,
     require_player_editor,
     require_some_organiser,
     require_visible,
 )
 from league.chips import stack_as_chips
-from league.models import BuyInPolicy, League, Player, Season
+from league.models import BuyInPolicy, Event, League, LedgerEntry, Membership, Player, Season
+from league.permissions import can_manage_league
 
 SEASON_PARAM = OpenApiParameter(
     "season", OpenApiTypes.INT, description="A season id of the league; leave out for all-time.", required=False
 )
-LEAGUE_PARAM = OpenApiParameter("league", OpenApiTypes.STR, description="A league slug.", required=False)
+LEAGUE_PARAM = OpenApiParameter("league", OpenApiTypes.STR, description="A league slug.", required=True)
 
 
 def _season_of(request: Request, league: League) -> Season | None:
@@ -49,6 +52,27 @@ def _season_of(request: Request, league: League) -> Season | None:
 # address is a 404 from the router, never a lookup the database refuses.
 ID_PATTERN = r"[0-9]{1,18}"
 SLUG_PATTERN = r"[-a-zA-Z0-9_]{1,80}"
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class IdFilter(django_filters.NumberFilter):
+    """A filter by id that never reveals whether a hidden object exists: it filters the visible rows by the
+    number, so a hidden id and a missing one both give an empty page (a non-number is a 400 for both)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", 10**18)
+        super().__init__(*args, **kwargs)
+
+
+def id_filterset(model_class, ids: dict[str, str], exact: tuple[str, ...] = ()) -> type[django_filters.FilterSet]:
+    """A FilterSet of id filters (`?event=<id>`) and exact filters on plain fields (`?status=`)."""
+    attrs = {name: IdFilter(field_name=field) for name, field in ids.items()}
+    attrs["Meta"] = type("Meta", (), {"model": model_class, "fields": list(exact)})
+    return type(f"{model_class.__name__}IdFilter", (django_filters.FilterSet,), attrs)
+
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -87,7 +111,8 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
 
     @extend_schema(request=s.LeagueInput, responses={201: s.LeagueOutput}, summary="Create a league (you organise it)")
     def create(self, request: Request) -> Response:
-        data = s.LeagueInput(data=request.data)
+        require_league_creator(request.user)
+        data = s.LeagueInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         league = services.league_create(actor=request.user, name=fields.pop("name"), **fields)
@@ -97,7 +122,7 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
     def partial_update(self, request: Request, slug: str) -> Response:
         league = self.get_object()
         require_organiser(request.user, league)
-        data = s.LeagueInput(data=request.data, partial=True)
+        data = s.LeagueInput(data=request.data, context={"request": request}, partial=True)
         data.is_valid(raise_exception=True)
         league = services.league_update(actor=request.user, league=league, **data.validated_data)
         return Response(s.LeagueOutput(league, context={"request": request}).data)
@@ -170,7 +195,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
     @extend_schema(request=s.SeasonInput, responses={201: s.SeasonOutput})
     def create(self, request: Request) -> Response:
-        data = s.SeasonInput(data=request.data)
+        data = s.SeasonInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         league = fields.pop("league", None)
@@ -184,7 +209,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def partial_update(self, request: Request, pk: str) -> Response:
         season = self.get_object()
         require_organiser(request.user, season.league)
-        data = s.SeasonInput(data=request.data, partial=True)
+        data = s.SeasonInput(data=request.data, context={"request": request}, partial=True)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         fields.pop("league", None)
@@ -222,7 +247,7 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         if not request.user.is_authenticated:
             self.permission_denied(request)
         require_some_organiser(request.user)
-        data = s.PlayerInput(data=request.data)
+        data = s.PlayerInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         player = services.player_create(actor=request.user, **data.validated_data)
         return Response(s.PlayerOutput(player, context={"request": request}).data, status=status.HTTP_201_CREATED)
@@ -231,7 +256,7 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
     def partial_update(self, request: Request, pk: str) -> Response:
         player = self.get_object()
         require_player_editor(request.user, player)
-        data = s.PlayerInput(data=request.data)
+        data = s.PlayerInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         player = services.player_update(actor=request.user, player=player, **data.validated_data)
         return Response(s.PlayerOutput(player, context={"request": request}).data)
@@ -239,7 +264,7 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
     @extend_schema(request=s.ClaimInput, responses=s.PlayerOutput, summary="Link a guest player to your account")
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def claim(self, request: Request, pk: str) -> Response:
-        data = s.ClaimInput(data=request.data)
+        data = s.ClaimInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         claimable = selectors.player_claimable_list(user=request.user, claim_code=data.validated_data["claim_code"])
         player = get_object_or_404(claimable, pk=pk)
@@ -248,9 +273,11 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
 
     def _league_param(self, request: Request) -> League:
         slug = request.query_params.get("league")
-        league = League.objects.filter(slug=slug).first() if slug else None
+        if not slug:
+            raise ValidationError({"league": ["Give ?league=<slug> of a league you can see."]})
+        league = League.objects.filter(slug=slug).first()
         if league is None:
-            raise NotFound("Give ?league=<slug> of a league you can see.")
+            raise NotFound("Not found.")  # the same answer as for a league the user may not see
         require_visible(request.user, league)
         return league
 
@@ -277,6 +304,7 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         league = self._league_param(request)
         season = _season_of(request, league)
         entries = selectors.ledger_list(user=request.user).filter(player=player, event__season__league=league)
+        audit_visible = can_manage_league(request.user, league)  # authors and reasons: organisers and admins
         if season is not None:
             entries = entries.filter(event__season=season)
         balance, rows = 0, []
@@ -291,8 +319,8 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
                     e.hand or "",
                     e.amount,
                     balance,
-                    e.reason,
-                    e.author.get_username() if e.author else "",
+                    e.reason if audit_visible else "",
+                    e.author.get_username() if e.author and audit_visible else "",
                 ]
             )
         header = ["when", "event", "game", "kind", "hand", "amount", "stack_after", "reason", "author"]
@@ -302,14 +330,14 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
 class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = s.MembershipOutput
     lookup_value_regex = ID_PATTERN
-    filterset_fields = {"league__slug": ["exact"], "player": ["exact"], "role": ["exact"]}
+    filterset_class = id_filterset(Membership, {"player": "player_id"}, ("league__slug", "role"))
 
     def get_queryset(self):
         return selectors.membership_list(user=self.request.user)
 
     @extend_schema(request=s.MembershipInput, responses={201: s.MembershipOutput})
     def create(self, request: Request) -> Response:
-        data = s.MembershipInput(data=request.data)
+        data = s.MembershipInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         require_organiser(request.user, data.validated_data["league"])
         player = data.validated_data["player"]
@@ -323,7 +351,7 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def partial_update(self, request: Request, pk: str) -> Response:
         membership = self.get_object()
         require_organiser(request.user, membership.league)
-        data = s.MembershipUpdateInput(data=request.data)
+        data = s.MembershipUpdateInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         membership = services.membership_update(actor=request.user, membership=membership, **data.validated_data)
         return Response(s.MembershipOutput(membership).data)
@@ -348,7 +376,7 @@ class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     @extend_schema(request=s.ChipSetInput, responses={201: s.ChipSetOutput}, summary="Create a chip set (site admins)")
     def create(self, request: Request) -> Response:
         require_admin(request.user)
-        data = s.ChipSetInput(data=request.data)
+        data = s.ChipSetInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         chip_set = services.chip_set_create(actor=request.user, **data.validated_data)
         return Response(
@@ -373,28 +401,28 @@ class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
 
 
 class BuyInPolicyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    serializer_class = s.BuyInPolicySerializer
+    serializer_class = s.BuyInPolicyOutput
     lookup_value_regex = ID_PATTERN
     queryset = BuyInPolicy.objects.all()
 
     @extend_schema(
         request=s.BuyInPolicySerializer,
-        responses={201: s.BuyInPolicySerializer},
+        responses={201: s.BuyInPolicyOutput},
         summary="Create a policy (site admins)",
     )
     def create(self, request: Request) -> Response:
         require_admin(request.user)
-        data = s.BuyInPolicySerializer(data=request.data)
+        data = s.BuyInPolicySerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         policy = services.buy_in_policy_create(actor=request.user, name=fields.pop("name"), **fields)
-        return Response(s.BuyInPolicySerializer(policy).data, status=status.HTTP_201_CREATED)
+        return Response(s.BuyInPolicyOutput(policy).data, status=status.HTTP_201_CREATED)
 
 
 class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = s.EventOutput
     lookup_value_regex = ID_PATTERN
-    filterset_fields = {"season": ["exact"], "season__league__slug": ["exact"], "status": ["exact"], "kind": ["exact"]}
+    filterset_class = id_filterset(Event, {"season": "season_id"}, ("season__league__slug", "status", "kind"))
     ordering_fields = ["starts_at", "name"]
 
     def get_queryset(self):
@@ -402,7 +430,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(request=s.EventInput, responses={201: s.EventOutput})
     def create(self, request: Request) -> Response:
-        data = s.EventInput(data=request.data)
+        data = s.EventInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         season = fields.pop("season", None)
@@ -416,7 +444,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def partial_update(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         require_organiser(request.user, event.season.league)
-        data = s.EventInput(data=request.data, partial=True)
+        data = s.EventInput(data=request.data, context={"request": request}, partial=True)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         fields.pop("season", None)
@@ -428,22 +456,19 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def adjustments(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         require_organiser(request.user, event.season.league)
-        data = s.AdjustmentInput(data=request.data)
+        data = s.AdjustmentInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         entry = services.ledger_adjust(actor=request.user, event=event, **data.validated_data)
-        return Response(s.LedgerEntryOutput(entry).data, status=status.HTTP_201_CREATED)
+        return Response(s.LedgerEntryOutput(entry, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
 class LedgerViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = s.LedgerEntryOutput
-    filterset_fields = {
-        "event": ["exact"],
-        "game": ["exact"],
-        "player": ["exact"],
-        "kind": ["exact"],
-        "event__season": ["exact"],
-        "event__season__league__slug": ["exact"],
-    }
+    filterset_class = id_filterset(
+        LedgerEntry,
+        {"event": "event_id", "game": "game_id", "player": "player_id", "event__season": "event__season_id"},
+        ("kind", "event__season__league__slug"),
+    )
     ordering_fields = ["id", "created_at", "amount"]
 
     def get_queryset(self):

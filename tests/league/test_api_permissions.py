@@ -119,6 +119,9 @@ def test_read(role, resource, private):
     assert response.status_code == (200 if allowed else 404), (response.status_code, getattr(response, "data", None))
 
 
+NAMED_IN_THE_BODY = {"season", "event", "result", "membership"}
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("resource", WRITE_KEYS)
@@ -131,6 +134,8 @@ def test_write(role, resource, private):
         expected = {200, 201}
     elif role == "anonymous":
         expected = {401}  # not authenticated: token auth comes first and asks for credentials
+    elif private and role not in IN_LEAGUE and resource in NAMED_IN_THE_BODY:
+        expected = {400}  # a hidden league, season or event named in the body "does not exist", like a missing one
     elif private and role not in IN_LEAGUE:
         expected = {404}
     else:

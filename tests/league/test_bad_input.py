@@ -68,7 +68,8 @@ def test_seating_a_player_of_a_hidden_league_does_not_name_them(world):
         },
         format="json",
     )
-    assert response.status_code == 400 and "Not members of" in response.json()["detail"]
+    # As unknown as a missing player (tests/league/test_existence_probes.py compares the two answers).
+    assert response.status_code == 400 and "Unknown players" in response.json()["detail"]
     assert "Secret Agent" not in response.content.decode()
 
 

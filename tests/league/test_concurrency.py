@@ -89,6 +89,10 @@ def test_1_twenty_threads_record_correct_and_adjust_while_the_standings_task_run
                         {"player": a.pk, "amount": 5 + index, "reason": f"miscount {index}"},
                         format="json",
                     )
+                elif kind == 3 and round_number % 2:
+                    response = client.patch(
+                        f"/api/events/{world.event.pk}/", {"name": f"Night {index}-{round_number}"}, format="json"
+                    )
                 elif kind == 3:
                     response = client.patch(
                         f"/api/seasons/{world.season.pk}/", {"name": f"Season {index}-{round_number}"}, format="json"
@@ -161,3 +165,19 @@ def test_1_a_lost_lock_race_is_run_again_a_bounded_number_of_times(monkeypatch):
     with pytest.raises(OperationalError):
         config_db.retry_on_conflict(broken)()
     assert len(calls) == 1  # not a lock race: not run again
+
+
+def test_1_a_lock_race_still_lost_after_the_retries_is_a_503_with_retry_after_never_a_500(world, monkeypatch):
+    class Deadlock(Exception):
+        sqlstate = "40P01"
+
+    def always_deadlocked(**kwargs):
+        raise OperationalError("deadlock detected") from Deadlock()
+
+    monkeypatch.setattr(services, "league_update", always_deadlocked)
+    response = client_for(world.users["organiser"]).patch(
+        f"/api/leagues/{world.league.slug}/", {"description": "busy"}, format="json"
+    )
+    assert response.status_code == 503
+    assert response["Retry-After"] == "1"
+    assert "nothing was saved" in response.json()["detail"]

@@ -46,6 +46,16 @@ def test_3_a_nul_character_in_a_query_parameter_is_a_400(world, url):
     assert "NUL" in response.json()["detail"]
 
 
+def test_3_a_nul_character_in_a_page_form_or_query_is_a_400_page(world):
+    client = Client()
+    client.force_login(world.users["organiser"])
+    assert client.get("/leagues/?q=%00").status_code == 400
+    response = client.post("/manage/leagues/new/", {"name": "Nul\x00league"})
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
+    assert "NUL character" in response.content.decode()
+
+
 def test_3_a_nul_character_in_a_body_string_is_a_400_and_writes_nothing(world):
     client = client_for(world.users["organiser"])
     before = AuditEntry.objects.count()

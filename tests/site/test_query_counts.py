@@ -43,7 +43,7 @@ PAGES = [
     ("league", 8, 12),
     ("player", 11, 15),
     ("event", 6, 10),
-    ("game", 6, 10),
+    ("game", 5, 9),  # the chip history reads the ledger only (no query of the game itself)
 ]
 
 

@@ -1,0 +1,58 @@
+"""The OpenAPI schema tells the truth about errors: every operation documents the error answers it can give.
+
+Every error body is JSON with a `detail` sentence (user errors add `code` and `extra`); a refused field
+list (`{"name": ["This field is required."]}`) names each field instead.
+"""
+
+from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from rest_framework import serializers
+
+
+class ErrorOutput(serializers.Serializer):
+    """An error: `detail` says what is wrong and what is allowed; invalid fields may be listed by name instead."""
+
+    detail = serializers.CharField(required=False)
+    code = serializers.CharField(required=False)
+    extra = serializers.DictField(required=False)
+
+
+READ_ERRORS = {
+    "400": "Invalid query parameters (a filter, a page, a NUL character).",
+    "401": "The credentials sent are invalid.",
+    "404": "No such object, or one you may not see (the two answers are the same).",
+    "406": "The Accept header asks for a format this operation does not give.",
+}
+WRITE_ERRORS = {
+    "400": "Invalid input: the message says what is wrong and what is allowed; nothing was saved.",
+    "401": "Not signed in (send `Authorization: Token <key>` or a session cookie).",
+    "403": "Signed in, but not allowed to do this.",
+    "409": "The request clashes with the current state (a name or slug taken, the last organiser).",
+    "415": "The body's content type is not JSON or a form.",
+    "503": "The database stayed busy after retries; nothing was saved. Retry after the Retry-After seconds.",
+}
+
+
+class AutoSchema(SpectacularAutoSchema):
+    def _get_response_bodies(self, direction: str = "response"):
+        responses = super()._get_response_bodies(direction)
+        errors = dict(READ_ERRORS)
+        if self.method not in ("GET", "HEAD", "OPTIONS"):
+            errors.update(WRITE_ERRORS)
+        error = self.resolve_serializer(ErrorOutput, "response").ref
+        for status, description in errors.items():
+            responses.setdefault(
+                status, {"description": description, "content": {"application/json": {"schema": error}}}
+            )
+        return responses
+
+    def _get_filter_parameters(self):
+        # Filters, search and ordering apply to the list actions only.
+        if getattr(self.view, "action", None) != "list":
+            return []
+        return super()._get_filter_parameters()
+
+    def _get_paginator(self):
+        # Only the list actions page their results; other list-shaped answers (a game's corrections) do not.
+        if getattr(self.view, "action", None) != "list":
+            return None
+        return super()._get_paginator()

@@ -1,0 +1,44 @@
+"""The base of every API input serializer: strict about what it accepts.
+
+Unknown fields and mistyped values (`"display_name": 0`, `"amount": true`) are refused with a
+400 naming the field, instead of being dropped or coerced silently.
+"""
+
+from typing import Any
+
+from rest_framework import serializers
+
+# Sent by the browsable API's HTML forms; never data.
+IGNORED_KEYS = frozenset({"csrfmiddlewaretoken"})
+
+
+class StrictInput(serializers.Serializer):
+    def to_internal_value(self, data: Any) -> Any:
+        if hasattr(data, "keys"):
+            errors: dict[str, list[str]] = {}
+            writable = {name for name, field in self.fields.items() if not field.read_only}
+            for key in data.keys():  # noqa: SIM118 (a QueryDict too)
+                if key in IGNORED_KEYS:
+                    continue
+                if key not in writable:
+                    allowed = ", ".join(sorted(writable))
+                    errors[key] = [f"Unknown field {key!r}; this request takes: {allowed}."]
+            is_json = isinstance(data, dict)  # form data arrives as text only
+            for name in writable & set(data.keys()):
+                field, value = self.fields[name], data[name]
+                if value is None:
+                    continue
+                if isinstance(field, serializers.CharField | serializers.ChoiceField) and not isinstance(value, str):
+                    if is_json and not (isinstance(field, serializers.ChoiceField) and isinstance(value, int)):
+                        errors[name] = [f"Give text (a JSON string), not {type(value).__name__}."]
+                elif isinstance(field, serializers.IntegerField) and isinstance(value, bool | float):
+                    errors[name] = [f"Give a whole number, not {type(value).__name__}."]
+                elif isinstance(field, serializers.BooleanField) and is_json and not isinstance(value, bool):
+                    errors[name] = ["Give true or false."]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+class StrictModelInput(StrictInput, serializers.ModelSerializer):
+    """A model serializer used for input, equally strict."""

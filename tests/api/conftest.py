@@ -1,0 +1,1 @@
+from tests.league.conftest import eager_tasks, world  # noqa: F401 (fixtures)

@@ -1,0 +1,110 @@
+"""Item 9 of the hardening issue: the schema tells the truth, and input serializers are strict."""
+
+import pytest
+from drf_spectacular.generators import SchemaGenerator
+
+from games.services import result_correct, result_record
+from league.models import Player
+from tests.league.conftest import client_for
+
+HTTP_METHODS = {"get", "post", "put", "patch", "delete"}
+
+
+@pytest.fixture(scope="module")
+def openapi():
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def operations(openapi):
+    for path, item in openapi["paths"].items():
+        for method, operation in item.items():
+            if method in HTTP_METHODS:
+                yield path, method, operation
+
+
+def test_9_every_operation_documents_its_error_responses(openapi):
+    ops = list(operations(openapi))
+    assert len(ops) > 30
+    for path, method, operation in ops:
+        codes = set(operation["responses"])
+        assert {"400", "401", "404", "406"} <= codes, (method, path)
+        if method != "get":
+            assert {"403", "409", "503"} <= codes, (method, path)
+        error = operation["responses"]["404"]["content"]["application/json"]["schema"]
+        assert error == {"$ref": "#/components/schemas/ErrorOutput"}
+    assert "429" in openapi["paths"]["/api/auth/token/"]["post"]["responses"]
+
+
+def test_9_chip_set_and_buy_in_policy_may_be_null_in_the_schema(openapi):
+    schemas = openapi["components"]["schemas"]
+    for name in ("LeagueOutput", "EventOutput"):
+        for field in ("chip_set", "buy_in_policy"):
+            assert schemas[name]["properties"][field].get("nullable") is True, (name, field)
+
+
+def test_9_the_corrections_list_is_a_list_in_the_schema_and_in_the_answer(openapi, world):
+    han, lando = world.players[:2]
+    organiser = world.users["organiser"]
+    game = result_record(
+        actor=organiser,
+        event=world.event,
+        seats=[{"player": han.pk, "final_credits": 900}, {"player": lando.pk, "final_credits": 0}],
+    )
+    result_correct(
+        actor=organiser,
+        game=game,
+        reason="recount",
+        seats=[{"player": han.pk, "final_credits": 0}, {"player": lando.pk, "final_credits": 900}],
+    )
+    documented = openapi["paths"]["/api/games/{id}/corrections/"]["get"]["responses"]["200"]
+    assert documented["content"]["application/json"]["schema"]["type"] == "array"
+    answer = client_for(organiser).get(f"/api/games/{game.pk}/corrections/").json()
+    assert isinstance(answer, list) and len(answer) == 1
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/leagues/{slug}/standings/csv/", "/api/players/{player}/ledger/csv/?league={slug}"]
+)
+def test_9_csv_endpoints_answer_accept_text_csv(world, path):
+    url = path.format(slug=world.league.slug, player=world.players[0].pk)
+    response = client_for(world.users["member"]).get(url, HTTP_ACCEPT="text/csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    missing = client_for(world.users["member"]).get(url.replace(world.league.slug, "no-such"), HTTP_ACCEPT="text/csv")
+    assert missing.status_code == 404 and missing["Content-Type"] == "application/json"
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "body", "field"),
+    [
+        ("post", "/api/players/", {"display_name": 0}, "display_name"),
+        ("post", "/api/players/", {"display_name": "Rey", "nickname": "R"}, "nickname"),
+        ("patch", "/api/players/{player}/", {"display_name": ["Han"]}, "display_name"),
+        ("patch", "/api/leagues/{slug}/", {"description": 5}, "description"),
+        ("patch", "/api/leagues/{slug}/", {"colour": "red"}, "colour"),
+        ("patch", "/api/leagues/{slug}/", {"min_players": True}, "min_players"),
+        ("patch", "/api/leagues/{slug}/", {"ties_share_better_place": "yes"}, "ties_share_better_place"),
+        ("post", "/api/seasons/", {"league": "{slug}", "name": 7, "starts_on": "2026-01-01"}, "name"),
+        ("post", "/api/events/{event}/adjustments/", {"player": "{player}", "amount": 5.0, "reason": "r"}, "amount"),
+        ("post", "/api/events/{event}/adjustments/", {"player": "{player}", "amount": 5, "reason": "r", "x": 1}, "x"),
+        ("post", "/api/games/", {"event": "{event}", "seats": [{"player": "{player}", "chips": 5}]}, "seats"),
+        ("post", "/api/events/{event}/tables/", {"name": "T", "number": 2, "colour": "green"}, "colour"),
+    ],
+)
+def test_9_unknown_or_mistyped_inputs_are_refused_with_a_400(world, method, url, body, field):
+    values = {"slug": world.league.slug, "player": world.players[0].pk, "event": world.event.pk}
+
+    def fill(value):
+        if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
+            return values[value[1:-1]]
+        if isinstance(value, dict):
+            return {k: fill(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [fill(v) for v in value]
+        return value
+
+    players = Player.objects.count()
+    response = getattr(client_for(world.users["organiser"]), method)(url.format(**values), fill(body), format="json")
+    assert response.status_code == 400, response.content
+    assert field in response.json()
+    assert Player.objects.count() == players

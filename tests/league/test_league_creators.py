@@ -1,0 +1,46 @@
+"""Item 4 of the hardening issue: who may create a league is a site setting, LEAGUE_CREATORS ("anyone" signed
+in, or "staff" only), enforced by the API, the service and the predicate the pages ask."""
+
+import pytest
+
+from config.errors import ForbiddenError
+from league import permissions
+from league.models import League
+from league.services import league_create
+from tests.league.conftest import client_for
+
+
+def create(user, slug="new-league"):
+    return client_for(user).post("/api/leagues/", {"name": "New league", "slug": slug}, format="json")
+
+
+def test_4_with_league_creators_staff_a_signed_in_user_cannot_create_a_league(world, settings):
+    settings.LEAGUE_CREATORS = "staff"
+    outsider = world.users["outsider"]
+    assert permissions.can_create_league(outsider) is False
+    response = create(outsider)
+    assert response.status_code == 403
+    assert "site admins" in response.json()["detail"]
+    with pytest.raises(ForbiddenError):
+        league_create(actor=outsider, name="Through the service")
+    assert not League.objects.filter(name__in=["New league", "Through the service"]).exists()
+    assert permissions.can_create_league(world.users["admin"]) is True
+    assert create(world.users["admin"]).status_code == 201
+
+
+def test_4_with_league_creators_anyone_a_signed_in_user_creates_and_organises_a_league(world, settings):
+    settings.LEAGUE_CREATORS = "anyone"
+    outsider = world.users["outsider"]
+    assert permissions.can_create_league(outsider) is True
+    response = create(outsider)
+    assert response.status_code == 201
+    league = League.objects.get(slug="new-league")
+    assert permissions.can_manage_league(outsider, league)
+
+
+@pytest.mark.parametrize("creators", ["anyone", "staff"])
+def test_4_anonymous_users_never_create_leagues(world, settings, creators):
+    settings.LEAGUE_CREATORS = creators
+    assert permissions.can_create_league(None) is False
+    assert create(None).status_code == 401
+    assert not League.objects.filter(slug="new-league").exists()

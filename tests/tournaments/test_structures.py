@@ -1,0 +1,110 @@
+import pytest
+
+from tournaments.errors import TournamentLogicError
+from tournaments.structures import (
+    PRESETS,
+    Level,
+    better_preset,
+    cantina_preset,
+    payable,
+    structure_from_json,
+    structure_to_json,
+    suggest_structure,
+    validate_structure,
+)
+
+STANDARD = [5, 50, 100, 200, 500, 1000]
+
+
+def test_a_valid_structure_round_trips_through_json():
+    levels = [Level(small_blind=5, big_blind=10, length=15), Level(length=10, is_break=True)]
+    levels.append(Level(small_blind=10, big_blind=20, ante=5, length=15))
+    assert structure_from_json(structure_to_json(levels)) == levels
+    assert validate_structure(levels) == []
+
+
+def test_decreasing_blinds_are_refused_with_the_level_named():
+    levels = [Level(small_blind=10, big_blind=20, length=10), Level(small_blind=5, big_blind=10, length=10)]
+    with pytest.raises(TournamentLogicError, match=r"Level 2: the small blind \(5\) is lower.*never decreases"):
+        validate_structure(levels)
+
+
+def test_an_ante_larger_than_the_big_blind_is_refused():
+    with pytest.raises(TournamentLogicError, match=r"ante \(30\) is larger than the big blind \(20\)"):
+        validate_structure([Level(small_blind=10, big_blind=20, ante=30, length=10)])
+
+
+def test_an_amount_not_payable_in_the_chip_set_is_refused():
+    with pytest.raises(TournamentLogicError, match="big blind of 12 cannot be paid with chips of 5, 50"):
+        validate_structure([Level(small_blind=5, big_blind=12, length=10)], denominations=STANDARD)
+
+
+def test_colour_up_prompt_when_the_smallest_chip_is_no_longer_needed():
+    levels = [Level(small_blind=25, big_blind=50, length=10), Level(small_blind=50, big_blind=100, length=10)]
+    prompts = validate_structure(levels, denominations=STANDARD)
+    assert prompts == [
+        "From level 2 no forced bet needs the 5-credit chips: colour them up to 50-credit chips (chip race) "
+        "at the break before it."
+    ]
+
+
+def test_payable_finds_sums_of_several_denominations():
+    assert payable(7, [2, 5])
+    assert not payable(3, [2, 5])
+    assert payable(0, [5])
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ([], "non-empty list"),
+        ([{"big_blind": 10, "length": 5, "colour": "red"}], "unknown keys"),
+        ([{"big_blind": -1, "length": 5}], "big_blind must be a whole number"),
+        ([{"big_blind": 10, "length": 5, "unit": "days"}], "unit must be one of minutes, hands, orbits"),
+    ],
+)
+def test_bad_json_says_what_is_allowed(data, message):
+    with pytest.raises(TournamentLogicError, match=message):
+        structure_from_json(data)
+
+
+def test_a_structure_of_breaks_only_or_starting_with_a_break_is_refused():
+    with pytest.raises(TournamentLogicError, match="at least one playing level"):
+        validate_structure([Level(length=10, is_break=True)])
+    with pytest.raises(TournamentLogicError, match="cannot start with a break"):
+        validate_structure([Level(length=10, is_break=True), Level(big_blind=2, length=5)])
+
+
+def test_cantina_preset_raises_the_ante_by_5_3_2_1_as_the_field_shrinks():
+    levels = cantina_preset(start_ante=2, players=6)
+    antes = [level.ante for level in levels]
+    # 6 and 5 remain: +1 each; 4: +2; 3: +3; 2: +5.
+    assert antes == [2, 3, 4, 6, 9, 14]
+    assert all(level.unit == "hands" and level.big_blind == 0 for level in levels)
+    validate_structure(levels)
+
+
+def test_better_preset_doubles_the_blinds_each_orbit():
+    levels = better_preset(small_blind=5, big_blind=10, levels=4)
+    assert [(level.small_blind, level.big_blind) for level in levels] == [(5, 10), (10, 20), (20, 40), (40, 80)]
+    assert {level.unit for level in levels} == {"orbits"}
+    validate_structure(levels, denominations=STANDARD)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_is_valid(name):
+    validate_structure(PRESETS[name]())
+
+
+@pytest.mark.parametrize("duration, players, stack", [(60, 6, 450), (240, 30, 450), (120, 9, 100), (600, 300, 10_000)])
+def test_the_suggestion_is_valid_fits_the_duration_and_uses_the_chips(duration, players, stack):
+    levels = suggest_structure(duration_minutes=duration, players=players, starting_stack=stack, denominations=STANDARD)
+    validate_structure(levels, denominations=STANDARD)
+    total = sum(level.length for level in levels)
+    assert duration - levels[0].length < total <= duration
+    assert levels[-1].big_blind > levels[0].big_blind
+
+
+def test_a_suggestion_for_nonsense_is_refused():
+    with pytest.raises(TournamentLogicError, match="at least 10 minutes"):
+        suggest_structure(duration_minutes=5, players=6, starting_stack=450)

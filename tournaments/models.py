@@ -1,0 +1,88 @@
+"""A tournament: one league event run as a whole night, with registration, a structure, a clock and seats."""
+
+from django.db import models
+
+from league.models import Event, Player
+
+
+class Format(models.TextChoices):
+    HALCYON = "halcyon", "Halcyon (every player deals once; winners advance)"
+    FREEZEOUT = "freezeout", "Freezeout"
+    REBUY = "rebuy", "Re-buy"
+    REENTRY = "reentry", "Re-entry"
+
+
+class TournamentStatus(models.TextChoices):
+    REGISTERING = "registering", "Registering"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class Tournament(models.Model):
+    """The tournament side of a league event (one per event).
+
+    The clock is stored as facts only: when it started, from which level, and the pauses; the level in force
+    is computed from them (`tournaments.clock`). The draw seed stays secret until the draw; its SHA-256 is
+    published first.
+    """
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="tournament")
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.FREEZEOUT)
+    status = models.CharField(max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING)
+    structure = models.JSONField(default=list, help_text="Levels: small_blind, big_blind, ante, length, unit.")
+    starting_stack = models.PositiveBigIntegerField(default=450, help_text="Credits a buy-in or re-entry brings.")
+    seats_per_table = models.PositiveSmallIntegerField(default=8)
+    cap = models.PositiveIntegerField(null=True, blank=True, help_text="Most players; later ones wait.")
+    late_registration_level = models.PositiveIntegerField(
+        default=0, help_text="Players may still register while this level (counted from 1) is in force; 0: none."
+    )
+    advance_per_table = models.PositiveSmallIntegerField(default=1, help_text="Halcyon: how many advance per table.")
+    payout_template = models.CharField(max_length=32, default="top_3")
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_start_level = models.PositiveIntegerField(default=0, help_text="Index of the level the clock counts from.")
+    clock_pauses = models.JSONField(default=list, blank=True, help_text="[[started, ended or null], ...] ISO times.")
+    draw_seed = models.CharField(max_length=64, blank=True)
+    draw_seed_hash = models.CharField(max_length=64, blank=True)
+    drawn_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Tournament of {self.event}"
+
+
+class RegistrationStatus(models.TextChoices):
+    REGISTERED = "registered", "Registered"
+    WAITING = "waiting", "Waiting list"
+    ELIMINATED = "eliminated", "Eliminated"
+
+
+class Registration(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_registrations")
+    status = models.CharField(max_length=16, choices=RegistrationStatus.choices, default=RegistrationStatus.REGISTERED)
+    entries = models.PositiveIntegerField(default=0, help_text="Buy-ins and re-entries paid.")
+    rebuys = models.PositiveIntegerField(default=0)
+    addons = models.PositiveIntegerField(default=0)
+    table_number = models.PositiveIntegerField(null=True, blank=True)
+    seat_number = models.PositiveIntegerField(null=True, blank=True)
+    place = models.PositiveIntegerField(null=True, blank=True)
+    eliminated_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["registered_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                name="registration_unique_player",
+                violation_error_message="This player is already registered for the tournament.",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "table_number", "seat_number"],
+                name="registration_unique_seat",
+                violation_error_message="Two players cannot share a seat.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in tournament {self.tournament_id} ({self.status})"
