@@ -1,6 +1,7 @@
 """Online tables over REST: the lobby, opening a table, the table as I see it, my legal actions, acting,
 joining, leaving, starting, bots, pausing and resuming. The same services as the pages; the same answers."""
 
+from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
@@ -65,7 +66,7 @@ class TableViewSet(viewsets.ViewSet):
 
     @extend_schema(
         operation_id="tables_list",
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: build_array_type(build_basic_type(OpenApiTypes.OBJECT))},
         summary="The lobby: open, running and paused tables",
     )
     def list(self, request: Request) -> Response:
