@@ -21,8 +21,15 @@ migrate: install
 demo: migrate
 	$(BIN)/python manage.py demo_data
 
+# Without Redis, the Celery worker beside the server takes its tasks from files in this folder.
+EMBEDDED_BROKER_DIR ?= /tmp/sabacc-broker-$(notdir $(CURDIR))-$(PORT)
+
 run: demo
-	@echo "Serving at http://$(HOST):$(PORT)/  sign in as organiser, player or admin (password sabacc-demo); leagues: /leagues/, API docs: /api/docs/, admin: /admin/; Ctrl-C stops"
+	@echo "Serving at http://$(HOST):$(PORT)/  sign in as organiser, player or admin (password sabacc-demo); leagues: /leagues/, tables: /tables/, API docs: /api/docs/, admin: /admin/; Ctrl-C stops"
+	@echo "A Celery worker runs beside the server (bots, turn clock, next hand)."
+	export EMBEDDED_BROKER_DIR=$(EMBEDDED_BROKER_DIR); \
+	$(BIN)/celery -A config worker --pool solo --loglevel WARNING & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Debian's Chromium for the browser tests (Playwright cannot download its own here).

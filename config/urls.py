@@ -27,6 +27,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("league.urls")),
     path("", include("games.urls")),
+    path("", include("games.online.urls")),
 ]
 
 handler400 = "config.views.bad_request"

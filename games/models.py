@@ -120,3 +120,6 @@ class ResultCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"Correction of game {self.game_id}: {self.reason}"
+
+
+from games.online.models import *  # noqa: E402, F403 (online tables: games/online/models.py)

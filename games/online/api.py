@@ -1,0 +1,185 @@
+"""Online tables over REST: the lobby, opening a table, the table as I see it, my legal actions, acting,
+joining, leaving, starting, bots, pausing and resuming. The same services as the pages; the same answers."""
+
+from drf_spectacular.plumbing import build_array_type, build_basic_type
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from config.errors import ApplicationError
+from games.engine.bots import BOTS
+from games.online import selectors, services
+from games.online.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, OnlineTable
+from league.models import MAX_CREDITS, Event
+from league.selectors import league_list
+
+
+class TableOpenInput(serializers.Serializer):
+    event = serializers.IntegerField(help_text="The event (single game or tournament) the table belongs to.")
+    name = serializers.CharField(max_length=80)
+    seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=6)
+    turn_seconds = serializers.IntegerField(min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS, default=30)
+    preset = serializers.CharField(required=False, help_text="A preset of the variant; defaults to the league's.")
+    option_overrides = serializers.DictField(required=False, help_text="Engine options over the preset.")
+
+
+class ActInput(serializers.Serializer):
+    verb = serializers.ChoiceField(choices=services.VERBS)
+    version = serializers.IntegerField(min_value=0, help_text="The table version the action was made against.")
+    key = serializers.CharField(
+        max_length=services.MAX_KEY_LENGTH, help_text="Idempotency key: a repeat gets the first answer."
+    )
+    cards = serializers.ListField(child=serializers.CharField(max_length=4), required=False, max_length=10)
+    amount = serializers.IntegerField(min_value=1, max_value=MAX_CREDITS, required=False)
+
+
+class JoinInput(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=MAX_SEATS - 1, required=False)
+
+
+class EntropyInput(serializers.Serializer):
+    value = serializers.CharField(max_length=200, help_text="Random text from your device, mixed into the next deck.")
+
+
+class BotsInput(serializers.Serializer):
+    bot = serializers.ChoiceField(choices=sorted(BOTS), default="sensible", help_text="The kind of bot.")
+
+
+class TableViewSet(viewsets.ViewSet):
+    """Tables of the leagues you can see. Every answer about one table is the table as *you* see it."""
+
+    queryset = OnlineTable.objects.none()  # for the schema's path parameter type only
+
+    def _table(self, pk: str) -> OnlineTable:
+        table = selectors.table_list(user=self.request.user).filter(pk=pk).first() if str(pk).isdigit() else None
+        if table is None:
+            raise NotFound("No such table (or it belongs to a league you cannot see).")
+        return table
+
+    def _state(self, table: OnlineTable, code: int = status.HTTP_200_OK) -> Response:
+        table = OnlineTable.objects.select_related("event__season__league").get(pk=table.pk)
+        return Response(selectors.table_state(table, user=self.request.user), status=code)
+
+    @extend_schema(
+        operation_id="tables_list",
+        responses={200: build_array_type(build_basic_type(OpenApiTypes.OBJECT))},
+        summary="The lobby: open, running and paused tables",
+    )
+    def list(self, request: Request) -> Response:
+        tables = selectors.lobby_tables(user=request.user)
+        return Response([selectors.table_summary(t, user=request.user) for t in tables])
+
+    @extend_schema(request=TableOpenInput, responses={201: OpenApiTypes.OBJECT}, summary="Open a table")
+    def create(self, request: Request) -> Response:
+        data = _valid(TableOpenInput, request.data)
+        event = Event.objects.filter(pk=data.pop("event"), season__league__in=league_list(user=request.user)).first()
+        if event is None:
+            raise NotFound("No such event (or it belongs to a league you cannot see).")
+        table = services.table_open(actor=request.user, event=event, **data)
+        return self._state(table, status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The table as you see it")
+    def retrieve(self, request: Request, pk: str) -> Response:
+        return self._state(self._table(pk))
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="What you may do now, with the bounds")
+    @action(detail=True, methods=["get"])
+    def legal(self, request: Request, pk: str) -> Response:
+        state = selectors.table_state(self._table(pk), user=request.user)
+        legal = state["view"]["legal"] if state["view"] and "legal" in state["view"] else {"verbs": []}
+        return Response({"version": state["table"]["version"], "legal": legal})
+
+    @extend_schema(request=ActInput, responses={200: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT}, summary="Act")
+    @action(detail=True, methods=["post"])
+    def act(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        data = _valid(ActInput, request.data)
+        answer = services.table_act(actor=request.user, table=table, **data)
+        return Response({**answer, "state": self._state(table).data})
+
+    @extend_schema(request=JoinInput, responses={200: OpenApiTypes.OBJECT}, summary="Take a seat")
+    @action(detail=True, methods=["post"])
+    def join(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        data = _valid(JoinInput, request.data)
+        services.seat_take(actor=request.user, table=table, number=data.get("seat"))
+        return self._state(table)
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Leave your seat")
+    @action(detail=True, methods=["post"])
+    def leave(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        services.seat_leave(actor=request.user, table=table)
+        return self._state(table)
+
+    @extend_schema(request=BotsInput, responses={200: OpenApiTypes.OBJECT}, summary="Fill empty seats with bots")
+    @action(detail=True, methods=["post"])
+    def bots(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        services.table_fill_bots(actor=request.user, table=table, kind=_valid(BotsInput, request.data)["bot"])
+        return self._state(table)
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Start the game")
+    @action(detail=True, methods=["post"])
+    def start(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        services.table_start(actor=request.user, table=table)
+        return self._state(table)
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Pause the game")
+    @action(detail=True, methods=["post"])
+    def pause(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        services.table_pause(actor=request.user, table=table)
+        return self._state(table)
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Resume the game")
+    @action(detail=True, methods=["post"])
+    def resume(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        services.table_resume(actor=request.user, table=table)
+        return self._state(table)
+
+    @extend_schema(request=EntropyInput, responses={200: OpenApiTypes.OBJECT}, summary="Add entropy to the next deck")
+    @action(detail=True, methods=["post"])
+    def entropy(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        services.seat_entropy(actor=request.user, table=table, value=_valid(EntropyInput, request.data)["value"])
+        return self._state(table)
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Re-buy when out of credits")
+    @action(detail=True, methods=["post"])
+    def rebuy(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        services.seat_rebuy(actor=request.user, table=table)
+        return self._state(table)
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Close a cash table between hands")
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        services.table_close(actor=request.user, table=table)
+        return self._state(table)
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Come back after being marked away")
+    @action(detail=True, methods=["post"], url_path="return")
+    def come_back(self, request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        services.seat_return(actor=request.user, table=table)
+        return self._state(table)
+
+
+def _valid(serializer_class: type[serializers.Serializer], data) -> dict:
+    """Validated input, or one user error naming each field that is wrong and what it allows."""
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        problems = "; ".join(
+            f"{field}: {' '.join(str(m) for m in messages) if isinstance(messages, list) else messages}"
+            for field, messages in serializer.errors.items()
+        )
+        raise ApplicationError(f"Invalid input. {problems}", extra={"fields": serializer.errors})
+    return dict(serializer.validated_data)

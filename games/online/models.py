@@ -1,0 +1,135 @@
+"""Online tables: a table of a league event played in the browser, its seats and its action log.
+
+The engine's live state is saved on the table (`state`, with `history` for the export) and
+`version` counts every change. The saved state holds the master seed, so it never leaves the
+server: viewers only ever get the engine's view for them.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+MIN_SEATS, MAX_SEATS = 2, 8
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 600
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", "Open: taking seats"
+    RUNNING = "running", "Running"
+    PAUSED = "paused", "Paused"
+    FINISHED = "finished", "Finished"
+
+
+class OnlineTable(models.Model):
+    event = models.ForeignKey("league.Event", on_delete=models.CASCADE, related_name="online_tables")
+    name = models.CharField(max_length=80)
+    variant = models.CharField(max_length=40)
+    preset = models.CharField(max_length=40)
+    options = models.JSONField(default=dict, help_text="The full option set, resolved by the engine.")
+    seat_count = models.PositiveSmallIntegerField(default=6)
+    buy_in = models.PositiveIntegerField()
+    turn_seconds = models.PositiveIntegerField(default=30)
+    status = models.CharField(max_length=16, choices=TableStatus.choices, default=TableStatus.OPEN)
+    state = models.TextField(blank=True, help_text="The engine's saved game (holds the master seed: never served).")
+    history = models.TextField(blank=True, help_text="The engine's finished hands, for the replay export.")
+    results = models.JSONField(default=list, blank=True, help_text="Each finished hand as the table saw it.")
+    version = models.PositiveIntegerField(default=0)
+    # The version at which the awaited decision (hand, phase, actor) last changed: actions made
+    # against any version since then are still current, so select and improve take any order.
+    turn_version = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True)
+    game = models.OneToOneField(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="online_table"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+        indexes = [models.Index(fields=["status"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=MIN_SEATS) & Q(seat_count__lte=MAX_SEATS), name="online_table_seat_count"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeatKind(models.TextChoices):
+    PLAYER = "player", "Player"
+    BOT = "bot", "Bot"
+
+
+class OnlineSeat(models.Model):
+    table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=SeatKind.choices, default=SeatKind.PLAYER)
+    player = models.ForeignKey("league.Player", on_delete=models.PROTECT, related_name="online_seats")
+    bot_kind = models.CharField(max_length=16, blank=True)
+    name = models.CharField(max_length=80, help_text="The name the engine knows the seat by (unique at the table).")
+    engine_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    away = models.BooleanField(default=False)
+    timeouts = models.PositiveIntegerField(default=0, help_text="Timeouts in a row; two mark the player away.")
+    left = models.BooleanField(default=False)
+    left_with = models.PositiveIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="online_seat_unique_number"),
+            models.UniqueConstraint(fields=["table", "player"], name="online_seat_unique_player"),
+            models.UniqueConstraint(fields=["table", "name"], name="online_seat_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.table_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == SeatKind.BOT
+
+
+class ActionSource(models.TextChoices):
+    PLAYER = "player", "Player"
+    BOT = "bot", "Bot"
+    TIMEOUT = "timeout", "Turn clock"
+    AWAY = "away", "Sitting out"
+
+
+class OnlineAction(models.Model):
+    """One applied decision; `key` makes a resubmission return the first answer instead of acting twice.
+
+    No cards are kept here: the engine state holds them, and this log is shown at the table.
+    """
+
+    table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="actions")
+    seat = models.ForeignKey(OnlineSeat, on_delete=models.CASCADE, related_name="actions")
+    key = models.CharField(max_length=80)
+    source = models.CharField(max_length=8, choices=ActionSource.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    verb = models.CharField(max_length=8)
+    amount = models.PositiveIntegerField(null=True, blank=True)
+    hand = models.PositiveIntegerField()
+    phase = models.CharField(max_length=16)
+    version = models.PositiveIntegerField(help_text="The table's version after this action.")
+    response = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "id"]
+        constraints = [models.UniqueConstraint(fields=["table", "key"], name="online_action_unique_key")]
+        indexes = [models.Index(fields=["table", "hand"])]
+
+    def __str__(self) -> str:
+        return f"{self.verb} by seat {self.seat_id} at table {self.table_id}"
+
+
+__all__ = ["ActionSource", "OnlineAction", "OnlineSeat", "OnlineTable", "SeatKind", "TableStatus"]

@@ -1,0 +1,40 @@
+"""Who may do what at an online table: plain predicates asked by the pages and the API alike."""
+
+from typing import Any
+
+from config.errors import ApplicationError
+from league import permissions, selectors
+from league.models import League
+
+
+class NotAllowed(ApplicationError):
+    """The user may not do this here (403); the message says who may."""
+
+    status_code = 403
+    code = "permission_denied"
+
+
+def can_open_table(user: Any, league: League) -> bool:
+    """Organisers of the league (and site admins) open tables."""
+    return permissions.can_manage_league(user, league)
+
+
+def check_can_open(user: Any, league: League) -> None:
+    if not can_open_table(user, league):
+        raise NotAllowed(f"Only organisers of {league} can open tables.")
+
+
+def can_run_table(user: Any, table: Any) -> bool:
+    """Start, fill with bots, pause and resume: the league's organisers and site admins."""
+    return permissions.can_manage_league(user, table.event.season.league)
+
+
+def can_watch_table(user: Any, table: Any) -> bool:
+    return permissions.can_see_league(user, table.event.season.league)
+
+
+def can_sit(user: Any, table: Any) -> bool:
+    """Members of the league (players and organisers) with a player profile may take a seat."""
+    if not getattr(user, "is_authenticated", False) or selectors.user_player_id(user) is None:
+        return False
+    return table.event.season.league_id in selectors.user_league_roles(user)

@@ -1,0 +1,121 @@
+"""Reads of online tables. A viewer only ever gets the engine's view for their own seat (or a spectator's)."""
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from games.engine import Game
+from games.online.models import OnlineAction, OnlineSeat, OnlineTable, TableStatus
+from games.online.permissions import can_run_table, can_sit
+from league.selectors import league_list, user_player_id
+
+
+def table_list(*, user: Any, statuses: tuple[str, ...] | None = None) -> QuerySet[OnlineTable]:
+    """Tables of leagues the user can see, newest first (the saved engine state is not even loaded)."""
+    tables = (
+        OnlineTable.objects.filter(event__season__league__in=league_list(user=user))
+        .select_related("event__season__league")
+        .prefetch_related(Prefetch("seats", queryset=OnlineSeat.objects.order_by("number")))
+        .defer("state", "history")
+    )
+    if statuses:
+        tables = tables.filter(status__in=statuses)
+    return tables
+
+
+def lobby_tables(*, user: Any) -> QuerySet[OnlineTable]:
+    return table_list(user=user, statuses=(TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED))
+
+
+def seat_of(table: OnlineTable, user: Any) -> OnlineSeat | None:
+    player_id = user_player_id(user)
+    if player_id is None:
+        return None
+    return next((s for s in table.seats.all() if s.player_id == player_id and not s.left), None)
+
+
+def public_log(table: OnlineTable, hand: int) -> list[dict]:
+    """The hand's decisions as the table saw them: who did what and for how much; never which cards."""
+    rows = OnlineAction.objects.filter(table=table, hand=hand).select_related("seat").order_by("id")
+    return [
+        {"seat": row.seat.number, "name": row.seat.name, "verb": row.verb, "amount": row.amount, "source": row.source}
+        for row in rows
+    ]
+
+
+def table_summary(table: OnlineTable, *, user: Any) -> dict:
+    """What the lobby shows: stakes, rules, seats free and players."""
+    seats = list(table.seats.all())
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "league": table.event.season.league.name,
+        "event": table.event.name,
+        "status": table.status,
+        "preset": table.preset,
+        "buy_in": table.buy_in,
+        "seat_count": table.seat_count,
+        "seats_free": table.seat_count - len(seats),
+        "turn_seconds": table.turn_seconds,
+        "players": [s.name for s in seats],
+        "version": table.version,
+        "can_sit": table.status == TableStatus.OPEN and can_sit(user, table) and seat_of(table, user) is None,
+    }
+
+
+def table_state(table: OnlineTable, *, user: Any) -> dict:
+    """The table for this viewer: public table data, the engine's view for their seat (or a spectator's),
+    what they may do and the hand's public log."""
+    me = seat_of(table, user)
+    view = None
+    if table.state:
+        game = Game.from_json(table.state)
+        view = game.view_for(me.engine_seat) if me is not None and me.engine_seat is not None else game.spectator_view()
+    now = timezone.now()
+    seconds_left = max(0.0, (table.deadline - now).total_seconds()) if table.deadline else None
+    hand = view["hand"]["number"] if view and view.get("hand") else None
+    runner = can_run_table(user, table)
+    my_row = next((p for p in (view or {}).get("players", []) if me and p["seat"] == me.engine_seat), None)
+    between_hands = bool(view) and not view.get("waiting_for") and not view.get("over")
+    return {
+        "table": {
+            **table_summary(table, user=user),
+            "turn_version": table.turn_version,
+            "deadline": table.deadline.isoformat() if table.deadline else None,
+            "seconds_left": seconds_left,
+            "game": table.game_id,
+        },
+        "seats": [
+            {
+                "number": s.number,
+                "name": s.name,
+                "kind": s.kind,
+                "bot": s.bot_kind or None,
+                "engine_seat": s.engine_seat,
+                "away": s.away,
+                "left": s.left,
+                "you": me is not None and s.pk == me.pk,
+            }
+            for s in table.seats.all()
+        ],
+        "you": {"seat": me.number, "engine_seat": me.engine_seat, "away": me.away} if me else None,
+        "can": {
+            "sit": table.status == TableStatus.OPEN and me is None and can_sit(user, table),
+            "leave": me is not None and table.status != TableStatus.FINISHED,
+            "start": runner and table.status == TableStatus.OPEN,
+            "fill_bots": runner and table.status == TableStatus.OPEN,
+            "pause": runner and table.status == TableStatus.RUNNING,
+            "resume": runner and table.status == TableStatus.PAUSED,
+            "rebuy": my_row is not None
+            and my_row["stack"] == 0
+            and between_hands
+            and bool(table.options.get("rebuys"))
+            and table.status in (TableStatus.RUNNING, TableStatus.PAUSED),
+            "close": runner
+            and table.options.get("end_rule") == "never"
+            and table.status in (TableStatus.RUNNING, TableStatus.PAUSED),
+        },
+        "view": view,
+        "log": public_log(table, hand) if hand else [],
+    }

@@ -1,0 +1,795 @@
+"""Writes of online play: open a table, take and leave seats, start, bots, pause, and act.
+
+Every write locks the table row, loads the engine state, checks, applies, saves, bumps the
+table's `version` and publishes an event after the commit. A refusal raises `ApplicationError`
+(or `ConflictError`) and writes nothing. The engine is the only judge of what is legal.
+"""
+
+import random
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import ApplicationError, ConflictError
+from config.events import publish
+from games.engine import EngineError, Game
+from games.engine.bots import BOTS, Decision, apply_decision
+from games.models import Game as LeagueGame
+from games.models import GameSource, GameStatus, Seat
+from games.online import schedule
+from games.online.models import (
+    MAX_SEATS,
+    MAX_TURN_SECONDS,
+    MIN_SEATS,
+    MIN_TURN_SECONDS,
+    ActionSource,
+    OnlineAction,
+    OnlineSeat,
+    OnlineTable,
+    SeatKind,
+    TableStatus,
+)
+from games.online.permissions import NotAllowed, can_run_table, can_sit, check_can_open
+from league.models import MAX_CREDITS, Event, EventKind, EventStatus, LedgerEntry, LedgerKind, Player
+from league.selectors import user_player_id
+from league.services import (
+    audit,
+    effective_buy_in_policy,
+    event_results_rebuild,
+    resolve_game_rules,
+    standings_schedule,
+)
+
+VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin")
+MAX_KEY_LENGTH = 80
+# A sitting-out seat is acted for at once; this bounds that loop (each round needs a decision of someone).
+MAX_AUTO_ACTIONS = 200
+
+
+def table_topic(table_id: int) -> str:
+    from django.conf import settings
+
+    return f"{getattr(settings, 'ONLINE_EVENT_PREFIX', 'online')}.table.{table_id}"
+
+
+def lobby_topic() -> str:
+    from django.conf import settings
+
+    return f"{getattr(settings, 'ONLINE_EVENT_PREFIX', 'online')}.lobby"
+
+
+def _user(actor: Any) -> Any:
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ApplicationError(f"{what} must be a whole number from {low} to {high:,}; got {value!r}.")
+    return value
+
+
+def _lock(table: OnlineTable | int) -> OnlineTable:
+    pk = table.pk if isinstance(table, OnlineTable) else table
+    return OnlineTable.objects.select_for_update().select_related("event__season__league").get(pk=pk)
+
+
+def _lock_if_any(table_id: int) -> OnlineTable | None:
+    """For tasks: a task for a table deleted since it was sent has nothing to do."""
+    return OnlineTable.objects.select_for_update().select_related("event__season__league").filter(pk=table_id).first()
+
+
+def _load(table: OnlineTable) -> Game:
+    return Game.from_json(table.state, history=table.history or None)
+
+
+def _save(table: OnlineTable, game: Game) -> None:
+    table.state = game.to_json()
+    table.history = game.history_json()
+
+
+def _announce(table: OnlineTable, what: str) -> None:
+    """Tell viewers the table changed: the version only, never a card (each viewer fetches its own view)."""
+    publish(table_topic(table.pk), {"table": table.pk, "version": table.version, "what": what})
+    publish(lobby_topic(), {"table": table.pk, "version": table.version, "status": table.status})
+
+
+# ----- opening and seats -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def table_open(
+    *,
+    actor: Any,
+    event: Event,
+    name: str,
+    seats: int = 6,
+    turn_seconds: int = 30,
+    preset: str | None = None,
+    option_overrides: dict | None = None,
+) -> OnlineTable:
+    """Open a table at `event`: the league's (or season's) rules unless a preset or overrides are given,
+    checked by the engine; the buy-in comes from the event's buy-in policy."""
+    event = Event.objects.select_related("season__league").get(pk=event.pk)
+    league, season = event.season.league, event.season
+    check_can_open(actor, league)
+    name = (name or "").strip()
+    if not name or len(name) > 80:
+        raise ApplicationError("A table needs a name of 1 to 80 characters.", extra={"field": "name"})
+    seats = _int(seats, "Seats", MIN_SEATS, MAX_SEATS)
+    turn_seconds = _int(turn_seconds, "The turn time in seconds", MIN_TURN_SECONDS, MAX_TURN_SECONDS)
+    if event.status == EventStatus.FINISHED:
+        raise ApplicationError(f"{event} is finished; open a table at an event that is planned or running.")
+    variant = season.variant or league.variant
+    preset = preset or season.preset or league.preset
+    if option_overrides is None:
+        option_overrides = {**league.option_overrides, **season.option_overrides}
+    options = resolve_game_rules(variant=variant, preset=preset, overrides=option_overrides)
+    policy = effective_buy_in_policy(event)
+    buy_in = policy.buy_in if policy and policy.buy_in else options["starting_stack"]
+    if not 1 <= buy_in <= MAX_CREDITS // MAX_SEATS:
+        raise ApplicationError(f"The buy-in must be from 1 to {MAX_CREDITS // MAX_SEATS:,} credits; got {buy_in}.")
+    table = OnlineTable.objects.create(
+        event=event,
+        name=name,
+        variant=variant,
+        preset=preset,
+        options=options,
+        seat_count=seats,
+        buy_in=buy_in,
+        turn_seconds=turn_seconds,
+        created_by=_user(actor),
+    )
+    audit(actor=actor, action="online_table.open", obj=table, league=league, data={"seats": seats, "preset": preset})
+    _announce(table, "opened")
+    return table
+
+
+def _player_of(actor: Any) -> Player:
+    player_id = user_player_id(actor)
+    if player_id is None:
+        raise ApplicationError("You need a player profile to sit at a table; log in with a player account.")
+    return Player.objects.get(pk=player_id)
+
+
+def _free_number(table: OnlineTable, number: int | None) -> int:
+    taken = set(table.seats.values_list("number", flat=True))
+    if number is None:
+        free = [n for n in range(table.seat_count) if n not in taken]
+        if not free:
+            raise ConflictError(f"{table} is full: all {table.seat_count} seats are taken.")
+        return free[0]
+    number = _int(number, "The seat number", 0, table.seat_count - 1)
+    if number in taken:
+        raise ConflictError(f"Seat {number + 1} is taken; choose a free seat.")
+    return number
+
+
+def _seat_name(table: OnlineTable, wanted: str) -> str:
+    names = set(table.seats.values_list("name", flat=True))
+    name, suffix = wanted[:70], 2
+    while name in names:
+        name, suffix = f"{wanted[:70]} ({suffix})", suffix + 1
+    return name
+
+
+@transaction.atomic
+def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> OnlineSeat:
+    """Sit the actor's player at the table (before the game starts)."""
+    table = _lock(table)
+    if not can_sit(actor, table):
+        raise NotAllowed(f"Only members of {table.event.season.league} can sit at this table; join it first.")
+    player = _player_of(actor)
+    if table.seats.filter(player=player, left=False).exists():
+        raise ConflictError("You already have a seat at this table.")
+    if table.status != TableStatus.OPEN:
+        raise ConflictError("The game has started: seats are taken before it starts.")
+    number = _free_number(table, number)
+    seat = OnlineSeat.objects.create(
+        table=table, number=number, kind=SeatKind.PLAYER, player=player, name=_seat_name(table, player.display_name)
+    )
+    table.version += 1
+    table.save(update_fields=["version", "updated_at"])
+    _announce(table, "seat_taken")
+    return seat
+
+
+@transaction.atomic
+def seat_leave(*, actor: Any, table: OnlineTable) -> None:
+    """Leave the table: any time before the start; once running only at a cash table (casino), between hands."""
+    table = _lock(table)
+    player_id = user_player_id(actor)
+    seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
+    if seat is None:
+        raise ApplicationError("You have no seat at this table.")
+    if table.status == TableStatus.OPEN:
+        seat.delete()
+    elif table.status == TableStatus.FINISHED:
+        raise ConflictError("The game is over; there is no seat to leave.")
+    else:
+        game = _load(table)
+        try:
+            game.verify_leave(seat.engine_seat)
+        except EngineError as exc:
+            raise ConflictError(f"You cannot leave now: {exc}") from exc
+        before = _turn_key(game)
+        stack = game.leave(seat.engine_seat)
+        seat.left, seat.left_with = True, stack
+        seat.save(update_fields=["left", "left_with"])
+        _changed(table, game, before)
+        return
+    table.version += 1
+    table.save(update_fields=["version", "updated_at"])
+    _announce(table, "seat_left")
+
+
+def _bot_player(kind: str, number: int) -> Player:
+    """The guest player a bot seat plays as (one per bot kind and seat number, shared by every table)."""
+    name = f"{kind.capitalize()} bot {number + 1}"
+    player = Player.objects.filter(display_name=name, user=None, created_by=None).order_by("pk").first()
+    return player or Player.objects.create(display_name=name)
+
+
+@transaction.atomic
+def table_fill_bots(*, actor: Any, table: OnlineTable, kind: str = "sensible") -> list[OnlineSeat]:
+    """Fill every empty seat with a bot of `kind` (random or sensible)."""
+    table = _lock(table)
+    _check_runner(actor, table)
+    if kind not in BOTS:
+        raise ApplicationError(f"Unknown bot {kind!r}; the bots are: {', '.join(BOTS)}.", extra={"field": "kind"})
+    if table.status != TableStatus.OPEN:
+        raise ConflictError("Bots are seated before the game starts.")
+    taken = set(table.seats.values_list("number", flat=True))
+    created = []
+    for number in range(table.seat_count):
+        if number in taken:
+            continue
+        player = _bot_player(kind, number)
+        created.append(
+            OnlineSeat.objects.create(
+                table=table,
+                number=number,
+                kind=SeatKind.BOT,
+                bot_kind=kind,
+                player=player,
+                name=_seat_name(table, player.display_name),
+            )
+        )
+    if not created:
+        raise ConflictError("Every seat is taken already.")
+    table.version += 1
+    table.save(update_fields=["version", "updated_at"])
+    audit(actor=actor, action="online_table.bots", obj=table, league=table.event.season.league, data={"kind": kind})
+    _announce(table, "bots_seated")
+    return created
+
+
+def _check_runner(actor: Any, table: OnlineTable) -> None:
+    if not can_run_table(actor, table):
+        raise NotAllowed(f"Only organisers of {table.event.season.league} can run this table.")
+
+
+# ----- starting, pausing ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
+    """Start the game: book every seat's buy-in in the ledger, create the league game, deal the first hand."""
+    table = _lock(table)
+    _check_runner(actor, table)
+    if table.status != TableStatus.OPEN:
+        raise ConflictError(f"The game has already started (the table is {table.get_status_display().lower()}).")
+    seats = list(table.seats.select_related("player").order_by("number"))
+    if len(seats) < MIN_SEATS:
+        raise ConflictError(f"A game needs at least {MIN_SEATS} seats taken; take seats or fill them with bots.")
+    try:
+        game = Game.new(
+            options=table.options,
+            players=[(seat.name, table.buy_in) for seat in seats],
+            rng=random.Random(secrets.randbits(256)),
+            variant=table.variant,
+            preset=table.preset,
+        )
+    except EngineError as exc:
+        raise ApplicationError(f"The engine refused to start this game: {exc}") from exc
+    event = Event.objects.select_for_update().select_related("season__league").get(pk=table.event_id)
+    now = timezone.now()
+    league_game = LeagueGame.objects.create(
+        event=event,
+        status=GameStatus.RUNNING,
+        source=GameSource.ONLINE,
+        variant=table.variant,
+        preset=table.preset,
+        options=table.options,
+        played_at=now,
+        recorded_by=_user(actor),
+    )
+    for index, seat in enumerate(seats):
+        seat.engine_seat = index
+    OnlineSeat.objects.bulk_update(seats, ["engine_seat"])
+    Seat.objects.bulk_create(
+        Seat(game=league_game, player=seat.player, number=index + 1, buy_in=table.buy_in)
+        for index, seat in enumerate(seats)
+    )
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            event=event, game=league_game, player=seat.player, kind=LedgerKind.BUY_IN, amount=table.buy_in, author=None
+        )
+        for seat in seats
+    )
+    if event.status == EventStatus.PLANNED:
+        Event.objects.filter(pk=event.pk).update(status=EventStatus.RUNNING)
+    table.game = league_game
+    table.status = TableStatus.RUNNING
+    before = _turn_key(game)
+    game.start_hand()
+    audit(actor=actor, action="online_table.start", obj=table, league=event.season.league)
+    _changed(table, game, before, fresh_turn=True)
+    return table
+
+
+@transaction.atomic
+def table_pause(*, actor: Any, table: OnlineTable) -> OnlineTable:
+    """Stop the clock and the bots; nobody can act until the table resumes."""
+    table = _lock(table)
+    _check_runner(actor, table)
+    if table.status != TableStatus.RUNNING:
+        raise ConflictError("Only a running table can be paused.")
+    table.status, table.deadline = TableStatus.PAUSED, None
+    table.version += 1
+    table.save(update_fields=["status", "deadline", "version", "updated_at"])
+    audit(actor=actor, action="online_table.pause", obj=table, league=table.event.season.league)
+    _announce(table, "paused")
+    return table
+
+
+@transaction.atomic
+def table_resume(*, actor: Any, table: OnlineTable) -> OnlineTable:
+    """Resume a paused table: the awaited decision gets a fresh turn time."""
+    table = _lock(table)
+    _check_runner(actor, table)
+    if table.status != TableStatus.PAUSED:
+        raise ConflictError("Only a paused table can be resumed.")
+    table.status = TableStatus.RUNNING
+    game = _load(table)
+    audit(actor=actor, action="online_table.resume", obj=table, league=table.event.season.league)
+    _changed(table, game, _turn_key(game), fresh_turn=True)
+    return table
+
+
+@transaction.atomic
+def table_close(*, actor: Any, table: OnlineTable) -> OnlineTable:
+    """Close a cash table (casino: the game never ends by itself) between hands: the game lands in the league
+    with every stack as it is."""
+    table = _lock(table)
+    _check_runner(actor, table)
+    if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+        raise ConflictError("Only a running or paused game can be closed.")
+    game = _load(table)
+    try:
+        game.close_table()  # the game is over and its hand seeds are revealed (RULES 1.7)
+    except EngineError as exc:
+        raise ConflictError(f"The table cannot close now: {exc}") from exc
+    table.deadline = None
+    table.version += 1
+    _save(table, game)
+    _finish(table, game)
+    table.save()
+    audit(actor=actor, action="online_table.close", obj=table, league=table.event.season.league)
+    _announce(table, "finished")
+    return table
+
+
+@transaction.atomic
+def seat_rebuy(*, actor: Any, table: OnlineTable) -> OnlineSeat:
+    """A player out of credits buys back in, between hands, where the rules and the event's policy allow it;
+    the re-buy is booked in the ledger at once."""
+    table = _lock(table)
+    player_id = user_player_id(actor)
+    seat = table.seats.select_related("player").filter(player_id=player_id, left=False).first() if player_id else None
+    if seat is None or seat.engine_seat is None:
+        raise ApplicationError("Only a player seated in the game can re-buy.")
+    if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+        raise ConflictError("Re-buys happen while the game runs, between hands.")
+    event = Event.objects.select_related("season__league").get(pk=table.event_id)
+    policy = effective_buy_in_policy(event)
+    row = Seat.objects.select_for_update().get(game_id=table.game_id, player_id=seat.player_id)
+    if policy is not None and not policy.rebuys_allowed:
+        raise ConflictError(f"This event's buy-in policy ({policy}) allows no re-buys.")
+    if policy is not None and policy.max_rebuys and row.rebuys >= policy.max_rebuys:
+        raise ConflictError(f"This event allows at most {policy.max_rebuys} re-buys; you have had {row.rebuys}.")
+    amount = (policy.rebuy_amount if policy and policy.rebuy_amount else 0) or table.buy_in
+    game = _load(table)
+    try:
+        game.rebuy(seat.engine_seat, amount)
+    except EngineError as exc:
+        raise ConflictError(f"You cannot re-buy now: {exc}") from exc
+    row.rebuys += 1
+    row.rebuy_credits += amount
+    row.save(update_fields=["rebuys", "rebuy_credits"])
+    LedgerEntry.objects.create(
+        event=event, game_id=table.game_id, player=seat.player, kind=LedgerKind.REBUY, amount=amount
+    )
+    table.results = [*table.results, {"rebuy": seat.name, "amount": amount}]
+    before = _turn_key(game)
+    _changed(table, game, before)
+    return seat
+
+
+@transaction.atomic
+def seat_entropy(*, actor: Any, table: OnlineTable, value: str) -> None:
+    """A seated player's browser contributes randomness to the next hand's deck (RULES 1.7), between hands.
+
+    The table's version stays as it is: nothing anyone sees changes, and the next hand still starts on time."""
+    table = _lock(table)
+    player_id = user_player_id(actor)
+    seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
+    if seat is None or seat.engine_seat is None:
+        raise ApplicationError("Only a player seated in the game contributes to its decks.")
+    if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+        raise ConflictError("Entropy is contributed while the game runs, between hands.")
+    game = _load(table)
+    try:
+        game.contribute_entropy(seat.engine_seat, value)
+    except EngineError as exc:
+        raise ApplicationError(str(exc)) from exc
+    _save(table, game)
+    table.save(update_fields=["state", "history", "updated_at"])
+
+
+@transaction.atomic
+def seat_return(*, actor: Any, table: OnlineTable) -> OnlineSeat:
+    """A player marked away comes back: their decisions wait for them again."""
+    table = _lock(table)
+    player_id = user_player_id(actor)
+    seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
+    if seat is None:
+        raise ApplicationError("You have no seat at this table.")
+    if not seat.away:
+        raise ConflictError("You are not marked away.")
+    seat.away, seat.timeouts = False, 0
+    seat.save(update_fields=["away", "timeouts"])
+    table.version += 1
+    table.save(update_fields=["version", "updated_at"])
+    _announce(table, "returned")
+    return seat
+
+
+# ----- acting --------------------------------------------------------------------------------------
+
+
+def _turn_key(game: Game) -> tuple:
+    """What decision the table awaits: hand, phase and, in a betting round, whose turn."""
+    waiting = game.waiting_for()
+    if not waiting:
+        return (game.hands_played, "none", None)
+    phase = game.legal_actions(waiting[0]).phase
+    return (game.hands_played, phase, None if phase in ("select", "improve") else waiting[0])
+
+
+def _decision(verb: Any, cards: Any, amount: Any) -> Decision:
+    if verb not in VERBS:
+        raise ApplicationError(
+            f"Unknown action {verb!r}; the actions are: {', '.join(VERBS)}.", extra={"field": "verb"}
+        )
+    if verb == "select":
+        if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards) or len(cards) > 10:
+            raise ApplicationError(
+                "Select needs `cards`, a list of the card codes you choose from your hand (it may be empty).",
+                extra={"field": "cards"},
+            )
+        return Decision("select", cards=tuple(cards))
+    if verb in ("bet", "raise"):
+        what = "A bet" if verb == "bet" else "A raise (your new total for the round)"
+        return Decision(verb, amount=_int(amount, what, 1, MAX_CREDITS))
+    return Decision(verb)
+
+
+def default_decision(game: Game, engine_seat: int) -> Decision:
+    """What the clock does for a player: keep nothing new in select and improve, check if free, else fold."""
+    legal = game.legal_actions(engine_seat)
+    if legal.can_select:
+        return Decision("select", cards=())
+    if legal.can_check:
+        return Decision("check")
+    if legal.can_fold:
+        return Decision("fold")
+    return Decision(legal.verbs[0]) if legal.verbs else Decision("fold")
+
+
+def _apply(
+    table: OnlineTable,
+    game: Game,
+    seat: OnlineSeat,
+    decision: Decision,
+    *,
+    source: str,
+    key: str,
+    actor: Any = None,
+) -> dict:
+    """Apply one decision through the engine, log it, save, and schedule what follows."""
+    before = _turn_key(game)
+    hand_number = game.hands_played + (1 if game.in_hand else 0)
+    phase = game.legal_actions(seat.engine_seat).phase
+    try:
+        apply_decision(game, seat.engine_seat, decision)
+    except EngineError as exc:
+        raise ApplicationError(str(exc), code="illegal_action") from exc
+    version = table.version + 1
+    response = {"applied": True, "verb": decision.verb, "hand": hand_number, "version": version}
+    OnlineAction.objects.create(
+        table=table,
+        seat=seat,
+        key=key,
+        source=source,
+        actor=_user(actor),
+        verb=decision.verb,
+        amount=decision.amount,
+        hand=hand_number,
+        phase=phase,
+        version=version,
+        response=response,
+    )
+    _changed(table, game, before)
+    return response
+
+
+def _check_version(table: OnlineTable, version: Any, actor: Any) -> None:
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ApplicationError(
+            f"Every action carries `version`, the table version it was made against (a whole number); got {version!r}.",
+            extra={"field": "version"},
+        )
+    if not table.turn_version <= version <= table.version:
+        from games.online.selectors import table_state
+
+        raise ConflictError(
+            f"The table has moved on (version {table.version}; your action was made against {version}); nothing was "
+            "done. Here is the table as it is now.",
+            code="stale",
+            extra={"version": table.version, "state": table_state(table, user=actor)},
+        )
+
+
+@transaction.atomic
+def table_act(
+    *,
+    actor: Any,
+    table: OnlineTable,
+    verb: str,
+    version: int,
+    key: str,
+    cards: list[str] | None = None,
+    amount: int | None = None,
+) -> dict:
+    """A player's decision. `key` makes it idempotent (a repeat returns the first answer and acts once);
+    `version` is the table version it was made against (a stale one is refused with 409)."""
+    if not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY_LENGTH:
+        raise ApplicationError(
+            f"Every action carries `key`, an idempotency key of 1 to {MAX_KEY_LENGTH} characters; got {key!r}.",
+            extra={"field": "key"},
+        )
+    table = _lock(table)
+    player_id = user_player_id(actor)
+    seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
+    if seat is None:
+        raise ApplicationError("You have no seat at this table; only seated players act.", code="not_seated")
+    key = f"p{seat.pk}:{key}"
+    first = OnlineAction.objects.filter(table=table, key=key).first()
+    if first is not None:
+        return {**first.response, "repeated": True}
+    decision = _decision(verb, cards, amount)
+    if table.status != TableStatus.RUNNING:
+        raise ConflictError(f"The table is {table.get_status_display().lower()}: nobody can act now.")
+    _check_version(table, version, actor)
+    game = _load(table)
+    if seat.engine_seat not in game.waiting_for():
+        waiting = ", ".join(game.names[s] for s in game.waiting_for()) or "nobody (between hands)"
+        raise ConflictError(f"It is not your decision; the table is waiting for {waiting}.", code="not_your_turn")
+    response = _apply(table, game, seat, decision, source=ActionSource.PLAYER, key=key, actor=actor)
+    if seat.timeouts or seat.away:
+        OnlineSeat.objects.filter(pk=seat.pk).update(timeouts=0, away=False)
+    return response
+
+
+def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool = False) -> None:
+    """After the engine state changed: settle sitting-out seats, save, set the clock, schedule, announce."""
+    seats = {s.engine_seat: s for s in table.seats.all() if s.engine_seat is not None}
+    played_before = before[0]
+    table.version += 1
+    after = _turn_key(game)
+    turn_changed = fresh_turn or after != before
+    if turn_changed:
+        table.turn_version = table.version
+    for _ in range(MAX_AUTO_ACTIONS):
+        away = [s for s in game.waiting_for() if seats[s].away or seats[s].left]
+        if not away or table.status != TableStatus.RUNNING:
+            break
+        seat = seats[away[0]]
+        key = f"away:{table.turn_version}:{seat.number}"
+        before = _turn_key(game)
+        hand_number = game.hands_played + (1 if game.in_hand else 0)
+        phase = game.legal_actions(seat.engine_seat).phase
+        decision = default_decision(game, seat.engine_seat)
+        apply_decision(game, seat.engine_seat, decision)
+        table.version += 1
+        OnlineAction.objects.create(
+            table=table,
+            seat=seat,
+            key=key,
+            source=ActionSource.AWAY,
+            verb=decision.verb,
+            hand=hand_number,
+            phase=phase,
+            version=table.version,
+            response={"applied": True, "verb": decision.verb, "hand": hand_number, "version": table.version},
+        )
+        if _turn_key(game) != before:
+            table.turn_version = table.version
+            turn_changed = True
+    now = timezone.now()
+    waiting = game.waiting_for()
+    if game.over:
+        table.deadline = None
+    elif table.status == TableStatus.RUNNING and waiting and turn_changed:
+        table.deadline = now + timedelta(seconds=table.turn_seconds)
+        if any(not seats[s].is_bot for s in waiting):
+            schedule.later("turn_timeout", [table.pk, table.turn_version], table.turn_seconds)
+        for engine_seat in waiting:
+            if seats[engine_seat].is_bot:
+                schedule.later(
+                    "bot_act", [table.pk, seats[engine_seat].number, table.turn_version], schedule.bot_delay()
+                )
+    elif table.status == TableStatus.RUNNING and not waiting:
+        # Between hands: the next hand after the pause (any change between hands starts the pause again).
+        table.deadline = None
+        schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())
+    finished_hands = game.hands_played - played_before
+    if finished_hands > 0:
+        table.results = [*table.results, *game.results[-finished_hands:]]
+    _save(table, game)
+    if game.over:
+        _finish(table, game)
+    table.save()
+    _announce(table, "finished" if game.over else "changed")
+
+
+# ----- tasks (called by games.online.tasks with ids; each safe to run twice) -------------------------
+
+
+@transaction.atomic
+def turn_timeout(*, table_id: int, turn_version: int) -> int:
+    """The turn clock ran out: act for every player still awaited at `turn_version`, once.
+
+    Returns how many seats were acted for (0 when the decision was already made or the table paused)."""
+    table = _lock_if_any(table_id)
+    if table is None or table.status != TableStatus.RUNNING or table.turn_version != turn_version:
+        return 0
+    game = _load(table)
+    seats = {s.engine_seat: s for s in table.seats.all() if s.engine_seat is not None}
+    acted = 0
+    for engine_seat in game.waiting_for():
+        if table.turn_version != turn_version or engine_seat not in game.waiting_for():
+            break
+        seat = seats[engine_seat]
+        if seat.is_bot:
+            continue
+        seat.timeouts += 1
+        seat.away = seat.away or seat.timeouts >= 2
+        seat.save(update_fields=["timeouts", "away"])
+        _apply(
+            table,
+            game,
+            seat,
+            default_decision(game, engine_seat),
+            source=ActionSource.TIMEOUT,
+            key=f"timeout:{turn_version}:{seat.number}",
+        )
+        acted += 1
+    return acted
+
+
+@transaction.atomic
+def bot_act(*, table_id: int, seat_number: int, turn_version: int) -> bool:
+    """A bot's decision, from its seat's view only; nothing when it is no longer the bot's decision."""
+    table = _lock_if_any(table_id)
+    if table is None or table.status != TableStatus.RUNNING or table.turn_version != turn_version:
+        return False
+    seat = table.seats.filter(number=seat_number, kind=SeatKind.BOT).first()
+    key = f"bot:{turn_version}:{seat_number}"
+    if seat is None or OnlineAction.objects.filter(table=table, key=key).exists():
+        return False
+    game = _load(table)
+    if seat.engine_seat not in game.waiting_for():
+        return False
+    bot = BOTS[seat.bot_kind](random.Random(secrets.randbits(64)))
+    decision = bot.decide(game.view_for(seat.engine_seat))
+    _apply(table, game, seat, decision, source=ActionSource.BOT, key=key)
+    return True
+
+
+@transaction.atomic
+def next_hand(*, table_id: int, version: int) -> bool:
+    """Deal the next hand after the pause; nothing if the table changed since (paused, or dealt already)."""
+    table = _lock_if_any(table_id)
+    if table is None or table.status != TableStatus.RUNNING or table.version != version:
+        return False
+    game = _load(table)
+    if not game.can_start_hand():
+        return False
+    before = _turn_key(game)
+    game.start_hand()
+    _changed(table, game, before, fresh_turn=True)
+    return True
+
+
+# ----- the end of the game -----------------------------------------------------------------------
+
+
+def _finish(table: OnlineTable, game: Game) -> None:
+    """The game is over: results, places, hand-by-hand ledger, replay and standings for the league game."""
+    from games.engine.replay import export_replay
+
+    table.status = TableStatus.FINISHED
+    league_game = LeagueGame.objects.select_for_update().get(pk=table.game_id)
+    event = Event.objects.select_related("season__league").get(pk=league_game.event_id)
+    seats = {s.name: s for s in table.seats.select_related("player")}
+    places = {row["player"]: row for row in game.standings()}
+    rows = {s.player_id: s for s in Seat.objects.select_for_update().filter(game=league_game)}
+    previous = {name: table.buy_in for name in seats}
+    deltas: dict[str, list[int]] = {name: [] for name in seats}
+    history = []
+    rebuys = 0
+    for result in table.results:
+        if "rebuy" in result:
+            previous[result["rebuy"]] += result["amount"]
+            rebuys += result["amount"]
+            continue
+        stacks = result["stacks"]
+        for name in seats:
+            deltas[name].append(stacks.get(name, 0) - previous[name])
+            previous[name] = stacks.get(name, 0)
+        history.append({str(seats[name].player_id): stacks.get(name, 0) for name in seats})
+    entries = []
+    for name, seat in seats.items():
+        row = rows[seat.player_id]
+        final = game.stacks[seat.engine_seat] if not seat.left else seat.left_with
+        row.final_credits = final
+        row.place = places[name]["place"]
+        row.biggest_pot = max([0, *deltas[name]])
+        for number, delta in enumerate(deltas[name], start=1):
+            if delta:
+                kind = LedgerKind.HAND_WON if delta > 0 else LedgerKind.HAND_LOST
+                entries.append(
+                    LedgerEntry(event=event, game=league_game, player=seat.player, kind=kind, amount=delta, hand=number)
+                )
+        if final:
+            entries.append(
+                LedgerEntry(event=event, game=league_game, player=seat.player, kind=LedgerKind.PAYOUT, amount=-final)
+            )
+    credits_in = table.buy_in * len(seats) + rebuys
+    credits_out = sum(row.final_credits for row in rows.values())
+    if credits_in != credits_out:  # a bug, never a user error: the engine conserves credits
+        raise RuntimeError(f"Online table {table.pk}: {credits_in} credits came in but {credits_out} went out.")
+    Seat.objects.bulk_update(list(rows.values()), ["final_credits", "place", "biggest_pot"])
+    LedgerEntry.objects.bulk_create(entries)
+    try:
+        document = export_replay(game)
+    except EngineError:
+        document = None
+    league_game.status = GameStatus.FINISHED
+    league_game.replay_document = document
+    league_game.replay_result = {
+        "hands": [result for result in table.results if "rebuy" not in result],
+        "standings": game.standings(),
+        "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
+    }
+    league_game.hands = history
+    league_game.save(update_fields=["status", "replay_document", "replay_result", "hands"])
+    if event.kind == EventKind.GAME and event.status != EventStatus.FINISHED:
+        Event.objects.filter(pk=event.pk).update(status=EventStatus.FINISHED)
+    event_results_rebuild(event=event)
+    standings_schedule(league_id=event.season.league_id)
+    publish("game.result_recorded", {"game": league_game.pk, "event": event.pk, "league": event.season.league.slug})

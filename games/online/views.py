@@ -1,0 +1,312 @@
+"""Pages of online play: the lobby, the table, its live stream and the forms behind its buttons.
+
+The table is rendered on the server for its viewer (`templates/tables/_table.html`) from the same
+`table_state` the API serves; `static/js/table.js` swaps in each new rendering the event stream (or,
+failing that, polling) brings, counts the clock down, and posts decisions. Without JavaScript the
+buttons are plain forms.
+"""
+
+import uuid
+
+from django.contrib import messages
+from django.core.handlers.asgi import ASGIRequest
+from django.db.models import Count, Max
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_POST
+
+from config.errors import ApplicationError
+from games.engine import PRESETS
+from games.engine.bots import BOTS
+from games.online import selectors, services, stream
+from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
+from games.online.permissions import can_open_table, can_watch_table
+from league.models import Event, EventStatus
+from league.selectors import league_list
+
+SUIT_NAMES = {"c": "circle", "s": "square", "t": "triangle"}
+
+
+def _table_or_404(request: HttpRequest, pk: int) -> OnlineTable:
+    table = selectors.table_list(user=request.user).filter(pk=pk).first()
+    if table is None or not can_watch_table(request.user, table):
+        raise Http404("No such table.")
+    return table
+
+
+def _fresh(pk: int) -> OnlineTable:
+    return OnlineTable.objects.select_related("event__season__league").get(pk=pk)
+
+
+# ----- presenting a state ----------------------------------------------------------------------------
+
+
+def card(code: str) -> dict:
+    """A card code (`+7c`, `-3t`, `0`) as the page draws it: signed value and suit shape, or the Sylop."""
+    if code == "0":
+        return {"code": code, "sylop": True, "value": "0", "suit": "sylop", "label": "Sylop"}
+    value, suit = int(code[:-1]), SUIT_NAMES.get(code[-1], code[-1])
+    text = f"{value:+d}" if value else "0"
+    return {"code": code, "sylop": False, "value": text, "suit": suit, "label": f"{text} {suit}"}
+
+
+def present(state: dict) -> dict:
+    """The template's context: the state plus what is easier computed here than in a template."""
+    view = state["view"] or {}
+    hand = view.get("hand") or {}
+    legal = view.get("legal") or {"verbs": []}
+    names = {p["seat"]: p["name"] for p in view.get("players", [])}
+    waiting = set(view.get("waiting_for", []))
+    seats_by_engine = {s["engine_seat"]: s for s in state["seats"] if s["engine_seat"] is not None}
+    players = []
+    for row in view.get("players", []):
+        seat = seats_by_engine.get(row["seat"], {})
+        chips = row.get("chips") or {}
+        players.append(
+            {
+                **row,
+                "chips_text": ", ".join(f"{n} {name}" for name, n in (chips.get("chips") or {}).items()),
+                "waiting": row["seat"] in waiting,
+                "dealer": hand.get("dealer") == row["seat"],
+                "you": seat.get("you", False),
+                "bot": seat.get("bot"),
+                "away": seat.get("away", False),
+            }
+        )
+    result = hand.get("result")
+    pot = sum(p["amount"] for p in (result or hand).get("pots", []))
+    reveal = None
+    if result:
+        reveal = {
+            "showdown": [
+                {**row, "name": name, "cards": [card(c) for c in row.get("cards", [])]}
+                for name, row in result.get("showdown", {}).items()
+            ],
+            "pots": result.get("pots", []),
+            "folded": result.get("folded", []),
+        }
+    bet = None
+    if "bet" in legal["verbs"]:
+        bet = {"verb": "bet", "low": legal["min_bet"], "high": legal["max_bet"]}
+    elif "raise" in legal["verbs"]:
+        bet = {"verb": "raise", "low": legal["min_raise_to"], "high": legal["max_raise_to"]}
+    if bet:
+        bet["half_pot"] = min(bet["high"], max(bet["low"], pot // 2))
+        bet["pot"] = min(bet["high"], max(bet["low"], pot))
+    return {
+        **state,
+        "hand": hand,
+        "legal": legal,
+        "players": players,
+        "pot": pot,
+        "pots": hand.get("pots", []),
+        "cards": [card(c) for c in view.get("cards", [])],
+        "selection": [card(c) for c in view.get("selection", [])],
+        "waiting_names": [names[s] for s in view.get("waiting_for", []) if s in names],
+        "reveal": reveal,
+        "bet": bet,
+        "target_suit": hand.get("suit"),
+        "standings": view.get("standings"),
+        "key": uuid.uuid4().hex,  # a fresh idempotency key per rendering: a double-click acts once
+    }
+
+
+def fragment(request: HttpRequest, table: OnlineTable) -> dict:
+    """One rendering of the table for this viewer, as the stream and the polling fallback send it."""
+    state = selectors.table_state(table, user=request.user)
+    html = render_to_string("tables/_table.html", {"s": present(state)}, request=request)
+    legal = (state["view"] or {}).get("legal") or {"verbs": []}
+    return {
+        "version": state["table"]["version"],
+        "status": state["table"]["status"],
+        "seconds_left": state["table"]["seconds_left"],
+        "verbs": legal["verbs"],
+        "html": html,
+    }
+
+
+# ----- pages ---------------------------------------------------------------------------------------------
+
+
+def _openable_events(user) -> list[Event]:
+    events = (
+        Event.objects.filter(season__league__in=league_list(user=user))
+        .exclude(status=EventStatus.FINISHED)
+        .select_related("season__league")
+        .order_by("-starts_at")[:100]
+    )
+    return [e for e in events if can_open_table(user, e.season.league)]
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    tables = list(selectors.lobby_tables(user=request.user))
+    context = {"tables": [selectors.table_summary(t, user=request.user) for t in tables]}
+    if getattr(request, "htmx", False):
+        return render(request, "tables/_lobby.html", context)
+    context.update(
+        events=_openable_events(request.user), presets=list(PRESETS), seat_range=range(MIN_SEATS, MAX_SEATS + 1)
+    )
+    return render(request, "tables/lobby.html", context)
+
+
+@require_POST
+def table_open(request: HttpRequest) -> HttpResponse:
+    event = next((e for e in _openable_events(request.user) if str(e.pk) == request.POST.get("event")), None)
+    try:
+        if event is None:
+            raise ApplicationError("Choose an event of a league you organise.")
+        table = services.table_open(
+            actor=request.user,
+            event=event,
+            name=request.POST.get("name", ""),
+            seats=_number(request.POST.get("seats"), "Seats"),
+            turn_seconds=_number(request.POST.get("turn_seconds"), "The turn time"),
+            preset=request.POST.get("preset") or None,
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("online-lobby")
+    return redirect("online-table", pk=table.pk)
+
+
+def _number(raw: str | None, what: str) -> int:
+    try:
+        return int(raw or "")
+    except ValueError:
+        raise ApplicationError(f"{what} must be a whole number; got {raw!r}.") from None
+
+
+def table_page(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table_or_404(request, pk)
+    data = fragment(request, table)
+    return render(
+        request,
+        "tables/table.html",
+        {"table": table, "fragment": data, "bots": sorted(BOTS)},
+    )
+
+
+def table_fragment(request: HttpRequest, pk: int) -> JsonResponse:
+    """The polling fallback: the table as this viewer sees it now."""
+    return JsonResponse(fragment(request, _table_or_404(request, pk)))
+
+
+def table_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    """The live stream of this viewer's table (server-sent events)."""
+    table = _table_or_404(request, pk)
+    user = request.user
+    user.is_authenticated  # noqa: B018 (resolve the lazy user here, not inside the stream)
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
+    since = int(raw) if raw.isdigit() else None
+
+    def token() -> int:
+        return OnlineTable.objects.filter(pk=pk).values_list("version", flat=True).first()
+
+    def render_now() -> dict:
+        return fragment(request, _fresh(pk))
+
+    topic = services.table_topic(table.pk)
+    if isinstance(request, ASGIRequest):
+        body = stream.async_stream(topic, since, token, render_now)
+    else:
+        body = stream.sync_stream(topic, since, token, render_now)
+    return _event_response(body)
+
+
+def lobby_events(request: HttpRequest) -> StreamingHttpResponse:
+    """A message whenever a listed table changes; the page then reloads the list."""
+    user = request.user
+    user.is_authenticated  # noqa: B018
+
+    def token() -> str:
+        found = selectors.lobby_tables(user=user).aggregate(n=Count("pk"), at=Max("updated_at"))
+        return f"{found['n']}-{found['at'].timestamp() if found['at'] else 0}"
+
+    def render_now() -> dict:
+        return {"changed": True}
+
+    since = request.headers.get("Last-Event-ID") or None
+    topic = services.lobby_topic()
+    if isinstance(request, ASGIRequest):
+        body = stream.async_stream(topic, since, token, render_now)
+    else:
+        body = stream.sync_stream(topic, since, token, render_now)
+    return _event_response(body)
+
+
+def _event_response(body) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(body, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy such as nginx must pass events on at once
+    return response
+
+
+# ----- the buttons -----------------------------------------------------------------------------------------
+
+
+def _answer(request: HttpRequest, pk: int, error: ApplicationError | None) -> HttpResponse:
+    """JSON for the page's script (the new rendering, or the error), a redirect for a plain form."""
+    wants_json = request.headers.get("Accept", "").startswith("application/json")
+    if wants_json:
+        payload = fragment(request, _fresh(pk))
+        if error is not None:
+            payload.update(detail=error.message, code=error.code)
+            return JsonResponse(payload, status=error.status_code)
+        return JsonResponse(payload)
+    if error is not None:
+        messages.error(request, error.message)
+    return redirect("online-table", pk=pk)
+
+
+@require_POST
+def table_do(request: HttpRequest, pk: int, what: str) -> HttpResponse:
+    """join, leave, bots, start, pause, resume and return: one service each."""
+    table = _table_or_404(request, pk)
+    calls = {
+        "join": lambda: services.seat_take(actor=request.user, table=table),
+        "leave": lambda: services.seat_leave(actor=request.user, table=table),
+        "bots": lambda: services.table_fill_bots(
+            actor=request.user, table=table, kind=request.POST.get("bot") or "sensible"
+        ),
+        "start": lambda: services.table_start(actor=request.user, table=table),
+        "pause": lambda: services.table_pause(actor=request.user, table=table),
+        "resume": lambda: services.table_resume(actor=request.user, table=table),
+        "return": lambda: services.seat_return(actor=request.user, table=table),
+        "close": lambda: services.table_close(actor=request.user, table=table),
+        "rebuy": lambda: services.seat_rebuy(actor=request.user, table=table),
+        "entropy": lambda: services.seat_entropy(actor=request.user, table=table, value=request.POST.get("value", "")),
+    }
+    if what not in calls:
+        raise Http404("No such table operation.")
+    if not request.user.is_authenticated:
+        return _answer(request, pk, ApplicationError("Log in first."))
+    try:
+        calls[what]()
+    except ApplicationError as exc:
+        return _answer(request, pk, exc)
+    return _answer(request, pk, None)
+
+
+@require_POST
+def table_act(request: HttpRequest, pk: int) -> HttpResponse:
+    """A decision from the table page: verb, cards, amount, the version it was made against and a key."""
+    table = _table_or_404(request, pk)
+    post = request.POST
+    error = None
+    try:
+        if not request.user.is_authenticated:
+            raise ApplicationError("Log in first.")
+        amount = post.get("amount")
+        services.table_act(
+            actor=request.user,
+            table=table,
+            verb=post.get("verb", ""),
+            cards=post.getlist("cards"),
+            amount=_number(amount, "The amount") if amount else None,
+            version=_number(post.get("version"), "The version"),
+            key=post.get("key") or uuid.uuid4().hex,
+        )
+    except ApplicationError as exc:
+        error = exc
+    return _answer(request, pk, error)

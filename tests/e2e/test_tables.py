@@ -1,0 +1,231 @@
+"""Online tables in a real browser against the live server, with a real Celery worker for the bots,
+the clock and the next hand: a player plays a hand against bots, and two players play one together,
+every change arriving live, with no reload."""
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from celery.contrib.testing.worker import start_worker
+from django.conf import settings
+from django.test import Client
+
+from config.celery import app
+from games.engine import Game
+from games.online import services, stream
+from games.online.models import OnlineSeat
+from tests.league.conftest import build_world
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+WAIT = 30_000
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+@pytest.fixture
+def worker(settings):
+    settings.ONLINE_HAND_PAUSE_SECONDS = 60  # one hand per test: the reveal stays on screen
+    settings.ONLINE_STREAM_SECONDS = 20  # streams end soon after the test (the browser would reconnect)
+    settings.ONLINE_STREAM_KEEPALIVE_SECONDS = 1  # and notice a closed browser within a second
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = False
+    app.control.purge()  # tasks left on this test broker by an earlier run
+    try:
+        with start_worker(app, perform_ping_check=False, pool="solo", loglevel="WARNING", shutdown_timeout=5):
+            yield
+        # The browsers are closed: their streams end (and free their database connections) within seconds.
+        assert stream.wait_until_closed(timeout=15)
+    finally:
+        app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def table_world(db):
+    world = build_world()
+    world.event.status = "planned"
+    world.event.save()
+    return world
+
+
+@pytest.fixture
+def contexts(worker):
+    """Browser contexts, closed before the worker fixture waits for their streams to end."""
+    opened = []
+    yield opened
+    for context in opened:
+        context.close()
+
+
+def signed_in(browser, base_url: str, user, contexts, *, width=1280, height=800):
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": width, "height": height})
+    contexts.append(context)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    return page
+
+
+def act_passively(page) -> str:
+    """Take the cheapest way through the decision on screen; returns what was done."""
+    form = page.locator("[data-act-form]")
+    if form.locator('button[value="select"]').count():
+        boxes = form.locator('input[name="cards"]')
+        if "Choose your selection" in form.inner_text() and boxes.count():
+            boxes.first.check()
+        form.locator('button[value="select"]').click()
+        return "select"
+    for verb in ("check", "call", "fold"):
+        button = form.locator(f'button[value="{verb}"]')
+        if button.count():
+            button.click()
+            return verb
+    raise AssertionError(f"no passive action among: {form.inner_text()}")
+
+
+def awaited_users(table) -> set[int] | None:
+    """The users whose decision the table awaits (from the server), or None once the hand is over."""
+    table.refresh_from_db()
+    game = Game.from_json(table.state)
+    if not game.in_hand:
+        return None
+    seats = {s.engine_seat: s for s in OnlineSeat.objects.filter(table=table).select_related("player")}
+    return {seats[s].player.user_id for s in game.waiting_for() if seats[s].player.user_id}
+
+
+def play_until_reveal(table, pages: dict, limit: int = 40) -> list[str]:
+    """Each awaited player (by user id in `pages`) acts in their own browser until the hand is over."""
+    done = []
+    for _ in range(limit):
+        awaited = awaited_users(table)
+        if awaited is None:
+            for page in pages.values():
+                page.wait_for_selector(".reveal")
+            return done
+        for user_id in awaited & pages.keys():
+            page = pages[user_id]
+            page.wait_for_function(f"document.getElementById('table').dataset.version >= {table.version}")
+            page.wait_for_selector("[data-act-form]")
+            version = page.locator("#table").get_attribute("data-version")
+            done.append(act_passively(page))
+            page.wait_for_function(f"document.getElementById('table').dataset.version !== '{version}'")
+            break
+        else:  # only bots are awaited: wait for the worker to act
+            page = next(iter(pages.values()))
+            page.wait_for_function(f"Number(document.getElementById('table').dataset.version) > {table.version}")
+    raise AssertionError(f"no reveal after {done}")
+
+
+def test_a_player_plays_a_hand_against_bots_with_live_updates(browser, live_server, table_world, contexts):
+    organiser = table_world.users["organiser"]
+    table = services.table_open(actor=organiser, event=table_world.event, name="Bots", seats=3, turn_seconds=120)
+    page = signed_in(browser, live_server.url, organiser, contexts, width=390, height=844)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server.url}/tables/{table.pk}/")
+    page.evaluate("window.__sameDocument = true")
+    page.get_by_role("button", name="Take a seat").click()
+    page.wait_for_selector(".seat .badge:has-text('you')")
+    assert page.locator("#table-error").is_hidden(), page.locator("#table-error").inner_text()
+    page.get_by_role("button", name="Fill empty seats").click()
+    page.wait_for_selector("text=Sensible bot 2")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_selector(".cards.hand .card")
+    assert page.locator(".cards.hand .card").count() == 5
+    page.wait_for_selector("#live-status:has-text('Live')")
+    with page.expect_response(lambda r: r.url.endswith("/entropy/") and r.request.method == "POST") as posted:
+        done = play_until_reveal(table, {organiser.pk: page})
+    assert posted.value.status == 200  # the browser added its randomness to the next deck (RULES 1.7)
+    table.refresh_from_db()
+    assert Game.from_json(table.state, history=table.history).entropy
+    assert done and done[0] == "select"
+    reveal = page.locator(".reveal").inner_text()
+    assert "won by" in reveal
+    log = page.locator(".log").inner_text()
+    assert "bot" in log  # the bots' decisions arrived without a reload
+    assert page.evaluate("window.__sameDocument") is True
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path="/tmp/table-bots-390.png", full_page=True)
+    violations = Axe().run(page).response["violations"]
+    serious = [
+        (v["id"], [n["target"] for n in v["nodes"]]) for v in violations if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == []
+    assert errors == []
+
+
+def duel(browser, contexts, table_world, url_a: str, url_b: str, shot: str) -> None:
+    """The organiser (on `url_a`) and a member (on `url_b`) sit down and play a hand, live, no reload."""
+    organiser, member = table_world.users["organiser"], table_world.users["member"]
+    table = services.table_open(actor=organiser, event=table_world.event, name="Duel", seats=2, turn_seconds=120)
+    page_a = signed_in(browser, url_a, organiser, contexts)
+    page_b = signed_in(browser, url_b, member, contexts)
+    page_a.goto(f"{url_a}/tables/{table.pk}/")
+    page_b.goto(f"{url_b}/tables/{table.pk}/")
+    for page in (page_a, page_b):
+        page.evaluate("window.__sameDocument = true")
+        page.wait_for_selector("#live-status:has-text('Live')")
+    page_b.get_by_role("button", name="Take a seat").click()
+    page_a.wait_for_selector("text=Mem")  # live: A sees B sit down
+    page_a.get_by_role("button", name="Take a seat").click()
+    page_a.get_by_role("button", name="Start the game").click()
+    page_b.wait_for_selector(".cards.hand .card")  # live: B's cards arrive without a reload
+    cards_a = set(page_a.locator(".cards.hand .card").evaluate_all("els => els.map(e => e.dataset.code)"))
+    cards_b = set(page_b.locator(".cards.hand .card").evaluate_all("els => els.map(e => e.dataset.code)"))
+    assert len(cards_a) >= 4 and len(cards_b) >= 4 and not (cards_a & cards_b) - {"0"}
+    play_until_reveal(table, {organiser.pk: page_a, member.pk: page_b})
+    won_a, won_b = page_a.locator(".reveal .won").all_inner_texts(), page_b.locator(".reveal .won").all_inner_texts()
+    assert won_a == won_b and won_a
+    stacks_a = page_a.locator(".seat .stack strong").all_inner_texts()
+    assert stacks_a == page_b.locator(".seat .stack strong").all_inner_texts()
+    table.refresh_from_db()
+    assert [int(s) for s in stacks_a] == Game.from_json(table.state).stacks  # the stacks after the pot was paid
+    for page in (page_a, page_b):
+        assert page.evaluate("window.__sameDocument") is True
+    page_a.screenshot(path=f"/tmp/table-{shot}.png", full_page=True)
+
+
+def test_two_players_in_two_browsers_play_a_hand(browser, live_server, table_world, contexts):
+    duel(browser, contexts, table_world, live_server.url, live_server.url, "duel")
+
+
+@pytest.fixture
+def second_server(live_server):
+    """Another server process (uvicorn, ASGI: the async streams) on the same database and Redis."""
+    database = settings.DATABASES["default"]
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    login = database["USER"] + (f":{database['PASSWORD']}" if database.get("PASSWORD") else "")
+    env["DATABASE_URL"] = f"postgres://{login}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
+    env["ONLINE_STREAM_SECONDS"] = "20"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lines = []
+        for line in server.stderr:  # bounded by the process: it either reports it is up or exits
+            lines.append(line)
+            if "Uvicorn running on" in line:
+                break
+        else:
+            raise AssertionError("uvicorn did not start: " + "".join(lines))
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_two_server_processes_one_table(browser, live_server, second_server, table_world, contexts):
+    if not settings.REDIS_URL or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        pytest.skip("two processes share PostgreSQL and Redis (CI runs them)")
+    duel(browser, contexts, table_world, live_server.url, second_server, "two-processes")

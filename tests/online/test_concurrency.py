@@ -1,0 +1,79 @@
+"""Many clients fire actions at one table at once (PostgreSQL row locks): only legal ones apply, each
+key acts once, nothing errors, credits are conserved and the stored history replays to the stored state."""
+
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connection
+
+from config.errors import ApplicationError
+from games.engine import Game
+from games.engine.replay import export_replay, play_replay
+from games.online import services
+from games.online.models import OnlineAction, OnlineTable
+from games.online.selectors import table_state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_actions_apply_once_each_and_only_when_legal(world, humans, open_table, scheduled):
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL (CI runs it)")
+    org, mem = world.users["organiser"], humans[0]
+    table = open_table(seats=2)
+    services.seat_take(actor=org, table=table)
+    services.seat_take(actor=mem, table=table)
+    services.table_start(actor=org, table=table)
+    rounds, outcomes = 6, {"applied": 0, "repeated": 0, "refused": 0}
+    lock = threading.Lock()
+    for round_number in range(rounds):
+        table.refresh_from_db()
+        if table.status != "running":
+            break
+        views = {user.pk: table_state(table, user=user)["view"] for user in (org, mem)}
+        version = table.version
+        rng = random.Random(round_number)
+        shots = []
+        for i in range(16):
+            user = rng.choice([org, mem])
+            view = views[user.pk]
+            verb = rng.choice(["select", "check", "call", "fold", "bet"])
+            cards = view["cards"][: rng.randint(0, 2)] if verb == "select" else None
+            shots.append((user, verb, cards, 10 if verb == "bet" else None, f"r{round_number}-{i % 5}"))
+        barrier = threading.Barrier(len(shots))
+
+        def fire(shot, barrier=barrier, version=version):
+            user, verb, cards, amount, key = shot
+            barrier.wait(timeout=30)
+            try:
+                answer = services.table_act(
+                    actor=user,
+                    table=OnlineTable(pk=table.pk),
+                    verb=verb,
+                    cards=cards,
+                    amount=amount,
+                    version=version,
+                    key=key,
+                )
+                kind = "repeated" if answer.get("repeated") else "applied"
+            except ApplicationError:
+                kind = "refused"
+            finally:
+                connection.close()
+            with lock:
+                outcomes[kind] += 1
+
+        with ThreadPoolExecutor(max_workers=len(shots)) as pool:
+            list(pool.map(fire, shots))  # any exception other than a refusal fails the test here
+        if not Game.from_json(OnlineTable.objects.get(pk=table.pk).state).in_hand:
+            services.next_hand(table_id=table.pk, version=OnlineTable.objects.get(pk=table.pk).version)
+    table.refresh_from_db()
+    assert outcomes["applied"] >= 2 and outcomes["refused"] > 0
+    assert OnlineAction.objects.filter(table=table).count() == outcomes["applied"]
+    keys = list(OnlineAction.objects.filter(table=table).values_list("key", flat=True))
+    assert len(keys) == len(set(keys))
+    game = Game.from_json(table.state, history=table.history)
+    assert game.total_credits() == 2 * table.buy_in
+    replayed = play_replay(export_replay(game))
+    assert replayed["stacks"] == {name: game.stacks[s] for s, name in enumerate(game.names)}
