@@ -34,6 +34,7 @@ def finished_seat_rows(*, event_id: int) -> list[dict[str, Any]]:
 
 def register() -> None:
     from games.demo import bot_replay
+    from games.online.services import table_open
     from games.services import result_record, table_create
 
     hooks.register(
@@ -43,4 +44,5 @@ def register() -> None:
         result_record=result_record,
         table_create=table_create,
         bot_replay=bot_replay,
+        online_table_open=table_open,
     )

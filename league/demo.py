@@ -192,6 +192,16 @@ def load_demo_data(out: TextIO) -> None:
         round=2,
     )
 
+    # An online table waiting in the lobby: sit down, fill the empty seats with bots and start it.
+    practice = services.event_create(
+        actor=organiser,
+        season=current,
+        name="Practice night",
+        starts_at=timezone.now() - datetime.timedelta(minutes=10),
+        status=EventStatus.RUNNING,
+    )
+    hooks.get("online_table_open")(actor=organiser, event=practice, name="Practice table", seats=4, turn_seconds=60)
+
     han = next(p for p in players if p.display_name == DEMO_PLAYER_CLAIMS)
     services.player_claim(user=player_user, player=han, claim_code=han.claim_code)
     services.standings_recompute(league_id=league.pk)

@@ -73,9 +73,13 @@ def test_the_demo_has_one_account_per_role_and_prints_them():
 
 def test_the_demos_running_tournament_is_on_the_pages():
     load_demo_data(io.StringIO())
-    from league.models import EventStatus
+    from league.models import EventKind, EventStatus
 
-    cup = League.objects.get(slug=DEMO_LEAGUE).seasons.get(name="Season 2").events.get(status=EventStatus.RUNNING)
+    cup = (
+        League.objects.get(slug=DEMO_LEAGUE)
+        .seasons.get(name="Season 2")
+        .events.get(status=EventStatus.RUNNING, kind=EventKind.TOURNAMENT)
+    )
     client = Client()
     assert f'href="/events/{cup.pk}/">{cup.name}</a>' in client.get("/").content.decode()
     assert f'href="/events/{cup.pk}/">{cup.name}</a>' in client.get(f"/leagues/{DEMO_LEAGUE}/").content.decode()
