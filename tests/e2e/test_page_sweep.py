@@ -26,6 +26,8 @@ SKIPPED_PREFIXES = ("api/", "admin/", "static/")
 NOT_PAGES = {
     "healthz": "JSON health check",
     "favicon": "a redirect to the icon",
+    "online-lobby-events": "the lobby's server-sent event stream (the lobby page reads it)",
+    "online-events": "a table's server-sent event stream (the table page reads it)",
 }
 
 
@@ -67,6 +69,7 @@ class Objects:
     event: object
     game: object
     table: object
+    online_table: object
     player: object
     guest: object
     membership: object
@@ -75,12 +78,13 @@ class Objects:
 
 def _demo_objects() -> Objects:
     from games.models import Game
+    from games.online.models import OnlineTable
     from league.demo import DEMO_LEAGUE, DEMO_PLAYER, load_demo_data
-    from league.models import EventStatus, League, Membership, Player, Role
+    from league.models import EventKind, EventStatus, League, Membership, Player, Role
 
     load_demo_data(io.StringIO())
     league = League.objects.get(slug=DEMO_LEAGUE)
-    event = league.seasons.get(name="Season 2").events.get(status=EventStatus.RUNNING)
+    event = league.seasons.get(name="Season 2").events.get(status=EventStatus.RUNNING, kind=EventKind.TOURNAMENT)
     game = Game.objects.filter(event=event).exclude(replay_document=None).get()
     player = Player.objects.get(user__username=DEMO_PLAYER)
     return Objects(
@@ -89,6 +93,7 @@ def _demo_objects() -> Objects:
         event=event,
         game=game,
         table=game.table,
+        online_table=OnlineTable.objects.get(event__season__league=league),
         player=player,
         guest=Player.objects.filter(user=None, memberships__league=league).first(),
         membership=Membership.objects.filter(league=league, role=Role.PLAYER).first(),
@@ -120,7 +125,7 @@ SEGMENT_OBJECTS = {
     "season": "season",
     "event": "event",
     "game": "game",
-    "table": "table",
+    "table": "online_table",  # tables/<pk>/ are online tables; a league event's tables have no page of their own
     "player": "player",
     "guest": "guest",
     "member": "membership",
@@ -132,6 +137,8 @@ def fill(route: Route, objects: Objects, keys: dict[str, dict[str, str]]) -> str
     """The route's URL with its arguments filled; AssertionError naming the route when they cannot be."""
     if route.name in keys:
         return reverse(route.name, kwargs=keys[route.name])
+    if route.name == "online-do":  # a table's POST-only actions (join, leave, start...): the probe sees 405
+        return reverse(route.name, kwargs={"pk": objects.online_table.pk, "what": "join"})
     if route.name == "player-claim":
         return reverse(route.name, kwargs={"code": objects.guest.claim_code})
     kwargs = {}
