@@ -222,7 +222,7 @@ def test_every_organiser_page_fits_a_phone_and_a_laptop_with_no_serious_accessib
 
     load_demo_data(io.StringIO())
     league = League.objects.get(slug=DEMO_LEAGUE)
-    event = Event.objects.get(season__league=league, status="running")
+    event = Event.objects.get(season__league=league, status="running", kind="tournament")
     game = Game.objects.filter(event__season__league=league, replay_document__isnull=True).order_by("id").first()
     season = league.seasons.order_by("starts_on").first()
     paths = [
