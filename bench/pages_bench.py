@@ -159,7 +159,8 @@ def _run() -> int:
     sys.modules["bench_pages_urls"] = module
     client = Client()
     rows = []
-    with override_settings(ROOT_URLCONF="bench_pages_urls"):
+    # The test client's host, `testserver`, is allowed by the test runner only.
+    with override_settings(ROOT_URLCONF="bench_pages_urls", ALLOWED_HOSTS=["testserver"]):
         for index, (label, page_url) in enumerate(pages.items()):
             times, html = _timings(client, page_url, REQUESTS)
             documents[str(index)] = html.decode().split("\n")

@@ -5,6 +5,7 @@ Rows are written only by `league.services` (and `games.services`); reads go thro
 """
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -157,12 +158,23 @@ class League(models.Model):
     min_players = models.PositiveIntegerField(default=2, help_text="Events with fewer players do not count.")
     ties_share_better_place = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Bumped by every write of the league's data (`league.services.versions`); the pages' caches key on it.
+    data_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name", "id"]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A save of a loaded league never writes `data_version` back: only the services' bump (an
+        `UPDATE ... + 1`) moves it, so a stale copy saved later cannot take it back to a used value."""
+        if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "data_version"
+            ]
+        super().save(*args, **kwargs)
 
     def clean(self) -> None:
         """The services' checks (engine rules, points formula, tie-breakers, counts): the admin runs them too."""

@@ -44,6 +44,7 @@ from league.services.standings import (
     standings_recompute,
     standings_schedule,
 )
+from league.services.versions import bump_data_version, league_data_changed
 
 __all__ = [
     "ALL_TIME",
@@ -53,6 +54,7 @@ __all__ = [
     "SEASON_FIELDS",
     "audit",
     "buy_in_policy_create",
+    "bump_data_version",
     "check_rules",
     "check_season_rules",
     "chip_set_create",
@@ -63,6 +65,7 @@ __all__ = [
     "event_results_rebuild",
     "event_update",
     "league_create",
+    "league_data_changed",
     "league_settings_check",
     "league_update",
     "ledger_adjust",

@@ -11,6 +11,9 @@ Every write takes its row locks in this order, and never the other way round:
 - Rows are locked `FOR NO KEY UPDATE` of the row itself only (`no_key=True`,
   `of=("self",)`): a lock never spreads to joined rows, and it does not block the key
   share locks PostgreSQL takes when another row referencing it is inserted.
+- Locking the league also moves its data version on (`league.services.versions`): the
+  lock is the `UPDATE` of that counter, a `FOR NO KEY UPDATE` lock of the row like the
+  one it replaces, so a refused write (rolled back) moves nothing.
 - Players (and users) are locked alone, after any league row; the ledger is
   append-only and never locked.
 - A lock race PostgreSQL still breaks (deadlock, serialization failure, lock timeout)
@@ -18,13 +21,17 @@ Every write takes its row locks in this order, and never the other way round:
 """
 
 from league.models import Event, League, Season
+from league.services.versions import bump_data_version
 
 LOCK_ORDER = ("league", "season", "event", "table", "game", "seats", "player", "ledger")
 
 
 def lock_league(league_id: int) -> League | None:
-    """Lock a league row (the first lock of every write of the league); None when it is gone."""
-    return League.objects.select_for_update(no_key=True).filter(pk=league_id).first()
+    """Lock a league row (the first lock of every write of the league) and bump its data version, so the
+    pages cached under the old one are not served again; None when the league is gone."""
+    if not bump_data_version(league_id):
+        return None
+    return League.objects.filter(pk=league_id).first()
 
 
 def lock_season(season_id: int) -> Season:

@@ -27,6 +27,7 @@ from league.models import (
 )
 from league.services.common import ALL_TIME, season_scope
 from league.services.locks import lock_league
+from league.services.versions import league_data_changed
 from league.services.rules import season_rules
 from league.standings.compute import ResultRow, compute_standings
 
@@ -116,6 +117,8 @@ def standings_schedule(*, league_id: int) -> None:
 
     queue.standings_league_id = league_id
     queue.done = False
+    # What changed shows on the league's pages at once, not only once the recomputation has run.
+    league_data_changed(league_id=league_id)
     transaction.on_commit(queue, robust=True)
 
 

@@ -1,4 +1,4 @@
-// Organiser pages: tie-breaker arrows without a reload, formula-specific inputs, and the result entry's
+// Organiser pages: tie-breaker arrows without a reload and drag-and-drop (the vendored SortableJS), formula-specific inputs, and the result entry's
 // live credits balance. Everything here only helps: the server checks every value again when saving.
 (function () {
   "use strict";
@@ -25,6 +25,13 @@
         refresh();
         button.disabled ? item.querySelector("input[type=checkbox]").focus() : button.focus();
       });
+      // Dragging moves the <li>, and with it the hidden tie_order input: the form posts the new order.
+      if (window.Sortable) {
+        window.Sortable.create(list, { handle: ".drag-handle", animation: 150, onEnd: refresh });
+        list.querySelectorAll(".drag-handle").forEach(function (handle) { handle.hidden = false; });
+        var hint = list.parentElement.querySelector(".drag-only");
+        if (hint) hint.hidden = false;
+      }
     });
   }
 
