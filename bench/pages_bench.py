@@ -3,7 +3,9 @@ PostgreSQL with the league bench's 1,000 players and 50,000 games.
 
 Each page's server time (median and p95, through Django's test client, so no network) is reported against
 a bare Django view rendering a template of the same size: the page's own HTML, line by line, through one
-template loop. The ratio is the page's cost over the cost of just rendering that much HTML.
+template loop. The ratio is the page's cost over the cost of just rendering that much HTML. Each page is
+measured cold (the page cache emptied before every request, so every fragment comes from the database) and
+warm (served from the cache, as every request is after the first since the league's data last changed).
 Run: `.venv/bin/python -m bench.pages_bench` (uses DATABASE_URL if set, and reuses the league it built there
 before; else creates and drops postgres://postgres@127.0.0.1:5432/sabacc_bench).
 """
@@ -84,11 +86,14 @@ def _history_player(rng: random.Random):
     return player, chosen
 
 
-def _timings(client, url: str, count: int) -> tuple[list[float], bytes]:
+def _timings(client, url: str, count: int, before=None) -> tuple[list[float], bytes]:
+    """`count` timed requests after one to warm up; `before()` runs ahead of each, untimed."""
     first = client.get(url)  # warm up
     assert first.status_code == 200, (url, first.status_code)
     samples = []
     for _ in range(count):
+        if before is not None:
+            before()
         begin = time.perf_counter()
         response = client.get(url)
         samples.append(time.perf_counter() - begin)
@@ -116,6 +121,8 @@ def main() -> int:
 
 
 def _run() -> int:
+    from django.conf import settings
+    from django.core.cache import cache
     from django.db import connection
     from django.http import HttpResponse
     from django.template import engines
@@ -162,26 +169,34 @@ def _run() -> int:
     # The test client's host, `testserver`, is allowed by the test runner only.
     with override_settings(ROOT_URLCONF="bench_pages_urls", ALLOWED_HOSTS=["testserver"]):
         for index, (label, page_url) in enumerate(pages.items()):
-            times, html = _timings(client, page_url, REQUESTS)
+            # Cold: the page cache emptied before each request (every fragment rendered from the database);
+            # warm: served from the page cache, as every request after the first since the league last changed.
+            cold, html = _timings(client, page_url, REQUESTS, before=cache.clear)
+            warm, _ = _timings(client, page_url, REQUESTS)
             documents[str(index)] = html.decode().split("\n")
             bare_times, bare_html = _timings(client, f"/bare/{index}/", REQUESTS)
-            rows.append((label, times, bare_times, len(html), len(bare_html)))
+            rows.append((f"{label}, cold", cold, bare_times, len(html), len(bare_html)))
+            rows.append((f"{label}, warm", warm, bare_times, len(html), len(bare_html)))
+    backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
 
     print()
     print(f"Pages bench: {PLAYERS:,} players, {GAMES:,} games; {REQUESTS} requests each, server time in-process")
-    print(f"  {'page':32} {'median':>9} {'p95':>9}   {'bare median':>11} {'bare p95':>9}   {'size':>9}   ratio")
+    print(f"  page cache: {backend}")
+    print(f"  {'page':38} {'median':>9} {'p95':>9}   {'bare median':>11} {'bare p95':>9}   {'size':>9}   ratio")
     worst = 0.0
     for label, times, bare_times, size, bare_size in rows:
         median, bare_median = statistics.median(times), statistics.median(bare_times)
         ratio = median / bare_median
-        worst = max(worst, ratio)
+        if label.endswith("warm"):
+            worst = max(worst, ratio)
         print(
-            f"  {label:32} {median * 1000:7.2f}ms {_p95(times) * 1000:7.2f}ms   {bare_median * 1000:9.2f}ms "
+            f"  {label:38} {median * 1000:7.2f}ms {_p95(times) * 1000:7.2f}ms   {bare_median * 1000:9.2f}ms "
             f"{_p95(bare_times) * 1000:7.2f}ms   {size / 1024:7.1f}KB   {ratio:5.2f}x"
             + ("" if abs(size - bare_size) <= 1 else f" (bare {bare_size / 1024:.1f}KB)")
         )
     print(
-        f"  result: worst ratio {worst:.2f}x", "(within the 2x aim)" if worst <= AIM_RATIO else "(OUTSIDE the 2x aim)"
+        f"  result: worst warm ratio {worst:.2f}x",
+        "(within the 2x aim)" if worst <= AIM_RATIO else "(OUTSIDE the 2x aim)",
     )
     return 0
 

@@ -15,12 +15,11 @@ from league.models import Event, EventResult, LedgerEntry, LedgerKind
 
 
 def event_for_viewer(*, user: Any, pk: int) -> Event:
-    event = (
-        Event.objects.filter(pk=pk, season__league__in=selectors.league_list(user=user))
-        .select_related("season__league", "buy_in_policy", "chip_set")
-        .first()
-    )
-    if event is None:
+    """One event of a league the viewer can see (`selectors.can_see_league`, as `league_list` filters), or
+    Http404: read by its key with its season and league, a query PostgreSQL plans in a fraction of the time
+    of one filtered through the visible leagues."""
+    event = Event.objects.filter(pk=pk).select_related("season__league").first()
+    if event is None or not selectors.can_see_league(user, event.season.league):
         raise Http404("No such event.")
     return event
 

@@ -29,6 +29,17 @@ STANDING_SORTS: dict[str, tuple[str, bool]] = {
     "events": ("events_played", True),
     "pot": ("biggest_pot", True),
 }
+# (sort key, header, numeric column, title, CSS class: some columns give way on a phone)
+SORT_COLUMNS = [
+    ("rank", "#", True, "Rank", ""),
+    ("player", "Player", False, "Player", ""),
+    ("points", "Points", True, "Points", ""),
+    ("wins", "Wins", True, "Wins", ""),
+    ("net", "Net credits", True, "Net credits", ""),
+    ("place", "Avg. place", True, "Average place", "hide-narrow"),
+    ("events", "Events", True, "Events counted / played", "hide-narrow"),
+    ("pot", "Biggest pot", True, "Biggest pot won", "hide-narrow"),
+]
 NET_KINDS = (LedgerKind.HAND_WON, LedgerKind.HAND_LOST, LedgerKind.ADJUSTMENT)
 
 
@@ -93,6 +104,54 @@ def provisional_rows(*, league: League, season: Season | None) -> tuple[list[dic
         for rank, tally in compute_standings(rows, season_rules(league, season))
     ]
     return table, running
+
+
+def league_rules_in_words(league: League, season: Season | None) -> str:
+    """The rules games of the season (or the league) are played by, in words: the season's variant and preset
+    when it sets them, and its single options over the league's (as games of the season are created)."""
+    if season is None:
+        return rules_in_words(league.variant, league.preset, league.option_overrides)
+    return rules_in_words(
+        season.variant or league.variant,
+        season.preset or league.preset,
+        {**(league.option_overrides or {}), **(season.option_overrides or {})},
+    )
+
+
+def league_fragments(
+    *, league: League, raw_season: str | None, sort: str, direction: str, my_player_id: int | None
+) -> dict[str, Any]:
+    """Everything of the league page that comes from the league's data, rendered: its seasons, the one asked
+    for (`known` False when the league has no such season), the rules in words, and the standings and
+    events as HTML. Cached by the league page under the league's data version."""
+    from django.template.loader import render_to_string
+
+    seasons = list(Season.objects.filter(league=league).order_by("-starts_on", "-id"))
+    season, known = season_from_query(seasons, raw_season)
+    if not known:
+        return {"known": False}
+    rows, sort, direction = sort_rows(selectors.standings_rows(league=league, season=season), sort, direction)
+    provisional, running = provisional_rows(league=league, season=season)
+    context = {
+        "league": league,
+        "season": season,
+        "season_param": str(season.pk) if season else "all",
+        "rows": standings_body(rows, my_player_id),
+        "sort": sort,
+        "direction": direction,
+        "sort_columns": SORT_COLUMNS,
+        "provisional": standings_body(provisional, my_player_id) if provisional else None,
+        "running": running,
+        "events": league_events(league=league, season=season),
+    }
+    return {
+        "known": True,
+        "seasons": seasons,
+        "season": season,
+        "rules": league_rules_in_words(league, season),
+        "standings_html": render_to_string("league/_standings.html", context),
+        "events_html": render_to_string("league/_events.html", context),
+    }
 
 
 def league_events(*, league: League, season: Season | None) -> list[Event]:
@@ -196,6 +255,15 @@ def player_for_viewer(*, user: Any, pk: int) -> Player:
 
 def visible_league_ids(*, user: Any) -> list[int]:
     return list(selectors.league_list(user=user).values_list("pk", flat=True))
+
+
+def visible_league_stamps(*, user: Any) -> list[tuple[int, str]]:
+    """(id, stamp) of each league the viewer can see, in one query: the stamp (`page_cache.league_stamp`)
+    names the state of its data, so a page built from these leagues is cached under their stamps."""
+    from league.page_cache import league_stamp
+
+    rows = selectors.league_list(user=user).order_by("pk").values_list("pk", "created_at", "data_version")
+    return [(pk, league_stamp(pk, created_at, version)) for pk, created_at, version in rows]
 
 
 def player_results(*, user: Any, player: Player, league_ids: list[int] | None = None) -> QuerySet[EventResult]:

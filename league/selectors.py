@@ -167,7 +167,7 @@ def league_by_slug(*, user: Any, slug: str) -> League:
     """One league the user may see, or Http404 (a members-only league is invisible to outsiders)."""
     from django.http import Http404
 
-    league = League.objects.filter(slug=slug).first()
+    league = League.objects.filter(slug=slug).select_related("buy_in_policy").first()
     if league is None or not can_see_league(user, league):
         raise Http404("No such league.")
     return league

@@ -3,28 +3,46 @@ credits hand by hand and, when a replay is known, its hand history stepped throu
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 
 from games import pages
+from league import page_cache, selectors
 from league import pages as league_pages
-from league import selectors
 from league.permissions import can_manage_league
 
 
 def event_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The results, tables and prize pool are rendered once per state of the league's data (its data
+    version) and viewer's row, then served from the cache (`league.page_cache`)."""
     event = pages.event_for_viewer(user=request.user, pk=pk)
     league = event.season.league
-    tables, loose_games = pages.event_tables(event=event)
+    my_player_id = selectors.user_player_id(request.user)
+    stamp = page_cache.league_stamp(league.pk, league.created_at, league.data_version)
+    key = page_cache.fragment_key("event", [stamp], event.pk, my_player_id)
+    fragments = page_cache.cached(key, lambda: _event_fragments(event, my_player_id))
     context = {
         "event": event,
         "league": league,
-        "tables": tables,
-        "loose_games": loose_games,
-        "results": pages.event_results(event=event),
-        "prize_pool": pages.event_prize_pool(event=event),
-        "my_player_id": selectors.user_player_id(request.user),
+        "prize_pool": fragments["prize_pool"],
+        "body_html": fragments["body_html"],
         "can_manage": can_manage_league(request.user, league),
     }
     return render(request, "games/event_detail.html", context)
+
+
+def _event_fragments(event, my_player_id: int | None) -> dict:
+    tables, loose_games = pages.event_tables(event=event)
+    context = {
+        "event": event,
+        "tables": tables,
+        "loose_games": loose_games,
+        "results": pages.event_results(event=event),
+        "my_player_id": my_player_id,
+    }
+    return {
+        "prize_pool": pages.event_prize_pool(event=event),
+        "body_html": render_to_string("games/_event_body.html", context),
+    }
 
 
 def _int(raw: str | None, default: int) -> int:

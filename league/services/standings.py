@@ -27,8 +27,8 @@ from league.models import (
 )
 from league.services.common import ALL_TIME, season_scope
 from league.services.locks import lock_league
-from league.services.versions import league_data_changed
 from league.services.rules import season_rules
+from league.services.versions import league_data_changed
 from league.standings.compute import ResultRow, compute_standings
 
 logger = logging.getLogger(__name__)

@@ -1,12 +1,15 @@
 """A player's pages: home for a signed-in user, `/me/`, and a player's page (summary figures, credits over
 time per season or all time, a game hand by hand, results and the paginated ledger)."""
 
+from typing import Any
+
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 
-from league import pages, selectors
+from league import page_cache, pages, selectors
 from league.permissions import can_edit_player
 
 
@@ -27,23 +30,54 @@ def my_player(request: HttpRequest) -> HttpResponse:
 
 
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """`?scope=all|<season id>` picks the credits chart, `?game=<id>` the hand-by-hand one, `?page=` the ledger."""
+    """`?scope=all|<season id>` picks the credits chart, `?game=<id>` the hand-by-hand one, `?page=` the ledger.
+
+    The body (figures, charts, results, ledger) is rendered once per state of the leagues the viewer can
+    see (their data versions) and served from the cache after (`league.page_cache`)."""
     player = pages.player_for_viewer(user=request.user, pk=pk)
-    league_ids = pages.visible_league_ids(user=request.user)
-    results = list(pages.player_results(user=request.user, player=player, league_ids=league_ids))
+    leagues = pages.visible_league_stamps(user=request.user)
+    league_ids = [league_id for league_id, _ in leagues]
+    raw = {name: request.GET.get(name) for name in ("scope", "game", "page")}
+
+    def build() -> dict:
+        return player_fragments(player=player, user=request.user, league_ids=league_ids, **raw)
+
+    params = [page_cache.plain_param(raw["scope"], allowed=("all",))]
+    params += [page_cache.plain_param(raw["game"]), page_cache.plain_param(raw["page"])]
+    if None in params:
+        fragments = build()
+    else:
+        stamps = [stamp for _, stamp in leagues]
+        key = page_cache.fragment_key("player", stamps, player.pk, player.display_name, *params)
+        fragments = page_cache.cached(key, build)
+    context = {
+        "player": player,
+        "leagues": fragments["leagues"],
+        "body_html": fragments["body_html"],
+        "is_me": player.user_id is not None and player.user_id == request.user.pk,
+        "can_manage": can_edit_player(request.user, player),
+    }
+    return render(request, "players/player_detail.html", context)
+
+
+def player_fragments(
+    *, player: Any, user: Any, league_ids: list[int], scope: str | None, game: str | None, page: str | None
+) -> dict[str, Any]:
+    """The player page's body rendered (figures, charts, results, ledger page) and the player's leagues."""
+    results = list(pages.player_results(user=user, player=player, league_ids=league_ids))
     seasons = pages.player_seasons(results)
-    scope = request.GET.get("scope", "all")
+    scope = scope or "all"
     season = next((s for s in seasons if str(s.pk) == scope), None)
     scope = str(season.pk) if season else "all"
     lines = pages.player_ledger_lines(player=player, league_ids=league_ids)
     steps = pages.credits_over_time(lines, season)
     games = pages.games_with_hands(lines)
-    chosen = request.GET.get("game")
-    game = next((g for g in games if str(g["game"]) == chosen), games[0] if games else None)
-    hands = pages.game_hands(lines, game["game"]) if game else []
-    ledger = Paginator(lines[::-1], 25).get_page(request.GET.get("page"))
+    chosen = next((g for g in games if str(g["game"]) == game), games[0] if games else None)
+    hands = pages.game_hands(lines, chosen["game"]) if chosen else []
+    ledger = Paginator(lines[::-1], 25).get_page(page)
     for line in ledger:
         line["amount_text"] = f"{line['amount']:,}"
+    leagues = pages.player_leagues(user=user, player=player)
     context = {
         "player": player,
         "summary": pages.player_summary(results),
@@ -63,11 +97,11 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             y_label="Net credits",
         ),
         "games": games,
-        "game_options": pages.game_options(games, game["game"] if game else None),
-        "game": game,
+        "game_options": pages.game_options(games, chosen["game"] if chosen else None),
+        "game": chosen,
         "hands_chart": pages.chart(
             "hands-chart",
-            f"Stack hand by hand, {game['label']}" if game else "Stack hand by hand",
+            f"Stack hand by hand, {chosen['label']}" if chosen else "Stack hand by hand",
             x=[point["hand"] for point in hands],
             x_labels=["buy-in" if point["hand"] == 0 else f"hand {point['hand']}" for point in hands],
             series=[{"label": player.display_name, "values": [point["credits"] for point in hands]}],
@@ -75,8 +109,6 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             y_label="Credits",
         ),
         "ledger": ledger,
-        "leagues": pages.player_leagues(user=request.user, player=player),
-        "is_me": player.user_id is not None and player.user_id == request.user.pk,
-        "can_manage": can_edit_player(request.user, player),
+        "leagues": leagues,
     }
-    return render(request, "players/player_detail.html", context)
+    return {"leagues": leagues, "body_html": render_to_string("players/_player_body.html", context)}
