@@ -1,0 +1,280 @@
+"""The league, player and event pages are served from the page cache (`league.page_cache`) until the league's
+data changes: every write service that changes what a page shows moves the league's data version, and the next
+request shows the change. Each test first loads the page (filling the cache), writes, and loads it again."""
+
+import datetime
+import re
+from unittest import mock
+
+import pytest
+from django.db import transaction
+from django.test import Client, TestCase
+from django.utils import timezone
+
+from config.errors import ApplicationError
+from games.models import Game
+from games.services import result_correct, result_record
+from league import services
+from league.models import EventStatus, League, Visibility
+from tests.factories import EventFactory, LeagueFactory, PlayerFactory, SeasonFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks():
+    """The standings task runs in-process (also with REDIS_URL set), as the pages would see it with a worker."""
+    from config.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous
+
+
+def _get(client: Client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    return response.content.decode()
+
+
+def _committed(write):
+    """Run a write service as a request would: its after-commit work (version bump, standings) runs too."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return write()
+
+
+def _version(league) -> int:
+    return League.objects.values_list("data_version", flat=True).get(pk=league.pk)
+
+
+def _standings_row(html: str, name: str) -> str:
+    """The standings row of one player (from the stored table, not the provisional one)."""
+    table = html.split('id="standings-table"', 1)[1].split("</table>", 1)[0]
+    return next(row for row in table.split("<tr") if f">{name}</a>" in row)
+
+
+def test_a_page_served_twice_reads_the_cache_not_the_database(site_world, django_assert_num_queries):
+    url = f"/leagues/{site_world.base.league.slug}/"
+    first = _get(Client(), url)
+    with django_assert_num_queries(1):  # the league (who may see it, and its data version) only
+        again = _get(Client(), url)
+    strip = re.compile(r'"X-CSRFToken": "[^"]+"')
+    assert strip.sub("", again) == strip.sub("", first)
+
+
+def test_a_new_result_shows_on_the_league_event_and_player_pages(site_world):
+    world = site_world.base
+    han, rey = world.players[0], world.players[4]
+    league_url, player_url = f"/leagues/{world.league.slug}/", f"/players/{rey.pk}/"
+    event = EventFactory(season=world.season, name="Friday night", status=EventStatus.FINISHED)
+    event_url = f"/events/{event.pk}/"
+    before = {url: _get(Client(), url) for url in (league_url, player_url, event_url)}
+    assert ">Rey</a>" not in before[league_url]
+    assert "No finished games yet" in before[event_url]
+    assert "No results yet" in before[player_url]
+
+    _committed(
+        lambda: result_record(
+            actor=world.users["organiser"],
+            event=event,
+            seats=[
+                {"player": rey.pk, "buy_in": 450, "final_credits": 700},
+                {"player": han.pk, "buy_in": 450, "final_credits": 200},
+            ],
+        )
+    )
+
+    league_page, player_page, event_page = (_get(Client(), url) for url in (league_url, player_url, event_url))
+    assert "Friday night" in league_page and ">Rey</a>" in _standings_row(league_page, "Rey")
+    assert ">Rey</a>" in event_page and "700" in event_page
+    assert "Friday night" in player_page and "No results yet" not in player_page
+
+
+def test_a_correction_shows_on_the_event_and_league_pages(site_world):
+    world = site_world.base
+    han, lando = world.players[:2]
+    game = site_world.finished_game
+    event_url, league_url = f"/events/{game.event_id}/", f"/leagues/{world.league.slug}/?season={world.season.pk}"
+    assert "334" not in _get(Client(), event_url)
+    before = _standings_row(_get(Client(), league_url), "Lando")
+
+    _committed(
+        lambda: result_correct(
+            actor=world.users["organiser"],
+            game=Game.objects.get(pk=game.pk),
+            reason="Miscounted chips",
+            seats=[
+                {"player": han.pk, "buy_in": 450, "final_credits": 116},
+                {"player": lando.pk, "buy_in": 450, "final_credits": 784},
+            ],
+        )
+    )
+
+    assert "334" in _get(Client(), event_url)  # Lando's net credits after the correction: 784 - 450
+    assert _standings_row(_get(Client(), league_url), "Lando") != before
+
+
+def test_a_ledger_adjustment_shows_on_the_event_and_player_pages(site_world):
+    world = site_world.base
+    han = world.players[0]
+    event = site_world.finished_game.event
+    event_url, player_url = f"/events/{event.pk}/", f"/players/{han.pk}/"
+    before_event, before_player = _get(Client(), event_url), _get(Client(), player_url)
+    assert "Adjustment" not in before_player
+
+    _committed(
+        lambda: services.ledger_adjust(
+            actor=world.users["organiser"], event=event, player=han, amount=-55, reason="Late penalty"
+        )
+    )
+
+    assert _get(Client(), event_url) != before_event
+    assert "Adjustment" in _get(Client(), player_url)
+
+
+def test_a_new_member_shows_on_their_player_page(site_world):
+    world = site_world.base
+    other = LeagueFactory(name="Outer Rim Open", visibility=Visibility.PUBLIC)
+    han = world.players[0]
+    url = f"/players/{han.pk}/"
+    assert "Outer Rim Open" not in _get(Client(), url)
+
+    _committed(lambda: services.membership_add(actor=world.users["admin"], league=other, player=han))
+
+    assert "Outer Rim Open" in _get(Client(), url)
+
+
+def test_a_claimed_player_sees_their_row_highlighted(site_world):
+    world = site_world.base
+    han = world.players[0]
+    user = world.users["outsider"]
+    user.player.delete()  # the outsider has a player of their own; let them take Han instead
+    client = Client()
+    client.force_login(user)
+    url = f"/leagues/{world.league.slug}/?season={world.season.pk}"
+    assert "aria-current" not in _standings_row(_get(client, url), "Han")
+
+    _committed(lambda: services.player_claim(user=user, player=han, claim_code=han.claim_code))
+
+    assert 'class="me" aria-current="true"' in _standings_row(_get(client, url), "Han")
+
+
+def test_a_finished_event_shows_as_finished_and_counts_in_the_standings(site_world):
+    world = site_world.base
+    running = site_world.running_event
+    event_url, league_url = f"/events/{running.pk}/", f"/leagues/{world.league.slug}/?season={world.season.pk}"
+    assert "provisional" in _get(Client(), event_url)
+    before = _get(Client(), league_url)
+    assert 'id="provisional"' in before
+
+    _committed(lambda: services.event_update(actor=world.users["organiser"], event=running, status="finished"))
+
+    event_page, league_page = _get(Client(), event_url), _get(Client(), league_url)
+    assert "provisional" not in event_page and "Finished" in event_page
+    assert 'id="provisional"' not in league_page and ">Leia</a>" in _standings_row(league_page, "Leia")
+
+
+def test_league_and_season_edits_show_in_the_rules(site_world):
+    world = site_world.base
+    url = f"/leagues/{world.league.slug}/?season={world.season.pk}"
+    assert "Cantina" not in _get(Client(), url)
+
+    _committed(lambda: services.league_update(actor=world.users["organiser"], league=world.league, preset="cantina"))
+    assert "Cantina Coruscant Shift" in _get(Client(), url)
+
+    _committed(
+        lambda: services.season_update(
+            actor=world.users["organiser"], season=world.season, option_overrides={"starting_stack": 777}
+        )
+    )
+    assert "777 credits each" in _get(Client(), url)
+
+
+def test_a_renamed_player_shows_under_the_new_name_on_the_event_page(site_world):
+    world = site_world.base
+    han = world.players[0]
+    url = f"/events/{site_world.finished_game.event_id}/"
+    assert ">Han</a>" in _get(Client(), url)
+
+    _committed(lambda: services.player_update(actor=world.users["admin"], player=han, display_name="Han Solo"))
+
+    page = _get(Client(), url)
+    assert ">Han Solo</a>" in page and ">Han</a>" not in page
+
+
+def test_a_new_season_and_event_show_on_the_league_page(site_world):
+    world = site_world.base
+    url = f"/leagues/{world.league.slug}/"
+    assert "Season of the Sylop" not in _get(Client(), url)
+
+    season = _committed(
+        lambda: services.season_create(
+            actor=world.users["organiser"],
+            league=world.league,
+            name="Season of the Sylop",
+            starts_on=datetime.date.today() + datetime.timedelta(days=1),
+        )
+    )
+    assert "Season of the Sylop" in _get(Client(), url)
+
+    _committed(
+        lambda: services.event_create(
+            actor=world.users["organiser"], season=season, name="Opening night", starts_at=timezone.now()
+        )
+    )
+    assert "Opening night" in _get(Client(), f"{url}?season={season.pk}")
+
+
+def test_every_write_moves_the_version_and_a_refused_one_moves_nothing(site_world):
+    world = site_world.base
+    league = world.league
+    before = _version(league)
+    _committed(lambda: services.membership_add(actor=world.users["organiser"], league=league, player=PlayerFactory()))
+    assert _version(league) > before
+
+    before = _version(league)
+    with pytest.raises(ApplicationError):
+        _committed(lambda: services.league_update(actor=world.users["organiser"], league=league, preset="nonsense"))
+    assert _version(league) == before
+
+
+def test_saving_a_stale_copy_of_a_league_never_takes_its_version_back(site_world):
+    world = site_world.base
+    stale = League.objects.get(pk=world.league.pk)
+    _committed(
+        lambda: services.season_create(
+            actor=world.users["organiser"], league=world.league, name="S2", starts_on=datetime.date(2030, 1, 1)
+        )
+    )
+    moved = _version(world.league)
+    stale.description = "Edited in another window"
+    stale.save()
+    assert _version(world.league) == moved
+    assert League.objects.get(pk=world.league.pk).description == "Edited in another window"
+
+
+def test_a_league_made_anew_with_a_used_id_never_meets_the_old_pages(db):
+    """A test database or a re-created site can give a new league an old id and version: the key also holds
+    the league's creation time."""
+    old = LeagueFactory(slug="phoenix", name="Old league")
+    season = SeasonFactory(league=old)
+    night = EventFactory(season=season, name="Old night")
+    url = "/leagues/phoenix/"
+    assert "Old night" in _get(Client(), url)
+    pk, version = old.pk, _version(old)
+    with transaction.atomic():
+        night.delete()
+        season.delete()
+        old.delete()
+        league = LeagueFactory(pk=pk, slug="phoenix", name="Reborn league")
+        League.objects.filter(pk=pk).update(data_version=version)
+        SeasonFactory(league=league)
+    page = _get(Client(), url)
+    assert "Reborn league" in page and "Old night" not in page
+
+
+def test_a_cache_that_fails_still_serves_the_page(site_world):
+    url = f"/leagues/{site_world.base.league.slug}/"
+    with mock.patch("league.page_cache.cache.get", side_effect=ConnectionError("cache down")):
+        assert "Han" in _get(Client(), url)
