@@ -2,6 +2,7 @@
 show what a service refuses beside the field it names. No rule lives here: choices are listed from the
 engine and the registries, and every value is checked by the same service the API calls."""
 
+import re
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
@@ -9,6 +10,7 @@ from django import forms
 
 from config.errors import ApplicationError
 from league.models import BuyInPolicy, ChipSet, EventKind, League, Role, Season, Visibility
+from league.pages import option_in_words
 from league.standings.formulas import FORMULAS
 from league.standings.metrics import DEFAULT_TIE_BREAKERS, METRICS
 
@@ -26,9 +28,18 @@ SERVICE_FIELDS = {
 }
 
 
+# The engine names the option it refuses ("Option 'big_blind' must be ..."): its input shows the refusal.
+OPTION_IN_MESSAGE = re.compile(r"[Oo]ption '(\w+)'")
+
+
 def show_error(form: forms.Form, exc: ApplicationError) -> None:
     """Put a service's refusal beside the field it names, or above the form when it names none."""
     field = exc.extra.get("field")
+    if field in ("rules", "option_overrides"):
+        named = OPTION_IN_MESSAGE.search(exc.message)
+        if named and f"opt_{named.group(1)}" in form.fields:
+            form.add_error(f"opt_{named.group(1)}", exc.message)
+            return
     field = SERVICE_FIELDS.get(field, field)
     form.add_error(field if field in form.fields else None, exc.message)
 
@@ -170,6 +181,41 @@ class RulesMixin:
                 value = "yes" if value else "no"
             initial[f"opt_{name}"] = value
         return initial
+
+
+def season_option_field(spec: dict[str, Any], league_value: Any) -> forms.Field:
+    """An override of one engine option for a season, showing the league's value (blank keeps it)."""
+    label, shown = spec["label"], option_in_words(league_value)
+    keep = f"(the league's: {shown})"
+    help_text = f"The league's: {shown}. Blank keeps it."
+    if spec["kind"] == "choice":
+        choices = [("", keep), *((c, c.replace("_", " ")) for c in spec["choices"])]
+        return forms.CharField(label=label, required=False, widget=_select(choices), help_text=help_text)
+    if spec["kind"] == "bool":
+        choices = [("", keep), ("yes", "yes"), ("no", "no")]
+        return forms.CharField(label=label, required=False, widget=_select(choices), help_text=help_text)
+    if spec["kind"] == "ints":
+        return NumberList(
+            whole=True,
+            label=label,
+            required=False,
+            help_text="Four whole numbers (2, 3, 4 and 5+ players left). " + help_text,
+        )
+    if spec["optional"]:
+        help_text += " A number, or blank."
+    return forms.IntegerField(label=label, required=False, help_text=help_text)
+
+
+def league_options(league: League | None) -> dict[str, Any]:
+    """The league's rules as the engine resolves them ({} when they do not resolve)."""
+    from league.services import resolve_game_rules
+
+    if league is None:
+        return {}
+    try:
+        return resolve_game_rules(variant=league.variant, preset=league.preset, overrides=league.option_overrides)
+    except ApplicationError:
+        return {}
 
 
 # Points formula and tie-breakers
@@ -381,7 +427,10 @@ class RulesPreviewForm(RulesMixin, forms.Form):
 # Seasons, members, events
 
 
-class SeasonForm(PointsMixin, forms.Form):
+class SeasonForm(RulesMixin, PointsMixin, forms.Form):
+    """A season: its dates, and what differs from its league: variant, preset, single engine options (each
+    shown with the league's value), points formula and buy-in policy."""
+
     name = forms.CharField(label="Name", max_length=120)
     starts_on = forms.DateField(label="Starts on", widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(label="Ends on", required=False, widget=forms.DateInput(attrs={"type": "date"}))
@@ -392,8 +441,9 @@ class SeasonForm(PointsMixin, forms.Form):
         empty_label="(the league's)",
     )
 
-    def __init__(self, *args: Any, season: Season | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, league: League | None = None, season: Season | None = None, **kwargs: Any) -> None:
         self.season = season
+        self.league = season.league if season is not None else league
         if season is not None and not args:
             kwargs["initial"] = {
                 "name": season.name,
@@ -401,6 +451,7 @@ class SeasonForm(PointsMixin, forms.Form):
                 "ends_on": season.ends_on,
                 "variant": season.variant,
                 "preset": season.preset,
+                **self.initial_overrides(season.option_overrides),
                 "buy_in_policy": season.buy_in_policy_id,
                 **PointsMixin.initial_points(season.points_formula, season.points_parameters),
             }
@@ -411,6 +462,9 @@ class SeasonForm(PointsMixin, forms.Form):
         self.fields["preset"] = forms.CharField(
             label="Preset", required=False, widget=_select(preset_choices("(the league's)"))
         )
+        inherited = league_options(self.league)
+        for spec in option_specs():
+            self.fields[f"opt_{spec['name']}"] = season_option_field(spec, inherited.get(spec["name"]))
         self.add_points_fields(blank="(the league's)")
 
     def service_fields(self) -> dict[str, Any]:
@@ -421,6 +475,7 @@ class SeasonForm(PointsMixin, forms.Form):
             "ends_on": data["ends_on"],
             "variant": data["variant"],
             "preset": data["preset"],
+            "option_overrides": self.option_overrides(),
             "buy_in_policy": data["buy_in_policy"],
             **self.points_fields(),
         }

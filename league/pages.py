@@ -149,6 +149,7 @@ def league_fragments(
         "seasons": seasons,
         "season": season,
         "rules": league_rules_in_words(league, season),
+        "season_changes": season_changes_in_words(league, season),
         "standings_html": render_to_string("league/_standings.html", context),
         "events_html": render_to_string("league/_events.html", context),
     }
@@ -212,6 +213,36 @@ _END_RULES = {
     "everyone_deals": "over when everyone has dealt once",
     "never": "players come and go (casino)",
 }
+
+
+def option_in_words(value: Any) -> str:
+    """An option's value as the pages say it: 1,000; no limit; yes; none; 5, 3, 2, 1."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, list | tuple):
+        return ", ".join(option_in_words(v) for v in value)
+    return str(value).replace("_", " ")
+
+
+def season_changes_in_words(league: League, season: Season | None) -> str:
+    """The single options a season changes, each with the league's value: "starting stack 777 (the league's
+    450), hands 20 (the league's none)"; blank when it changes none."""
+    if season is None or not season.option_overrides:
+        return ""
+    try:
+        base = hooks.resolve_rules(
+            variant=league.variant, preset=league.preset, overrides=league.option_overrides or {}
+        )
+    except hooks.RulesRefused:
+        base = {}
+    return ", ".join(
+        f"{name.replace('_', ' ')} {option_in_words(value)} (the league's {option_in_words(base.get(name))})"
+        for name, value in sorted(season.option_overrides.items())
+    )
 
 
 def rules_in_words(variant: str, preset: str, overrides: dict | None) -> str:

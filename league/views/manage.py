@@ -263,7 +263,7 @@ def points_preview(request: HttpRequest) -> HttpResponse:
 def seasons(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's seasons and a form for a new one."""
     league = _league(request, slug)
-    form = forms.SeasonForm(request.POST or None, initial={"starts_on": timezone.localdate()})
+    form = forms.SeasonForm(request.POST or None, league=league, initial={"starts_on": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
         fields = form.service_fields()
         try:

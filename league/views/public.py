@@ -49,6 +49,7 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         "seasons": fragments["seasons"],
         "season": fragments["season"],
         "rules": fragments["rules"],
+        "season_changes": fragments["season_changes"],
         "standings_html": fragments["standings_html"],
         "events_html": fragments["events_html"],
         "can_manage": can_manage_league(request.user, league),
