@@ -27,7 +27,8 @@
       });
       // Dragging moves the <li>, and with it the hidden tie_order input: the form posts the new order.
       if (window.Sortable) {
-        window.Sortable.create(list, { handle: ".drag-handle", animation: 150, onEnd: refresh });
+        // forceFallback: pointer events rather than native drag-and-drop, the same with a mouse, a finger or a pen.
+        window.Sortable.create(list, { handle: ".drag-handle", animation: 150, forceFallback: true, onEnd: refresh });
         list.querySelectorAll(".drag-handle").forEach(function (handle) { handle.hidden = false; });
         var hint = list.parentElement.querySelector(".drag-only");
         if (hint) hint.hidden = false;

@@ -41,7 +41,7 @@ def test_an_organiser_creates_a_league_with_rules_points_and_ordered_tie_breaker
 @pytest.mark.parametrize(
     ("overrides", "field", "message"),
     [
-        ({"opt_small_blind": "50"}, "preset", "may not exceed"),
+        ({"opt_small_blind": "50"}, "opt_small_blind", "may not exceed"),  # beside the option the engine names
         ({"preset": "nonsense"}, "preset", "Unknown preset"),
         ({"points_formula": "fixed", "points_table": "25, -3"}, "points_table", "fixed points table"),
         ({"points_formula": "custom", "points_expression": "place / 0"}, "points_expression", "cannot be used"),
