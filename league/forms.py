@@ -44,6 +44,11 @@ def show_error(form: forms.Form, exc: ApplicationError) -> None:
     form.add_error(field if field in form.fields else None, exc.message)
 
 
+def _unbound(args: tuple, kwargs: dict[str, Any]) -> bool:
+    """No data given (a GET: the views pass `request.POST or None`): the form starts from the saved object."""
+    return (not args or args[0] is None) and kwargs.get("data") is None
+
+
 def _select(choices: list[tuple[str, str]]) -> forms.Select:
     return forms.Select(choices=choices)
 
@@ -444,7 +449,7 @@ class SeasonForm(RulesMixin, PointsMixin, forms.Form):
     def __init__(self, *args: Any, league: League | None = None, season: Season | None = None, **kwargs: Any) -> None:
         self.season = season
         self.league = season.league if season is not None else league
-        if season is not None and not args:
+        if season is not None and _unbound(args, kwargs):
             kwargs["initial"] = {
                 "name": season.name,
                 "starts_on": season.starts_on,
@@ -536,7 +541,7 @@ class EventEditForm(EventForm):
 
     def __init__(self, *args: Any, event: Any, **kwargs: Any) -> None:
         self.event = event
-        if not args:
+        if _unbound(args, kwargs):
             kwargs["initial"] = {
                 "name": event.name,
                 "kind": event.kind,

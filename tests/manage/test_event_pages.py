@@ -355,7 +355,9 @@ def test_credits_are_adjusted_with_a_reason_and_listed_on_the_event(world, organ
 def test_an_event_is_edited_and_only_changes_are_audited(world, organiser_client):
     event = world.event
     url = f"/manage/events/{event.pk}/edit/"
-    assert organiser_client.get(url).status_code == 200
+    page = organiser_client.get(url)
+    assert page.status_code == 200
+    assert page.context["form"]["name"].value() == event.name  # the form opens with the event as saved
     data = {
         "name": "Renamed night",
         "kind": event.kind,

@@ -168,3 +168,15 @@ def test_a_new_season_takes_overrides_from_the_seasons_page(world, organiser_cli
     assert Season.objects.get(name="Cash spring").option_overrides == {"min_bet": 20, "tie_rule": "draw"}
     page = organiser_client.get(f"/manage/leagues/{world.league.slug}/seasons/").content.decode()
     assert "2 options changed" in page
+
+
+def test_the_season_page_opens_with_the_season_as_saved(world, organiser_client):
+    services.season_update(
+        actor=world.users["organiser"], season=world.season, option_overrides={"starting_stack": 640, "rebuys": True}
+    )
+    response = organiser_client.get(f"/manage/seasons/{world.season.pk}/edit/")
+    form = response.context["form"]
+    assert not form.is_bound
+    assert form["name"].value() == world.season.name and form["starts_on"].value() == world.season.starts_on
+    assert (form["opt_starting_stack"].value(), form["opt_rebuys"].value()) == (640, "yes")
+    assert 'value="640"' in response.content.decode()
