@@ -191,7 +191,7 @@ class RulesMixin:
 def season_option_field(spec: dict[str, Any], league_value: Any) -> forms.Field:
     """An override of one engine option for a season, showing the league's value (blank keeps it)."""
     label, shown = spec["label"], option_in_words(league_value)
-    keep = f"(the league's: {shown})"
+    keep = "(the league's)"  # its value is in the help below: a select stays narrow enough for a grid cell
     help_text = f"The league's: {shown}. Blank keeps it."
     if spec["kind"] == "choice":
         choices = [("", keep), *((c, c.replace("_", " ")) for c in spec["choices"])]

@@ -113,8 +113,9 @@ def test_the_season_page_shows_each_option_with_the_league_value_and_no_free_tex
     page = organiser_client.get(f"/manage/seasons/{world.season.pk}/edit/").content.decode()
     # The league plays "better": 450 credits each, no-limit betting, blinds doubling each orbit.
     assert 'name="opt_starting_stack"' in page and "The league&#x27;s: 450. Blank keeps it." in page
-    betting = page.split('name="opt_betting"', 1)[1].split("</select>", 1)[0]
-    assert "(the league&#x27;s: no limit)" in betting and 'value="fixed_stay"' in betting
+    betting = page.split('name="opt_betting"', 1)[1].split("</div>", 1)[0]
+    assert '<option value="" selected>(the league&#x27;s)</option>' in betting and 'value="fixed_stay"' in betting
+    assert "The league&#x27;s: no limit. Blank keeps it." in betting
     assert '<select name="opt_escalation"' in page and '<input type="text" name="opt_escalation"' not in page
 
 
