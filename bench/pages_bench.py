@@ -4,8 +4,9 @@ PostgreSQL with the league bench's 1,000 players and 50,000 games.
 Each page's server time (median and p95, through Django's test client, so no network) is reported against
 a bare Django view rendering a template of the same size: the page's own HTML, line by line, through one
 template loop. The ratio is the page's cost over the cost of just rendering that much HTML. Each page is
-measured cold (the page cache emptied before every request, so every fragment comes from the database) and
-warm (served from the cache, as every request is after the first since the league's data last changed).
+measured, in turns with its bare view, cold (the page cache emptied before every request, so every fragment
+comes from the database) and warm (served from the cache, as every request is after the first since the
+league's data last changed).
 Run: `.venv/bin/python -m bench.pages_bench` (uses DATABASE_URL if set, and reuses the league it built there
 before; else creates and drops postgres://postgres@127.0.0.1:5432/sabacc_bench).
 """
@@ -86,19 +87,27 @@ def _history_player(rng: random.Random):
     return player, chosen
 
 
-def _timings(client, url: str, count: int, before=None) -> tuple[list[float], bytes]:
-    """`count` timed requests after one to warm up; `before()` runs ahead of each, untimed."""
-    first = client.get(url)  # warm up
-    assert first.status_code == 200, (url, first.status_code)
-    samples = []
+def _get(client, url: str, before=None) -> tuple[float, bytes]:
+    """One timed request; `before()` runs ahead of it, untimed."""
+    if before is not None:
+        before()
+    begin = time.perf_counter()
+    response = client.get(url)
+    elapsed = time.perf_counter() - begin
+    assert response.status_code == 200, (url, response.status_code)
+    return elapsed, response.content
+
+
+def _side_by_side(client, runs: dict[str, tuple[str, object]], count: int) -> dict[str, list[float]]:
+    """`count` timed requests of each run ({name: (url, before)}), taken in turns after one each to warm up:
+    on a shared machine a burst of load then falls on every contestant alike."""
+    for url, before in runs.values():
+        _get(client, url, before)
+    samples: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(count):
-        if before is not None:
-            before()
-        begin = time.perf_counter()
-        response = client.get(url)
-        samples.append(time.perf_counter() - begin)
-        assert response.status_code == 200, (url, response.status_code)
-    return samples, first.content
+        for name, (url, before) in runs.items():
+            samples[name].append(_get(client, url, before)[0])
+    return samples
 
 
 def main() -> int:
@@ -169,14 +178,22 @@ def _run() -> int:
     # The test client's host, `testserver`, is allowed by the test runner only.
     with override_settings(ROOT_URLCONF="bench_pages_urls", ALLOWED_HOSTS=["testserver"]):
         for index, (label, page_url) in enumerate(pages.items()):
+            _, html = _get(client, page_url)
+            documents[str(index)] = html.decode().split("\n")
+            _, bare_html = _get(client, f"/bare/{index}/")
             # Cold: the page cache emptied before each request (every fragment rendered from the database);
             # warm: served from the page cache, as every request after the first since the league last changed.
-            cold, html = _timings(client, page_url, REQUESTS, before=cache.clear)
-            warm, _ = _timings(client, page_url, REQUESTS)
-            documents[str(index)] = html.decode().split("\n")
-            bare_times, bare_html = _timings(client, f"/bare/{index}/", REQUESTS)
-            rows.append((f"{label}, cold", cold, bare_times, len(html), len(bare_html)))
-            rows.append((f"{label}, warm", warm, bare_times, len(html), len(bare_html)))
+            times = _side_by_side(
+                client,
+                {
+                    "cold": (page_url, cache.clear),
+                    "warm": (page_url, None),
+                    "bare": (f"/bare/{index}/", None),
+                },
+                REQUESTS,
+            )
+            for kind in ("cold", "warm"):
+                rows.append((f"{label}, {kind}", times[kind], times["bare"], len(html), len(bare_html)))
     backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
 
     print()

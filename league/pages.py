@@ -10,11 +10,12 @@ from typing import Any
 
 from django.db.models import Count, F, QuerySet
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from league import hooks, selectors
-from league.models import Event, EventResult, EventStatus, League, LedgerEntry, LedgerKind, Player, Season
+from league.models import Event, EventKind, EventResult, EventStatus, League, LedgerEntry, LedgerKind, Player, Season
 from league.services import season_rules
 from league.standings.compute import ResultRow, compute_standings
 
@@ -142,7 +143,7 @@ def league_fragments(
         "sort_columns": SORT_COLUMNS,
         "provisional": standings_body(provisional, my_player_id) if provisional else None,
         "running": running,
-        "events": league_events(league=league, season=season),
+        "events_body": events_body(league_events(league=league, season=season)),
     }
     return {
         "known": True,
@@ -175,6 +176,25 @@ def league_events(*, league: League, season: Season | None) -> list[Event]:
     for event in shown:
         event.players = counts.get(event.pk, 0)
     return shown
+
+
+def events_body(events: list[Event]) -> SafeString:
+    """The league page's events table rows as HTML in one pass (50 rows, four lookups each in a template)."""
+    if not events:
+        return mark_safe('<tr><td colspan="5">No events yet.</td></tr>')
+    statuses, kinds = dict(EventStatus.choices), dict(EventKind.choices)
+    rows = []
+    for event in events:
+        starts = timezone.localtime(event.starts_at)
+        rows.append(
+            f'<tr><td><a href="/events/{event.pk}/">{escape(event.name)}</a></td>'
+            f'<td><span class="badge {escape(event.status)}">'
+            f"{escape(statuses.get(event.status, event.status))}</span></td>"
+            f'<td class="hide-narrow">{escape(kinds.get(event.kind, event.kind))}</td>'
+            f'<td><time datetime="{starts.isoformat()}">{starts.day} {starts:%b %Y}</time></td>'
+            f'<td class="num">{event.players:,}</td></tr>'
+        )
+    return mark_safe("\n".join(rows))  # noqa: S308 - every value above is a number, a date or escaped
 
 
 ME_ROW = ' class="me" aria-current="true"'

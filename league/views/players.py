@@ -60,11 +60,28 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "players/player_detail.html", context)
 
 
+# What the page shows of a result, its event, season and league: 200 results load without their JSON settings.
+PAGE_RESULT_FIELDS = (
+    "place",
+    "players",
+    "buy_in",
+    "credits_in",
+    "credits_out",
+    "biggest_pot",
+    "event__name",
+    "event__status",
+    "event__starts_at",
+    "event__season__name",
+    "event__season__starts_on",
+    "event__season__league__name",
+)
+
+
 def player_fragments(
     *, player: Any, user: Any, league_ids: list[int], scope: str | None, game: str | None, page: str | None
 ) -> dict[str, Any]:
     """The player page's body rendered (figures, charts, results, ledger page) and the player's leagues."""
-    results = list(pages.player_results(user=user, player=player, league_ids=league_ids))
+    results = list(pages.player_results(user=user, player=player, league_ids=league_ids).only(*PAGE_RESULT_FIELDS))
     seasons = pages.player_seasons(results)
     scope = scope or "all"
     season = next((s for s in seasons if str(s.pk) == scope), None)
