@@ -298,7 +298,7 @@ def player_for_viewer(*, user: Any, pk: int) -> Player:
     """A player the viewer may see (a member of a league they can see, or themselves), or Http404."""
     from django.http import Http404
 
-    player = selectors.player_list(user=user).filter(pk=pk).select_related("user").first()
+    player = selectors.player_list(user=user).filter(pk=pk).first()  # the page needs user_id only
     if player is None:
         raise Http404("No such player.")
     return player
