@@ -3,6 +3,7 @@
 from django.contrib import admin
 
 from games.models import Game, ResultCorrection, Seat, Table
+from league.admin import LeagueDataAdmin
 
 
 class SeatInline(admin.TabularInline):
@@ -27,7 +28,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(LeagueDataAdmin):
     list_display = ["id", "event", "round", "status", "source", "preset", "played_at"]
     list_filter = ["status", "source", "preset"]
     readonly_fields = ["options", "replay_result", "hands"]
@@ -36,7 +37,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(LeagueDataAdmin):
     list_display = ["name", "number", "event"]
 
 

@@ -34,6 +34,42 @@ def formula_choices() -> list[tuple[str, str]]:
     return [(key, getattr(formula, "name", key)) for key, formula in FORMULAS.items()]
 
 
+class LeagueDataAdmin(admin.ModelAdmin):
+    """A site admin's save or delete changes what the league's pages show: it moves the league's data
+    version after commit (`league.services.versions`), so the page cache renders them afresh."""
+
+    def league_ids(self, obj) -> set[int]:
+        for path in ("league_id", "season.league_id", "event.season.league_id"):
+            value = obj
+            for name in path.split("."):
+                value = getattr(value, name, None)
+            if value is not None:
+                return {value}
+        return {obj.pk} if isinstance(obj, League) else set()
+
+    def _changed(self, league_ids: set[int]) -> None:
+        from league.services import league_data_changed
+
+        for league_id in league_ids:
+            league_data_changed(league_id=league_id)
+
+    def save_model(self, request, obj, form, change) -> None:
+        saved = type(obj).objects.filter(pk=obj.pk).first() if change else None
+        before = self.league_ids(saved) if saved is not None else set()
+        super().save_model(request, obj, form, change)
+        self._changed(before | self.league_ids(obj))  # an object moved to another league changes both
+
+    def delete_model(self, request, obj) -> None:
+        league_ids = self.league_ids(obj)
+        super().delete_model(request, obj)
+        self._changed(league_ids)
+
+    def delete_queryset(self, request, queryset) -> None:
+        league_ids = {league_id for obj in queryset for league_id in self.league_ids(obj)}
+        super().delete_queryset(request, queryset)
+        self._changed(league_ids)
+
+
 def _blank(choices):
     return lambda: [("", "(the league's)"), *choices()]
 
@@ -92,7 +128,7 @@ class SeasonInline(admin.TabularInline):
 
 
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(LeagueDataAdmin):
     form = LeagueAdminForm
     list_display = ["name", "slug", "visibility", "preset", "points_formula"]
     list_filter = ["visibility", "preset", "points_formula"]
@@ -108,27 +144,32 @@ class LeagueAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(LeagueDataAdmin):
     list_display = ["display_name", "user", "created_at"]
+
+    def league_ids(self, obj) -> set[int]:
+        """A player's name shows on the pages of every league they play in."""
+        return set(Membership.objects.filter(player_id=obj.pk).values_list("league_id", flat=True))
+
     search_fields = ["display_name", "user__username"]
     readonly_fields = ["claim_code"]
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(LeagueDataAdmin):
     form = SeasonAdminForm
     list_display = ["name", "league", "starts_on", "ends_on"]
     list_filter = ["league"]
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(LeagueDataAdmin):
     list_display = ["name", "season", "kind", "status", "starts_at"]
     list_filter = ["kind", "status", "season__league"]
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(LeagueDataAdmin):
     list_display = ["player", "league", "role", "joined_at"]
     list_filter = ["role", "league"]
 

@@ -278,3 +278,30 @@ def test_a_cache_that_fails_still_serves_the_page(site_world):
     url = f"/leagues/{site_world.base.league.slug}/"
     with mock.patch("league.page_cache.cache.get", side_effect=ConnectionError("cache down")):
         assert "Han" in _get(Client(), url)
+
+
+def test_a_site_admin_editing_an_event_in_the_admin_changes_the_league_page(site_world):
+    world = site_world.base
+    event = world.event
+    url = f"/leagues/{world.league.slug}/?season={world.season.pk}"
+    assert f">{event.name}</a>" in _get(Client(), url)
+    admin = Client()
+    admin.force_login(world.users["admin"])
+    starts = timezone.localtime(event.starts_at)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = admin.post(
+            f"/admin/league/event/{event.pk}/change/",
+            {
+                "season": event.season_id,
+                "name": "Renamed in the admin",
+                "kind": event.kind,
+                "status": event.status,
+                "starts_at_0": starts.strftime("%Y-%m-%d"),
+                "starts_at_1": starts.strftime("%H:%M:%S"),
+                "chip_set": "",
+                "buy_in_policy": "",
+                "counts_for_standings": "on",
+            },
+        )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert ">Renamed in the admin</a>" in _get(Client(), url)
