@@ -414,6 +414,7 @@ def seat_rebuy(*, actor: Any, table: OnlineTable) -> OnlineSeat:
     LedgerEntry.objects.create(
         event=event, game_id=table.game_id, player=seat.player, kind=LedgerKind.REBUY, amount=amount
     )
+    league_data_changed(league_id=event.season.league_id)  # the ledger and prize pool on the pages
     table.results = [*table.results, {"rebuy": seat.name, "amount": amount}]
     before = _turn_key(game)
     _changed(table, game, before)
