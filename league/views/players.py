@@ -3,7 +3,6 @@ time per season or all time, a game hand by hand, results and the paginated ledg
 
 from typing import Any
 
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -86,14 +85,11 @@ def player_fragments(
     scope = scope or "all"
     season = next((s for s in seasons if str(s.pk) == scope), None)
     scope = str(season.pk) if season else "all"
-    lines = pages.player_ledger_lines(player=player, league_ids=league_ids)
-    steps = pages.credits_over_time(lines, season)
-    games = pages.games_with_hands(lines)
+    steps = pages.credits_over_time(player=player, league_ids=league_ids, season=season)
+    games = pages.games_with_hands(player=player, league_ids=league_ids)
     chosen = next((g for g in games if str(g["game"]) == game), games[0] if games else None)
-    hands = pages.game_hands(lines, chosen["game"]) if chosen else []
-    ledger = Paginator(lines[::-1], 25).get_page(page)
-    for line in ledger:
-        line["amount_text"] = f"{line['amount']:,}"
+    hands = pages.game_hands(player=player, league_ids=league_ids, game_id=chosen["game"]) if chosen else []
+    ledger = pages.ledger_page(player=player, league_ids=league_ids, page=page)
     leagues = pages.player_leagues(user=user, player=player)
     context = {
         "player": player,

@@ -40,10 +40,11 @@ def _more_rows(site, rounds: int) -> None:
 # (page, anonymous queries, a signed-in member's queries, anonymous queries served from the page cache).
 # A member adds four: the session, the user, their league roles (who may see and manage what) and their player
 # id (the highlighted row). The first request after a change renders the page's fragments (league.page_cache);
-# the next one reads only what says who may see it and the league's data version.
+# the next one reads only what says who may see it and the league's data version. The player page adds up its
+# chart and its games in the database and reads one ledger page (a count and 25 lines), not every line.
 PAGES = [
     ("league", 9, 13, 1),
-    ("player", 5, 6, 2),  # the member sees the same leagues: their request finds the body cached
+    ("player", 9, 6, 2),  # the member sees the same leagues: their request finds the body cached
     ("event", 6, 10, 1),
     ("game", 5, 9, 5),  # the chip history reads the ledger only (no query of the game itself); not cached
 ]
