@@ -6,13 +6,13 @@ shows more than the API would.
 """
 
 from datetime import datetime
+from html import escape  # Django's escape is this one wrapped for lazy text: 1,000 names a table, plain is faster
 from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, Max, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from league import hooks, selectors
