@@ -10,13 +10,24 @@ from html import escape  # Django's escape is this one wrapped for lazy text: 1,
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Max, QuerySet, Sum
+from django.db.models import Case, CharField, Count, F, Max, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from league import hooks, selectors
-from league.models import Event, EventKind, EventResult, EventStatus, League, LedgerEntry, LedgerKind, Player, Season
+from league.models import (
+    Event,
+    EventKind,
+    EventResult,
+    EventStatus,
+    League,
+    LedgerEntry,
+    LedgerKind,
+    Player,
+    Role,
+    Season,
+)
 from league.services import season_rules
 from league.standings.compute import ResultRow, compute_standings
 
@@ -379,16 +390,49 @@ def player_lines(*, player: Player, league_ids: list[int]) -> QuerySet[LedgerEnt
     )
 
 
-LEDGER_PAGE_FIELDS = ("id", "event_id", "event__name", "at", "kind", "hand", "amount", "reason")
+LEDGER_PAGE_FIELDS = ("id", "event_id", "event__name", "event__season__league_id", "at", "kind", "hand", "amount")
 
 
-def ledger_page(*, player: Player, league_ids: list[int], page: str | None, per_page: int = 25) -> Page:
-    """One page of the player's ledger, newest first: the page's 25 lines and a count, read by the database."""
-    lines = player_lines(player=player, league_ids=league_ids).order_by("-id").values(*LEDGER_PAGE_FIELDS)
+def audit_league_ids(user: Any) -> frozenset[int] | None:
+    """Leagues whose ledger reasons the viewer may read (their organisers'), or None for all (site admins):
+    as `selectors.ledger_list` decides for the API."""
+    if selectors.is_admin(user):
+        return None
+    return frozenset(league for league, role in selectors.user_league_roles(user).items() if role == Role.ORGANISER)
+
+
+def ledger_page(
+    *,
+    player: Player,
+    league_ids: list[int],
+    page: str | None,
+    audit: frozenset[int] | None = frozenset(),
+    per_page: int = 25,
+) -> Page:
+    """One page of the player's ledger, newest first: the page's 25 lines and a count, read by the database.
+    A line's reason is kept only for the leagues in `audit` (None: every league), as the API shows it."""
+    if audit is None:
+        reason = F("reason")
+    elif audit:
+        when = When(event__season__league_id__in=audit, then=F("reason"))
+        reason = Case(when, default=Value(""), output_field=CharField())
+    else:
+        reason = Value("", output_field=CharField())
+    lines = (
+        player_lines(player=player, league_ids=league_ids)
+        .annotate(reason_shown=reason)
+        .order_by("-id")
+        .values(*LEDGER_PAGE_FIELDS, "reason_shown")
+    )
     ledger = Paginator(lines, per_page).get_page(page)
     labels = dict(LedgerKind.choices)
     ledger.object_list = [
-        {**line, "kind_label": labels.get(line["kind"], line["kind"]), "amount_text": f"{line['amount']:,}"}
+        {
+            **line,
+            "reason": line["reason_shown"],
+            "kind_label": labels.get(line["kind"], line["kind"]),
+            "amount_text": f"{line['amount']:,}",
+        }
         for line in ledger.object_list
     ]
     return ledger

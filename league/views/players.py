@@ -37,9 +37,10 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     leagues = pages.visible_league_stamps(user=request.user)
     league_ids = [league_id for league_id, _ in leagues]
     raw = {name: request.GET.get(name) for name in ("scope", "game", "page")}
+    audit = pages.audit_league_ids(request.user)  # whose ledger reasons this viewer may read
 
     def build() -> dict:
-        return player_fragments(player=player, user=request.user, league_ids=league_ids, **raw)
+        return player_fragments(player=player, user=request.user, league_ids=league_ids, audit=audit, **raw)
 
     params = [page_cache.plain_param(raw["scope"], allowed=("all",))]
     params += [page_cache.plain_param(raw["game"]), page_cache.plain_param(raw["page"])]
@@ -47,7 +48,8 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         fragments = build()
     else:
         stamps = [stamp for _, stamp in leagues]
-        key = page_cache.fragment_key("player", stamps, player.pk, player.display_name, *params)
+        audit_key = "all" if audit is None else sorted(audit)
+        key = page_cache.fragment_key("player", stamps, player.pk, player.display_name, audit_key, *params)
         fragments = page_cache.cached(key, build)
     context = {
         "player": player,
@@ -77,7 +79,14 @@ PAGE_RESULT_FIELDS = (
 
 
 def player_fragments(
-    *, player: Any, user: Any, league_ids: list[int], scope: str | None, game: str | None, page: str | None
+    *,
+    player: Any,
+    user: Any,
+    league_ids: list[int],
+    audit: frozenset[int] | None,
+    scope: str | None,
+    game: str | None,
+    page: str | None,
 ) -> dict[str, Any]:
     """The player page's body rendered (figures, charts, results, ledger page) and the player's leagues."""
     results = list(pages.player_results(user=user, player=player, league_ids=league_ids).only(*PAGE_RESULT_FIELDS))
@@ -89,7 +98,7 @@ def player_fragments(
     games = pages.games_with_hands(player=player, league_ids=league_ids)
     chosen = next((g for g in games if str(g["game"]) == game), games[0] if games else None)
     hands = pages.game_hands(player=player, league_ids=league_ids, game_id=chosen["game"]) if chosen else []
-    ledger = pages.ledger_page(player=player, league_ids=league_ids, page=page)
+    ledger = pages.ledger_page(player=player, league_ids=league_ids, page=page, audit=audit)
     leagues = pages.player_leagues(user=user, player=player)
     context = {
         "player": player,

@@ -305,3 +305,33 @@ def test_a_site_admin_editing_an_event_in_the_admin_changes_the_league_page(site
         )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert ">Renamed in the admin</a>" in _get(Client(), url)
+
+
+def test_a_ledger_reason_shows_to_the_league_organisers_and_admins_only_cached_or_not(site_world):
+    """As the API: who wrote a ledger line and why is for the league's organisers and site admins."""
+    world = site_world.base
+    han = world.players[0]
+    _committed(
+        lambda: services.ledger_adjust(
+            actor=world.users["organiser"],
+            event=site_world.finished_game.event,
+            player=han,
+            amount=-5,
+            reason="Slow play",
+        )
+    )
+    url = f"/players/{han.pk}/"
+    clients = {}
+    for role in ("anonymous", "member", "organiser", "admin", "other_organiser"):
+        clients[role] = Client()
+        if role != "anonymous":
+            clients[role].force_login(world.users[role])
+    for _ in range(2):  # rendered, then from the cache
+        shown = {role: "Slow play" in _get(client, url) for role, client in clients.items()}
+        assert shown == {
+            "anonymous": False,
+            "member": False,
+            "organiser": True,
+            "admin": True,
+            "other_organiser": False,
+        }
