@@ -210,9 +210,9 @@ class SpikeHand:
         """The log as `seat` (None: a spectator) may see it: other players' cards removed, except the hands
         shown at the reveal."""
         shown = []
-        revealed = self.scores if self.is_complete else {}
+        # Even after the reveal: the cards a player gave up face down, or drew and gave up, stay hidden.
         for record in self._log:
-            if record.cards and record.kind in PRIVATE_KINDS and record.seat != seat and record.seat not in revealed:
+            if record.cards and record.kind in PRIVATE_KINDS and record.seat != seat:
                 record = Record(record.kind, record.seat, record.amount, (), record.note)
             shown.append(record)
         return shown
@@ -468,7 +468,7 @@ class SpikeHand:
             return (verb,)
         if verb == "draw":
             price = self.options.gain_cost
-            self._afford(name, "A draw", price, stack)
+            self._afford(name, "a draw", price, stack)
             return verb, price
         card = None
         if verb in ("trade", "spike"):
@@ -482,11 +482,11 @@ class SpikeHand:
                 f"Buying without giving a card is off at this table (option 'gain_from_discard'): "
                 f"trade a card of your hand for a card of {where}, draw or stand."
             )
-        available = self.sources() + (["deck"] if verb == "trade" else [])
-        if source not in available:
-            raise IllegalAction(self._no_source(source, available))
+        face_up = self.sources()
+        if source not in face_up and not (verb == "trade" and source == "deck"):
+            raise IllegalAction(self._no_source(source, face_up, verb))
         price = self.price(source, trade=verb == "trade")
-        what = "A trade with the draw pile" if source == "deck" else PRICE_NAMES[source].capitalize()
+        what = "a trade with the draw pile" if source == "deck" else PRICE_NAMES[source]
         self._afford(name, what, price, stack)
         return verb, price, source, card
 
@@ -495,8 +495,10 @@ class SpikeHand:
         if price > stack:
             raise InvalidAmount(f"{what} costs {price} credit{'' if price == 1 else 's'}; {name} has {stack}.")
 
-    def _no_source(self, source: object, available: list[str]) -> str:
-        shown = ", ".join(available) or "none"
+    def _no_source(self, source: object, face_up: list[str], verb: str) -> str:
+        shown = ", ".join(face_up) or "none"
+        if verb == "trade":
+            shown += " (or deck, the draw pile)"
         if source in POSITIONS:
             if self.options.market != "galaxy":
                 return f"there is no {source} at this table (discard-pile market); the cards to take are: {shown}."
