@@ -126,6 +126,11 @@ class SpikeHand:
         self.returned: tuple[int, int] | None = None
         self.scores: dict[int, SpikeScore] = {}
         self.awards: list[dict] = []
+        # Derived from the state, worked out once per state (forgotten by `_changed`).
+        self._waiting: list[int] | None = None
+        self._legal: dict[int, object] = {}
+        self._pots: list[Pot] = []
+        self._pots_key: tuple | None = None
 
     def __repr__(self) -> str:
         return f"<SpikeHand {self.number} phase={self.phase} dealer={self.dealer} seats={self.seats}>"
@@ -148,11 +153,20 @@ class SpikeHand:
     def is_all_in(self, seat: int) -> bool:
         return seat in self.seats and seat not in self.folded and self._stacks[seat] == 0
 
+    def _changed(self) -> None:
+        self._waiting = None
+        self._legal.clear()
+
     def waiting_for(self) -> list[int]:
-        if self.phase in CARD_PHASES or self.phase == "spike":
-            return self._pending[:1]
-        actor = self.actor()
-        return [] if actor is None else [actor]
+        waiting = self._waiting
+        if waiting is None:
+            if self.phase in CARD_PHASES or self.phase == "spike":
+                waiting = self._pending[:1]
+            else:
+                actor = self.actor()
+                waiting = [] if actor is None else [actor]
+            self._waiting = waiting
+        return list(waiting)
 
     def actor(self) -> int | None:
         """The seat to act in a betting round; None outside betting or when the round is over."""
@@ -175,6 +189,14 @@ class SpikeHand:
         return opts.market_prices[POSITIONS.index(source)]
 
     def legal_actions(self, seat: int):
+        legal = self._legal.get(seat) if type(seat) is int else None
+        if legal is None:
+            legal = self._work_out_legal(seat)
+            if type(seat) is int:
+                self._legal[seat] = legal
+        return legal
+
+    def _work_out_legal(self, seat: int):
         if seat not in self.waiting_for():
             return LegalActions(seat=seat, phase=self.phase)
         if self.phase in BETTING_PHASES:
@@ -183,16 +205,26 @@ class SpikeHand:
         if self.phase == "spike":
             return CardTurnActions(seat=seat, phase=self.phase, verbs=("spike",), cards=cards)
         stack, opts = self._stacks[seat], self.options
-        trade_from = tuple((s, self.price(s, trade=True)) for s in ["deck", *self.sources()])
-        trade_from = tuple((s, p) for s, p in trade_from if p <= stack)
-        buy_from: tuple[tuple[str, int], ...] = ()
-        if opts.gain_from_discard:
-            buy_from = tuple((s, self.price(s, trade=False)) for s in self.sources())
-            buy_from = tuple((s, p) for s, p in buy_from if p <= stack)
+        if opts.market == "galaxy":
+            prices = opts.market_prices
+            face_up = [(POSITIONS[i], prices[i]) for i in range(len(self._market))]
+            buy_from = tuple((s, p) for s, p in face_up if p <= stack) if opts.gain_from_discard else ()
+            trade_from = tuple((s, p) for s, p in [("deck", opts.swap_cost), *face_up] if p <= stack)
+        else:
+            trade_from = (
+                tuple((s, opts.swap_cost) for s in (("deck", "discard") if self._discard else ("deck",)))
+                if opts.swap_cost <= stack
+                else ()
+            )
+            buy_from = (
+                (("discard", opts.gain_cost),)
+                if opts.gain_from_discard and self._discard and opts.gain_cost <= stack
+                else ()
+            )
         verbs = ["stand"]
         if opts.gain_cost <= stack:
             verbs.append("draw")
-        if trade_from and cards:
+        if trade_from:
             verbs.append("trade")
         if buy_from:
             verbs.append("buy")
@@ -233,7 +265,12 @@ class SpikeHand:
         return self.sabacc_in + sum(self.sabacc_antes.values())
 
     def pots(self) -> list[Pot]:
-        return side_pots(self.contributions, self.folded, self.carry_in + sum(self.card_costs.values()))
+        extra = self.carry_in + sum(self.card_costs.values())
+        key = (tuple(self.contributions.values()), len(self.folded), extra)
+        if key != self._pots_key:
+            self._pots = side_pots(self.contributions, self.folded, extra)
+            self._pots_key = key
+        return list(self._pots)
 
     def bets(self) -> dict[int, int]:
         return dict(self.round.bets) if self.round is not None and self.phase in BETTING_PHASES else {}
@@ -289,11 +326,20 @@ class SpikeHand:
         self.acted = set()
 
     def _advance(self) -> None:
+        self._changed()
+        try:
+            self._run_automatic_steps()
+        except BaseException:
+            self._changed()
+            raise
+
+    def _run_automatic_steps(self) -> None:
         while True:
             if len(self._live) == 1 and self.phase != "complete":
                 self._finish_fold_out()
                 return
             phase = self.phase
+            self._changed()
             if phase in CARD_PHASES:
                 if self._pending:
                     return
@@ -303,7 +349,9 @@ class SpikeHand:
                     return
                 self._round_3_market()
             elif phase in BETTING_PHASES:
-                if self.actor() is not None:
+                actor = self.actor()
+                if actor is not None:
+                    self._waiting = [actor]  # worked out already: the state stops here
                     return
                 if phase == "betting_1":
                     if self.options.market == "galaxy":
