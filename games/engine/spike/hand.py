@@ -171,6 +171,9 @@ class SpikeHand:
     def actor(self) -> int | None:
         """The seat to act in a betting round; None outside betting or when the round is over."""
         if self.phase in BETTING_PHASES and self.round is not None:
+            waiting = self._waiting
+            if waiting is not None:
+                return waiting[0] if waiting else None
             return self.structure.actor(self.round, self._stacks, self.folded)
         return None
 
@@ -722,7 +725,7 @@ class SpikeHand:
             "discard_face_up": face_up,
             "sabacc_pot": self.sabacc_pot(),
             "card_costs": dict(self.card_costs_paid if self.is_complete else self.card_costs),
-            "purchases": [dict(p) for p in self.purchases],
+            "purchases": [dict(p) for p in self.purchases] if self.purchases else [],
             "spike_dice": [self.dice.first, self.dice.second] if self.rolled and self.dice is not None else None,
         }
         return data
