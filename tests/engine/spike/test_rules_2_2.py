@@ -9,7 +9,7 @@ import json
 import pytest
 
 from games.engine.errors import IllegalAction, InvalidAmount, NotYourTurn, WrongPhase
-from tests.engine.spike.helpers import check_round, everyone, market, new_game, peek, stand_round, start
+from tests.engine.spike.helpers import check_round, market, new_game, peek, stand_round, start
 
 
 def test_2_2_1_a_short_stack_pays_the_main_pot_ante_first_and_is_all_in():
