@@ -68,6 +68,12 @@ class Variant:
         """Accept this variant's options dataclass, or a dict of option values (full or partial)."""
         if isinstance(options, self.options_class):
             return options
+        for other in _REGISTRY.values():
+            if other is not self and isinstance(options, other.options_class):
+                raise InvalidOptions(
+                    f"These are options of {other.name}, but the game's variant is {self.name}; "
+                    f"give variant={other.name!r} too."
+                )
         return self.options_class.from_dict(options)
 
     def build_options(self, preset: str, overrides: dict | None = None) -> Any:
