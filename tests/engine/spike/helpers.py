@@ -115,3 +115,10 @@ def scripted_document(
 def showdown(final: dict[str, list[str]], **kwargs) -> dict:
     """The one hand of `scripted_document(final)` as the replay result shows it."""
     return play_replay(scripted_document(final, **kwargs))["hands"][0]
+
+
+def passive(game: Game) -> None:
+    """Play the rest of the hand standing in every card turn and checking every betting turn."""
+    while game.in_hand:
+        seat = game.waiting_for()[0]
+        game.act(seat, "check" if "check" in game.legal_actions(seat).verbs else "stand")
