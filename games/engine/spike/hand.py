@@ -710,7 +710,8 @@ class SpikeHand:
 
     def public_hand(self) -> dict:
         """What everyone sees: the round, the market and its prices, the top of a face-up discard pile, how
-        many cards lie face down, the Sabacc pot, prices paid, and the spike roll once it is rolled."""
+        many cards are discarded, the Sabacc pot, the face-up cards taken and their prices, and the spike roll
+        once it is rolled (each seat's prices paid are in its row of the view)."""
         opts = self.options
         market = [
             {"position": POSITIONS[i], "card": card.code, "price": opts.market_prices[i]}
@@ -724,7 +725,6 @@ class SpikeHand:
             "discard_count": len(self._discard),
             "discard_face_up": face_up,
             "sabacc_pot": self.sabacc_pot(),
-            "card_costs": dict(self.card_costs_paid if self.is_complete else self.card_costs),
             "purchases": [dict(p) for p in self.purchases] if self.purchases else [],
             "spike_dice": [self.dice.first, self.dice.second] if self.rolled and self.dice is not None else None,
         }
