@@ -109,37 +109,38 @@ def strength(view: dict) -> str:
     return "near" if abs(score.total) <= 2 else "far"
 
 
+# Rough chance that a hand of this kind wins at the reveal (round 3); earlier rounds lean toward even.
+WIN_CHANCE = {"special": 0.9, "sabacc": 0.7, "near": 0.35, "far": 0.1}
+
+
 def bet(view: dict, rng: random.Random, bluff: float) -> Decision:
+    """Bet by the hand's kind, and call when the chance of winning pays for the call (pot odds)."""
     legal = view["legal"]
     verbs = legal["verbs"]
     me = next(row for row in view["players"] if row["seat"] == view["seat"])
+    opponents = sum(1 for row in view["players"] if row.get("in_hand") and row["seat"] != view["seat"])
     pot = sum(p["amount"] for p in view["hand"]["pots"])
     min_bet = max(1, view["levels"]["min_bet"])
     facing = legal.get("call_amount", 0) if "call" in verbs else 0
     free = "check" in verbs
     kind = strength(view)
-    # Early rounds are worth less: cards are still to come for everyone.
     round_number = view["hand"].get("round", 3)
+    # More opponents, fewer wins; cards still to come pull every hand toward an even chance.
+    chance = WIN_CHANCE[kind] ** max(1, opponents) ** 0.5
+    chance = chance + (0.5 - chance) * (3 - round_number) / 4
     worth_now = me["stack"] + me.get("contributed", 0)
     room = COMMITMENT[kind] * (0.5 + round_number / 6) * worth_now - me.get("contributed", 0)
-    if kind == "far" and round_number == 3:
-        if free and rng.random() < bluff:
-            return _open(legal, min_bet, pot * 0.3)
-        return _first(verbs, "check", "fold")
-    if kind in ("far", "near"):
-        if free:
-            return Decision("check")
-        if facing <= max(min_bet, room, pot * 0.1 if kind == "near" else 0):
-            return _first(verbs, "call", "allin", "fold")
-        return Decision("fold")
-    size = min(pot * (0.5 if kind == "sabacc" else 0.9), max(room, min_bet))
     if free:
-        return _open(legal, min_bet, size) if ("bet" in verbs or "raise" in verbs) else Decision("check")
-    if facing > max(room, min_bet) and kind != "special":
+        if kind in ("special", "sabacc") and ("bet" in verbs or "raise" in verbs):
+            return _open(legal, min_bet, min(pot * (0.5 if kind == "sabacc" else 0.9), max(room, min_bet)))
+        if kind == "far" and round_number == 3 and rng.random() < bluff:
+            return _open(legal, min_bet, pot * 0.3)
+        return Decision("check")
+    if chance * (pot + facing) < facing:
         return Decision("fold")
     if kind == "special" and "raise" in verbs and rng.random() < 0.6:
         low, high = legal["min_raise_to"], legal["max_raise_to"]
-        return Decision("raise", amount=max(low, min(high, low + round(max(0, size)))))
+        return Decision("raise", amount=max(low, min(high, low + round(max(0, room)))))
     return _first(verbs, "call", "allin", "fold")
 
 
