@@ -484,11 +484,12 @@ class SpikeHand:
         verbs = self.variant.verbs
         if verb not in verbs:
             raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
-        allowed = self.variant.verb_args.get(verb, ())
-        extra = sorted(set(args) - set(allowed))
-        if extra:
-            takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
-            raise IllegalAction(f"{verb} {takes}; got {', '.join(extra)}.")
+        if args:
+            allowed = self.variant.verb_args.get(verb, ())
+            extra = sorted(set(args) - set(allowed))
+            if extra:
+                takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
+                raise IllegalAction(f"{verb} {takes}; got {', '.join(extra)}.")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.names):
             raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
         if self.phase == "complete":
