@@ -725,7 +725,8 @@ class SpikeHand:
             "discard_top": self._discard[-1].code if face_up and self._discard else None,
             "discard_count": len(self._discard),
             "discard_face_up": face_up,
-            "sabacc_pot": self.sabacc_pot(),
+            # After the reveal: what the Sabacc pot keeps for the next hand.
+            "sabacc_pot": self.pools_out.get("sabacc_pot", 0) if self.is_complete else self.sabacc_pot(),
             "purchases": [dict(p) for p in self.purchases] if self.purchases else [],
             "spike_dice": [self.dice.first, self.dice.second] if self.rolled and self.dice is not None else None,
         }
