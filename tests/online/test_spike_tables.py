@@ -113,3 +113,24 @@ def test_the_table_page_draws_the_market_and_the_sabacc_pot(spike_league, humans
     client.force_login(world.users["organiser"])
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert 'class="spike-market"' in page and "Sabacc pot" in page and "Pilot" in page
+
+
+def test_the_api_takes_the_card_verbs(spike_league, humans, open_table, scheduled):
+    from tests.league.conftest import client_for
+
+    world = spike_league
+    table = _running(world, humans, open_table)
+    for user in (world.users["organiser"], humans[0]):
+        client = client_for(user)
+        legal = client.get(f"/api/tables/{table.pk}/legal/").json()
+        if legal["legal"]["verbs"]:
+            break
+    assert legal["legal"]["verbs"][:2] == ["stand", "draw"] and legal["legal"]["buy_from"] == {"pilot": 1}
+    url = f"/api/tables/{table.pk}/act/"
+    bad = client.post(url, {"verb": "buy", "source": "moon", "version": legal["version"], "key": "x"}, format="json")
+    assert bad.status_code == 400
+    card = legal["legal"]["cards"][0]
+    body = {"verb": "trade", "card": card, "source": "pilot", "version": legal["version"], "key": "t1"}
+    answer = client.post(url, body, format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["applied"] and card not in answer.json()["state"]["view"]["cards"]
