@@ -134,3 +134,19 @@ def test_the_api_takes_the_card_verbs(spike_league, humans, open_table, schedule
     answer = client.post(url, body, format="json")
     assert answer.status_code == 200, answer.content
     assert answer.json()["applied"] and card not in answer.json()["state"]["view"]["cards"]
+
+
+def test_the_clock_stands_spikes_the_first_card_and_checks_or_folds():
+    from games.engine.bots import apply_decision
+    from tests.engine.spike.helpers import new_game, start
+
+    game = new_game()
+    start(game, ["+1c", "+2c"], ["+3c", "+4c"], then=["+5c", "+6c", "+7c", "+8c", "+9c"], dice=(6, 6))
+    verbs = []
+    while game.in_hand:
+        seat = game.waiting_for()[0]
+        decision = services.default_decision(game, seat)
+        verbs.append(decision.verb)
+        apply_decision(game, seat, decision)
+    rounds_1_and_2 = ["stand", "stand", "check", "check"] * 2
+    assert verbs == [*rounds_1_and_2, "spike", "spike", "stand", "stand", "check", "check"]
