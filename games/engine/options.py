@@ -7,7 +7,8 @@ from typing import Any
 from games.engine.errors import InvalidOptions
 
 PRESETS = ("halcyon", "cantina", "better", "casino")
-VARIANTS = ("coruscant_shift",)
+# Every variant the engine plays (the registry in `variant.py` is the source; a test keeps them equal).
+VARIANTS = ("coruscant_shift", "corellian_spike")
 
 # Allowed values of the choice options; the first value is the default.
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -186,9 +187,14 @@ def resolve_options(variant: str, preset: str, overrides: dict | None = None) ->
     return build_options(variant, preset, overrides).to_dict()
 
 
-def build_options(variant: str, preset: str, overrides: dict | None = None) -> CoruscantShiftOptions:
-    if variant not in VARIANTS:
-        raise InvalidOptions(f"Unknown variant {variant!r}; the variants are: {', '.join(VARIANTS)}.")
+def build_options(variant: str, preset: str, overrides: dict | None = None) -> Any:
+    """The options dataclass of `variant` (any registered one) for `preset` with `overrides`."""
+    if variant != "coruscant_shift":
+        from games.engine.variant import get_variant, variant_names
+
+        if variant not in variant_names():
+            raise InvalidOptions(f"Unknown variant {variant!r}; the variants are: {', '.join(variant_names())}.")
+        return get_variant(variant).build_options(preset, overrides)
     if preset not in PRESETS:
         raise InvalidOptions(f"Unknown preset {preset!r}; the presets are: {', '.join(PRESETS)}.")
     overrides = dict(overrides or {})
@@ -208,6 +214,46 @@ def build_options(variant: str, preset: str, overrides: dict | None = None) -> C
         values["small_blind"] = big_blind // 2
     values.update(overrides)
     return CoruscantShiftOptions.from_dict(values)
+
+
+def variant_presets() -> dict[str, tuple[str, ...]]:
+    """Every registered variant and its presets, Coruscant Shift first (for choice lists)."""
+    from games.engine.variant import get_variant, variant_names
+
+    return {name: tuple(get_variant(name).presets) for name in variant_names()}
+
+
+def option_specs() -> list[dict[str, Any]]:
+    """Every option of every variant, once, for forms: its name, kind (`choice`, `bool`, `ints`, `int`), the
+    choices, whether it may be null, and the variants that have it (Coruscant Shift's first)."""
+    from games.engine.spike import options as spike_options
+    from games.engine.variant import get_variant, variant_names
+
+    choices = {**CHOICES, **spike_options.CHOICES}
+    optional = OPTIONAL | spike_options.OPTIONAL
+    specs: dict[str, dict[str, Any]] = {}
+    for variant in variant_names():
+        for field in fields(get_variant(variant).options_class):
+            spec = specs.get(field.name)
+            if spec is None:
+                default = field.default
+                if field.name in choices:
+                    kind = "choice"
+                elif isinstance(default, bool):
+                    kind = "bool"
+                elif isinstance(default, tuple):
+                    kind = "ints"
+                else:
+                    kind = "int"
+                spec = specs[field.name] = {
+                    "name": field.name,
+                    "kind": kind,
+                    "choices": choices.get(field.name, ()),
+                    "optional": field.name in optional,
+                    "variants": [],
+                }
+            spec["variants"].append(variant)
+    return list(specs.values())
 
 
 def coerce_options(options: Any) -> CoruscantShiftOptions:

@@ -25,8 +25,7 @@ def public_log(document: dict) -> list[dict]:
             {
                 "number": hand.number,
                 "dealer": names[hand.dealer],
-                "target": hand.dice.number,
-                "suit": hand.dice.suit,
+                **hand.public_hand(),
                 "steps": steps,
                 "result": game.results[-1] if game.results else hand_summary(game, hand),
             }
@@ -53,4 +52,10 @@ def _step(record: Record, names: list[str]) -> dict:
         step["count"] = record.amount
     elif record.kind not in ("deal", "shift") and record.amount is not None:
         step["amount"] = record.amount
+    if record.kind not in ("roll", "select", "tie_draw"):
+        # Other variants' public details: face-up cards turned up or taken, where a card came from.
+        if record.cards:
+            step["cards"] = codes(record.cards)
+        if record.note:
+            step["detail"] = record.note
     return step

@@ -24,6 +24,16 @@ class Decision:
     verb: str
     cards: tuple[str, ...] = ()
     amount: int | None = None
+    # Other variants' arguments (`Game.act`): one card of the hand, and where a card comes from.
+    card: str | None = None
+    source: str | None = None
+
+    def args(self, allowed: tuple[str, ...]) -> dict:
+        """The keyword arguments of `Game.act` among `allowed` (the variant's `verb_args` for this verb)."""
+        if not allowed:
+            return {}
+        values = {"cards": list(self.cards), "amount": self.amount, "card": self.card, "source": self.source}
+        return {name: values[name] for name in allowed}
 
 
 class Bot(Protocol):
@@ -37,22 +47,9 @@ class Bot(Protocol):
 def apply_decision(game: "Game", seat: int, decision: Decision) -> None:
     """Apply `decision` for `seat` through the game's named operations (which verify it first)."""
     verb = decision.verb
-    if verb == "select":
-        game.select(seat, list(decision.cards))
-    elif verb == "check":
-        game.check(seat)
-    elif verb == "call":
-        game.call(seat)
-    elif verb == "bet":
-        game.bet(seat, decision.amount)
-    elif verb == "raise":
-        game.raise_to(seat, decision.amount)
-    elif verb == "fold":
-        game.fold(seat)
-    elif verb == "allin":
-        game.all_in(seat)
-    else:
+    if verb not in game.variant.verbs:
         raise ValueError(f"Unknown decision verb {verb!r}.")
+    game.act(seat, verb, **decision.args(game.variant.verb_args.get(verb, ())))
 
 
 def play_turn(game: "Game", seat: int, bot: Bot) -> Decision:

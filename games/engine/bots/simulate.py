@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 
 from games.engine.bots import BOTS, play_turn
 from games.engine.cards import DECK_COUNTS
-from games.engine.options import PRESETS, build_options
+from games.engine.options import build_options
 from games.engine.state import MAX_SEATS, MIN_SEATS, Game
+from games.engine.variant import get_variant, variant_names
 
 DEFAULT_BOTS = ("random", "sensible")
 DEFAULT_MAX_HANDS = 200
@@ -58,10 +59,21 @@ class Summary:
         self.cards_accounted &= outcome.cards_accounted
 
 
-def check_arguments(*, preset: str, players: int, games: int, bots: Sequence[str], max_hands: int) -> None:
+def check_arguments(
+    *,
+    preset: str,
+    players: int,
+    games: int,
+    bots: Sequence[str],
+    max_hands: int,
+    variant: str = "coruscant_shift",
+) -> None:
     """Raise ValueError with a message a user can act on when an argument is out of range."""
-    if preset not in PRESETS:
-        raise ValueError(f"Unknown preset {preset!r}; the presets are: {', '.join(PRESETS)}.")
+    if variant not in variant_names():
+        raise ValueError(f"Unknown variant {variant!r}; the variants are: {', '.join(variant_names())}.")
+    presets = get_variant(variant).presets
+    if preset not in presets:
+        raise ValueError(f"Unknown preset {preset!r} for {variant}; the presets are: {', '.join(presets)}.")
     if not MIN_SEATS <= players <= MAX_SEATS:
         raise ValueError(f"--players must be from {MIN_SEATS} to {MAX_SEATS}; got {players}.")
     if games < 1:
@@ -75,14 +87,23 @@ def check_arguments(*, preset: str, players: int, games: int, bots: Sequence[str
             raise ValueError(f"Unknown bot {kind!r}; the kinds are: {', '.join(BOTS)}.")
 
 
-def play_game(*, preset: str, kinds: Sequence[str], seed: str, max_hands: int = DEFAULT_MAX_HANDS) -> GameOutcome:
+def play_game(
+    *,
+    preset: str,
+    kinds: Sequence[str],
+    seed: str,
+    max_hands: int = DEFAULT_MAX_HANDS,
+    variant: str = "coruscant_shift",
+) -> GameOutcome:
     """Play one game between bots of `kinds` (one per seat) until it ends or `max_hands` hands are played.
 
     Credits and cards are checked after every start and every decision.
     """
-    options = build_options("coruscant_shift", preset)
+    options = build_options(variant, preset)
     players = [(f"{kind}-{seat + 1}", options.starting_stack) for seat, kind in enumerate(kinds)]
-    game = Game.new(options=options, players=players, rng=random.Random(f"{seed}/table"), preset=preset)
+    game = Game.new(
+        options=options, players=players, rng=random.Random(f"{seed}/table"), preset=preset, variant=variant
+    )
     bots = [BOTS[kind](random.Random(f"{seed}/seat/{seat}")) for seat, kind in enumerate(kinds)]
     expected = game.total_credits()
     credits_ok = cards_ok = True
@@ -126,12 +147,13 @@ def iter_games(
     seed: int,
     bots: Sequence[str] = DEFAULT_BOTS,
     max_hands: int = DEFAULT_MAX_HANDS,
+    variant: str = "coruscant_shift",
 ) -> Iterator[GameOutcome]:
     """Play `games` games one after the other; game i is seeded from `seed` and i, so a run is repeatable."""
-    check_arguments(preset=preset, players=players, games=games, bots=bots, max_hands=max_hands)
+    check_arguments(preset=preset, players=players, games=games, bots=bots, max_hands=max_hands, variant=variant)
     kinds = seat_kinds(players, bots)
     for number in range(games):
-        yield play_game(preset=preset, kinds=kinds, seed=f"{seed}/{number}", max_hands=max_hands)
+        yield play_game(preset=preset, kinds=kinds, seed=f"{seed}/{number}", max_hands=max_hands, variant=variant)
 
 
 def simulate(**kwargs) -> Summary:
@@ -142,7 +164,9 @@ def simulate(**kwargs) -> Summary:
     return summary
 
 
-def summary_lines(summary: Summary, *, preset: str, players: int, max_hands: int) -> list[str]:
+def summary_lines(
+    summary: Summary, *, preset: str, players: int, max_hands: int, variant: str = "coruscant_shift"
+) -> list[str]:
     hands = summary.hands
     pots = summary.pots
     average_pot = sum(pots) / len(pots) if pots else 0.0
@@ -150,8 +174,11 @@ def summary_lines(summary: Summary, *, preset: str, players: int, max_hands: int
         f"{kind} {_number(summary.wins[kind])} of {summary.games} ({summary.seats[kind]} seats)"
         for kind in summary.wins
     )
+    head = f"preset: {preset}, players: {players}"
+    if variant != "coruscant_shift":
+        head = f"variant: {variant}, {head}"
     return [
-        f"preset: {preset}, players: {players}",
+        head,
         f"games: {summary.games}",
         f"hands per game: mean {sum(hands) / len(hands):.1f}, min {min(hands)}, max {max(hands)}",
         f"games stopped at the {max_hands}-hand cap: {summary.capped}",
