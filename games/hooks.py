@@ -15,9 +15,9 @@ def resolve_rules(*, variant: str, preset: str, overrides: dict[str, Any]) -> di
 
 
 def rule_choices() -> dict[str, tuple[str, ...]]:
-    from games.engine import PRESETS, VARIANTS
+    from games.engine.options import variant_presets
 
-    return {variant: tuple(PRESETS) for variant in VARIANTS}
+    return variant_presets()
 
 
 def finished_seat_rows(*, event_id: int) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from typing import Any
 from games.engine.cards import codes, parse_card
 from games.engine.errors import EngineError
 from games.engine.replay import FORMAT_2, export_replay, replay_game
-from games.engine.shuffle import commitment, deck_from_seed, dice_from_seed
+from games.engine.shuffle import commitment, deck_from_seed
 from games.engine.state import Game
 
 
@@ -46,9 +46,9 @@ def game_problems(game_or_document: Game | dict) -> list[str]:
             deck = codes(parse_card(code) for code in listed.get("deck", []))
         except EngineError:
             deck = []
-        if deck != codes(deck_from_seed(seed)):
+        if deck != codes(deck_from_seed(seed, game.variant.deck())):
             problems.append(f"{where}: the deck is not the one its seed deals.")
-        if played.dice != dice_from_seed(seed):
+        if played.dice != game.variant.roll(seed, game.options):
             problems.append(f"{where}: the dice are not the ones its seed rolls.")
         listed_piles = [codes(map(parse_card, pile)) for pile in listed.get("reshuffles", [])]
         if [codes(pile) for pile in played.reshuffled] != listed_piles:

@@ -11,12 +11,19 @@ from collections import Counter
 from games.engine.betting import BettingRound, BettingStructure, LegalActions
 from games.engine.cards import Card, encode_cards, parse_card, take
 from games.engine.dice import Dice
-from games.engine.errors import InvalidCard, InvalidSelection, MissingReshuffle, NotYourTurn, WrongPhase
+from games.engine.errors import (
+    IllegalAction,
+    InvalidCard,
+    InvalidSelection,
+    MissingReshuffle,
+    NotYourTurn,
+    WrongPhase,
+)
 from games.engine.evaluation import Score, best
 from games.engine.forced import Levels, post_forced
 from games.engine.options import CoruscantShiftOptions
 from games.engine.pots import Pot, side_pots, uncalled
-from games.engine.records import VERB_LETTERS, Record, card_record
+from games.engine.records import Record, card_record
 from games.engine.shuffle import reshuffle_rng
 from games.engine.ties import draw_off, split
 from games.engine.variant import Variant
@@ -47,6 +54,7 @@ class Hand:
         commitment: str | None,
         reshuffles: list[list[Card]] | None = None,
         last: bool = False,
+        pools: dict[str, int] | None = None,
     ) -> None:
         self.number = number
         self.dealer = dealer
@@ -96,6 +104,8 @@ class Hand:
         self._legal: dict[int, LegalActions] = {}
         self._pots: list[Pot] = []
         self._pots_key: tuple | None = None
+        # Credits kept between hands outside the stacks and the carry-over (none in Coruscant Shift).
+        self.pools_out: dict[str, int] = dict(pools or {})
 
     def __repr__(self) -> str:
         return f"<Hand {self.number} phase={self.phase} dealer={self.dealer} seats={self.seats}>"
@@ -463,6 +473,33 @@ class Hand:
                 )
             raise NotYourTurn(f"It is not {name}'s turn: waiting for {self._who(waiting)}.")
 
+    def verify_act(self, seat: int, verb: str, **args) -> None:
+        """The variant plug-in's generic operation: `select` takes `cards`, `bet` and `raise` take `amount`
+        (for a raise, the seat's new total for the round)."""
+        self._check_args(seat, verb, args)
+        if verb == "select":
+            self.verify_select(seat, args.get("cards"))
+        else:
+            self.verify_bet_action(seat, verb, args.get("amount"))
+
+    def act(self, seat: int, verb: str, **args) -> None:
+        self._check_args(seat, verb, args)
+        if verb == "select":
+            cards = args.get("cards")
+            self.select(seat, list(cards) if isinstance(cards, tuple) else cards)
+        else:
+            self.bet_action(seat, verb, args.get("amount"))
+
+    def _check_args(self, seat: int, verb: str, args: dict) -> None:
+        verbs = self.variant.verbs
+        if verb not in verbs:
+            raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
+        allowed = self.variant.verb_args.get(verb, ())
+        extra = sorted(set(args) - set(allowed))
+        if extra:
+            takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
+            raise IllegalAction(f"{verb} {takes}; got {', '.join(extra)}.")
+
     def verify_select(self, seat: int, cards: list) -> list[Card]:
         self._verify_waiting(seat, "select")
         if not isinstance(cards, list | tuple):
@@ -486,7 +523,7 @@ class Hand:
         self.acted.add(seat)
         self._chosen_now[seat] = len(chosen)
         self._log.append(Record("select", seat, len(chosen), tuple(chosen)))
-        self._actions.append(f"{seat}{VERB_LETTERS['select']}{encode_cards(chosen)}")
+        self._actions.append(self.variant.encode_action(seat, "select", {"cards": chosen}))
         self._advance()
 
     def verify_bet_action(self, seat: int, verb: str, amount: int | None = None) -> int:
@@ -509,6 +546,39 @@ class Hand:
             self._cards[seat], self._selection[seat] = [], []
         self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
         self._log.append(Record(verb, seat, paid))
-        arg = "" if amount is None or verb not in ("bet", "raise") else str(amount)
-        self._actions.append(f"{seat}{VERB_LETTERS[verb]}{arg}")
+        self._actions.append(self.variant.encode_action(seat, verb, {"amount": amount}))
         self._advance()
+
+    # ----- what the views and results show (the variant plug-in's hand interface) ----------
+
+    def summary(self, game) -> dict:
+        """The hand as a replay result shows it (docs/replay.md)."""
+        from games.engine.views import coruscant_summary
+
+        return coruscant_summary(game, self)
+
+    def public_hand(self) -> dict:
+        """What the table sees of the hand besides pots and seats: the target and its suit."""
+        return {"target": self.dice.number, "suit": self.dice.suit}
+
+    def public_seats(self, viewer: int | None) -> dict[int, dict]:
+        """Each seat's public fields as `viewer` (None: a spectator) sees them: selection sizes stay hidden
+        while their phase is open (RULES 1.2.4)."""
+        # Only an open select or improve phase hides sizes; outside them every size is public.
+        sizes = self.public_sizes() if self.phase in SELECT_PHASES else None
+        selections, held, acted = self._selection, self._cards, self.acted
+        return {
+            seat: {
+                "selection_size": len(selections[seat]) if sizes is None or seat == viewer else sizes[seat][0],
+                "cards_held": len(held[seat]) if sizes is None or seat == viewer else sizes[seat][1],
+                "has_acted": seat in acted,
+            }
+            for seat in self.seats
+        }
+
+    def private_view(self, seat: int) -> dict:
+        """A seat's own cards, for its view only."""
+        return {
+            "cards": [card.code for card in self._cards.get(seat, ())],
+            "selection": [card.code for card in self._selection.get(seat, ())],
+        }

@@ -186,9 +186,14 @@ def resolve_options(variant: str, preset: str, overrides: dict | None = None) ->
     return build_options(variant, preset, overrides).to_dict()
 
 
-def build_options(variant: str, preset: str, overrides: dict | None = None) -> CoruscantShiftOptions:
-    if variant not in VARIANTS:
-        raise InvalidOptions(f"Unknown variant {variant!r}; the variants are: {', '.join(VARIANTS)}.")
+def build_options(variant: str, preset: str, overrides: dict | None = None) -> Any:
+    """The options dataclass of `variant` (any registered one) for `preset` with `overrides`."""
+    if variant != "coruscant_shift":
+        from games.engine.variant import get_variant, variant_names
+
+        if variant not in variant_names():
+            raise InvalidOptions(f"Unknown variant {variant!r}; the variants are: {', '.join(variant_names())}.")
+        return get_variant(variant).build_options(preset, overrides)
     if preset not in PRESETS:
         raise InvalidOptions(f"Unknown preset {preset!r}; the presets are: {', '.join(PRESETS)}.")
     overrides = dict(overrides or {})
@@ -208,6 +213,13 @@ def build_options(variant: str, preset: str, overrides: dict | None = None) -> C
         values["small_blind"] = big_blind // 2
     values.update(overrides)
     return CoruscantShiftOptions.from_dict(values)
+
+
+def variant_presets() -> dict[str, tuple[str, ...]]:
+    """Every registered variant and its presets, Coruscant Shift first (for choice lists)."""
+    from games.engine.variant import get_variant, variant_names
+
+    return {name: tuple(get_variant(name).presets) for name in variant_names()}
 
 
 def coerce_options(options: Any) -> CoruscantShiftOptions:

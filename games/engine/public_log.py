@@ -25,8 +25,7 @@ def public_log(document: dict) -> list[dict]:
             {
                 "number": hand.number,
                 "dealer": names[hand.dealer],
-                "target": hand.dice.number,
-                "suit": hand.dice.suit,
+                **hand.public_hand(),
                 "steps": steps,
                 "result": game.results[-1] if game.results else hand_summary(game, hand),
             }

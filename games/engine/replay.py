@@ -16,13 +16,11 @@ finished game carries each seeded hand's commitment and revealed seeds, which `v
 import random
 from typing import Any
 
-from games.engine.cards import Card, codes, decode_cards, full_deck, parse_card
-from games.engine.dice import decode_dice, parse_dice
+from games.engine.cards import Card, codes, decode_cards, parse_card
 from games.engine.errors import EngineError, IllegalAction, InvalidCard, MissingReshuffle, ReplayError
-from games.engine.options import PRESETS, build_options
-from games.engine.serialize import decode_action
-from games.engine.shuffle import commitment, deck_from_seed, dice_from_seed, mix_entropy, server_seed
+from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, server_seed
 from games.engine.state import MAX_SEATS, Game
+from games.engine.variant import get_variant
 from games.engine.views import hand_summary
 
 FORMAT = "sabacc-replay/1"
@@ -30,6 +28,7 @@ FORMAT_2 = "sabacc-replay/2"
 FORMATS = (FORMAT, FORMAT_2)
 RESULT_FORMAT = "sabacc-replay-result/1"
 RESULT_FORMAT_2 = "sabacc-replay-result/2"
+# Coruscant Shift's verbs (each variant lists its own: `variant.verbs`).
 VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin")
 # Between-hands events of sabacc-replay/2 and the keys each one needs besides "do".
 EVENTS = {
@@ -87,6 +86,7 @@ def replay_result(game: Game, *, version: int = 1) -> dict:
         "hands": summaries,
         "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
         "carry_over": game.carry,
+        **game.variant.result_extra(game),
         "finished": game.over,
         "standings": [{"player": r["player"], "place": r["place"], "stack": r["stack"]} for r in game.standings()],
     }
@@ -104,14 +104,18 @@ def _setup(document: Any) -> tuple[Game, list]:
     if document["format"] == FORMAT and "after" in document:
         raise _fail(f'"after" (events between hands) needs "format": "{FORMAT_2}".')
     variant = document.get("variant", "coruscant_shift")
+    try:
+        plugin = get_variant(variant)
+    except EngineError as exc:
+        raise _fail(f"options: {exc}") from None
     preset = document.get("preset")
-    if preset not in PRESETS:
-        raise _fail(f"Unknown preset {preset!r}; the presets are: {', '.join(PRESETS)}.")
+    if preset not in plugin.presets:
+        raise _fail(f"Unknown preset {preset!r}; the presets are: {', '.join(plugin.presets)}.")
     overrides = document.get("options") or {}
     if not isinstance(overrides, dict):
         raise _fail("options: must be an object of option names and values.")
     try:
-        options = build_options(variant, preset, overrides)
+        options = plugin.build_options(preset, overrides)
     except EngineError as exc:
         raise _fail(f"options: {exc}") from None
     seats = document.get("seats")
@@ -148,7 +152,7 @@ def _setup(document: Any) -> tuple[Game, list]:
     return game, hands
 
 
-def _full_deck(number: int, listed: Any, seed: Any) -> list:
+def _full_deck(number: int, listed: Any, seed: Any, full: list[Card]) -> list:
     if listed is None:
         listed = []
     if not isinstance(listed, list):
@@ -157,7 +161,7 @@ def _full_deck(number: int, listed: Any, seed: Any) -> list:
         cards = [parse_card(code) for code in listed]
     except InvalidCard as exc:
         raise _fail(f"Hand {number} deck: {exc}") from None
-    rest = full_deck()
+    rest = list(full)
     for card in cards:
         if card not in rest:
             allowed = "twice" if card.is_sylop else "once"
@@ -182,14 +186,14 @@ def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = 
         )
     if game.over:
         raise _fail(f"Hand {number}: the game is already over after hand {game.hands_played}.")
-    deck = _full_deck(number, hand.get("deck"), seed)
-    if "dice" not in hand:
-        raise _fail(f'Hand {number}: dice are missing; give them like {{"number": -5, "suit": "circle"}}.')
+    deck = _full_deck(number, hand.get("deck"), seed, game.variant.deck())
     try:
-        dice = parse_dice(hand["dice"])
+        dice = game.variant.replay_dice(number, hand, game.options)
+    except ReplayError as exc:
+        raise _fail(f"Hand {number}: {exc}") from None
     except EngineError as exc:
         raise _fail(f"Hand {number} dice: {exc}") from None
-    piles = _reshuffles(number, hand.get("reshuffles", []))
+    piles = _reshuffles(number, hand.get("reshuffles", [])) if game.variant.uses_reshuffles else None
     try:
         started = game.start_hand(deck=deck, dice=dice, reshuffles=piles)
     except EngineError as exc:
@@ -207,7 +211,7 @@ def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = 
         _play_action(game, number, index, action)
         if on_step is not None:
             on_step(game, number, index, action)
-    if started.is_complete and not verify and len(piles) > len(started.reshuffled):
+    if started.is_complete and not verify and piles is not None and len(piles) > len(started.reshuffled):
         raise _fail(
             f"Hand {number} reshuffles: the hand lists {len(piles)} reshuffles but the draw pile ran out "
             f"{len(started.reshuffled)} times; list only the reshuffles that happened."
@@ -279,34 +283,16 @@ def _play_action(game: Game, number: int, index: int, action: Any) -> None:
     where = f"{where} ({player} {verb})"
     if player not in game.names:
         raise _fail(f"{where}: {player!r} is not one of the seated players ({', '.join(game.names)}).")
-    if verb not in VERBS:
-        raise _fail(f"{where}: unknown verb; the verbs are {', '.join(VERBS)}.")
+    verbs = game.variant.verbs
+    if verb not in verbs:
+        raise _fail(f"{where}: unknown verb; the verbs are {', '.join(verbs)}.")
     seat = game.names.index(player)
     try:
-        if verb == "select":
-            cards = action.get("cards")
-            if not isinstance(cards, list):
-                raise _fail(f'{where}: select needs "cards", a list of card codes (possibly empty).')
-            game.select(seat, cards)
-        elif verb == "bet":
-            game.bet(seat, _amount(action, "amount", where))
-        elif verb == "raise":
-            game.raise_to(seat, _amount(action, "to", where))
-        elif verb == "allin":
-            game.all_in(seat)
-        else:
-            getattr(game, verb)(seat)
+        game.act(seat, verb, **game.variant.replay_args(verb, action))
     except IllegalAction as exc:
         raise _fail(f"{where}: {exc}") from None
     except MissingReshuffle as exc:
         raise _fail(f"Hand {number} reshuffles: at action {index} ({player} {verb}), {exc}") from None
-
-
-def _amount(action: dict, key: str, where: str) -> int:
-    value = action.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(f'{where}: needs "{key}", a whole number of credits; got {value!r}.')
-    return value
 
 
 def export_replay(game: Game, *, version: int = 2) -> dict:
@@ -339,24 +325,24 @@ def export_replay(game: Game, *, version: int = 2) -> dict:
             continue
         number += 1
         seed = None if "d" in entry else game._hand_seed(number, entry)
-        deck = decode_cards(entry["d"]) if "d" in entry else deck_from_seed(seed)
+        variant = game.variant
+        deck = decode_cards(entry["d"]) if "d" in entry else deck_from_seed(seed, variant.deck())
         if "x" in entry:
-            dice = decode_dice(entry["x"])
+            dice = variant.decode_dice(entry["x"])
         elif "d" in entry:
-            dice = dice_from_seed(entry["d"])
+            dice = variant.given_dice(entry["d"], game.options)
         else:
-            dice = dice_from_seed(seed)
+            dice = variant.roll(seed, game.options)
         if game.hand is not None and number == game.hand.number:
             piles = [codes(pile) for pile in game.hand.reshuffled]
         else:
             piles = [codes(decode_cards(pile)) for pile in entry.get("o", [])]
-        hand: dict = {
-            "before": before,
-            "deck": codes(deck),
-            "dice": dice.to_dict(),
-            "reshuffles": piles,
-            "actions": [_export_action(names, a) for a in entry["a"]],
-        }
+        hand: dict = {"before": before, "deck": codes(deck)}
+        if dice is not None:
+            hand["dice"] = variant.dice_document(dice)
+        if variant.uses_reshuffles:
+            hand["reshuffles"] = piles
+        hand["actions"] = [_export_action(variant, names, a) for a in entry["a"]]
         if seed is not None:
             server = server_seed(game._master, number)
             hand["commitment"] = commitment(server)
@@ -369,7 +355,7 @@ def export_replay(game: Game, *, version: int = 2) -> dict:
     return {
         "format": FORMAT_2,
         "variant": game.variant.name,
-        "preset": game.preset if game.preset in PRESETS else "casino",
+        "preset": _preset(game),
         "options": game.options.to_dict(),
         "seats": [
             {"player": name, "stack": stack}
@@ -393,14 +379,14 @@ def _version_1(game: Game, hands: list[dict], after: list[dict]) -> dict:
         )
     v1_hands = []
     for hand in hands:
-        entry = {"deck": hand["deck"], "dice": hand["dice"], "actions": hand["actions"]}
-        if hand["reshuffles"]:
+        entry = {"deck": hand["deck"], **({"dice": hand["dice"]} if "dice" in hand else {}), "actions": hand["actions"]}
+        if hand.get("reshuffles"):
             entry["reshuffles"] = hand["reshuffles"]
         v1_hands.append(entry)
     return {
         "format": FORMAT,
         "variant": game.variant.name,
-        "preset": game.preset if game.preset in PRESETS else "casino",
+        "preset": _preset(game),
         "options": game.options.to_dict(),
         "seats": [
             {"player": name, "stack": stack}
@@ -442,13 +428,13 @@ def _export_event(event: list, names: list[str], left: set[int]) -> dict:
     return {"do": "entropy", "player": player, "value": event[2]}
 
 
-def _export_action(names: list[str], text: str) -> dict:
-    seat, verb, arg = decode_action(text)
-    action: dict = {"player": names[seat], "do": verb}
-    if verb == "select":
-        action["cards"] = codes(decode_cards(arg))
-    elif verb == "bet":
-        action["amount"] = int(arg)
-    elif verb == "raise":
-        action["to"] = int(arg)
-    return action
+def _export_action(variant: Any, names: list[str], text: str) -> dict:
+    seat, verb, args = variant.decode_action(text)
+    return variant.export_action(names, seat, verb, args)
+
+
+def _preset(game: Game) -> str:
+    """The game's preset, or (for a game built from options alone) the variant's last preset, which the
+    full options written beside it override anyway."""
+    presets = game.variant.presets
+    return game.preset if game.preset in presets else list(presets)[-1]

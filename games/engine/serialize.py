@@ -13,12 +13,10 @@ takes as an optional second text. Both texts hold hidden information: store them
 
 import json
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from games.engine.cards import decode_cards
-from games.engine.dice import decode_dice
 from games.engine.errors import EngineError, InvalidState
-from games.engine.options import CoruscantShiftOptions
 from games.engine.records import LETTER_VERBS
 from games.engine.variant import get_variant
 
@@ -67,8 +65,8 @@ def dump_history(game: "Game") -> str:
 
 
 @lru_cache(maxsize=64)
-def _option_diff(options: CoruscantShiftOptions) -> dict:
-    default = CoruscantShiftOptions().to_dict()
+def _option_diff(options: Any) -> dict:
+    default = type(options)().to_dict()
     return {k: v for k, v in options.to_dict().items() if default[k] != v}
 
 
@@ -94,20 +92,14 @@ def _unpack(entry: str | dict) -> dict:
 
 
 def decode_action(text: str) -> tuple[int, str, str]:
-    """(seat, verb, argument) of a compact action string such as `0s3fY`, `1k` or `2r40`."""
+    """(seat, verb, argument) of a Coruscant Shift compact action string such as `0s3fY`, `1k` or `2r40`
+    (other variants decode theirs with `variant.decode_action`)."""
     return int(text[0]), LETTER_VERBS[text[1]], text[2:]
 
 
 def apply_action(game: "Game", text: str) -> None:
-    seat, verb, arg = decode_action(text)
-    if verb == "select":
-        game.select(seat, decode_cards(arg))
-    elif verb == "bet":
-        game.bet(seat, int(arg))
-    elif verb == "raise":
-        game.raise_to(seat, int(arg))
-    else:
-        getattr(game, {"allin": "all_in"}.get(verb, verb))(seat)
+    seat, verb, args = game.variant.decode_action(text)
+    game.act(seat, verb, **args)
 
 
 def _read(text: str, history: str | None) -> tuple[dict, list[dict] | None, dict | None]:
@@ -159,7 +151,7 @@ def load(cls: type["Game"], text: str, history: str | None = None) -> "Game":
             game._history = list(earlier)
         if current is not None:
             deck = decode_cards(current["d"]) if "d" in current else None
-            dice = decode_dice(current["x"]) if "x" in current else None
+            dice = game.variant.decode_dice(current["x"]) if "x" in current else None
             piles = [decode_cards(pile) for pile in current["r"]] if "r" in current else None
             game.start_hand(deck=deck, dice=dice, reshuffles=piles)
             for action in current["a"]:

@@ -8,16 +8,17 @@ reason it is illegal, `can_x()` answers yes or no, `x()` verifies and applies.
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from games.engine import views
-from games.engine.betting import LegalActions, make_structure
+from games.engine.betting import LegalActions
 from games.engine.cards import Card, check_deck, encode_cards
-from games.engine.dice import Dice, encode_dice
+from games.engine.dice import Dice
 from games.engine.errors import EngineError, IllegalAction, InvalidAmount, InvalidOptions, InvalidState, WrongPhase
-from games.engine.forced import ESCALATIONS, Levels
+from games.engine.forced import Levels
 from games.engine.hand import Hand
 from games.engine.options import CoruscantShiftOptions
-from games.engine.shuffle import commitment, deck_from_seed, dice_from_seed, mix_entropy, server_seed
+from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, server_seed
 from games.engine.variant import get_variant
 
 MIN_SEATS, MAX_SEATS = 2, 8
@@ -40,6 +41,9 @@ class Game:
         self.dealer_draw: list[dict[int, str]] = []
         self.levels = Levels(0, 0, 0, 1)
         self.carry = 0
+        # Credits a variant keeps between hands besides the stacks and the carry-over (Corellian Spike's
+        # Sabacc pot), by name; the hand takes them in and gives them back (`hand.pools_out`).
+        self.pools: dict[str, int] = {}
         self.hands_played = 0
         self.out_at: dict[int, int] = {}
         self.dealt: set[int] = set()
@@ -69,7 +73,7 @@ class Game:
     def new(
         cls,
         *,
-        options: CoruscantShiftOptions | dict,
+        options: Any,
         players: Sequence[tuple[str, int]],
         dealer: int | None = None,
         rng: random.Random,
@@ -102,10 +106,7 @@ class Game:
         game.starting_stacks = list(game.stacks)
         if sum(1 for s in game.stacks if s > 0) < 2:
             raise InvalidOptions("At least two players need credits to start a game.")
-        opts = game.options
-        game.levels = Levels.first(
-            ante=opts.ante, small_blind=opts.small_blind, big_blind=opts.big_blind, min_bet=opts.min_bet
-        )
+        game.levels = game.variant.first_levels(game.options)
         game._master = f"{rng.getrandbits(128):032x}"
         if dealer is None:
             game.first_dealer = game._draw_for_dealer()
@@ -158,6 +159,8 @@ class Game:
         return hand.waiting_for() if hand is not None and hand.phase != "complete" else []
 
     def legal_actions(self, seat: int) -> LegalActions:
+        """What `seat` may do now: an object with `verbs` (the variant's verbs, in its order), `phase`,
+        `seat` and `to_dict()`; betting turns give a `LegalActions` with the bounds."""
         hand = self.hand
         if hand is not None and hand.phase != "complete":
             return hand.legal_actions(seat)
@@ -165,7 +168,7 @@ class Game:
 
     def total_credits(self) -> int:
         """Stacks + credits in the current hand's pots and bets + carry-over; never changes except by re-buys."""
-        in_pot = self.hand.pot_total() if self.in_hand else 0
+        in_pot = self.hand.pot_total() if self.in_hand else sum(self.pools.values())
         return sum(self.stacks) + in_pot + self.carry
 
     def card_count(self) -> int:
@@ -249,11 +252,11 @@ class Game:
         if number > 1:
             n = len(self.names)
             passed = any((previous + step) % n == self.first_dealer for step in range(1, (dealer - previous) % n + 1))
-            self.levels = ESCALATIONS[self.options.escalation].next_levels(
+            self.levels = self.variant.next_levels(
                 self.levels,
+                self.options,
                 players_left=len(self.seats_with_credits()),
                 passed_first_dealer=passed,
-                increments=self.options.ante_increments,
             )
         self.dealer = dealer
         n = len(self.names)
@@ -268,17 +271,18 @@ class Game:
             server = server_seed(self._master, number)
             seed, proof = mix_entropy(server, contributions), commitment(server)
             cards = deck_from_seed(seed, self.variant.deck())
-            rolled = dice_from_seed(seed)
+            rolled = self.variant.roll(seed, self.options)
             if dice is None:
                 dice = rolled
             elif dice != rolled:
-                record["x"] = encode_dice(dice)
+                record["x"] = self.variant.encode_dice(dice)
         else:
             seed, proof, cards = None, None, list(deck)
             record["d"] = encode_cards(cards)
             if dice is None:
-                dice = dice_from_seed(record["d"])
-            record["x"] = encode_dice(dice)
+                dice = self.variant.given_dice(record["d"], self.options)
+            if dice is not None:
+                record["x"] = self.variant.encode_dice(dice)
             if reshuffles is not None:
                 record["r"] = [encode_cards(pile) for pile in reshuffles]
         opts = self.options
@@ -294,13 +298,7 @@ class Game:
             stacks=self.stacks,
             options=self.options,
             variant=self.variant,
-            structure=make_structure(
-                self.options.betting,
-                min_bet=self.levels.min_bet,
-                max_bet=self.levels.max_bet(self.options.max_bet),
-                min_raise=self.options.min_raise,
-                stay_cost=self.options.stay_cost,
-            ),
+            structure=self.variant.structure(self.options, self.levels),
             levels=self.levels,
             carry=self.carry,
             deck=cards,
@@ -309,8 +307,10 @@ class Game:
             commitment=proof,
             reshuffles=reshuffles,
             last=last,
+            pools=dict(self.pools),
         )
         self.carry = 0
+        self.pools = {}
         self.hand = hand
         self.dealt.add(dealer)
         hand._actions = record["a"]
@@ -329,6 +329,7 @@ class Game:
             self._history[self._current_index]["o"] = [encode_cards(pile) for pile in hand.reshuffled]
         self.hands_played = hand.number
         self.carry += hand.carry_out
+        self.pools = {name: amount for name, amount in hand.pools_out.items() if amount}
         for seat in hand.seats:
             if self.stacks[seat] == 0 and seat in self.items:
                 self._transfer_item(hand, seat)
@@ -340,15 +341,16 @@ class Game:
     def _check_end(self) -> None:
         alive = self.seats_with_credits()
         opts = self.options
-        if opts.end_rule != "never" and len(alive) <= 1:
+        end_rule = getattr(opts, "end_rule", "last_player")
+        if end_rule != "never" and len(alive) <= 1:
             self.over = True
-            if alive and self.carry:
+            if alive and self.carry and self.variant.carry_to_last_player:
                 # One player holds every credit at the end, so the carry-over is theirs too.
                 self.stacks[alive[0]] += self.carry
                 self.carry = 0
         if opts.hands is not None and self.hands_played >= opts.hands:
             self.over = True
-        if opts.end_rule == "everyone_deals" and not any(s not in self.dealt for s in alive):
+        if end_rule == "everyone_deals" and not any(s not in self.dealt for s in alive):
             self.over = True
 
     # ----- player operations -------------------------------------------------------------------
@@ -364,6 +366,24 @@ class Game:
         if not self.in_hand:
             raise WrongPhase(f"No hand is being played; you cannot {verb} until the first hand starts.")
         return self.hand
+
+    def verify_act(self, seat: int, verb: str, **args: Any) -> None:
+        """Any player verb of the game's variant (`variant.verbs`), with its keyword arguments
+        (`variant.verb_args`): raises an `IllegalAction` subclass saying why, and changes nothing."""
+        self._hand_for(verb).verify_act(seat, verb, **args)
+
+    def can_act(self, seat: int, verb: str, **args: Any) -> bool:
+        try:
+            self.verify_act(seat, verb, **args)
+        except EngineError:
+            return False
+        return True
+
+    def act(self, seat: int, verb: str, **args: Any) -> None:
+        """Verify, then apply, one decision of the variant: `act(seat, "raise", amount=40)` (Coruscant Shift
+        also has the named methods `select`, `check`, `call`, `bet`, `raise_to`, `fold`, `all_in`)."""
+        self._hand_for(verb).act(seat, verb, **args)
+        self._after_operation()
 
     def verify_select(self, seat: int, cards: list) -> None:
         self._hand_for("select").verify_select(seat, cards)
@@ -681,6 +701,8 @@ class Game:
 
     def _snapshot(self) -> dict:
         extra = {"entropy": [[s, v] for s, v in sorted(self.entropy.items())]} if self.entropy else {}
+        if self.pools:
+            extra["pools"] = dict(self.pools)
         return {
             **extra,
             "names": list(self.names),
@@ -711,6 +733,7 @@ class Game:
         self.items = {s: i for s, i in data["items"]}
         self.item_transfers = [dict(t) for t in data["moved"]]
         self.entropy = {s: v for s, v in data.get("entropy", [])}
+        self.pools = dict(data.get("pools", {}))
 
     # ----- results -------------------------------------------------------------------------------
 

@@ -1,30 +1,66 @@
-"""The variant plug-in point: what differs between Sabacc games (deck, hand size, phases, evaluation).
+"""The variant plug-in point: what differs between Sabacc games, and the defaults they share.
 
-Coruscant Shift is the only variant today; Corellian Spike and Classic Sabacc will register here
-beside it with their own options class, deck, phases and evaluation.
+A variant is one `Variant` subclass, registered by name. It brings its deck, its dice (rolled from the
+hand seed), its options class and presets, the class that plays one hand (`hand_class`) with its own
+player verbs, and the few answers the shared machinery (`Game`, betting, side pots, views, save/load,
+fair decks, replays) asks of it. docs/engine.md describes the whole interface; everything here has a
+default that suits a game played like Coruscant Shift, so a variant overrides only what differs.
 """
 
+import importlib
 from collections.abc import Sequence
 from typing import Any
 
-from games.engine.cards import Card
-from games.engine.dice import Dice
-from games.engine.evaluation import Score
+from games.engine.cards import Card, full_deck
+from games.engine.errors import InvalidOptions
+from games.engine.forced import ESCALATIONS, Levels
 
 
 class Variant:
-    """Base of the variants; subclasses fill in every attribute and method."""
+    """Base of the variants; subclasses set the class attributes and override what differs."""
 
     name = ""
+    # Cards dealt to each player at the start of a hand (informative; the hand class deals).
     hand_size = 0
     # The decision phases of a hand, in order; the automatic steps run between them.
     phases: tuple[str, ...] = ()
+    # The player verbs of a hand, as `Game.act(seat, verb, **args)` and replays name them.
+    verbs: tuple[str, ...] = ()
+    # The keyword arguments each verb takes in `Game.act` (a verb not listed takes none).
+    verb_args: dict[str, tuple[str, ...]] = {}
     options_class: Any = None
-    # The class that plays one hand of this variant (a `games.engine.hand.Hand`-like class).
+    # The class that plays one hand of this variant (see docs/engine.md, "A hand class").
     hand_class: Any = None
+    # Preset name -> option values (the rest are the options class's defaults).
+    presets: dict[str, dict[str, Any]] = {}
+    # Whether a replay hand lists `reshuffles` (a variant whose draw pile never runs out says False).
+    uses_reshuffles = True
+    # Whether the carry-over goes to the last player holding credits when the game ends that way.
+    carry_to_last_player = True
+
+    # ----- cards and dice ---------------------------------------------------------------------
 
     def deck(self) -> list[Card]:
+        """The canonical deck (a new list each call); a hand seed shuffles it."""
+        return full_deck()
+
+    def roll(self, seed: str, options: Any) -> Any:
+        """The hand's dice from its hand seed (or a given deck's compact code); None when it rolls none."""
         raise NotImplementedError
+
+    def encode_dice(self, dice: Any) -> str:
+        """The dice as a short text for the saved state."""
+        raise NotImplementedError
+
+    def decode_dice(self, text: str) -> Any:
+        raise NotImplementedError
+
+    def given_dice(self, deck_code: str, options: Any) -> Any:
+        """The dice of a hand whose deck is given without dice (tests, saved games): by default rolled from
+        the deck's code, so that a given deck still fixes the whole hand."""
+        return self.roll(deck_code, options)
+
+    # ----- options --------------------------------------------------------------------------
 
     def coerce_options(self, options: Any) -> Any:
         """Accept this variant's options dataclass, or a dict of option values (full or partial)."""
@@ -32,8 +68,78 @@ class Variant:
             return options
         return self.options_class.from_dict(options)
 
-    def evaluate(self, selection: Sequence[Card], dice: Dice) -> Score:
+    def build_options(self, preset: str, overrides: dict | None = None) -> Any:
+        """The options of `preset` with `overrides` applied, checked (`InvalidOptions` says what is allowed)."""
+        if preset not in self.presets:
+            raise InvalidOptions(f"Unknown preset {preset!r}; the presets are: {', '.join(self.presets)}.")
+        if overrides is not None and not isinstance(overrides, dict):
+            raise InvalidOptions("Option overrides must be an object of option names and values.")
+        return self.options_class.from_dict({**self.presets[preset], **(overrides or {})})
+
+    # ----- forced bets and betting ----------------------------------------------------------
+
+    def first_levels(self, options: Any) -> Levels:
+        """The forced bets and min bet of the first hand."""
+        return Levels.first(
+            ante=options.ante,
+            small_blind=getattr(options, "small_blind", 0),
+            big_blind=getattr(options, "big_blind", 0),
+            min_bet=options.min_bet,
+        )
+
+    def next_levels(self, levels: Levels, options: Any, *, players_left: int, passed_first_dealer: bool) -> Levels:
+        """The levels of the next hand (escalation); by default they never change."""
+        escalation = getattr(options, "escalation", "none")
+        return ESCALATIONS[escalation].next_levels(
+            levels,
+            players_left=players_left,
+            passed_first_dealer=passed_first_dealer,
+            increments=getattr(options, "ante_increments", (0, 0, 0, 0)),
+        )
+
+    def structure(self, options: Any, levels: Levels) -> Any:
+        """The betting structure of a hand (`games.engine.betting`)."""
+        from games.engine.betting import make_structure
+
+        return make_structure(
+            getattr(options, "betting", "no_limit"),
+            min_bet=levels.min_bet,
+            max_bet=levels.max_bet(options.max_bet),
+            min_raise=options.min_raise,
+            stay_cost=getattr(options, "stay_cost", 1),
+        )
+
+    # ----- compact actions (saved state and history) ----------------------------------------
+
+    def encode_action(self, seat: int, verb: str, args: dict[str, Any]) -> str:
+        """One decision as the short text kept in the saved state."""
         raise NotImplementedError
+
+    def decode_action(self, text: str) -> tuple[int, str, dict[str, Any]]:
+        """(seat, verb, the keyword arguments of `Game.act`) of a compact action."""
+        raise NotImplementedError
+
+    # ----- replay documents (docs/replay.md) ------------------------------------------------
+
+    def replay_dice(self, number: int, hand: dict, options: Any) -> Any:
+        """The dice of replay hand `number` from its document, or None; raise `EngineError` with the reason."""
+        raise NotImplementedError
+
+    def dice_document(self, dice: Any) -> Any:
+        """The dice as a replay document writes them."""
+        raise NotImplementedError
+
+    def replay_args(self, verb: str, action: dict) -> dict[str, Any]:
+        """The keyword arguments of `Game.act` for one replay action (its document fields)."""
+        raise NotImplementedError
+
+    def export_action(self, names: Sequence[str], seat: int, verb: str, args: dict[str, Any]) -> dict:
+        """One decision as a replay document writes it."""
+        raise NotImplementedError
+
+    def result_extra(self, game: Any) -> dict:
+        """Top-level fields the variant adds to a replay result (beside `stacks` and `carry_over`)."""
+        return {}
 
 
 _REGISTRY: dict[str, Variant] = {}
@@ -44,11 +150,24 @@ def register(variant: Variant) -> Variant:
     return variant
 
 
-def get_variant(name: str) -> Variant:
-    from games.engine import coruscant_shift  # noqa: F401  (registers itself)
-    from games.engine.errors import InvalidOptions
+# The modules that define and register the variants; a new variant adds its module here.
+VARIANT_MODULES = ["games.engine.coruscant_shift"]
 
+
+def _load_all() -> None:
+    for module in VARIANT_MODULES:
+        importlib.import_module(module)
+
+
+def get_variant(name: str) -> Variant:
+    _load_all()
     try:
         return _REGISTRY[name]
-    except KeyError:
+    except (KeyError, TypeError):
         raise InvalidOptions(f"Unknown variant {name!r}; the variants are: {', '.join(sorted(_REGISTRY))}.") from None
+
+
+def variant_names() -> tuple[str, ...]:
+    """Every registered variant, Coruscant Shift first."""
+    _load_all()
+    return tuple(sorted(_REGISTRY, key=lambda n: (n != "coruscant_shift", n)))

@@ -17,7 +17,13 @@ if TYPE_CHECKING:
 
 
 def hand_summary(game: "Game", hand: "Hand") -> dict:
-    """One hand in the shape of the replay result (REPLAY.md); complete or part-way."""
+    """One hand in the shape of the replay result (docs/replay.md); complete or part-way. The hand's
+    variant decides the shape (`hand.summary(game)`)."""
+    return hand.summary(game)
+
+
+def coruscant_summary(game: "Game", hand: "Hand") -> dict:
+    """A Coruscant Shift hand in the shape of the replay result (REPLAY.md); complete or part-way."""
     names = game.names
     summary = {
         "number": hand.number,
@@ -57,17 +63,16 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
     hand = game.hand
     in_hand = hand is not None and hand.phase != "complete"
     names, stacks, out_at, left = game.names, game.stacks, game.out_at, game.left
-    chip_set = game.options.chips
+    chip_set = getattr(game.options, "chips", "simple")
     players = []
     if hand is None:
         seats_in: list[int] = []
     else:
         seats_in = hand.seats
-        folded, acted, contributions = hand.folded, hand.acted, hand.contributions
-        # Only an open select or improve phase hides sizes; outside them every size is public.
-        sizes = hand.public_sizes() if hand.phase in ("select", "improve") else None
-        selections, held = hand._selection, hand._cards
+        folded, contributions = hand.folded, hand.contributions
         bets = hand.bets() if in_hand else {}
+        # The variant's own public fields of each seat in the hand (card counts, selection sizes...).
+        extra = hand.public_seats(viewer)
     for seat, name in enumerate(names):
         stack = stacks[seat]
         if seat in seats_in:
@@ -84,9 +89,7 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
                 "all_in": in_hand and not is_folded and stack == 0,
                 "bet": bets.get(seat, 0),
                 "contributed": contributions.get(seat, 0),
-                "selection_size": len(selections[seat]) if sizes is None or seat == viewer else sizes[seat][0],
-                "cards_held": len(held[seat]) if sizes is None or seat == viewer else sizes[seat][1],
-                "has_acted": seat in acted,
+                **extra[seat],
             }
         else:
             row = {
@@ -119,8 +122,7 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
             "number": hand.number,
             "phase": hand.phase,
             "dealer": hand.dealer,
-            "target": hand.dice.number,
-            "suit": hand.dice.suit,
+            **hand.public_hand(),
             "commitment": hand.commitment,
             "deck": "seeded" if hand.commitment else "given",
             "to_act": hand.actor(),
@@ -154,8 +156,7 @@ def view_for(game: "Game", seat: int) -> dict:
     hand = game.hand
     view["seat"] = seat
     if hand is not None and hand.phase != "complete":
-        view["cards"] = [card.code for card in hand._cards.get(seat, ())]
-        view["selection"] = [card.code for card in hand._selection.get(seat, ())]
+        view.update(hand.private_view(seat))
     else:
         view["cards"], view["selection"] = [], []
     view["legal"] = game.legal_actions(seat).to_dict()

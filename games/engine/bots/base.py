@@ -24,6 +24,14 @@ class Decision:
     verb: str
     cards: tuple[str, ...] = ()
     amount: int | None = None
+    # Other variants' arguments (`Game.act`): one card of the hand, and where a card comes from.
+    card: str | None = None
+    source: str | None = None
+
+    def args(self, allowed: tuple[str, ...]) -> dict:
+        """The keyword arguments of `Game.act` among `allowed` (the variant's `verb_args` for this verb)."""
+        values = {"cards": list(self.cards), "amount": self.amount, "card": self.card, "source": self.source}
+        return {name: values[name] for name in allowed}
 
 
 class Bot(Protocol):
@@ -51,6 +59,8 @@ def apply_decision(game: "Game", seat: int, decision: Decision) -> None:
         game.fold(seat)
     elif verb == "allin":
         game.all_in(seat)
+    elif verb in game.variant.verbs:
+        game.act(seat, verb, **decision.args(game.variant.verb_args.get(verb, ())))
     else:
         raise ValueError(f"Unknown decision verb {verb!r}.")
 
