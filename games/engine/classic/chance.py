@@ -7,12 +7,32 @@ new piles; the rest of a pile follows the seeded order (`order.py`), so the docu
 
 import random
 from collections import Counter
+from dataclasses import dataclass
 
 from games.engine.classic.cards import ClassicCard, canonical, codes, encode_cards, full_deck
 from games.engine.classic.dice import Roll, roll_dice
 from games.engine.classic.order import complete_pile, pile_label
 from games.engine.errors import MissingReshuffle
 from games.engine.shuffle import deck_from_seed, reshuffle_rng
+
+
+@dataclass(frozen=True, slots=True)
+class RollSpec:
+    """What fixes the chance of a hand whose deck is given: the listed rolls (None: rolled from the deck) and
+    the whole-number seed of the seeded order for unlisted pile cards (a replay document's `seed`)."""
+
+    rolls: tuple[Roll, ...] | None = None
+    order_seed: int = 0
+
+    def encode(self) -> str:
+        rolls = "*" if self.rolls is None else "".join(f"{a}{b}" for a, b in self.rolls)
+        return f"{self.order_seed}:{rolls}"
+
+    @classmethod
+    def decode(cls, text: str) -> "RollSpec":
+        seed, rolls = text.split(":")
+        listed = None if rolls == "*" else tuple((int(rolls[i]), int(rolls[i + 1])) for i in range(0, len(rolls), 2))
+        return cls(rolls=listed, order_seed=int(seed))
 
 
 class SeededChance:

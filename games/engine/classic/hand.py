@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from games.engine.betting import BettingRound, BettingStructure, LegalActions
 from games.engine.classic.cards import ClassicCard, codes, encode_cards, parse_card
+from games.engine.classic.chance import ListedChance, RollSpec, SeededChance
 from games.engine.classic.dice import Roll, is_pair
 from games.engine.classic.options import ClassicOptions
 from games.engine.classic.ranking import ClassicScore, evaluate
@@ -19,9 +20,22 @@ from games.engine.errors import IllegalAction, InvalidCard, InvalidSelection, No
 from games.engine.pots import Pot, side_pots, uncalled
 from games.engine.records import Record
 
+SABACC_POT = "sabacc"  # the name of the Sabacc pot among the game's pools
 PLAY_VERBS = ("draw", "trade", "stand")
 BET_VERBS = ("check", "call", "bet", "raise", "fold", "allin")
 VERBS = PLAY_VERBS + BET_VERBS
+# The keyword arguments of each verb in `Game.act` (a raise's `amount` is the new round total).
+VERB_ARGS = {
+    "draw": ("unlock", "lock"),
+    "trade": ("card", "unlock", "lock"),
+    "stand": ("unlock", "lock"),
+    "check": ("call_hand",),
+    "call": ("call_hand",),
+    "bet": ("amount", "call_hand"),
+    "raise": ("amount", "call_hand"),
+    "fold": ("call_hand",),
+    "allin": ("call_hand",),
+}
 # One letter per verb in the compact actions of the saved state.
 LETTERS = {
     "draw": "d",
@@ -89,11 +103,23 @@ class ClassicHand:
         stacks: list[int],
         options: ClassicOptions,
         structure: BettingStructure,
-        chance,
-        sabacc_pot: int,
+        deck: list[ClassicCard],
+        dice: RollSpec | None = None,
+        reshuffles: list[list[ClassicCard]] | None = None,
         seed: str | None = None,
         commitment: str | None = None,
+        pools: dict[str, int] | None = None,
+        **_shared: object,
     ) -> None:
+        """The keywords `Game.start_hand` gives every variant's hand. A seeded hand (`seed`) rolls and forms new
+        piles from its seed; a given deck takes its rolls and piles from `dice` (a `RollSpec`) and `reshuffles`
+        (the top cards of each new pile), the rest in the seeded order."""
+        if seed is not None:
+            chance = SeededChance(seed)
+        else:
+            spec = dice or RollSpec()
+            chance = ListedChance(deck, spec.rolls, reshuffles, hand=number, order_seed=spec.order_seed)
+        sabacc_pot = (pools or {}).get(SABACC_POT, 0)
         self.number = number
         self.dealer = dealer
         self.seats = list(seats)  # in the hand, clockwise from the dealer's left
@@ -105,7 +131,7 @@ class ClassicHand:
         self._seed = seed
         self.commitment = commitment
         self.carry_out = 0  # the hand pot never carries over (RULES 3.5)
-        self._deck: tuple[ClassicCard, ...] = tuple(chance.deck())
+        self._deck: tuple[ClassicCard, ...] = tuple(deck)
         self._draw: list[ClassicCard] = list(self._deck)
         self._discard: list[ClassicCard] = []
         self._hand: dict[int, list[ClassicCard]] = {s: [] for s in seats}
@@ -166,6 +192,11 @@ class ClassicHand:
 
     def is_all_in(self, seat: int) -> bool:
         return seat in self.seats and seat not in self.folded and self._stacks[seat] == 0
+
+    @property
+    def pools_out(self) -> dict[str, int]:
+        """What the hand hands back to the game to keep between hands: the Sabacc pot (RULES 3.5)."""
+        return {SABACC_POT: self.sabacc_pot}
 
     def pot_total(self) -> int:
         """Credits of this hand outside the stacks: the hand pot and the Sabacc pot."""
@@ -271,6 +302,41 @@ class ClassicHand:
                 record = Record(record.kind, record.seat, record.amount, (), "")
             shown.append(record)
         return shown
+
+    # ----- what the views show ----------------------------------------------------------------------
+
+    def public_seats(self, viewer: int | None = None) -> dict[int, dict]:
+        """Each seat's public part: how many cards it holds, its interference field (public, face up) and,
+        with `declare_totals`, its declared two-card total."""
+        rows = {}
+        for seat in self.seats:
+            row = {"cards_held": len(self._hand[seat]), "field": codes(self._field[seat])}
+            if seat in self.declared:
+                row["declared_total"] = self.declared[seat]
+            rows[seat] = row
+        return rows
+
+    def public_hand(self) -> dict:
+        """The hand's public part: the round, every roll and Shift as they happen, the piles' sizes, the pots."""
+        last = self.rolls[-1] if self.rolls else None
+        return {
+            "variant": "classic",
+            "round": self.round_number,
+            "rolls": [list(r) for r in self.rolls],
+            "last_roll": list(last) if last else None,
+            "shifts": list(self.shifts),
+            "draw_pile": len(self._draw),
+            "discard_pile": len(self._discard),
+            "hand_pot": self.hand_pot(),
+            "sabacc_pot": self.sabacc_pot,
+            "call_round": self.options.call_round,
+            "called_by": self.called_by,
+            "ended": self.ended,
+        }
+
+    def private_view(self, seat: int) -> dict:
+        """What only `seat` sees: the cards in its hand (its field is public anyway)."""
+        return {"cards": codes(self._hand.get(seat, ())), "field": codes(self._field.get(seat, ())), "selection": []}
 
     # ----- the automatic steps -----------------------------------------------------------------
 
@@ -620,6 +686,19 @@ class ClassicHand:
             self._pending_roll = "turn"
         self._advance()
 
+    def verify_act(self, seat: int, verb: str, **args: object) -> None:
+        """Any verb of a Classic hand (`Game.verify_act`): raises why it is illegal, changes nothing."""
+        if verb in PLAY_VERBS:
+            self.verify_play(seat, verb, **_only(verb, args))
+        else:
+            self.verify_bet_action(seat, verb, **_only(verb, args))
+
+    def act(self, seat: int, verb: str, **args: object) -> None:
+        if verb in PLAY_VERBS:
+            self.play(seat, verb, **_only(verb, args))
+        else:
+            self.bet_action(seat, verb, **_only(verb, args))
+
     def verify_bet_action(self, seat: int, verb: str, amount: int | None = None, call_hand: object = False) -> int:
         return self._checked(seat, verb, amount, call_hand)[1]
 
@@ -665,8 +744,9 @@ class ClassicHand:
 
     # ----- results -------------------------------------------------------------------------------
 
-    def summary(self, names: list[str], stacks: list[int]) -> dict:
-        """The hand in the shape of the replay result (REPLAY-classic), complete or part-way."""
+    def summary(self, game) -> dict:
+        """The hand in the shape of the replay result (docs/replay.md, Classic), complete or part-way."""
+        names, stacks = game.names, game.stacks
         data = {
             "number": self.number,
             "dealer": names[self.dealer],
@@ -722,6 +802,15 @@ class ClassicHand:
             }
         )
         return data
+
+
+def _only(verb: str, args: dict) -> dict:
+    """`args` if `verb` takes every one of them; otherwise an error naming what it takes."""
+    allowed = VERB_ARGS.get(verb, ())
+    for key in args:
+        if key not in allowed:
+            raise IllegalAction(f"{verb} takes {', '.join(allowed) or 'no arguments'}; got {key!r}.")
+    return args
 
 
 def _char(card: ClassicCard | None) -> str:

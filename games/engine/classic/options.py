@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, fields
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from games.engine.errors import InvalidOptions
 
@@ -42,6 +42,14 @@ class ClassicOptions:
     hand_ranking: str = "magnitude"
     declare_totals: bool = True
     hands: int | None = None
+    # Fixed in this game (RULES 3.7): it ends when fewer than two players hold credits, or after `hands`;
+    # odd credits of a shared pot go one each from the dealer's left (Ruling 3.3.6); no re-buys in the engine.
+    end_rule: ClassVar[str] = "last_player"
+    odd_credits: ClassVar[str] = "left_of_dealer"
+    rebuys: ClassVar[bool] = False
+    add_ons: ClassVar[bool] = False
+    item_stakes: ClassVar[bool] = False
+    chips: ClassVar[str] = "simple"
 
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():
