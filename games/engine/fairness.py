@@ -48,8 +48,7 @@ def game_problems(game_or_document: Game | dict) -> list[str]:
             deck = []
         if deck != codes(deck_from_seed(seed, game.variant.deck())):
             problems.append(f"{where}: the deck is not the one its seed deals.")
-        if played.dice != game.variant.roll(seed, game.options):
-            problems.append(f"{where}: the dice are not the ones its seed rolls.")
+        problems.extend(f"{where}: {problem}" for problem in game.variant.seed_problems(played, listed, seed))
         listed_piles = [codes(map(game.variant.parse_card, pile)) for pile in listed.get("reshuffles", [])]
         if [codes(pile) for pile in played.reshuffled] != listed_piles:
             problems.append(f"{where}: the reshuffles listed are not the ones its seed makes.")

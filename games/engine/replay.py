@@ -208,8 +208,7 @@ def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = 
         raise _fail(f"Hand {number}: {exc}") from None
     if verify and hand.get("server_seed") is not None:
         # Verification deals nothing new: the listed deck was checked against the seed; reshuffles come from it.
-        started._given_piles = None
-        started._seed = _verified_seed(game, number, hand)
+        game.variant.use_seed(started, _verified_seed(game, number, hand))
     actions = hand.get("actions", [])
     if not isinstance(actions, list):
         raise _fail(f"Hand {number}: actions must be a list.")

@@ -165,6 +165,19 @@ class Variant:
         """The dice of a replay hand, knowing the document's `seed` too; by default `replay_dice`."""
         return self.replay_dice(number, hand, options)
 
+    def use_seed(self, hand: Any, seed: str) -> None:
+        """Verifying a game (`verify_game`): from now on `hand` draws its reshuffles (and the rest of its chance)
+        from the revealed `seed` instead of the document."""
+        hand._given_piles = None
+        hand._seed = seed
+
+    def seed_problems(self, hand: Any, listed: dict, seed: str) -> list[str]:
+        """Verifying a game: what in the finished `hand` (its document `listed`) its `seed` does not give,
+        besides the deck and the reshuffles that `fairness` checks itself."""
+        if hand.dice != self.roll(seed, hand.options):
+            return ["the dice are not the ones its seed rolls."]
+        return []
+
     def replay_leftovers(self, hand: Any) -> str | None:
         """Why a finished replay hand left listed chance unused (dice or piles), or None."""
         return None

@@ -303,6 +303,12 @@ class ClassicHand:
             shown.append(record)
         return shown
 
+    def use_seed(self, seed: str) -> None:
+        """Verifying a finished game: the rest of this hand's rolls and piles come from its revealed seed (the
+        deck was checked against it), so a listed roll or pile the seed does not make shows as a difference."""
+        self._seed = seed
+        self.chance = SeededChance(seed)
+
     # ----- what the views show ----------------------------------------------------------------------
 
     def public_seats(self, viewer: int | None = None) -> dict[int, dict]:

@@ -148,6 +148,14 @@ class Classic(Variant):
             args["call_hand"] = True
         return args
 
+    def use_seed(self, hand: Any, seed: str) -> None:
+        hand.use_seed(seed)
+
+    def seed_problems(self, hand: Any, listed: dict, seed: str) -> list[str]:
+        if [list(roll) for roll in hand.rolls] != listed.get("dice"):
+            return ["the rolls listed are not the ones its seed makes."]
+        return []
+
     def replay_leftovers(self, hand: Any) -> str | None:
         chance = hand.chance
         if getattr(chance, "rolls", None) is not None and chance.used < len(chance.rolls):
