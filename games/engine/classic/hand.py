@@ -592,7 +592,10 @@ class ClassicHand:
         if self.phase == "complete":
             raise WrongPhase(f"Hand {self.number} is over; the next hand has not started.")
         if self.stalled:
-            raise WrongPhase("A roll of the dice is due and none is left to take; the hand cannot go on.")
+            raise WrongPhase(
+                f"roll {len(self.rolls) + 1} of the hand is due but its dice are used up; "
+                "list every roll the hand makes"
+            )
         if verb not in VERBS:
             raise WrongPhase(f"Unknown action {verb!r}; the actions are: {', '.join(VERBS)}.")
         name = self.names[seat]
