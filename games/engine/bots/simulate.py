@@ -58,9 +58,28 @@ class Summary:
         self.cards_accounted &= outcome.cards_accounted
 
 
-def check_arguments(*, preset: str, players: int, games: int, bots: Sequence[str], max_hands: int) -> None:
+def bots_for(variant: str) -> dict[str, type]:
+    """The bot kinds of a variant (Classic Sabacc has its own; the others share `BOTS`)."""
+    if variant == "classic":
+        from games.engine.bots.classic import CLASSIC_BOTS
+
+        return CLASSIC_BOTS
+    return BOTS
+
+
+def check_arguments(
+    *, preset: str, players: int, games: int, bots: Sequence[str], max_hands: int, variant: str = "coruscant_shift"
+) -> None:
     """Raise ValueError with a message a user can act on when an argument is out of range."""
-    if preset not in PRESETS:
+    if variant != "coruscant_shift":
+        from games.engine.variant import get_variant, variant_names
+
+        if variant not in variant_names():
+            raise ValueError(f"Unknown variant {variant!r}; the variants are: {', '.join(variant_names())}.")
+        presets = tuple(get_variant(variant).presets)
+        if preset not in presets:
+            raise ValueError(f"Unknown preset {preset!r} for {variant}; the presets are: {', '.join(presets)}.")
+    elif preset not in PRESETS:
         raise ValueError(f"Unknown preset {preset!r}; the presets are: {', '.join(PRESETS)}.")
     if not MIN_SEATS <= players <= MAX_SEATS:
         raise ValueError(f"--players must be from {MIN_SEATS} to {MAX_SEATS}; got {players}.")
@@ -71,26 +90,37 @@ def check_arguments(*, preset: str, players: int, games: int, bots: Sequence[str
     if not bots:
         raise ValueError(f"--bots needs at least one bot kind; the kinds are: {', '.join(BOTS)}.")
     for kind in bots:
-        if kind not in BOTS:
-            raise ValueError(f"Unknown bot {kind!r}; the kinds are: {', '.join(BOTS)}.")
+        if kind not in bots_for(variant):
+            raise ValueError(f"Unknown bot {kind!r}; the kinds are: {', '.join(bots_for(variant))}.")
 
 
-def play_game(*, preset: str, kinds: Sequence[str], seed: str, max_hands: int = DEFAULT_MAX_HANDS) -> GameOutcome:
+def play_game(
+    *,
+    preset: str,
+    kinds: Sequence[str],
+    seed: str,
+    max_hands: int = DEFAULT_MAX_HANDS,
+    variant: str = "coruscant_shift",
+) -> GameOutcome:
     """Play one game between bots of `kinds` (one per seat) until it ends or `max_hands` hands are played.
 
     Credits and cards are checked after every start and every decision.
     """
-    options = build_options("coruscant_shift", preset)
+    options = build_options(variant, preset)
     players = [(f"{kind}-{seat + 1}", options.starting_stack) for seat, kind in enumerate(kinds)]
-    game = Game.new(options=options, players=players, rng=random.Random(f"{seed}/table"), preset=preset)
-    bots = [BOTS[kind](random.Random(f"{seed}/seat/{seat}")) for seat, kind in enumerate(kinds)]
+    game = Game.new(
+        options=options, players=players, rng=random.Random(f"{seed}/table"), preset=preset, variant=variant
+    )
+    kinds_of = bots_for(variant)
+    bots = [kinds_of[kind](random.Random(f"{seed}/seat/{seat}")) for seat, kind in enumerate(kinds)]
+    deck_size = len(game.variant.deck())
     expected = game.total_credits()
     credits_ok = cards_ok = True
 
     def check() -> None:
         nonlocal credits_ok, cards_ok
         credits_ok &= game.total_credits() == expected
-        cards_ok &= game.card_count() == DECK_SIZE
+        cards_ok &= game.card_count() == deck_size
 
     while not game.is_over and game.hands_played < max_hands and game.can_start_hand():
         game.start_hand()
@@ -126,12 +156,13 @@ def iter_games(
     seed: int,
     bots: Sequence[str] = DEFAULT_BOTS,
     max_hands: int = DEFAULT_MAX_HANDS,
+    variant: str = "coruscant_shift",
 ) -> Iterator[GameOutcome]:
     """Play `games` games one after the other; game i is seeded from `seed` and i, so a run is repeatable."""
-    check_arguments(preset=preset, players=players, games=games, bots=bots, max_hands=max_hands)
+    check_arguments(preset=preset, players=players, games=games, bots=bots, max_hands=max_hands, variant=variant)
     kinds = seat_kinds(players, bots)
     for number in range(games):
-        yield play_game(preset=preset, kinds=kinds, seed=f"{seed}/{number}", max_hands=max_hands)
+        yield play_game(preset=preset, kinds=kinds, seed=f"{seed}/{number}", max_hands=max_hands, variant=variant)
 
 
 def simulate(**kwargs) -> Summary:
@@ -142,7 +173,9 @@ def simulate(**kwargs) -> Summary:
     return summary
 
 
-def summary_lines(summary: Summary, *, preset: str, players: int, max_hands: int) -> list[str]:
+def summary_lines(
+    summary: Summary, *, preset: str, players: int, max_hands: int, variant: str = "coruscant_shift"
+) -> list[str]:
     hands = summary.hands
     pots = summary.pots
     average_pot = sum(pots) / len(pots) if pots else 0.0
@@ -151,15 +184,21 @@ def summary_lines(summary: Summary, *, preset: str, players: int, max_hands: int
         for kind in summary.wins
     )
     return [
-        f"preset: {preset}, players: {players}",
+        f"preset: {preset}, players: {players}" + ("" if variant == "coruscant_shift" else f", variant: {variant}"),
         f"games: {summary.games}",
         f"hands per game: mean {sum(hands) / len(hands):.1f}, min {min(hands)}, max {max(hands)}",
         f"games stopped at the {max_hands}-hand cap: {summary.capped}",
         f"average pot: {average_pot:.1f}",
         f"wins per bot kind: {wins}",
         f"credits conserved: {_yes(summary.credits_conserved)}",
-        f"all {DECK_SIZE} cards accounted for: {_yes(summary.cards_accounted)}",
+        f"all {_deck_size(variant)} cards accounted for: {_yes(summary.cards_accounted)}",
     ]
+
+
+def _deck_size(variant: str) -> int:
+    from games.engine.variant import get_variant
+
+    return len(get_variant(variant).deck())
 
 
 def _number(value: float) -> str:

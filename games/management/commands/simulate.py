@@ -19,7 +19,12 @@ class Command(BaseCommand):
     help = "Play bot-only games and print hands per game, average pot, wins per bot kind and invariant checks."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--preset", default="cantina", help="halcyon, cantina, better or casino")
+        parser.add_argument("--variant", default="coruscant_shift", help="coruscant_shift (default) or classic")
+        parser.add_argument(
+            "--preset",
+            default=None,
+            help="a preset of the variant: halcyon, cantina (default), better or casino; classic (default) or universe",
+        )
         parser.add_argument("--players", type=int, default=6, help="seats per table, 2 to 8")
         parser.add_argument("--games", type=int, default=10, help="number of games, at least 1")
         parser.add_argument("--seed", type=int, default=0, help="seed of the whole run")
@@ -37,8 +42,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         bots = tuple(kind.strip() for kind in options["bots"].split(",") if kind.strip())
+        variant = options["variant"]
+        preset = options["preset"] or ("classic" if variant == "classic" else "cantina")
         settings = {
-            "preset": options["preset"],
+            "variant": variant,
+            "preset": preset,
             "players": options["players"],
             "games": options["games"],
             "bots": bots,
@@ -53,7 +61,11 @@ class Command(BaseCommand):
         for outcome in tqdm(outcomes, total=settings["games"], desc="games", unit="game", file=sys.stderr):
             summary.add(outcome)
         lines = summary_lines(
-            summary, preset=settings["preset"], players=settings["players"], max_hands=settings["max_hands"]
+            summary,
+            preset=settings["preset"],
+            players=settings["players"],
+            max_hands=settings["max_hands"],
+            variant=variant,
         )
         self.stdout.write("\n".join(lines))
         if not (summary.credits_conserved and summary.cards_accounted):
