@@ -39,7 +39,8 @@ def random_decision(legal: dict, rng: random.Random) -> Decision:
         if lock is not None and lock == card and legal["lockable"].count(lock) < 2:
             lock = None
         return Decision(verb, card=card, unlock=unlock, lock=lock)
-    call_hand = legal.get("can_call_hand", False) and verb != "fold" and rng.random() < 0.3
+    # Uniform over the legal decisions: each betting action but a fold comes with and without the call.
+    call_hand = legal.get("can_call_hand", False) and verb != "fold" and rng.random() < 0.5
     if verb == "bet":
         return Decision("bet", amount=rng.randint(legal["min_bet"], legal["max_bet"]), call_hand=call_hand)
     if verb == "raise":

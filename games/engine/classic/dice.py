@@ -10,7 +10,9 @@ def is_pair(roll: Roll) -> bool:
 
 
 def roll_dice(rng: random.Random) -> Roll:
-    return (rng.randint(1, 6), rng.randint(1, 6))
+    """Two faces from `rng` (each `1 + int(6 * rng.random())`: uniform, and cheaper than `randint`)."""
+    draw = rng.random
+    return (1 + int(6 * draw()), 1 + int(6 * draw()))
 
 
 def check_roll(value: object) -> Roll:

@@ -90,6 +90,9 @@ class ClassicLegal(LegalActions):
         return data
 
 
+_BASE_FIELDS = tuple(LegalActions.__dataclass_fields__)
+
+
 class ClassicHand:
     """The state of one Classic hand. Hidden fields (cards, piles, seed) are private and kept out of repr."""
 
@@ -171,6 +174,8 @@ class ClassicHand:
         self.declared: dict[int, int] = {}
         self._waiting: list[int] | None = None
         self._legal: dict[int, ClassicLegal] = {}
+        self._pots: list[Pot] = []
+        self._pots_key: tuple | None = None
 
     def __repr__(self) -> str:
         return f"<ClassicHand {self.number} phase={self.phase} round={self.round_number} dealer={self.dealer}>"
@@ -206,7 +211,12 @@ class ClassicHand:
         return sum(self.contributions.values())
 
     def pots(self) -> list[Pot]:
-        return side_pots(self.contributions, self.folded)
+        # Pots follow from contributions and folds alone; worked out again only when they change.
+        key = (tuple(self.contributions.values()), len(self.folded))
+        if key != self._pots_key:
+            self._pots = side_pots(self.contributions, self.folded)
+            self._pots_key = key
+        return list(self._pots)
 
     def bets(self) -> dict[int, int]:
         return dict(self.round.bets) if self.round is not None and self.phase == "betting" else {}
@@ -288,8 +298,9 @@ class ClassicHand:
                 )
             else:
                 base = self.structure.legal(self.round, seat, self._stacks, phase)
-                values = {name: getattr(base, name) for name in LegalActions.__dataclass_fields__}
-                legal = ClassicLegal(**values, can_call_hand=self._may_call_hand())
+                legal = ClassicLegal(
+                    *[getattr(base, name) for name in _BASE_FIELDS], can_call_hand=self._may_call_hand()
+                )
             self._legal[seat] = legal
         return legal
 
