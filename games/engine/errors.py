@@ -46,3 +46,8 @@ class InvalidState(EngineError):
 
 class ReplayError(EngineError):
     """An invalid replay document or an illegal action inside one; the message is one line."""
+
+
+class MissingDice(EngineError):
+    """A hand dealt from a given deck needs dice that were not given (a replay listing none); raised part-way
+    through the operation that needed them, so the game cannot go on: only replays leave dice out."""

@@ -7,7 +7,8 @@ from typing import Any
 from games.engine.errors import InvalidOptions
 
 PRESETS = ("halcyon", "cantina", "better", "casino")
-VARIANTS = ("coruscant_shift",)
+# Every variant the engine plays (the registry in `variant.py` is the source; a test keeps them equal).
+VARIANTS = ("coruscant_shift", "corellian_spike")
 
 # Allowed values of the choice options; the first value is the default.
 CHOICES: dict[str, tuple[str, ...]] = {

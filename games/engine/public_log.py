@@ -52,4 +52,10 @@ def _step(record: Record, names: list[str]) -> dict:
         step["count"] = record.amount
     elif record.kind not in ("deal", "shift") and record.amount is not None:
         step["amount"] = record.amount
+    if record.kind not in ("roll", "select", "tie_draw"):
+        # Other variants' public details: face-up cards turned up or taken, where a card came from.
+        if record.cards:
+            step["cards"] = codes(record.cards)
+        if record.note:
+            step["detail"] = record.note
     return step

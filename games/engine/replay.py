@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from games.engine.cards import Card, codes, parse_card
-from games.engine.errors import EngineError, IllegalAction, InvalidCard, MissingReshuffle, ReplayError
+from games.engine.errors import EngineError, IllegalAction, InvalidCard, MissingDice, MissingReshuffle, ReplayError
 from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, server_seed
 from games.engine.state import MAX_SEATS, Game
 from games.engine.variant import get_variant
@@ -129,6 +129,8 @@ def _setup(document: Any) -> tuple[Game, list]:
         players.append((seat["player"], stack))
     names = [name for name, _ in players]
     dealer = document.get("dealer")
+    if dealer is None and plugin.replay_needs_dealer:
+        raise _fail(f"dealer: missing; name the first hand's dealer, one of the seated players ({', '.join(names)}).")
     if dealer is not None and dealer not in names:
         raise _fail(f"dealer: {dealer!r} is not one of the seated players ({', '.join(names)}).")
     seed = document.get("seed", 0)
@@ -304,6 +306,8 @@ def _play_action(game: Game, number: int, index: int, action: Any) -> None:
         raise _fail(f"{where}: {exc}") from None
     except MissingReshuffle as exc:
         raise _fail(f"Hand {number} reshuffles: at action {index} ({player} {verb}), {exc}") from None
+    except MissingDice as exc:
+        raise _fail(f"Hand {number}: {exc}") from None
 
 
 def export_replay(game: Game, *, version: int = 2) -> dict:

@@ -35,6 +35,8 @@ class Variant:
     presets: dict[str, dict[str, Any]] = {}
     # Whether a replay hand lists `reshuffles` (a variant whose draw pile never runs out says False).
     uses_reshuffles = True
+    # Whether a replay document must name the first dealer (otherwise a draw for high card decides).
+    replay_needs_dealer = False
     # Whether the carry-over goes to the last player holding credits when the game ends that way.
     carry_to_last_player = True
 
@@ -81,6 +83,12 @@ class Variant:
         """Accept this variant's options dataclass, or a dict of option values (full or partial)."""
         if isinstance(options, self.options_class):
             return options
+        for other in _REGISTRY.values():
+            if other is not self and isinstance(options, other.options_class):
+                raise InvalidOptions(
+                    f"These are options of {other.name}, but the game's variant is {self.name}; "
+                    f"give variant={other.name!r} too."
+                )
         return self.options_class.from_dict(options)
 
     def build_options(self, preset: str, overrides: dict | None = None) -> Any:
@@ -199,7 +207,7 @@ def register(variant: Variant) -> Variant:
 
 
 # The modules that define and register the variants; a new variant adds its module here.
-VARIANT_MODULES = ["games.engine.coruscant_shift"]
+VARIANT_MODULES = ["games.engine.coruscant_shift", "games.engine.spike.variant"]
 
 
 def _load_all() -> None:
@@ -216,7 +224,7 @@ def get_variant(name: str) -> Variant:
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
-        raise InvalidOptions(f"Unknown variant {name!r}; the variants are: {', '.join(sorted(_REGISTRY))}.") from None
+        raise InvalidOptions(f"Unknown variant {name!r}; the variants are: {', '.join(variant_names())}.") from None
 
 
 def variant_names() -> tuple[str, ...]:

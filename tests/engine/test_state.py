@@ -30,7 +30,7 @@ ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
 
 def test_public_api_names():
     assert PRESETS == ("halcyon", "cantina", "better", "casino")
-    assert VARIANTS == ("coruscant_shift",)
+    assert VARIANTS == ("coruscant_shift", "corellian_spike")
     for error in (InvalidOptions, IllegalAction, ReplayError, InvalidState):
         assert issubclass(error, EngineError)
     options = resolve_options("coruscant_shift", "better", {"max_bet": 100})

@@ -50,26 +50,9 @@ class Bot(Protocol):
 def apply_decision(game: "Game", seat: int, decision: Decision) -> None:
     """Apply `decision` for `seat` through the game's named operations (which verify it first)."""
     verb = decision.verb
-    if decision.call_hand or decision.unlock or decision.lock:
-        game.act(seat, verb, **decision.args(game.variant.verb_args.get(verb, ())))
-    elif verb == "select":
-        game.select(seat, list(decision.cards))
-    elif verb == "check":
-        game.check(seat)
-    elif verb == "call":
-        game.call(seat)
-    elif verb == "bet":
-        game.bet(seat, decision.amount)
-    elif verb == "raise":
-        game.raise_to(seat, decision.amount)
-    elif verb == "fold":
-        game.fold(seat)
-    elif verb == "allin":
-        game.all_in(seat)
-    elif verb in game.variant.verbs:
-        game.act(seat, verb, **decision.args(game.variant.verb_args.get(verb, ())))
-    else:
+    if verb not in game.variant.verbs:
         raise ValueError(f"Unknown decision verb {verb!r}.")
+    game.act(seat, verb, **decision.args(game.variant.verb_args.get(verb, ())))
 
 
 def play_turn(game: "Game", seat: int, bot: Bot) -> Decision:

@@ -29,4 +29,10 @@ def random_decision(legal: dict, rng: random.Random) -> Decision:
         return Decision("bet", amount=rng.randint(legal["min_bet"], legal["max_bet"]))
     if verb == "raise":
         return Decision("raise", amount=rng.randint(legal["min_raise_to"], legal["max_raise_to"]))
+    if verb == "trade":
+        return Decision("trade", card=rng.choice(legal["cards"]), source=rng.choice(sorted(legal["trade_from"])))
+    if verb == "buy":
+        return Decision("buy", source=rng.choice(sorted(legal["buy_from"])))
+    if verb == "spike":
+        return Decision("spike", card=rng.choice(legal["cards"]))
     return Decision(verb)

@@ -16,6 +16,7 @@ the cap two good hands raise each other all-in every time.
 
 import random
 
+from games.engine.bots import spike
 from games.engine.bots.base import Decision, target_of
 from games.engine.bots.selection import best_selection, first_selection
 from games.engine.cards import codes, parse_cards
@@ -40,6 +41,8 @@ class SensibleBot:
         legal = view["legal"]
         if not legal["verbs"]:
             raise ValueError(f"Seat {legal['seat']} has no decision to make in phase {legal['phase']}.")
+        if view.get("variant") == "corellian_spike":
+            return spike.decide(view, self.rng, self.bluff)
         target, suit = target_of(view)
         if "select" in legal["verbs"]:
             if legal["phase"] == "select":

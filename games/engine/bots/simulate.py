@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 
 from games.engine.bots import BOTS, play_turn
 from games.engine.cards import DECK_COUNTS
-from games.engine.options import PRESETS, build_options
+from games.engine.options import build_options
 from games.engine.state import MAX_SEATS, MIN_SEATS, Game
+from games.engine.variant import get_variant, variant_names
 
 DEFAULT_BOTS = ("random", "sensible")
 DEFAULT_MAX_HANDS = 200
@@ -68,19 +69,20 @@ def bots_for(variant: str) -> dict[str, type]:
 
 
 def check_arguments(
-    *, preset: str, players: int, games: int, bots: Sequence[str], max_hands: int, variant: str = "coruscant_shift"
+    *,
+    preset: str,
+    players: int,
+    games: int,
+    bots: Sequence[str],
+    max_hands: int,
+    variant: str = "coruscant_shift",
 ) -> None:
     """Raise ValueError with a message a user can act on when an argument is out of range."""
-    if variant != "coruscant_shift":
-        from games.engine.variant import get_variant, variant_names
-
-        if variant not in variant_names():
-            raise ValueError(f"Unknown variant {variant!r}; the variants are: {', '.join(variant_names())}.")
-        presets = tuple(get_variant(variant).presets)
-        if preset not in presets:
-            raise ValueError(f"Unknown preset {preset!r} for {variant}; the presets are: {', '.join(presets)}.")
-    elif preset not in PRESETS:
-        raise ValueError(f"Unknown preset {preset!r}; the presets are: {', '.join(PRESETS)}.")
+    if variant not in variant_names():
+        raise ValueError(f"Unknown variant {variant!r}; the variants are: {', '.join(variant_names())}.")
+    presets = get_variant(variant).presets
+    if preset not in presets:
+        raise ValueError(f"Unknown preset {preset!r} for {variant}; the presets are: {', '.join(presets)}.")
     if not MIN_SEATS <= players <= MAX_SEATS:
         raise ValueError(f"--players must be from {MIN_SEATS} to {MAX_SEATS}; got {players}.")
     if games < 1:
@@ -183,8 +185,11 @@ def summary_lines(
         f"{kind} {_number(summary.wins[kind])} of {summary.games} ({summary.seats[kind]} seats)"
         for kind in summary.wins
     )
+    head = f"preset: {preset}, players: {players}"
+    if variant != "coruscant_shift":
+        head = f"variant: {variant}, {head}"
     return [
-        f"preset: {preset}, players: {players}" + ("" if variant == "coruscant_shift" else f", variant: {variant}"),
+        head,
         f"games: {summary.games}",
         f"hands per game: mean {sum(hands) / len(hands):.1f}, min {min(hands)}, max {max(hands)}",
         f"games stopped at the {max_hands}-hand cap: {summary.capped}",

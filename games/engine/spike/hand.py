@@ -1,0 +1,746 @@
+"""One hand of Corellian Spike (RULES 2.2-2.4): antes, deal, market, card turns, spikes, betting, reveal.
+
+The hand runs by itself through every step that needs no decision and stops at each decision: a card
+turn, a spike, a betting turn. Every operation is verified first (raising an `IllegalAction` subclass
+and changing nothing), then applied and recorded. Betting and side pots are the shared machinery
+(`betting.NoLimit`, `pots.side_pots`); card prices join the main pot as dead money (Ruling 2.2.7).
+"""
+
+from dataclasses import dataclass
+
+from games.engine.betting import BettingRound, BettingStructure, LegalActions
+from games.engine.cards import Card, codes, parse_card
+from games.engine.errors import IllegalAction, InvalidAmount, InvalidCard, MissingDice, NotYourTurn, WrongPhase
+from games.engine.forced import Levels
+from games.engine.pots import Pot, side_pots, uncalled
+from games.engine.records import Record
+from games.engine.spike.dice import SpikeDice
+from games.engine.spike.evaluation import SpikeScore, best, evaluate
+from games.engine.spike.options import POSITIONS, CorellianSpikeOptions
+from games.engine.ties import split
+
+CARD_PHASES = ("cards_1", "cards_2", "cards_3")
+BETTING_PHASES = ("betting_1", "betting_2", "betting_3")
+CARD_VERBS = ("stand", "draw", "trade", "buy")
+BET_VERBS = ("check", "call", "bet", "raise", "fold", "allin")
+PRICE_NAMES = {
+    "pilot": "the Pilot",
+    "wing": "the Wing",
+    "gunner": "the Gunner",
+    "discard": "the discard pile's top card",
+}
+# Log records whose cards only their seat may see (the others see the record without its cards).
+PRIVATE_KINDS = ("deal", "draw", "trade", "buy", "spike")
+
+
+@dataclass(frozen=True, slots=True)
+class CardTurnActions:
+    """What one seat may do in a card turn or a spike, with each source's price (credits)."""
+
+    seat: int
+    phase: str
+    verbs: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+    draw_cost: int = 0
+    trade_from: tuple[tuple[str, int], ...] = ()
+    buy_from: tuple[tuple[str, int], ...] = ()
+
+    def to_dict(self) -> dict:
+        data: dict = {"seat": self.seat, "phase": self.phase, "verbs": list(self.verbs)}
+        if self.verbs:
+            data["cards"] = list(self.cards)
+        if "draw" in self.verbs:
+            data["draw_cost"] = self.draw_cost
+        if "trade" in self.verbs:
+            data["trade_from"] = dict(self.trade_from)
+        if "buy" in self.verbs:
+            data["buy_from"] = dict(self.buy_from)
+        return data
+
+
+class SpikeHand:
+    """The state of one Corellian Spike hand. Hidden fields (cards, draw pile, discards) are private."""
+
+    def __init__(
+        self,
+        *,
+        number: int,
+        dealer: int,
+        seats: list[int],
+        names: list[str],
+        stacks: list[int],
+        options: CorellianSpikeOptions,
+        variant,
+        structure: BettingStructure,
+        levels: Levels,
+        carry: int,
+        deck: list[Card],
+        dice: SpikeDice | None,
+        seed: str | None,
+        commitment: str | None,
+        reshuffles=None,
+        last: bool = False,
+        pools: dict[str, int] | None = None,
+    ) -> None:
+        self.number = number
+        self.dealer = dealer
+        self.seats = list(seats)
+        self.names = names
+        self._stacks = stacks
+        self.options = options
+        self.variant = variant
+        self.structure = structure
+        self.levels = levels
+        self.carry_in = carry
+        self.carry_out = 0
+        self.dice = dice
+        self.commitment = commitment
+        # Ruling 2.4.4: the last hand of a `hands` limit gives odd credits left of the dealer.
+        self.odd_credits = "left_of_dealer" if last else options.odd_credits
+        self._seed = seed
+        self._given_piles = None
+        self.reshuffled: list = []  # Ruling 2.1.3: the draw pile never runs out
+        self._draw: list[Card] = list(deck)
+        self._market: list[Card] = []  # galaxy: Pilot, Wing, Gunner (the newest first)
+        self._discard: list[Card] = []  # top card last; face up only with the discard-pile market
+        self._aside: list[Card] = []  # folded hands, face down (Ruling 2.2.13)
+        self._cards: dict[int, list[Card]] = {s: [] for s in seats}
+        self.contributions: dict[int, int] = dict.fromkeys(seats, 0)
+        self.forced: dict[int, int] = {}
+        self.sabacc_antes: dict[int, int] = {}
+        self.card_costs: dict[int, int] = dict.fromkeys(seats, 0)
+        self.sabacc_in = (pools or {}).get("sabacc_pot", 0)
+        self.sabacc_award: dict = {}
+        self.pools_out: dict[str, int] = {"sabacc_pot": self.sabacc_in}
+        self.purchases: list[dict] = []  # public: who took which face-up card, in which round, for what
+        self.folded: set[int] = set()
+        self.acted: set[int] = set()
+        self._live: list[int] = list(seats)
+        self._pending: list[int] = []  # card turns or spikes still to come in this phase, in turn
+        self.round_number = 0
+        self.rolled = False
+        self.phase = "deal"
+        self.round: BettingRound | None = None
+        self._log: list[Record] = []
+        self._actions: list[str] = []
+        self.returned: tuple[int, int] | None = None
+        self.scores: dict[int, SpikeScore] = {}
+        self.awards: list[dict] = []
+        # Derived from the state, worked out once per state (forgotten by `_changed`).
+        self._waiting: list[int] | None = None
+        self._legal: dict[int, object] = {}
+        self._pots: list[Pot] = []
+        self._pots_key: tuple | None = None
+
+    def __repr__(self) -> str:
+        return f"<SpikeHand {self.number} phase={self.phase} dealer={self.dealer} seats={self.seats}>"
+
+    # ----- queries ----------------------------------------------------------------------------
+
+    @property
+    def is_complete(self) -> bool:
+        return self.phase == "complete"
+
+    @property
+    def live(self) -> list[int]:
+        return list(self._live)
+
+    @property
+    def seed(self) -> None:
+        """Always None: hand seeds are revealed only when the game ends (`Game.revealed_seeds()`)."""
+        return None
+
+    def is_all_in(self, seat: int) -> bool:
+        return seat in self.seats and seat not in self.folded and self._stacks[seat] == 0
+
+    def _changed(self) -> None:
+        self._waiting = None
+        self._legal.clear()
+
+    def waiting_for(self) -> list[int]:
+        waiting = self._waiting
+        if waiting is None:
+            if self.phase in CARD_PHASES or self.phase == "spike":
+                waiting = self._pending[:1]
+            else:
+                actor = self.actor()
+                waiting = [] if actor is None else [actor]
+            self._waiting = waiting
+        return list(waiting)
+
+    def actor(self) -> int | None:
+        """The seat to act in a betting round; None outside betting or when the round is over."""
+        if self.phase in BETTING_PHASES and self.round is not None:
+            waiting = self._waiting
+            if waiting is not None:
+                return waiting[0] if waiting else None
+            return self.structure.actor(self.round, self._stacks, self.folded)
+        return None
+
+    def sources(self) -> list[str]:
+        """The face-up cards that can be taken now, by position (`pilot`, `wing`, `gunner`, `discard`)."""
+        if self.options.market == "galaxy":
+            return list(POSITIONS[: len(self._market)])
+        return ["discard"] if self._discard else []
+
+    def price(self, source: str, *, trade: bool) -> int:
+        opts = self.options
+        if source == "deck":
+            return opts.swap_cost if trade else opts.gain_cost
+        if source == "discard":
+            return opts.swap_cost if trade else opts.gain_cost
+        return opts.market_prices[POSITIONS.index(source)]
+
+    def legal_actions(self, seat: int):
+        legal = self._legal.get(seat) if type(seat) is int else None
+        if legal is None:
+            legal = self._work_out_legal(seat)
+            if type(seat) is int:
+                self._legal[seat] = legal
+        return legal
+
+    def _work_out_legal(self, seat: int):
+        if seat not in self.waiting_for():
+            return LegalActions(seat=seat, phase=self.phase)
+        if self.phase in BETTING_PHASES:
+            return self.structure.legal(self.round, seat, self._stacks, self.phase)
+        cards = tuple(codes(self._cards[seat]))
+        if self.phase == "spike":
+            return CardTurnActions(seat=seat, phase=self.phase, verbs=("spike",), cards=cards)
+        stack, opts = self._stacks[seat], self.options
+        if opts.market == "galaxy":
+            prices = opts.market_prices
+            face_up = [(POSITIONS[i], prices[i]) for i in range(len(self._market))]
+            buy_from = tuple((s, p) for s, p in face_up if p <= stack) if opts.gain_from_discard else ()
+            trade_from = tuple((s, p) for s, p in [("deck", opts.swap_cost), *face_up] if p <= stack)
+        else:
+            trade_from = (
+                tuple((s, opts.swap_cost) for s in (("deck", "discard") if self._discard else ("deck",)))
+                if opts.swap_cost <= stack
+                else ()
+            )
+            buy_from = (
+                (("discard", opts.gain_cost),)
+                if opts.gain_from_discard and self._discard and opts.gain_cost <= stack
+                else ()
+            )
+        verbs = ["stand"]
+        if opts.gain_cost <= stack:
+            verbs.append("draw")
+        if trade_from:
+            verbs.append("trade")
+        if buy_from:
+            verbs.append("buy")
+        return CardTurnActions(
+            seat=seat,
+            phase=self.phase,
+            verbs=tuple(verbs),
+            cards=cards,
+            draw_cost=opts.gain_cost,
+            trade_from=trade_from,
+            buy_from=buy_from,
+        )
+
+    def log_for(self, seat: int | None = None) -> list[Record]:
+        """The log as `seat` (None: a spectator) may see it: other players' cards removed, except the hands
+        shown at the reveal."""
+        shown = []
+        # Even after the reveal: the cards a player gave up face down, or drew and gave up, stay hidden.
+        for record in self._log:
+            if record.cards and record.kind in PRIVATE_KINDS and record.seat != seat:
+                record = Record(record.kind, record.seat, record.amount, (), record.note)
+            shown.append(record)
+        return shown
+
+    def _all_cards(self) -> list[Card]:
+        cards = self._draw + self._market + self._discard + self._aside
+        for seat in self.seats:
+            cards += self._cards[seat]
+        return cards
+
+    def draw_pile_size(self) -> int:
+        return len(self._draw)
+
+    def sabacc_pot(self) -> int:
+        """The Sabacc pot as it stands: what was carried in and this hand's Sabacc antes (0 once paid out)."""
+        if self.is_complete:
+            return 0
+        return self.sabacc_in + sum(self.sabacc_antes.values())
+
+    def pots(self) -> list[Pot]:
+        extra = self.carry_in + sum(self.card_costs.values())
+        key = (tuple(self.contributions.values()), len(self.folded), extra)
+        if key != self._pots_key:
+            self._pots = side_pots(self.contributions, self.folded, extra)
+            self._pots_key = key
+        return list(self._pots)
+
+    def bets(self) -> dict[int, int]:
+        return dict(self.round.bets) if self.round is not None and self.phase in BETTING_PHASES else {}
+
+    def pot_total(self) -> int:
+        """Every credit of the hand outside the stacks: bets, card prices, the carry-over, the Sabacc pot."""
+        return sum(self.contributions.values()) + sum(self.card_costs.values()) + self.carry_in + self.sabacc_pot()
+
+    # ----- the automatic steps -----------------------------------------------------------------
+
+    def begin(self) -> None:
+        """Antes (main pot first, Ruling 2.2.1), the deal, the first face-up card; then the first card turn."""
+        opts, stacks = self.options, self._stacks
+        for seat in self.seats:
+            ante = min(opts.ante, stacks[seat])
+            stacks[seat] -= ante
+            self.contributions[seat] += ante
+            self.forced[seat] = ante
+            self._log.append(Record("ante", seat, ante))
+            extra = min(opts.sabacc_ante, stacks[seat])
+            if extra:
+                stacks[seat] -= extra
+                self.sabacc_antes[seat] = extra
+                self._log.append(Record("sabacc_ante", seat, extra))
+        for _ in range(2):  # Ruling 2.2.2: one card at a time, in turn, twice round
+            for seat in self.seats:
+                card = self._draw.pop(0)
+                self._cards[seat].append(card)
+                self._log.append(Record("deal", seat, cards=(card,)))
+        self._turn_up()
+        self._open_cards(1)
+        self._advance()
+
+    def _turn_up(self) -> None:
+        """A new face-up card: the Pilot, or (discard-pile market) the first card of the discard pile."""
+        card = self._draw.pop(0)
+        if self.options.market == "galaxy":
+            self._market.insert(0, card)
+            self._log.append(Record("pilot", None, cards=(card,)))
+        else:
+            self._discard.append(card)
+            self._log.append(Record("discard_up", None, cards=(card,)))
+
+    def _open_cards(self, number: int) -> None:
+        self.round_number = number
+        self.phase = f"cards_{number}"
+        self._pending = list(self._live)
+        self.acted = set()
+
+    def _open_betting(self, number: int) -> None:
+        self.round = self.structure.open_round(number, list(self._live), {}, self._stacks, 0)
+        self.phase = f"betting_{number}"
+        self.acted = set()
+
+    def _advance(self) -> None:
+        self._changed()
+        try:
+            self._run_automatic_steps()
+        except BaseException:
+            self._changed()
+            raise
+
+    def _run_automatic_steps(self) -> None:
+        while True:
+            if len(self._live) == 1 and self.phase != "complete":
+                self._finish_fold_out()
+                return
+            phase = self.phase
+            self._changed()
+            if phase in CARD_PHASES:
+                if self._pending:
+                    return
+                self._open_betting(self.round_number)
+            elif phase == "spike":
+                if self._pending:
+                    return
+                self._round_3_market()
+            elif phase in BETTING_PHASES:
+                actor = self.actor()
+                if actor is not None:
+                    self._waiting = [actor]  # worked out already: the state stops here
+                    return
+                if phase == "betting_1":
+                    if self.options.market == "galaxy":
+                        self._turn_up()  # the Pilot becomes the Wing
+                    self._open_cards(2)
+                elif phase == "betting_2":
+                    self._open_round_3()
+                else:
+                    self._showdown()
+                    return
+            else:
+                return
+
+    def _open_round_3(self) -> None:
+        self.round_number = 3
+        if self.options.spike_dice:
+            if self.dice is None:
+                raise MissingDice('round 3 needs the spike dice; give "dice": [a, b].')
+            self.rolled = True
+            self._log.append(Record("spike_roll", None, note=f"{self.dice.first},{self.dice.second}"))
+            if self.dice.match:
+                self.phase = "spike"
+                self._pending = list(self._live)
+                self.acted = set()
+                return
+        self._round_3_market()
+
+    def _round_3_market(self) -> None:
+        if self.options.market == "galaxy":
+            self._turn_up()  # Wing to Gunner, Pilot to Wing, a new Pilot
+        self._open_cards(3)
+
+    def _return_uncalled(self) -> None:
+        back = uncalled(self.contributions)
+        if back:
+            seat, amount = back
+            self.contributions[seat] -= amount
+            self._stacks[seat] += amount
+            self.returned = back
+            self._log.append(Record("return", seat, amount))
+
+    def _from_left(self, seats) -> list[int]:
+        return [s for s in self.seats if s in seats]
+
+    def _finish_fold_out(self) -> None:
+        self._return_uncalled()
+        (winner,) = self._live
+        for pot in self.pots():
+            self._pay(pot, [winner], {winner: pot.amount})
+        # Ruling 2.4.3: a last player holding a Sabacc shows it and claims the Sabacc pot.
+        score = evaluate(self._cards[winner])
+        if score.is_sabacc:
+            self.scores = {winner: score}
+        self._pay_sabacc_pot([winner] if score.is_sabacc else [])
+        self._end()
+
+    def _showdown(self) -> None:
+        self._return_uncalled()
+        self.scores = {s: evaluate(self._cards[s]) for s in self._live}
+        main_winners: list[int] = []
+        for pot in self.pots():
+            eligible = list(pot.eligible) or list(self._live)
+            winners = self._from_left(best(self.scores, eligible))
+            if len(winners) > 1:
+                paid, odd = split(pot.amount, winners, self.odd_credits)
+                self.carry_out += odd
+            else:
+                paid = {winners[0]: pot.amount}
+            self._pay(pot, winners, paid)
+            if not main_winners:
+                main_winners = winners
+        # Ruling 2.4.1: the Sabacc pot goes with the main pot, and only to a hand totalling zero.
+        self._pay_sabacc_pot([s for s in main_winners if self.scores[s].is_sabacc])
+        self._end()
+
+    def _pay_sabacc_pot(self, winners: list[int]) -> None:
+        amount = self.sabacc_in + sum(self.sabacc_antes.values())
+        paid: dict[int, int] = {}
+        left = amount
+        if winners and amount:
+            paid, left = split(amount, winners, self.odd_credits)
+            for seat, share in paid.items():
+                self._stacks[seat] += share
+                self._log.append(Record("sabacc_award", seat, share))
+        self.sabacc_award = {"amount": amount, "winners": list(winners), "paid": paid, "carry_over": left}
+        self.pools_out = {"sabacc_pot": left}
+
+    def _pay(self, pot: Pot, winners: list[int], paid: dict[int, int]) -> None:
+        for seat, amount in paid.items():
+            self._stacks[seat] += amount
+            self._log.append(Record("award", seat, amount))
+        self.awards.append({"amount": pot.amount, "eligible": list(pot.eligible), "winners": winners, "paid": paid})
+
+    def _end(self) -> None:
+        self._final_cards = {s: list(self._cards[s]) for s in self.scores}
+        for seat in self.seats:
+            # Hands go aside face down: a face-up discard pile must not show a hand nobody showed.
+            self._aside += self._cards[seat]
+            self._cards[seat] = []
+        self.contributions = dict.fromkeys(self.seats, 0)
+        self.card_costs_paid = dict(self.card_costs)
+        self.card_costs = dict.fromkeys(self.seats, 0)
+        self.carry_in = 0
+        self.phase = "complete"
+        self.round = None
+        self._pending = []
+        self._log.append(Record("end"))
+
+    def showdown_cards(self) -> dict[int, list[Card]]:
+        return dict(getattr(self, "_final_cards", {})) if self.is_complete else {}
+
+    # ----- operations: verify, then apply -------------------------------------------------------
+
+    def _who(self, seats: list[int]) -> str:
+        return ", ".join(self.names[s] for s in seats) or "nobody"
+
+    def _phase_words(self, seat: int) -> str:
+        name = self.names[seat]
+        if self.phase == "spike":
+            return f"the spike dice matched: {name} must spike a card first"
+        if self.phase in CARD_PHASES:
+            return f"it is {name}'s card turn in round {self.round_number}: stand, draw, trade or buy"
+        return f"it is {name}'s betting turn in round {self.round_number}: check, call, bet, raise, fold or all-in"
+
+    def _check(self, seat: int, verb: str, args: dict) -> tuple:
+        """Verify a decision; return what applying it needs. Raises and changes nothing."""
+        verbs = self.variant.verbs
+        if verb not in verbs:
+            raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
+        allowed = self.variant.verb_args.get(verb, ())
+        extra = sorted(set(args) - set(allowed))
+        if extra:
+            takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
+            raise IllegalAction(f"{verb} {takes}; got {', '.join(extra)}.")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.names):
+            raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
+        if self.phase == "complete":
+            raise WrongPhase(f"Hand {self.number} is over; the next hand has not started.")
+        waiting = self.waiting_for()
+        if seat not in waiting:
+            name = self.names[seat]
+            if seat in self.folded:
+                raise NotYourTurn(f"{name} has folded and takes no part in the rest of hand {self.number}.")
+            raise NotYourTurn(f"It is not {name}'s turn: waiting for {self._who(waiting)}.")
+        phase = self.phase
+        right = (
+            (phase == "spike" and verb == "spike")
+            or (phase in CARD_PHASES and verb in CARD_VERBS)
+            or (phase in BETTING_PHASES and verb in BET_VERBS)
+        )
+        if not right:
+            raise WrongPhase(f"{self._phase_words(seat)}.")
+        if phase in BETTING_PHASES:
+            verb = self.structure.normalize(self.round, seat, verb, args.get("amount"), self._stacks)
+            paid = self.structure.verify(
+                self.round, seat, verb, args.get("amount"), self._stacks, self.legal_actions(seat)
+            )
+            return verb, paid
+        stack = self._stacks[seat]
+        name = self.names[seat]
+        if verb == "stand":
+            return (verb,)
+        if verb == "draw":
+            price = self.options.gain_cost
+            self._afford(name, "a draw", price, stack)
+            return verb, price
+        card = None
+        if verb in ("trade", "spike"):
+            card = self._held(seat, args.get("card"), verb)
+        if verb == "spike":
+            return verb, card
+        source = args.get("source")
+        if verb == "buy" and not self.options.gain_from_discard:
+            where = "the market" if self.options.market == "galaxy" else "the discard pile"
+            raise WrongPhase(
+                f"Buying without giving a card is off at this table (option 'gain_from_discard'): "
+                f"trade a card of your hand for a card of {where}, draw or stand."
+            )
+        face_up = self.sources()
+        if source not in face_up and not (verb == "trade" and source == "deck"):
+            raise IllegalAction(self._no_source(source, face_up, verb))
+        price = self.price(source, trade=verb == "trade")
+        what = "a trade with the draw pile" if source == "deck" else PRICE_NAMES[source]
+        self._afford(name, what, price, stack)
+        return verb, price, source, card
+
+    def _afford(self, name: str, what: str, price: int, stack: int) -> None:
+        # Ruling 2.2.8: no card may cost more than the stack.
+        if price > stack:
+            raise InvalidAmount(f"{what} costs {price} credit{'' if price == 1 else 's'}; {name} has {stack}.")
+
+    def _no_source(self, source: object, face_up: list[str], verb: str) -> str:
+        shown = ", ".join(face_up) or "none"
+        if verb == "trade":
+            shown += " (or deck, the draw pile)"
+        if source in POSITIONS:
+            if self.options.market != "galaxy":
+                return f"there is no {source} at this table (discard-pile market); the cards to take are: {shown}."
+            return f"there is no {source.capitalize()} in round {self.round_number}; the face-up cards are: {shown}."
+        if source == "discard":
+            if self.options.market == "galaxy":
+                return f"the discard pile is face down at this table (galaxy market); take from: {shown}."
+            return f"the discard pile is empty; take from: {shown}."
+        if source is None:
+            return f'say where the card comes from ("source"): {shown}.'
+        return f"unknown source {source!r}; take from: {shown}."
+
+    def _held(self, seat: int, card: object, verb: str) -> Card:
+        held = self._cards[seat]
+        if card is None:
+            raise IllegalAction(f"{verb} needs the card of your hand to give; you hold {', '.join(codes(held))}.")
+        try:
+            parsed = parse_card(card)
+        except InvalidCard as exc:
+            raise IllegalAction(str(exc)) from None
+        if parsed not in held:
+            raise IllegalAction(f"You do not hold {parsed.code}; you hold {', '.join(codes(held))}.")
+        return parsed
+
+    def verify_act(self, seat: int, verb: str, **args) -> None:
+        self._check(seat, verb, args)
+
+    def act(self, seat: int, verb: str, **args) -> None:
+        checked = self._check(seat, verb, args)
+        if self.phase in BETTING_PHASES:
+            self._bet(seat, checked[0], checked[1])
+        elif checked[0] == "spike":
+            self._spike(seat, checked[1])
+        else:
+            self._card_turn(seat, checked)
+        self._actions.append(self.variant.encode_action(seat, verb, args))
+        self._advance()
+
+    def _bet(self, seat: int, verb: str, paid: int) -> None:
+        self._stacks[seat] -= paid
+        self.contributions[seat] += paid
+        if verb == "fold":
+            self.folded.add(seat)
+            self._live.remove(seat)
+            self._aside += self._cards[seat]
+            self._cards[seat] = []
+        self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
+        self._log.append(Record(verb, seat, paid))
+
+    def _spike(self, seat: int, card: Card) -> None:
+        self._cards[seat].remove(card)
+        self._discard.append(card)
+        taken = self._draw.pop(0)
+        self._cards[seat].append(taken)
+        note = f"gave {card.code}" if self.options.market == "discard_pile" else ""
+        self._log.append(Record("spike", seat, 0, (card, taken), note))
+        self._pending.pop(0)
+        self.acted.add(seat)
+
+    def _pay_price(self, seat: int, price: int) -> None:
+        if price:
+            self._stacks[seat] -= price
+            self.card_costs[seat] += price
+
+    def _card_turn(self, seat: int, checked: tuple) -> None:
+        verb = checked[0]
+        last_turn = self.round_number == 3 and len(self._pending) == 1
+        if verb == "stand":
+            self._log.append(Record("stand", seat, 0))
+        elif verb == "draw":
+            price = checked[1]
+            self._pay_price(seat, price)
+            card = self._draw.pop(0)
+            self._cards[seat].append(card)
+            self._log.append(Record("draw", seat, price, (card,)))
+        else:
+            _, price, source, given = checked
+            self._pay_price(seat, price)
+            hand = self._cards[seat]
+            public = self.options.market == "discard_pile"
+            if source == "deck":
+                hand.remove(given)
+                self._discard.append(given)
+                taken = self._draw.pop(0)
+                note = f"deck; gave {given.code}" if public else "deck"
+            elif source == "discard":
+                taken = self._discard.pop()  # Ruling 2.5.3: take first, then give
+                if given is not None:
+                    hand.remove(given)
+                    self._discard.append(given)
+                note = f"discard {taken.code}" + (f"; gave {given.code}" if given is not None else "")
+            else:
+                index = POSITIONS.index(source)
+                if given is not None:
+                    hand.remove(given)
+                    self._discard.append(given)  # Ruling 2.2.6: face down, never into the market
+                taken = self._market.pop(index)
+                if not last_turn:
+                    self._market.insert(0, self._draw.pop(0))
+                note = f"{source} {taken.code}"
+            hand.append(taken)
+            if source != "deck":
+                self.purchases.append(
+                    {"seat": seat, "round": self.round_number, "from": source, "card": taken.code, "price": price}
+                )
+            cards = (given, taken) if given is not None else (taken,)
+            self._log.append(Record(verb, seat, price, cards, note))
+        self._pending.pop(0)
+        self.acted.add(seat)
+
+    # ----- what the views and results show ---------------------------------------------------
+
+    def summary(self, game) -> dict:
+        """The hand as a replay result shows it (docs/replay.md, Corellian Spike)."""
+        names = game.names
+        complete = self.is_complete
+        costs = self.card_costs_paid if complete else self.card_costs
+        summary: dict = {
+            "number": self.number,
+            "dealer": names[self.dealer],
+            "forced": {names[s]: a for s, a in self.forced.items() if a},
+            "sabacc_antes": {names[s]: a for s, a in self.sabacc_antes.items() if a},
+            "card_costs": {names[s]: a for s, a in costs.items() if a},
+            "showdown": {},
+            "folded": [names[s] for s in self.seats if s in self.folded],
+            "pots": [],
+            "carry_over": self.carry_out,
+        }
+        if complete:
+            cards = self.showdown_cards()
+            for seat in self.seats:
+                if seat in self.scores:
+                    summary["showdown"][names[seat]] = {"cards": codes(cards[seat]), **self.scores[seat].to_dict()}
+            for award in self.awards:
+                summary["pots"].append(
+                    {
+                        "amount": award["amount"],
+                        "eligible": [names[s] for s in award["eligible"]],
+                        "winners": [names[s] for s in award["winners"]],
+                        "paid": {names[s]: a for s, a in award["paid"].items()},
+                    }
+                )
+            award = self.sabacc_award
+            summary["sabacc_pot"] = {
+                "amount": award["amount"],
+                "winners": [names[s] for s in award["winners"]],
+                "paid": {names[s]: a for s, a in award["paid"].items()},
+                "carry_over": award["carry_over"],
+            }
+        else:
+            for pot in self.pots():
+                eligible = [names[s] for s in pot.eligible]
+                summary["pots"].append({"amount": pot.amount, "eligible": eligible, "winners": [], "paid": {}})
+            amount = self.sabacc_pot()
+            summary["sabacc_pot"] = {"amount": amount, "winners": [], "paid": {}, "carry_over": amount}
+        summary["stacks"] = {name: game.stacks[s] for s, name in enumerate(names)}
+        return summary
+
+    def public_hand(self) -> dict:
+        """What everyone sees: the round, the market and its prices, the top of a face-up discard pile, how
+        many cards are discarded, the Sabacc pot, the face-up cards taken and their prices, and the spike roll
+        once it is rolled (each seat's prices paid are in its row of the view)."""
+        opts = self.options
+        market = [
+            {"position": POSITIONS[i], "card": card.code, "price": opts.market_prices[i]}
+            for i, card in enumerate(self._market)
+        ]
+        face_up = opts.market == "discard_pile"
+        data = {
+            "round": self.round_number,
+            "market": market,
+            "discard_top": self._discard[-1].code if face_up and self._discard else None,
+            "discard_count": len(self._discard),
+            "discard_face_up": face_up,
+            "sabacc_pot": self.sabacc_pot(),
+            "purchases": [dict(p) for p in self.purchases] if self.purchases else [],
+            "spike_dice": [self.dice.first, self.dice.second] if self.rolled and self.dice is not None else None,
+        }
+        return data
+
+    def public_seats(self, viewer: int | None) -> dict[int, dict]:
+        costs = self.card_costs_paid if self.is_complete else self.card_costs
+        return {
+            seat: {
+                "cards_held": len(self._cards[seat]),
+                "selection_size": 0,
+                "has_acted": seat in self.acted,
+                "card_costs": costs.get(seat, 0),
+            }
+            for seat in self.seats
+        }
+
+    def private_view(self, seat: int) -> dict:
+        return {"cards": codes(self._cards.get(seat, ())), "selection": []}

@@ -1,0 +1,130 @@
+"""Corellian Spike options (RULES 2.5): one frozen keyword-only dataclass and the two presets."""
+
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any, ClassVar
+
+from games.engine.errors import InvalidOptions
+from games.engine.options import MAXIMUM
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "min_raise": ("min_bet", "last_increment"),
+    "market": ("galaxy", "discard_pile"),
+    "odd_credits": ("left_of_dealer", "carry"),
+}
+MINIMUMS = {
+    "starting_stack": 1,
+    "ante": 1,
+    "sabacc_ante": 0,
+    "min_bet": 1,
+    "max_bet": 1,
+    "gain_cost": 0,
+    "swap_cost": 0,
+    "hands": 1,
+}
+OPTIONAL = {"max_bet", "hands"}
+BOOLEANS = ("gain_from_discard", "spike_dice")
+# Where the market's cards lie, in price order: the newest card is the Pilot.
+POSITIONS = ("pilot", "wing", "gunner")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CorellianSpikeOptions:
+    """Every rule setting of a Corellian Spike game (RULES 2.5); docs/rules.md describes each one."""
+
+    starting_stack: int = 100
+    ante: int = 2
+    sabacc_ante: int = 1
+    min_bet: int = 1
+    min_raise: str = "min_bet"
+    max_bet: int | None = None
+    market: str = "galaxy"
+    market_prices: tuple[int, int, int] = (1, 2, 3)
+    gain_from_discard: bool = True
+    gain_cost: int = 0
+    swap_cost: int = 0
+    spike_dice: bool = True
+    odd_credits: str = "left_of_dealer"
+    hands: int | None = None
+
+    # Fixed by the variant (RULES 2.5, 2.6): read by the shared `Game`, not options a table can set.
+    end_rule: ClassVar[str] = "last_player"
+    betting: ClassVar[str] = "no_limit"
+    stay_cost: ClassVar[int] = 1
+    escalation: ClassVar[str] = "none"
+    small_blind: ClassVar[int] = 0
+    big_blind: ClassVar[int] = 0
+    tie_rule: ClassVar[str] = "split"
+    rebuys: ClassVar[bool] = False
+    add_ons: ClassVar[bool] = False
+    item_stakes: ClassVar[bool] = False
+    chips: ClassVar[str] = "simple"
+
+    def __post_init__(self) -> None:
+        for name, allowed in CHOICES.items():
+            value = getattr(self, name)
+            if not isinstance(value, str) or value not in allowed:
+                raise InvalidOptions(f"Option {name!r} must be one of {', '.join(allowed)}; got {value!r}.")
+        for name, minimum in MINIMUMS.items():
+            value = getattr(self, name)
+            if value is None and name in OPTIONAL:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAXIMUM:
+                extra = " or null" if name in OPTIONAL else ""
+                raise InvalidOptions(
+                    f"Option {name!r} must be a whole number of at least {minimum} and at most {MAXIMUM:,}{extra}; "
+                    f"got {value!r}."
+                )
+        prices = self.market_prices
+        if (
+            not isinstance(prices, tuple)
+            or len(prices) != 3
+            or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAXIMUM for v in prices)
+        ):
+            raise InvalidOptions(
+                f"Option 'market_prices' must be three whole numbers from 0 to {MAXIMUM:,} "
+                f"(the prices of the Pilot, the Wing and the Gunner); got {_plain(prices)!r}."
+            )
+        for name in BOOLEANS:
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidOptions(f"Option {name!r} must be true or false; got {getattr(self, name)!r}.")
+        if self.max_bet is not None and self.max_bet < self.min_bet:
+            raise InvalidOptions(
+                f"Option 'max_bet' ({self.max_bet}) must be at least the min bet ({self.min_bet}), or null for no cap."
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in option_names()}
+        data["market_prices"] = list(self.market_prices)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "CorellianSpikeOptions":
+        """Build options from a complete or partial dict; unknown names are refused."""
+        if not isinstance(data, dict):
+            raise InvalidOptions(f"Options must be an object of option names and values; got {type(data).__name__}.")
+        names = option_names()
+        for key in data:
+            if key not in names:
+                raise InvalidOptions(f"Unknown option {key!r}; the options are: {', '.join(names)}.")
+        values = dict(data)
+        if isinstance(values.get("market_prices"), list):
+            values["market_prices"] = tuple(values["market_prices"])
+        return cls(**values)
+
+
+def _plain(value: object) -> object:
+    return list(value) if isinstance(value, tuple) else value
+
+
+@cache
+def option_names() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(CorellianSpikeOptions))
+
+
+PRESET_VALUES: dict[str, dict[str, Any]] = {
+    # seed 004: the Galaxy Series market of Pilot, Wing and Gunner at 1, 2 and 3, spike dice.
+    "galaxy_series": {},
+    # seed 001's host options at their plain setting (Ruling 2.5.2): a face-up discard pile, no gain from it.
+    "cantina_spike": {"market": "discard_pile", "gain_from_discard": False},
+}
