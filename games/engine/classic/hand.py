@@ -446,9 +446,11 @@ class ClassicHand:
 
     def _roll(self, roll: Roll) -> None:
         self.rolls.append(roll)
-        self._log.append(Record("roll", amount=len(self.rolls), note=f"{roll[0]}-{roll[1]}"))
+        # A public record of the two faces ("3-5"); a pair is followed by the Shift it sets off.
+        self._log.append(Record("dice", note=f"{roll[0]}-{roll[1]}"))
         if is_pair(roll):
             self.shifts.append(len(self.rolls))
+            self._log.append(Record("sabacc_shift", amount=len(self.rolls)))
             self._shift()
 
     def _after_round(self) -> None:

@@ -238,3 +238,20 @@ def test_export_of_a_hand_in_progress_replays_part_way():
     assert len(document["hands"][0]["reshuffles"]) == 1
     result = play_replay(json.loads(json.dumps(document)))
     assert result["complete"] is False and result["hands"][0]["rounds"] == 2
+
+
+def test_public_log_shows_locks_rolls_and_shifts_as_they_happen_but_never_a_hidden_card():
+    from games.engine.public_log import public_log
+
+    (hand,) = public_log(load("documented_example")["replay"])
+    steps = hand["steps"]
+    kinds = [step["kind"] for step in steps]
+    assert [s["detail"] for s in steps if s["kind"] == "dice"] == ["2-5", "3-3", "1-6"]
+    second_roll = [i for i, kind in enumerate(kinds) if kind == "dice"][1]
+    assert steps[second_roll + 1] == {"kind": "sabacc_shift", "amount": 2}  # the pair's Shift, at once
+    assert {"kind": "lock", "player": "Bob", "cards": ["+9c"]} in steps
+    assert all("cards" not in s for s in steps if s["kind"] in ("deal", "draw", "trade", "shift"))
+    before_reveal = json.dumps(steps[: kinds.index("reveal")])
+    for hidden in ("+10s", "-2", "+4t", "+7f", "+12s", "-8", "+2c"):
+        assert f'"{hidden}"' not in before_reveal
+    assert hand["shifts"] == [2] and hand["rolls"] == [[2, 5], [3, 3], [1, 6]]

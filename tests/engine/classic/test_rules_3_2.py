@@ -145,7 +145,7 @@ def test_3_2_classic_rolls_after_every_play_turn_and_every_betting_round():
     assert rolls_of(game) == 2
     check_round(game)
     assert rolls_of(game) == 3
-    assert [r.note for r in game.hand._log if r.kind == "roll"] == ["1-2", "1-2", "1-2"]
+    assert [r.note for r in game.hand.log_for(None) if r.kind == "dice"] == ["1-2", "1-2", "1-2"]
 
 
 def test_3_6_universe_rolls_only_after_betting_rounds_and_off_never():
