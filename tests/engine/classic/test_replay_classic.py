@@ -255,3 +255,24 @@ def test_public_log_shows_locks_rolls_and_shifts_as_they_happen_but_never_a_hidd
     for hidden in ("+10s", "-2", "+4t", "+7f", "+12s", "-8", "+2c"):
         assert f'"{hidden}"' not in before_reveal
     assert hand["shifts"] == [2] and hand["rolls"] == [[2, 5], [3, 3], [1, 6]]
+
+
+def test_verify_game_checks_every_roll_and_pile_against_the_revealed_seed():
+    from games.engine.fairness import game_problems
+
+    game = played_game(11, "classic")
+    while not game.is_over:  # play on to the end, so that the seeds are revealed
+        if not game.in_hand:
+            game.start_hand()
+        while game.in_hand:
+            who = game.waiting_for()[0]
+            legal = game.legal_actions(who)
+            game.act(who, "allin" if legal.can_all_in else ("stand" if legal.can_stand else "call"))
+    document = json.loads(json.dumps(export_replay(game)))
+    assert game_problems(document) == []
+    tampered = json.loads(json.dumps(document))
+    hand = next(h for h in tampered["hands"] if h["dice"])
+    a, b = hand["dice"][0]
+    hand["dice"][0] = [a % 6 + 1, b]
+    problems = game_problems(tampered)
+    assert any("rolls listed are not the ones its seed makes" in p for p in problems)
