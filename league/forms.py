@@ -2,12 +2,12 @@
 show what a service refuses beside the field it names. No rule lives here: choices are listed from the
 engine and the registries, and every value is checked by the same service the API calls."""
 
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from django import forms
 
 from config.errors import ApplicationError
+from league import hooks
 from league.models import BuyInPolicy, ChipSet, EventKind, League, Role, Season, Visibility
 from league.standings.formulas import FORMULAS
 from league.standings.metrics import DEFAULT_TIE_BREAKERS, METRICS
@@ -75,42 +75,26 @@ class NumberList(forms.CharField):
 
 
 def option_specs() -> list[dict[str, Any]]:
-    """Every option of the engine, with the input that edits it: a choice, yes/no, a number or numbers."""
-    from games.engine.options import CHOICES, OPTIONAL, CoruscantShiftOptions
+    """Every option of every variant, with the input that edits it: a choice, yes/no, a number or numbers."""
+    from games.engine.options import option_specs as engine_specs
 
     specs = []
-    for field in dataclass_fields(CoruscantShiftOptions):
-        name, default = field.name, field.default
-        if name in CHOICES:
-            kind = "choice"
-        elif isinstance(default, bool):
-            kind = "bool"
-        elif isinstance(default, tuple):
-            kind = "ints"
-        else:
-            kind = "int"
-        specs.append(
-            {
-                "name": name,
-                "label": name.replace("_", " ").capitalize(),
-                "kind": kind,
-                "choices": CHOICES.get(name, ()),
-                "optional": name in OPTIONAL,
-            }
-        )
+    for spec in engine_specs():
+        only = "" if len(spec["variants"]) > 1 else f" ({spec['variants'][0].replace('_', ' ').title()})"
+        specs.append({**spec, "label": spec["name"].replace("_", " ").capitalize() + only})
     return specs
 
 
 def variant_choices() -> list[tuple[str, str]]:
-    from games.engine import VARIANTS
-
-    return [(v, v.replace("_", " ").title()) for v in VARIANTS]
+    return [(v, v.replace("_", " ").title()) for v in hooks.rule_choices()]
 
 
 def preset_choices(blank: str | None = None) -> list[tuple[str, str]]:
-    from games.engine import PRESETS
-
-    choices = [(p, p.capitalize()) for p in PRESETS]
+    """Every variant's presets (the engine refuses a preset of another variant, saying which it has)."""
+    choices = []
+    for variant, presets in hooks.rule_choices().items():
+        suffix = "" if variant == "coruscant_shift" else f" ({variant.replace('_', ' ').title()})"
+        choices += [(p, p.replace("_", " ").capitalize() + suffix) for p in presets]
     return [("", blank), *choices] if blank is not None else choices
 
 
@@ -124,12 +108,11 @@ def option_form_field(spec: dict[str, Any]) -> forms.Field:
         choices = [("", "(preset)"), ("yes", "yes"), ("no", "no")]
         return forms.CharField(label=label, required=False, widget=_select(choices), help_text=help_text)
     if spec["kind"] == "ints":
-        return NumberList(
-            whole=True,
-            label=label,
-            required=False,
-            help_text="Four whole numbers (2, 3, 4 and 5+ players left), e.g. 5, 3, 2, 1. " + help_text,
-        )
+        hint = {
+            "ante_increments": "Four whole numbers (2, 3, 4 and 5+ players left), e.g. 5, 3, 2, 1. ",
+            "market_prices": "Three whole numbers (the Pilot, the Wing, the Gunner), e.g. 1, 2, 3. ",
+        }.get(spec["name"], "Whole numbers separated by commas. ")
+        return NumberList(whole=True, label=label, required=False, help_text=hint + help_text)
     return forms.IntegerField(label=label, required=False, help_text=help_text)
 
 

@@ -494,11 +494,12 @@ class Hand:
         verbs = self.variant.verbs
         if verb not in verbs:
             raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
-        allowed = self.variant.verb_args.get(verb, ())
-        extra = sorted(set(args) - set(allowed))
-        if extra:
-            takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
-            raise IllegalAction(f"{verb} {takes}; got {', '.join(extra)}.")
+        if args:
+            allowed = self.variant.verb_args.get(verb, ())
+            extra = sorted(set(args) - set(allowed))
+            if extra:
+                takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
+                raise IllegalAction(f"{verb} {takes}; got {', '.join(extra)}.")
 
     def verify_select(self, seat: int, cards: list) -> list[Card]:
         self._verify_waiting(seat, "select")

@@ -223,6 +223,39 @@ def variant_presets() -> dict[str, tuple[str, ...]]:
     return {name: tuple(get_variant(name).presets) for name in variant_names()}
 
 
+def option_specs() -> list[dict[str, Any]]:
+    """Every option of every variant, once, for forms: its name, kind (`choice`, `bool`, `ints`, `int`), the
+    choices, whether it may be null, and the variants that have it (Coruscant Shift's first)."""
+    from games.engine.spike import options as spike_options
+    from games.engine.variant import get_variant, variant_names
+
+    choices = {**CHOICES, **spike_options.CHOICES}
+    optional = OPTIONAL | spike_options.OPTIONAL
+    specs: dict[str, dict[str, Any]] = {}
+    for variant in variant_names():
+        for field in fields(get_variant(variant).options_class):
+            spec = specs.get(field.name)
+            if spec is None:
+                default = field.default
+                if field.name in choices:
+                    kind = "choice"
+                elif isinstance(default, bool):
+                    kind = "bool"
+                elif isinstance(default, tuple):
+                    kind = "ints"
+                else:
+                    kind = "int"
+                spec = specs[field.name] = {
+                    "name": field.name,
+                    "kind": kind,
+                    "choices": choices.get(field.name, ()),
+                    "optional": field.name in optional,
+                    "variants": [],
+                }
+            spec["variants"].append(variant)
+    return list(specs.values())
+
+
 def coerce_options(options: Any) -> CoruscantShiftOptions:
     """Accept an options dataclass or a dict (full or partial) and return the dataclass."""
     if isinstance(options, CoruscantShiftOptions):

@@ -35,6 +35,14 @@ class ActInput(serializers.Serializer):
     )
     cards = serializers.ListField(child=serializers.CharField(max_length=4), required=False, max_length=10)
     amount = serializers.IntegerField(min_value=1, max_value=MAX_CREDITS, required=False)
+    card = serializers.CharField(
+        max_length=4, required=False, help_text="Corellian Spike: the card of your hand a trade or spike gives."
+    )
+    source = serializers.ChoiceField(
+        choices=("deck", "pilot", "wing", "gunner", "discard"),
+        required=False,
+        help_text="Corellian Spike: where a trade or buy takes its card from.",
+    )
 
 
 class JoinInput(serializers.Serializer):

@@ -43,7 +43,9 @@ from league.services import (
     standings_schedule,
 )
 
-VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin")
+# Every variant's verbs: Coruscant Shift's, then Corellian Spike's card verbs (the engine refuses a verb
+# of another variant, saying which verbs it has).
+VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin", "stand", "draw", "trade", "buy", "spike")
 MAX_KEY_LENGTH = 80
 # A sitting-out seat is acted for at once; this bounds that loop (each round needs a decision of someone).
 MAX_AUTO_ACTIONS = 200
@@ -469,7 +471,7 @@ def _turn_key(game: Game) -> tuple:
     return (game.hands_played, phase, None if phase in ("select", "improve") else waiting[0])
 
 
-def _decision(verb: Any, cards: Any, amount: Any) -> Decision:
+def _decision(verb: Any, cards: Any, amount: Any, card: Any = None, source: Any = None) -> Decision:
     if verb not in VERBS:
         raise ApplicationError(
             f"Unknown action {verb!r}; the actions are: {', '.join(VERBS)}.", extra={"field": "verb"}
@@ -484,19 +486,35 @@ def _decision(verb: Any, cards: Any, amount: Any) -> Decision:
     if verb in ("bet", "raise"):
         what = "A bet" if verb == "bet" else "A raise (your new total for the round)"
         return Decision(verb, amount=_int(amount, what, 1, MAX_CREDITS))
-    return Decision(verb)
+    for name, value in (("card", card), ("source", source)):
+        if value is not None and (not isinstance(value, str) or len(value) > 10):
+            raise ApplicationError(f"`{name}` is a short text such as +7c or pilot.", extra={"field": name})
+    if verb in ("trade", "spike") and card is None:
+        raise ApplicationError(
+            f"{verb.capitalize()} needs `card`, the card of your hand you give.", extra={"field": "card"}
+        )
+    if verb in ("trade", "buy") and source is None:
+        raise ApplicationError(
+            f"{verb.capitalize()} needs `source`: deck, pilot, wing, gunner or discard.", extra={"field": "source"}
+        )
+    return Decision(verb, card=card, source=source)
 
 
 def default_decision(game: Game, engine_seat: int) -> Decision:
     """What the clock does for a player: keep nothing new in select and improve, check if free, else fold."""
     legal = game.legal_actions(engine_seat)
-    if legal.can_select:
+    verbs = legal.verbs
+    if "select" in verbs:
         return Decision("select", cards=())
-    if legal.can_check:
+    if "check" in verbs:
         return Decision("check")
-    if legal.can_fold:
+    if "stand" in verbs:  # a card turn (Corellian Spike): change nothing
+        return Decision("stand")
+    if "spike" in verbs:  # the spike dice matched: a card must go; the first one held
+        return Decision("spike", card=legal.cards[0])
+    if "fold" in verbs:
         return Decision("fold")
-    return Decision(legal.verbs[0]) if legal.verbs else Decision("fold")
+    return Decision(verbs[0]) if verbs else Decision("fold")
 
 
 def _apply(
@@ -563,8 +581,11 @@ def table_act(
     key: str,
     cards: list[str] | None = None,
     amount: int | None = None,
+    card: str | None = None,
+    source: str | None = None,
 ) -> dict:
-    """A player's decision. `key` makes it idempotent (a repeat returns the first answer and acts once);
+    """A player's decision (`card` and `source` for Corellian Spike's card turns and spikes). `key` makes it
+    idempotent (a repeat returns the first answer and acts once);
     `version` is the table version it was made against (a stale one is refused with 409)."""
     if not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY_LENGTH:
         raise ApplicationError(
@@ -580,7 +601,7 @@ def table_act(
     first = OnlineAction.objects.filter(table=table, key=key).first()
     if first is not None:
         return {**first.response, "repeated": True}
-    decision = _decision(verb, cards, amount)
+    decision = _decision(verb, cards, amount, card, source)
     if table.status != TableStatus.RUNNING:
         raise ConflictError(f"The table is {table.get_status_display().lower()}: nobody can act now.")
     _check_version(table, version, actor)
@@ -770,7 +791,9 @@ def _finish(table: OnlineTable, game: Game) -> None:
                 LedgerEntry(event=event, game=league_game, player=seat.player, kind=LedgerKind.PAYOUT, amount=-final)
             )
     credits_in = table.buy_in * len(seats) + rebuys
-    credits_out = sum(row.final_credits for row in rows.values())
+    # Corellian Spike leaves the Sabacc pot and the carry-over unpaid at the end (RULES Ruling 2.6.1).
+    unpaid = game.carry + sum(game.pools.values())
+    credits_out = sum(row.final_credits for row in rows.values()) + unpaid
     if credits_in != credits_out:  # a bug, never a user error: the engine conserves credits
         raise RuntimeError(f"Online table {table.pk}: {credits_in} credits came in but {credits_out} went out.")
     Seat.objects.bulk_update(list(rows.values()), ["final_credits", "place", "biggest_pot"])
@@ -785,6 +808,7 @@ def _finish(table: OnlineTable, game: Game) -> None:
         "hands": [result for result in table.results if "rebuy" not in result],
         "standings": game.standings(),
         "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
+        **({"unpaid": {"carry_over": game.carry, **game.pools}} if unpaid else {}),
     }
     league_game.hands = history
     league_game.save(update_fields=["status", "replay_document", "replay_result", "hands"])

@@ -17,8 +17,8 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
 from config.errors import ApplicationError
-from games.engine import PRESETS
 from games.engine.bots import BOTS
+from games.engine.options import variant_presets
 from games.online import selectors, services, stream
 from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
@@ -145,7 +145,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if getattr(request, "htmx", False):
         return render(request, "tables/_lobby.html", context)
     context.update(
-        events=_openable_events(request.user), presets=list(PRESETS), seat_range=range(MIN_SEATS, MAX_SEATS + 1)
+        events=_openable_events(request.user),
+        presets=[preset for presets in variant_presets().values() for preset in presets],
+        seat_range=range(MIN_SEATS, MAX_SEATS + 1),
     )
     return render(request, "tables/lobby.html", context)
 
@@ -304,6 +306,8 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
             verb=post.get("verb", ""),
             cards=post.getlist("cards"),
             amount=_number(amount, "The amount") if amount else None,
+            card=post.get("card") or None,
+            source=post.get("source") or None,
             version=_number(post.get("version"), "The version"),
             key=post.get("key") or uuid.uuid4().hex,
         )

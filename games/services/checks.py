@@ -312,7 +312,9 @@ def _credits_from_finishing_order(seats: list[SeatInput]) -> None:
         seat.final_credits = total if seat is winners[0] else 0
 
 
-def _check_game(seats: list[SeatInput]) -> None:
+def _check_game(seats: list[SeatInput], *, unpaid: int = 0) -> None:
+    """`unpaid`: credits a replay leaves in no player's hands at the end (Corellian Spike's Sabacc pot and
+    carry-over, RULES Ruling 2.6.1); they came in but are paid to nobody."""
     _credits_from_finishing_order(seats)
     missing = [s.player.display_name for s in seats if s.final_credits is None]
     if missing:
@@ -323,7 +325,7 @@ def _check_game(seats: list[SeatInput]) -> None:
             extra={"field": "final_credits"},
         )
     credits_in = sum(s.credits_in for s in seats)
-    credits_out = sum(s.final_credits for s in seats)
+    credits_out = sum(s.final_credits for s in seats) + unpaid
     if max(credits_in, credits_out) > MAX_CREDITS:
         raise ApplicationError(
             f"A game holds at most {MAX_CREDITS:,} credits in all; this one brings in {credits_in:,} and pays out "

@@ -174,7 +174,11 @@ def _prepare_result(
         option_overrides = replay.get("options") or {}
     elif hands is not None:
         history = _apply_hands(parsed, hands)
-    _check_game(parsed)
+    unpaid = 0
+    if replay_result is not None and "sabacc_pot" in replay_result:
+        # Corellian Spike: what the Sabacc pot and the carry-over hold at the end belongs to nobody.
+        unpaid = replay_result["sabacc_pot"] + replay_result["carry_over"]
+    _check_game(parsed, unpaid=unpaid)
     variant = variant or season.variant or league.variant
     preset = preset or season.preset or league.preset
     if option_overrides is None:

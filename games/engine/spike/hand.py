@@ -484,11 +484,12 @@ class SpikeHand:
         verbs = self.variant.verbs
         if verb not in verbs:
             raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
-        allowed = self.variant.verb_args.get(verb, ())
-        extra = sorted(set(args) - set(allowed))
-        if extra:
-            takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
-            raise IllegalAction(f"{verb} {takes}; got {', '.join(extra)}.")
+        if args:
+            allowed = self.variant.verb_args.get(verb, ())
+            extra = sorted(set(args) - set(allowed))
+            if extra:
+                takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
+                raise IllegalAction(f"{verb} {takes}; got {', '.join(extra)}.")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.names):
             raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
         if self.phase == "complete":
@@ -724,7 +725,8 @@ class SpikeHand:
             "discard_top": self._discard[-1].code if face_up and self._discard else None,
             "discard_count": len(self._discard),
             "discard_face_up": face_up,
-            "sabacc_pot": self.sabacc_pot(),
+            # After the reveal: what the Sabacc pot keeps for the next hand.
+            "sabacc_pot": self.pools_out.get("sabacc_pot", 0) if self.is_complete else self.sabacc_pot(),
             "purchases": [dict(p) for p in self.purchases] if self.purchases else [],
             "spike_dice": [self.dice.first, self.dice.second] if self.rolled and self.dice is not None else None,
         }

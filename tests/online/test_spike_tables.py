@@ -1,0 +1,115 @@
+"""Online tables of Corellian Spike: opened with the league's variant, played through `table_act` with the
+card verbs, the table page drawing the market and the Sabacc pot, the finished game landing in the league."""
+
+import random
+
+import pytest
+from django.test import Client
+
+from config.errors import ApplicationError
+from games.engine.bots import SensibleBot
+from games.engine.replay import play_replay
+from games.models import Game as LeagueGame
+from games.models import GameStatus
+from games.online import services
+from games.online.models import TableStatus
+from games.online.selectors import table_state
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def spike_league(world):
+    world.league.variant, world.league.preset, world.league.option_overrides = "corellian_spike", "galaxy_series", {}
+    world.league.save()
+    world.season.variant, world.season.preset, world.season.option_overrides = "", "", {}
+    world.season.save()
+    return world
+
+
+def _running(world, humans, open_table, **fields):
+    table = open_table(seats=2, turn_seconds=20, **fields)
+    services.seat_take(actor=world.users["organiser"], table=table)
+    services.seat_take(actor=humans[0], table=table)
+    services.table_start(actor=world.users["organiser"], table=table)
+    table.refresh_from_db()
+    return table
+
+
+def test_a_table_opens_with_the_leagues_variant_and_a_preset_of_it(spike_league, humans, open_table, scheduled):
+    table = open_table(seats=3, preset="cantina_spike")
+    assert table.variant == "corellian_spike" and table.preset == "cantina_spike"
+    assert table.options["market"] == "discard_pile"
+    with pytest.raises(ApplicationError, match="not allowed"):
+        open_table(preset="cantina")
+
+
+def test_a_corellian_spike_game_is_played_online_and_lands_in_the_league(
+    spike_league, humans, open_table, scheduled, django_capture_on_commit_callbacks
+):
+    world = spike_league
+    # Three hands keep the test short; the game then ends by the hands limit.
+    world.league.option_overrides = {"hands": 3}
+    world.league.save()
+    table = _running(world, humans, open_table)
+    users = [world.users["organiser"], humans[0]]
+    bots = {user.pk: SensibleBot(random.Random(user.pk)) for user in users}
+    seen = set()
+    with django_capture_on_commit_callbacks(execute=True):
+        for step in range(3000):
+            table.refresh_from_db()
+            if table.status == TableStatus.FINISHED:
+                break
+            for user in users:
+                view = table_state(table, user=user)["view"]
+                if view["legal"]["verbs"]:
+                    decision = bots[user.pk].decide(view)
+                    seen.add(decision.verb)
+                    services.table_act(
+                        actor=user,
+                        table=table,
+                        verb=decision.verb,
+                        cards=list(decision.cards),
+                        amount=decision.amount,
+                        card=decision.card,
+                        source=decision.source,
+                        version=table.version,
+                        key=f"{step}-{user.pk}",
+                    )
+                    break
+            else:
+                scheduled.run(scheduled.last("next_hand"))
+    table.refresh_from_db()
+    assert table.status == TableStatus.FINISHED
+    assert {"stand", "check"} <= seen
+    game = LeagueGame.objects.get(pk=table.game_id)
+    assert game.status == GameStatus.FINISHED and game.replay_document["variant"] == "corellian_spike"
+    result = play_replay(game.replay_document)
+    finals = {s.player.display_name: s.final_credits for s in game.seats.all()}
+    assert result["stacks"] == finals
+    unpaid = game.replay_result.get("unpaid", {})
+    assert sum(finals.values()) + sum(unpaid.values()) == 2 * table.buy_in
+
+
+def test_card_verbs_need_their_fields_and_wrong_ones_change_nothing(spike_league, humans, open_table, scheduled):
+    world = spike_league
+    table = _running(world, humans, open_table)
+    state = table_state(table, user=world.users["organiser"])
+    actor = world.users["organiser"] if state["view"]["legal"]["verbs"] else humans[0]
+    with pytest.raises(ApplicationError, match="Trade needs `card`"):
+        services.table_act(actor=actor, table=table, verb="trade", source="deck", version=table.version, key="a")
+    with pytest.raises(ApplicationError, match="there is no Gunner in round 1"):
+        services.table_act(actor=actor, table=table, verb="buy", source="gunner", version=table.version, key="b")
+    version = table.version
+    services.table_act(actor=actor, table=table, verb="buy", source="pilot", version=version, key="c")
+    table.refresh_from_db()
+    assert table.version > version
+
+
+def test_the_table_page_draws_the_market_and_the_sabacc_pot(spike_league, humans, open_table, scheduled):
+    world = spike_league
+    table = _running(world, humans, open_table)
+    client = Client()
+    client.force_login(world.users["organiser"])
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert 'class="spike-market"' in page and "Sabacc pot" in page and "Pilot" in page
