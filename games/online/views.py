@@ -46,6 +46,8 @@ def card(code: str) -> dict:
     """A card code (`+7c`, `-3t`, `0`) as the page draws it: signed value and suit shape, or the Sylop."""
     if code == "0":
         return {"code": code, "sylop": True, "value": "0", "suit": "sylop", "label": "Sylop"}
+    if code[-1].isdigit():  # a Classic Sabacc face card is written by its value alone (-17, -2)
+        return {"code": code, "sylop": False, "value": code, "suit": "face", "label": f"face card {code}"}
     value, suit = int(code[:-1]), SUIT_NAMES.get(code[-1], code[-1])
     text = f"{value:+d}" if value else "0"
     return {"code": code, "sylop": False, "value": text, "suit": suit, "label": f"{text} {suit}"}
@@ -308,6 +310,9 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
             amount=_number(amount, "The amount") if amount else None,
             card=post.get("card") or None,
             source=post.get("source") or None,
+            unlock=post.get("unlock") or None,
+            lock=post.get("lock") or None,
+            call_hand=post.get("call_hand") in ("1", "true", "on"),
             version=_number(post.get("version"), "The version"),
             key=post.get("key") or uuid.uuid4().hex,
         )

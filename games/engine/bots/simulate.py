@@ -60,11 +60,7 @@ class Summary:
 
 
 def bots_for(variant: str) -> dict[str, type]:
-    """The bot kinds of a variant (Classic Sabacc has its own; the others share `BOTS`)."""
-    if variant == "classic":
-        from games.engine.bots.classic import CLASSIC_BOTS
-
-        return CLASSIC_BOTS
+    """The bot kinds of a variant: every variant shares `BOTS` (each bot plays the variant its view names)."""
     return BOTS
 
 
