@@ -11,12 +11,15 @@ from typing import Any
 
 from games.engine import EngineError, Game
 from games.engine.replay import replay_game
+from games.engine.spike.evaluation import HAND_TITLES
 
 VERBS = {
     "check": "checks",
     "call": "calls",
     "fold": "folds",
     "allin": "goes all in",
+    "stand": "stands",
+    "draw": "draws a card",
 }
 PHASE_NAMES = {
     "select": "select",
@@ -61,8 +64,13 @@ def public_history(document: dict[str, Any]) -> dict[str, Any]:
 def _hand_start(game: Game, number: int) -> dict[str, Any]:
     view = game.spectator_view()
     dealer = game.names[view["hand"]["dealer"]]
-    target, suit = view["hand"]["target"], view["hand"]["suit"]
-    steps = [_step(game, f"{dealer} deals. The dice: target {_signed(target)}, suit {suit}.")]
+    if "target" in view["hand"]:
+        target, suit = view["hand"]["target"], view["hand"]["suit"]
+        steps = [_step(game, f"{dealer} deals. The dice: target {_signed(target)}, suit {suit}.")]
+    else:  # Corellian Spike: two cards each, and the first face-up card
+        face_up = [m["card"] for m in view["hand"].get("market", [])] or [view["hand"].get("discard_top")]
+        where = "the Pilot" if view["hand"].get("market") else "the discard pile"
+        steps = [_step(game, f"{dealer} deals two cards each; {face_up[0]} is turned up as {where}.")]
     forced = {row["name"]: row["contributed"] for row in view["players"] if row.get("contributed")}
     if forced:
         paid = ", ".join(f"{name} {amount:,}" for name, amount in forced.items())
@@ -79,6 +87,13 @@ def _action_text(action: dict[str, Any], phase: str) -> str:
         return f"{player} bets {action.get('amount', 0):,}."
     if verb == "raise":
         return f"{player} raises to {action.get('to', 0):,}."
+    if verb in ("trade", "buy"):
+        # A face-up card taken is public; a card given up face down, or one drawn unseen, is not named.
+        source = action.get("from")
+        where = "the draw pile" if source == "deck" else f"the {source}"
+        return f"{player} {'trades a card for one from' if verb == 'trade' else 'buys from'} {where}."
+    if verb == "spike":
+        return f"{player} spikes a card."
     return f"{player} {VERBS.get(verb, verb)}."
 
 
@@ -117,6 +132,9 @@ def _public_result(result: dict[str, Any]) -> dict[str, Any]:
         for name, shown in (result.get("showdown") or {}).items()
         if name not in folded
     }
+    for shown in showdown.values():
+        if "hand" in shown:  # Corellian Spike: the hand's name as players say it
+            shown["title"] = HAND_TITLES.get(shown["hand"], shown["hand"])
     pots = [
         {"amount": pot["amount"], "winners": list(pot.get("winners") or []), "paid": dict(pot.get("paid") or {})}
         for pot in result.get("pots") or []

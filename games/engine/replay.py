@@ -126,6 +126,8 @@ def _setup(document: Any) -> tuple[Game, list]:
         if not isinstance(seat, dict) or not isinstance(seat.get("player"), str) or not seat["player"].strip():
             raise _fail(f'seats: entry {index} needs a "player" name.')
         stack = seat.get("stack", options.starting_stack)
+        if plugin.replay_min_stack and (isinstance(stack, bool) or not isinstance(stack, int) or stack < 1):
+            raise _fail(f"seats: {seat['player']}'s stack must be a whole number of at least 1; got {stack!r}.")
         players.append((seat["player"], stack))
     names = [name for name, _ in players]
     dealer = document.get("dealer")

@@ -37,6 +37,8 @@ class Variant:
     uses_reshuffles = True
     # Whether a replay document must name the first dealer (otherwise a draw for high card decides).
     replay_needs_dealer = False
+    # Whether every seat of a replay document must start with at least one credit.
+    replay_min_stack = False
     # Whether the carry-over goes to the last player holding credits when the game ends that way.
     carry_to_last_player = True
 

@@ -102,3 +102,38 @@ def test_manual_entry_accepts_a_sabacc_pot_left_unpaid_and_still_checks_the_cred
             seats=[{"player": ann.pk, "buy_in": 60}, {"player": bob.pk, "buy_in": 50}],
             replay=document,
         )
+
+
+def test_the_hand_history_of_a_corellian_spike_game_names_no_hidden_card(world):
+    from games.history import public_history
+
+    history = public_history(copy.deepcopy(EXAMPLE))
+    (hand,) = history["hands"]
+    texts = [step["text"] for step in hand["steps"]]
+    assert texts[0] == "Bob deals two cards each; +2c is turned up as the Pilot."
+    assert "Jane buys from the pilot." in texts and "Bob trades a card for one from the draw pile." in texts
+    assert "Jane spikes a card." in texts and texts[-1] == "Reveal: Bob wins 26."
+    body = json.dumps(hand["steps"][:-1])
+    for hidden in ("-8s", "-9c", "+3c"):  # traded away, drawn unseen, spiked
+        assert hidden not in body
+
+
+def test_the_game_page_of_a_corellian_spike_game_shows_the_reveal(world, client):
+    bob, jane = _players(world, "Bob", "Jane")
+    game = result_record(
+        actor=world.users["organiser"],
+        event=world.event,
+        seats=[{"player": bob.pk, "buy_in": 50}, {"player": jane.pk, "buy_in": 50}],
+        replay=copy.deepcopy(EXAMPLE),
+    )
+    steps = len(public_history_steps())
+    page = client.get(f"/games/{game.pk}/?hand=1&step={steps}")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Prime Sabacc" in text and "Target None" not in text
+
+
+def public_history_steps() -> list:
+    from games.history import public_history
+
+    return public_history(copy.deepcopy(EXAMPLE))["hands"][0]["steps"]

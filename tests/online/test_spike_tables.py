@@ -113,3 +113,40 @@ def test_the_table_page_draws_the_market_and_the_sabacc_pot(spike_league, humans
     client.force_login(world.users["organiser"])
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert 'class="spike-market"' in page and "Sabacc pot" in page and "Pilot" in page
+
+
+def test_the_api_takes_the_card_verbs(spike_league, humans, open_table, scheduled):
+    from tests.league.conftest import client_for
+
+    world = spike_league
+    table = _running(world, humans, open_table)
+    for user in (world.users["organiser"], humans[0]):
+        client = client_for(user)
+        legal = client.get(f"/api/tables/{table.pk}/legal/").json()
+        if legal["legal"]["verbs"]:
+            break
+    assert legal["legal"]["verbs"][:2] == ["stand", "draw"] and legal["legal"]["buy_from"] == {"pilot": 1}
+    url = f"/api/tables/{table.pk}/act/"
+    bad = client.post(url, {"verb": "buy", "source": "moon", "version": legal["version"], "key": "x"}, format="json")
+    assert bad.status_code == 400
+    card = legal["legal"]["cards"][0]
+    body = {"verb": "trade", "card": card, "source": "pilot", "version": legal["version"], "key": "t1"}
+    answer = client.post(url, body, format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["applied"] and card not in answer.json()["state"]["view"]["cards"]
+
+
+def test_the_clock_stands_spikes_the_first_card_and_checks_or_folds():
+    from games.engine.bots import apply_decision
+    from tests.engine.spike.helpers import new_game, start
+
+    game = new_game()
+    start(game, ["+1c", "+2c"], ["+3c", "+4c"], then=["+5c", "+6c", "+7c", "+8c", "+9c"], dice=(6, 6))
+    verbs = []
+    while game.in_hand:
+        seat = game.waiting_for()[0]
+        decision = services.default_decision(game, seat)
+        verbs.append(decision.verb)
+        apply_decision(game, seat, decision)
+    rounds_1_and_2 = ["stand", "stand", "check", "check"] * 2
+    assert verbs == [*rounds_1_and_2, "spike", "spike", "stand", "stand", "check", "check"]

@@ -27,6 +27,22 @@ HAND_NAMES = (
     "nulrhek",
 )
 RANKS = {name: rank for rank, name in enumerate(HAND_NAMES, start=1)}
+# The names as players say them.
+HAND_TITLES = {
+    "pure_sabacc": "Pure Sabacc",
+    "full_sabacc": "Full Sabacc",
+    "fleet": "Fleet",
+    "prime_sabacc": "Prime Sabacc",
+    "yee_haa": "Yee-Haa",
+    "rhylet": "Rhylet",
+    "squadron": "Squadron",
+    "gee_whiz": "Gee Whiz",
+    "straight_khyron": "Straight Khyron",
+    "banthas_wild": "Bantha's Wild",
+    "rule_of_two": "Rule of Two",
+    "sabacc": "Sabacc",
+    "nulrhek": "Nulrhek",
+}
 SPECIAL = frozenset(HAND_NAMES[:11])
 _GEE_WHIZ = (sorted([1, 2, 3, 4, -10]), sorted([-1, -2, -3, -4, 10]))
 

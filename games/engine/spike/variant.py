@@ -47,6 +47,7 @@ class CorellianSpike(Variant):
     presets = PRESET_VALUES
     uses_reshuffles = False
     replay_needs_dealer = True
+    replay_min_stack = True
     # Ruling 2.6.1: the carry-over and the Sabacc pot stay where they are when the game ends.
     carry_to_last_player = False
 

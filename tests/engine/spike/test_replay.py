@@ -84,6 +84,7 @@ def _appended(action: dict) -> dict:
         ("options", {"ante": 0}, "options: Option 'ante' must be a whole number of at least 1"),
         ("dealer", _DELETE, "dealer: missing; name the first hand's dealer"),
         ("seats", [{"player": "Bob"}], "seats: must be a list of 2 to 8 entries"),
+        ("seats.1.stack", 0, "seats: Jane's stack must be a whole number of at least 1; got 0."),
         ("hands.0.deck.0", "+11t", "Hand 1 deck: Unknown card '+11t': a card is a value from -10 to +10"),
         ("hands.0.deck.1", "+3c", "Hand 1 deck: card +3c is listed more than once; the deck holds it once."),
         ("hands.0.dice", [5, 7], "Hand 1 dice: the spike dice are two whole numbers from 1 to 6"),
