@@ -38,12 +38,24 @@ def public_history(document: dict[str, Any]) -> dict[str, Any]:
     document of either version, played by the engine (`replay_game`) with a step hook."""
     hands: list[dict[str, Any]] = []
 
+    shifts_told = [0]
+
     def on_step(game: Game, number: int, index: int, action: dict | None) -> None:
         if index == 0:
             hands.append(_hand_start(game, number))
+            shifts_told[0] = 0
         else:
             phase = hands[-1]["steps"][-1]["phase"]  # the phase the action was made in
             hands[-1]["steps"].append(_step(game, _action_text(action, phase)))
+        # Classic Sabacc: each pair of dice since the last step set off a Sabacc Shift, told as it happened.
+        hand = game.hand
+        shifts = list(getattr(hand, "shifts", None) or [])
+        for roll in shifts[shifts_told[0] :]:
+            a, b = hand.rolls[roll - 1]
+            hands[-1]["steps"].append(
+                _step(game, f"The dice show {a}-{b}: a Sabacc Shift redeals every unlocked card.")
+            )
+        shifts_told[0] = len(shifts)
 
     def on_hand_end(game: Game, hand: Any, listed: Any) -> None:
         final = game.spectator_view()["hand"] or {}
