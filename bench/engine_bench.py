@@ -200,6 +200,9 @@ def main() -> None:
     if ratio < SPEED_AIM:
         print("where the bot path spends its time (cProfile, by own time):")
         print(profile_bots())
+    from bench.classic_bench import report as classic_report  # Classic Sabacc beside pokerkit
+
+    print("\n".join(classic_report(budget)))
 
 
 if __name__ == "__main__":

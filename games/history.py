@@ -38,12 +38,24 @@ def public_history(document: dict[str, Any]) -> dict[str, Any]:
     document of either version, played by the engine (`replay_game`) with a step hook."""
     hands: list[dict[str, Any]] = []
 
+    shifts_told = [0]
+
     def on_step(game: Game, number: int, index: int, action: dict | None) -> None:
         if index == 0:
             hands.append(_hand_start(game, number))
+            shifts_told[0] = 0
         else:
             phase = hands[-1]["steps"][-1]["phase"]  # the phase the action was made in
             hands[-1]["steps"].append(_step(game, _action_text(action, phase)))
+        # Classic Sabacc: each pair of dice since the last step set off a Sabacc Shift, told as it happened.
+        hand = game.hand
+        shifts = list(getattr(hand, "shifts", None) or [])
+        for roll in shifts[shifts_told[0] :]:
+            a, b = hand.rolls[roll - 1]
+            hands[-1]["steps"].append(
+                _step(game, f"The dice show {a}-{b}: a Sabacc Shift redeals every unlocked card.")
+            )
+        shifts_told[0] = len(shifts)
 
     def on_hand_end(game: Game, hand: Any, listed: Any) -> None:
         final = game.spectator_view()["hand"] or {}
@@ -67,6 +79,8 @@ def _hand_start(game: Game, number: int) -> dict[str, Any]:
     if "target" in view["hand"]:
         target, suit = view["hand"]["target"], view["hand"]["suit"]
         steps = [_step(game, f"{dealer} deals. The dice: target {_signed(target)}, suit {suit}.")]
+    elif view["hand"].get("variant") == "classic":  # Classic Sabacc: two cards each, nothing face up
+        steps = [_step(game, f"{dealer} deals two cards each.")]
     else:  # Corellian Spike: two cards each, and the first face-up card
         face_up = [m["card"] for m in view["hand"].get("market", [])] or [view["hand"].get("discard_top")]
         where = "the Pilot" if view["hand"].get("market") else "the discard pile"
@@ -81,12 +95,22 @@ def _hand_start(game: Game, number: int) -> dict[str, Any]:
 def _action_text(action: dict[str, Any], phase: str) -> str:
     """What the table saw a player do: a selection is made, its cards are not named."""
     player, verb = action.get("player"), action.get("do")
+    if action.get("call_hand") and verb not in ("draw", "trade", "stand"):  # Classic: a bet that calls the hand
+        return _action_text({k: v for k, v in action.items() if k != "call_hand"}, phase)[:-1] + " and calls the hand."
     if verb == "select":
         return f"{player} {'chooses what to keep' if phase == 'improve' else 'makes a selection'}."
     if verb == "bet":
         return f"{player} bets {action.get('amount', 0):,}."
     if verb == "raise":
         return f"{player} raises to {action.get('to', 0):,}."
+    if verb in ("draw", "trade", "stand") and "from" not in action and verb != "buy":
+        # Classic Sabacc: the card given up goes face down; field cards are public, so locks are named.
+        text = f"{player} {VERBS[verb] if verb != 'trade' else 'trades a card with the draw pile'}"
+        if action.get("unlock"):
+            text += f", unlocks {action['unlock']}"
+        if action.get("lock"):
+            text += f", locks {action['lock']}"
+        return text + (", and calls the hand." if action.get("call_hand") else ".")
     if verb in ("trade", "buy"):
         # A face-up card taken is public; a card given up face down, or one drawn unseen, is not named.
         source = action.get("from")

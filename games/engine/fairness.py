@@ -8,7 +8,7 @@ follow from it. `game_problems` replays the whole document and lists every hand 
 
 from typing import Any
 
-from games.engine.cards import codes, parse_card
+from games.engine.cards import codes
 from games.engine.errors import EngineError
 from games.engine.replay import FORMAT_2, export_replay, replay_game
 from games.engine.shuffle import commitment, deck_from_seed
@@ -43,14 +43,13 @@ def game_problems(game_or_document: Game | dict) -> list[str]:
         seed = played._seed
         where = f"Hand {played.number}"
         try:
-            deck = codes(parse_card(code) for code in listed.get("deck", []))
+            deck = codes(game.variant.parse_card(code) for code in listed.get("deck", []))
         except EngineError:
             deck = []
         if deck != codes(deck_from_seed(seed, game.variant.deck())):
             problems.append(f"{where}: the deck is not the one its seed deals.")
-        if played.dice != game.variant.roll(seed, game.options):
-            problems.append(f"{where}: the dice are not the ones its seed rolls.")
-        listed_piles = [codes(map(parse_card, pile)) for pile in listed.get("reshuffles", [])]
+        problems.extend(f"{where}: {problem}" for problem in game.variant.seed_problems(played, listed, seed))
+        listed_piles = [codes(map(game.variant.parse_card, pile)) for pile in listed.get("reshuffles", [])]
         if [codes(pile) for pile in played.reshuffled] != listed_piles:
             problems.append(f"{where}: the reshuffles listed are not the ones its seed makes.")
 

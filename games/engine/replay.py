@@ -16,7 +16,7 @@ finished game carries each seeded hand's commitment and revealed seeds, which `v
 import random
 from typing import Any
 
-from games.engine.cards import Card, codes, decode_cards, parse_card
+from games.engine.cards import Card, codes, parse_card
 from games.engine.errors import EngineError, IllegalAction, InvalidCard, MissingDice, MissingReshuffle, ReplayError
 from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, server_seed
 from games.engine.state import MAX_SEATS, Game
@@ -156,19 +156,27 @@ def _setup(document: Any) -> tuple[Game, list]:
     return game, hands
 
 
-def _full_deck(number: int, listed: Any, seed: Any, full: list[Card]) -> list:
+def _full_deck(number: int, listed: Any, seed: Any, full: list[Card], variant: Any = None) -> list:
     if listed is None:
         listed = []
     if not isinstance(listed, list):
         raise _fail(f"Hand {number} deck: must be a list of card codes, top card first.")
+    read = parse_card if variant is None else variant.parse_card
     try:
-        cards = [parse_card(code) for code in listed]
+        cards = [read(code) for code in listed]
     except InvalidCard as exc:
         raise _fail(f"Hand {number} deck: {exc}") from None
+    if variant is not None:
+        try:
+            whole = variant.replay_deck(number, cards, seed)
+        except EngineError as exc:
+            raise _fail(f"Hand {number} deck: {exc}") from None
+        if whole is not None:
+            return whole
     rest = list(full)
     for card in cards:
         if card not in rest:
-            allowed = "twice" if card.is_sylop else "once"
+            allowed = "twice" if full.count(card) == 2 else "once"
             raise _fail(
                 f"Hand {number} deck: card {card.code} is listed more than {allowed}; the deck holds it {allowed}."
             )
@@ -190,22 +198,21 @@ def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = 
         )
     if game.over:
         raise _fail(f"Hand {number}: the game is already over after hand {game.hands_played}.")
-    deck = _full_deck(number, hand.get("deck"), seed, game.variant.deck())
+    deck = _full_deck(number, hand.get("deck"), seed, game.variant.deck(), game.variant)
     try:
-        dice = game.variant.replay_dice(number, hand, game.options)
+        dice = game.variant.replay_chance(number, hand, game.options, seed)
     except ReplayError as exc:
         raise _fail(f"Hand {number}: {exc}") from None
     except EngineError as exc:
         raise _fail(f"Hand {number} dice: {exc}") from None
-    piles = _reshuffles(number, hand.get("reshuffles", [])) if game.variant.uses_reshuffles else None
+    piles = _reshuffles(number, hand.get("reshuffles", []), game.variant) if game.variant.uses_reshuffles else None
     try:
         started = game.start_hand(deck=deck, dice=dice, reshuffles=piles)
     except EngineError as exc:
         raise _fail(f"Hand {number}: {exc}") from None
     if verify and hand.get("server_seed") is not None:
         # Verification deals nothing new: the listed deck was checked against the seed; reshuffles come from it.
-        started._given_piles = None
-        started._seed = _verified_seed(game, number, hand)
+        game.variant.use_seed(started, _verified_seed(game, number, hand))
     actions = hand.get("actions", [])
     if not isinstance(actions, list):
         raise _fail(f"Hand {number}: actions must be a list.")
@@ -215,6 +222,9 @@ def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = 
         _play_action(game, number, index, action)
         if on_step is not None:
             on_step(game, number, index, action)
+    leftover = game.variant.replay_leftovers(started) if started.is_complete and not verify else None
+    if leftover:
+        raise _fail(f"Hand {number} {leftover}")
     if started.is_complete and not verify and piles is not None and len(piles) > len(started.reshuffled):
         raise _fail(
             f"Hand {number} reshuffles: the hand lists {len(piles)} reshuffles but the draw pile ran out "
@@ -231,12 +241,13 @@ def _verified_seed(game: Game, number: int, hand: dict) -> str:
     return mix_entropy(str(hand["server_seed"]), [(n, v) for n, v in contributions])
 
 
-def _reshuffles(number: int, listed: Any) -> list[list[Card]]:
+def _reshuffles(number: int, listed: Any, variant: Any = None) -> list[list[Card]]:
     """RULES 1.2.6: the hand's reshuffled draw piles, top card first (a hand needing an unlisted one is refused)."""
     if not isinstance(listed, list) or not all(isinstance(pile, list) for pile in listed):
         raise _fail(f"Hand {number} reshuffles: must be a list of draw piles, each a list of card codes.")
+    read = parse_card if variant is None else variant.parse_card
     try:
-        return [[parse_card(code) for code in pile] for pile in listed]
+        return [[read(code) for code in pile] for pile in listed]
     except InvalidCard as exc:
         raise _fail(f"Hand {number} reshuffles: {exc}") from None
 
@@ -332,7 +343,7 @@ def export_replay(game: Game, *, version: int = 2) -> dict:
         number += 1
         seed = None if "d" in entry else game._hand_seed(number, entry)
         variant = game.variant
-        deck = decode_cards(entry["d"]) if "d" in entry else deck_from_seed(seed, variant.deck())
+        deck = variant.decode_cards(entry["d"]) if "d" in entry else deck_from_seed(seed, variant.deck())
         if "x" in entry:
             dice = variant.decode_dice(entry["x"])
         elif "d" in entry:
@@ -342,13 +353,15 @@ def export_replay(game: Game, *, version: int = 2) -> dict:
         if game.hand is not None and number == game.hand.number:
             piles = [codes(pile) for pile in game.hand.reshuffled]
         else:
-            piles = [codes(decode_cards(pile)) for pile in entry.get("o", [])]
+            piles = [codes(variant.decode_cards(pile)) for pile in entry.get("o", [])]
         hand: dict = {"before": before, "deck": codes(deck)}
         if dice is not None:
             hand["dice"] = variant.dice_document(dice)
         if variant.uses_reshuffles:
             hand["reshuffles"] = piles
         hand["actions"] = [_export_action(variant, names, a) for a in entry["a"]]
+        current = game.hand if game.hand is not None and number == game.hand.number else None
+        variant.export_hand(hand, entry, current)
         if seed is not None:
             server = server_seed(game._master, number)
             hand["commitment"] = commitment(server)

@@ -15,7 +15,6 @@ import json
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from games.engine.cards import decode_cards
 from games.engine.errors import EngineError, InvalidState
 from games.engine.records import LETTER_VERBS
 from games.engine.variant import get_variant
@@ -150,9 +149,9 @@ def load(cls: type["Game"], text: str, history: str | None = None) -> "Game":
         else:
             game._history = list(earlier)
         if current is not None:
-            deck = decode_cards(current["d"]) if "d" in current else None
+            deck = game.variant.decode_cards(current["d"]) if "d" in current else None
             dice = game.variant.decode_dice(current["x"]) if "x" in current else None
-            piles = [decode_cards(pile) for pile in current["r"]] if "r" in current else None
+            piles = [game.variant.decode_cards(pile) for pile in current["r"]] if "r" in current else None
             game.start_hand(deck=deck, dice=dice, reshuffles=piles)
             for action in current["a"]:
                 apply_action(game, action)

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.engine import views
 from games.engine.betting import LegalActions
-from games.engine.cards import Card, check_deck, encode_cards
+from games.engine.cards import Card
 from games.engine.dice import Dice
 from games.engine.errors import EngineError, IllegalAction, InvalidAmount, InvalidOptions, InvalidState, WrongPhase
 from games.engine.forced import Levels
@@ -220,7 +220,7 @@ class Game:
         if self._next_dealer() is None:
             raise WrongPhase("Every player with credits has dealt; the game is over.")
         if deck is not None:
-            check_deck(list(deck), self.variant.deck())
+            self.variant.check_deck(list(deck))
         if reshuffles is not None and deck is None:
             raise IllegalAction("Reshuffles can only be listed for a hand whose deck is given.")
         for seat, value in (entropy or {}).items():
@@ -278,13 +278,13 @@ class Game:
                 record["x"] = self.variant.encode_dice(dice)
         else:
             seed, proof, cards = None, None, list(deck)
-            record["d"] = encode_cards(cards)
+            record["d"] = self.variant.encode_cards(cards)
             if dice is None:
                 dice = self.variant.given_dice(record["d"], self.options)
             if dice is not None:
                 record["x"] = self.variant.encode_dice(dice)
             if reshuffles is not None:
-                record["r"] = [encode_cards(pile) for pile in reshuffles]
+                record["r"] = [self.variant.encode_cards(pile) for pile in reshuffles]
         opts = self.options
         alive = self.seats_with_credits()
         last = (opts.hands is not None and number >= opts.hands) or (
@@ -326,7 +326,8 @@ class Game:
             return
         if hand.reshuffled:
             # Every reshuffled pile, for exports (a seeded hand's follow from its seed and the play).
-            self._history[self._current_index]["o"] = [encode_cards(pile) for pile in hand.reshuffled]
+            self._history[self._current_index]["o"] = [self.variant.encode_cards(pile) for pile in hand.reshuffled]
+        self._history[self._current_index].update(self.variant.hand_record(hand))
         self.hands_played = hand.number
         self.carry += hand.carry_out
         self.pools = {name: amount for name, amount in hand.pools_out.items() if amount}

@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-from games.engine.cards import Card, full_deck
+from games.engine.cards import Card, check_deck, decode_cards, encode_cards, full_deck, parse_card
 from games.engine.errors import InvalidOptions
 from games.engine.forced import ESCALATIONS, Levels
 
@@ -47,6 +47,21 @@ class Variant:
     def deck(self) -> list[Card]:
         """The canonical deck (a new list each call); a hand seed shuffles it."""
         return full_deck()
+
+    def parse_card(self, text: object) -> Any:
+        """One card of this variant's deck from its code (`InvalidCard` says what a card is)."""
+        return parse_card(text)
+
+    def encode_cards(self, cards: Any) -> str:
+        """Cards as the compact text of the saved state (one character each)."""
+        return encode_cards(cards)
+
+    def decode_cards(self, text: str) -> list:
+        return decode_cards(text)
+
+    def check_deck(self, cards: list) -> None:
+        """Refuse a given deck that is not exactly this variant's deck (`InvalidCard` names the card)."""
+        check_deck(cards, self.deck())
 
     def roll(self, seed: str, options: Any) -> Any:
         """The hand's dice from its hand seed (or a given deck's compact code); None when it rolls none."""
@@ -151,6 +166,39 @@ class Variant:
         """Top-level fields the variant adds to a replay result (beside `stacks` and `carry_over`)."""
         return {}
 
+    def replay_deck(self, number: int, listed: list, seed: Any) -> list | None:
+        """The whole deck of replay hand `number` from its `listed` top cards, or None for the shared rule
+        (the rest shuffled from the document's seed). Raise `EngineError` for a card listed too often."""
+        return None
+
+    def replay_chance(self, number: int, hand: dict, options: Any, seed: Any) -> Any:
+        """The dice of a replay hand, knowing the document's `seed` too; by default `replay_dice`."""
+        return self.replay_dice(number, hand, options)
+
+    def use_seed(self, hand: Any, seed: str) -> None:
+        """Verifying a game (`verify_game`): from now on `hand` draws its reshuffles (and the rest of its chance)
+        from the revealed `seed` instead of the document."""
+        hand._given_piles = None
+        hand._seed = seed
+
+    def seed_problems(self, hand: Any, listed: dict, seed: str) -> list[str]:
+        """Verifying a game: what in the finished `hand` (its document `listed`) its `seed` does not give,
+        besides the deck and the reshuffles that `fairness` checks itself."""
+        if hand.dice != self.roll(seed, hand.options):
+            return ["the dice are not the ones its seed rolls."]
+        return []
+
+    def replay_leftovers(self, hand: Any) -> str | None:
+        """Why a finished replay hand left listed chance unused (dice or piles), or None."""
+        return None
+
+    def hand_record(self, hand: Any) -> dict:
+        """Extra fields kept in the game's history for a finished hand (for exports), by short key."""
+        return {}
+
+    def export_hand(self, document: dict, record: dict, hand: Any) -> None:
+        """Adjust one exported hand (`document`) from its history `record` and, for the current hand, `hand`."""
+
 
 _REGISTRY: dict[str, Variant] = {}
 
@@ -167,6 +215,10 @@ VARIANT_MODULES = ["games.engine.coruscant_shift", "games.engine.spike.variant"]
 def _load_all() -> None:
     for module in VARIANT_MODULES:
         importlib.import_module(module)
+
+
+# Classic Sabacc (RULES section 3), kept on its own line.
+VARIANT_MODULES.append("games.engine.classic.variant")
 
 
 def get_variant(name: str) -> Variant:

@@ -36,12 +36,23 @@ class ActInput(serializers.Serializer):
     cards = serializers.ListField(child=serializers.CharField(max_length=4), required=False, max_length=10)
     amount = serializers.IntegerField(min_value=1, max_value=MAX_CREDITS, required=False)
     card = serializers.CharField(
-        max_length=4, required=False, help_text="Corellian Spike: the card of your hand a trade or spike gives."
+        max_length=4,
+        required=False,
+        help_text="The card of your hand a trade (or a Corellian Spike spike) gives.",
     )
     source = serializers.ChoiceField(
         choices=("deck", "pilot", "wing", "gunner", "discard"),
         required=False,
         help_text="Corellian Spike: where a trade or buy takes its card from.",
+    )
+    unlock = serializers.CharField(
+        max_length=4, required=False, help_text="Classic Sabacc: a card of your field to unlock before the play."
+    )
+    lock = serializers.CharField(
+        max_length=4, required=False, help_text="Classic Sabacc: a card of your hand to lock after the play."
+    )
+    call_hand = serializers.BooleanField(
+        required=False, help_text="Classic Sabacc: call the hand with this betting action (from the call round on)."
     )
 
 

@@ -474,7 +474,18 @@ def _turn_key(game: Game) -> tuple:
     return (game.hands_played, phase, None if phase in ("select", "improve") else waiting[0])
 
 
-def _decision(verb: Any, cards: Any, amount: Any, card: Any = None, source: Any = None) -> Decision:
+def _decision(
+    verb: Any,
+    cards: Any,
+    amount: Any,
+    card: Any = None,
+    source: Any = None,
+    *,
+    classic: dict | None = None,
+) -> Decision:
+    """`classic`: Classic Sabacc's extra fields (`unlock`, `lock`, `call_hand`), given only at a classic table."""
+    if classic is not None:
+        return _classic_decision(verb, amount, card, **classic)
     if verb not in VERBS:
         raise ApplicationError(
             f"Unknown action {verb!r}; the actions are: {', '.join(VERBS)}.", extra={"field": "verb"}
@@ -501,6 +512,29 @@ def _decision(verb: Any, cards: Any, amount: Any, card: Any = None, source: Any 
             f"{verb.capitalize()} needs `source`: deck, pilot, wing, gunner or discard.", extra={"field": "source"}
         )
     return Decision(verb, card=card, source=source)
+
+
+def _classic_decision(verb: Any, amount: Any, card: Any, unlock: Any, lock: Any, call_hand: Any) -> Decision:
+    """A Classic Sabacc decision: a play turn (draw, trade with `card`, stand; each with an optional `unlock`
+    and `lock`) or a betting action that may call the hand."""
+    verbs = ("draw", "trade", "stand", "check", "call", "bet", "raise", "fold", "allin")
+    if verb not in verbs:
+        raise ApplicationError(
+            f"Unknown action {verb!r}; the actions are: {', '.join(verbs)}.", extra={"field": "verb"}
+        )
+    for name, value in (("card", card), ("unlock", unlock), ("lock", lock)):
+        if value is not None and (not isinstance(value, str) or len(value) > 10):
+            raise ApplicationError(f"`{name}` is a card code such as +7s or -17.", extra={"field": name})
+    if call_hand not in (None, False, True):
+        raise ApplicationError("`call_hand` is true or false.", extra={"field": "call_hand"})
+    if verb in ("draw", "trade", "stand"):
+        if verb == "trade" and card is None:
+            raise ApplicationError("Trade needs `card`, the card of your hand you give up.", extra={"field": "card"})
+        return Decision(verb, card=card, unlock=unlock, lock=lock)
+    if verb in ("bet", "raise"):
+        what = "A bet" if verb == "bet" else "A raise (your new total for the round)"
+        return Decision(verb, amount=_int(amount, what, 1, MAX_CREDITS), call_hand=bool(call_hand))
+    return Decision(verb, call_hand=bool(call_hand))
 
 
 def default_decision(game: Game, engine_seat: int) -> Decision:
@@ -586,8 +620,12 @@ def table_act(
     amount: int | None = None,
     card: str | None = None,
     source: str | None = None,
+    unlock: str | None = None,
+    lock: str | None = None,
+    call_hand: bool | None = None,
 ) -> dict:
-    """A player's decision (`card` and `source` for Corellian Spike's card turns and spikes). `key` makes it
+    """A player's decision (`card` and `source` for Corellian Spike's card turns and spikes; `card`, `unlock`,
+    `lock` and `call_hand` for Classic Sabacc's play turns and calls). `key` makes it
     idempotent (a repeat returns the first answer and acts once);
     `version` is the table version it was made against (a stale one is refused with 409)."""
     if not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY_LENGTH:
@@ -604,7 +642,8 @@ def table_act(
     first = OnlineAction.objects.filter(table=table, key=key).first()
     if first is not None:
         return {**first.response, "repeated": True}
-    decision = _decision(verb, cards, amount, card, source)
+    extra = {"unlock": unlock, "lock": lock, "call_hand": call_hand} if table.variant == "classic" else None
+    decision = _decision(verb, cards, amount, card, source, classic=extra)
     if table.status != TableStatus.RUNNING:
         raise ConflictError(f"The table is {table.get_status_display().lower()}: nobody can act now.")
     _check_version(table, version, actor)

@@ -42,8 +42,17 @@ def _fresh(pk: int) -> OnlineTable:
 # ----- presenting a state ----------------------------------------------------------------------------
 
 
-def card(code: str) -> dict:
-    """A card code (`+7c`, `-3t`, `0`) as the page draws it: signed value and suit shape, or the Sylop."""
+CLASSIC_SUITS = {"s": "Sabers", "f": "Flasks", "c": "Coins", "t": "Staves"}
+
+
+def card(code: str, variant: str | None = None) -> dict:
+    """A card code (`+7c`, `-3t`, `0`) as the page draws it: signed value and suit shape, or the Sylop.
+    Classic Sabacc's cards (`+12f`, `-17`, `0`) have no shapes: value and suit in words."""
+    if variant == "classic":
+        if code[-1].isdigit():
+            return {"code": code, "sylop": False, "value": code, "suit": "face", "label": f"face card {code}"}
+        suit = CLASSIC_SUITS.get(code[-1], code[-1])
+        return {"code": code, "sylop": False, "value": code[:-1], "suit": "classic", "label": f"{code[:-1]} {suit}"}
     if code == "0":
         return {"code": code, "sylop": True, "value": "0", "suit": "sylop", "label": "Sylop"}
     value, suit = int(code[:-1]), SUIT_NAMES.get(code[-1], code[-1])
@@ -80,7 +89,7 @@ def present(state: dict) -> dict:
     if result:
         reveal = {
             "showdown": [
-                {**row, "name": name, "cards": [card(c) for c in row.get("cards", [])]}
+                {**row, "name": name, "cards": [card(c, view.get("variant")) for c in row.get("cards", [])]}
                 for name, row in result.get("showdown", {}).items()
             ],
             "pots": result.get("pots", []),
@@ -101,8 +110,8 @@ def present(state: dict) -> dict:
         "players": players,
         "pot": pot,
         "pots": hand.get("pots", []),
-        "cards": [card(c) for c in view.get("cards", [])],
-        "selection": [card(c) for c in view.get("selection", [])],
+        "cards": [card(c, view.get("variant")) for c in view.get("cards", [])],
+        "selection": [card(c, view.get("variant")) for c in view.get("selection", [])],
         "waiting_names": [names[s] for s in view.get("waiting_for", []) if s in names],
         "reveal": reveal,
         "bet": bet,
@@ -308,6 +317,9 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
             amount=_number(amount, "The amount") if amount else None,
             card=post.get("card") or None,
             source=post.get("source") or None,
+            unlock=post.get("unlock") or None,
+            lock=post.get("lock") or None,
+            call_hand=post.get("call_hand") in ("1", "true", "on"),
             version=_number(post.get("version"), "The version"),
             key=post.get("key") or uuid.uuid4().hex,
         )

@@ -94,7 +94,7 @@ def test_1_5_every_option_can_be_overridden_and_bad_ones_are_named():
     ):
         resolve_options("coruscant_shift", "vegas")
     with pytest.raises(InvalidOptions, match="Unknown variant"):
-        resolve_options("classic", "cantina")
+        resolve_options("pazaak", "cantina")
     assert PRESETS == ("halcyon", "cantina", "better", "casino")
 
 

@@ -27,12 +27,17 @@ class Decision:
     # Other variants' arguments (`Game.act`): one card of the hand, and where a card comes from.
     card: str | None = None
     source: str | None = None
+    # Classic Sabacc: a field card to unlock before the play, a card to lock after it, and calling the hand.
+    unlock: str | None = None
+    lock: str | None = None
+    call_hand: bool = False
 
     def args(self, allowed: tuple[str, ...]) -> dict:
         """The keyword arguments of `Game.act` among `allowed` (the variant's `verb_args` for this verb)."""
         if not allowed:
             return {}
         values = {"cards": list(self.cards), "amount": self.amount, "card": self.card, "source": self.source}
+        values.update(unlock=self.unlock, lock=self.lock, call_hand=self.call_hand)
         return {name: values[name] for name in allowed}
 
 

@@ -14,6 +14,10 @@ class RandomBot:
         self.rng = rng
 
     def decide(self, view: dict) -> Decision:
+        if view.get("variant") == "classic":
+            from games.engine.bots.classic import random_decision as classic_decision
+
+            return classic_decision(view["legal"], self.rng)
         return random_decision(view["legal"], self.rng)
 
 

@@ -43,6 +43,10 @@ class SensibleBot:
             raise ValueError(f"Seat {legal['seat']} has no decision to make in phase {legal['phase']}.")
         if view.get("variant") == "corellian_spike":
             return spike.decide(view, self.rng, self.bluff)
+        if view.get("variant") == "classic":
+            from games.engine.bots.classic import ClassicSensibleBot
+
+            return ClassicSensibleBot(self.rng).decide(view)
         target, suit = target_of(view)
         if "select" in legal["verbs"]:
             if legal["phase"] == "select":

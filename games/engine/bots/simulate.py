@@ -59,6 +59,11 @@ class Summary:
         self.cards_accounted &= outcome.cards_accounted
 
 
+def bots_for(variant: str) -> dict[str, type]:
+    """The bot kinds of a variant: every variant shares `BOTS` (each bot plays the variant its view names)."""
+    return BOTS
+
+
 def check_arguments(
     *,
     preset: str,
@@ -83,8 +88,8 @@ def check_arguments(
     if not bots:
         raise ValueError(f"--bots needs at least one bot kind; the kinds are: {', '.join(BOTS)}.")
     for kind in bots:
-        if kind not in BOTS:
-            raise ValueError(f"Unknown bot {kind!r}; the kinds are: {', '.join(BOTS)}.")
+        if kind not in bots_for(variant):
+            raise ValueError(f"Unknown bot {kind!r}; the kinds are: {', '.join(bots_for(variant))}.")
 
 
 def play_game(
@@ -104,14 +109,16 @@ def play_game(
     game = Game.new(
         options=options, players=players, rng=random.Random(f"{seed}/table"), preset=preset, variant=variant
     )
-    bots = [BOTS[kind](random.Random(f"{seed}/seat/{seat}")) for seat, kind in enumerate(kinds)]
+    kinds_of = bots_for(variant)
+    bots = [kinds_of[kind](random.Random(f"{seed}/seat/{seat}")) for seat, kind in enumerate(kinds)]
+    deck_size = len(game.variant.deck())
     expected = game.total_credits()
     credits_ok = cards_ok = True
 
     def check() -> None:
         nonlocal credits_ok, cards_ok
         credits_ok &= game.total_credits() == expected
-        cards_ok &= game.card_count() == DECK_SIZE
+        cards_ok &= game.card_count() == deck_size
 
     while not game.is_over and game.hands_played < max_hands and game.can_start_hand():
         game.start_hand()
@@ -185,8 +192,14 @@ def summary_lines(
         f"average pot: {average_pot:.1f}",
         f"wins per bot kind: {wins}",
         f"credits conserved: {_yes(summary.credits_conserved)}",
-        f"all {DECK_SIZE} cards accounted for: {_yes(summary.cards_accounted)}",
+        f"all {_deck_size(variant)} cards accounted for: {_yes(summary.cards_accounted)}",
     ]
+
+
+def _deck_size(variant: str) -> int:
+    from games.engine.variant import get_variant
+
+    return len(get_variant(variant).deck())
 
 
 def _number(value: float) -> str:

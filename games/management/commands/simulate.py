@@ -20,13 +20,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--variant", default="coruscant_shift", help="coruscant_shift (the default) or corellian_spike"
+            "--variant",
+            default="coruscant_shift",
+            help="coruscant_shift (the default), corellian_spike or classic",
         )
         parser.add_argument(
             "--preset",
             default=None,
             help="coruscant_shift: halcyon, cantina (the default), better or casino; "
-            "corellian_spike: galaxy_series (the default) or cantina_spike",
+            "corellian_spike: galaxy_series (the default) or cantina_spike; classic: classic (the default) or universe",
         )
         parser.add_argument("--players", type=int, default=6, help="seats per table, 2 to 8")
         parser.add_argument("--games", type=int, default=10, help="number of games, at least 1")
@@ -46,7 +48,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         bots = tuple(kind.strip() for kind in options["bots"].split(",") if kind.strip())
         variant = options["variant"]
-        preset = options["preset"] or ("galaxy_series" if variant == "corellian_spike" else "cantina")
+        preset = options["preset"] or {"corellian_spike": "galaxy_series", "classic": "classic"}.get(variant, "cantina")
         settings = {
             "variant": variant,
             "preset": preset,

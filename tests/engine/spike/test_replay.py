@@ -74,7 +74,11 @@ def _appended(action: dict) -> dict:
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [
-        ("variant", "spike", "options: Unknown variant 'spike'; the variants are: coruscant_shift, corellian_spike."),
+        (
+            "variant",
+            "spike",
+            "options: Unknown variant 'spike'; the variants are: coruscant_shift, classic, corellian_spike.",
+        ),
         ("preset", "cantina", "Unknown preset 'cantina'; the presets are: galaxy_series, cantina_spike."),
         ("options", {"market": "bazaar"}, "options: Option 'market' must be one of galaxy, discard_pile"),
         ("options", {"ante": 0}, "options: Option 'ante' must be a whole number of at least 1"),

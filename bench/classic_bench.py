@@ -1,0 +1,78 @@
+"""Classic Sabacc engine speed against pokerkit: 6-seat Classic games between random-legal bots.
+
+`ClassicRandomBot` decides from the seat's `view_for()` and the decision goes through `Game.act`, as in
+the Coruscant Shift benchmark; pokerkit plays 6-seat no-limit hold'em, random legal (`engine_bench`).
+The two take turns in short slices in one process (`engine_bench.rates`), so the ratio is fair.
+"""
+
+import random
+
+from games.engine.bots import play_turn
+from games.engine.bots.classic import ClassicRandomBot, random_decision
+from games.engine.options import build_options
+from games.engine.state import Game
+
+SEATS = 6
+SPEED_AIM = 5.0
+
+
+def new_classic(rng: random.Random, preset: str = "classic") -> Game:
+    options = build_options("classic", preset)
+    players = [(f"P{seat + 1}", options.starting_stack) for seat in range(SEATS)]
+    return Game.new(options=options, players=players, rng=rng, variant="classic", preset=preset)
+
+
+def classic_bots(rng: random.Random, hands: int) -> int:
+    """Play `hands` hands of 6-seat Classic (new games as games end), random-legal bots deciding from views."""
+    played = 0
+    bots = [ClassicRandomBot(random.Random(rng.random())) for _ in range(SEATS)]
+    while played < hands:
+        game = new_classic(rng)
+        while played < hands and game.can_start_hand():
+            game.start_hand()
+            while game.in_hand:
+                seat = game.waiting_for()[0]
+                play_turn(game, seat, bots[seat])
+            played += 1
+    return played
+
+
+def classic_engine(rng: random.Random, hands: int) -> int:
+    """The same games with decisions drawn straight from `legal_actions()` (no view built)."""
+    from games.engine.bots import apply_decision
+
+    played = 0
+    while played < hands:
+        game = new_classic(rng)
+        while played < hands and game.can_start_hand():
+            game.start_hand()
+            while game.in_hand:
+                seat = game.waiting_for()[0]
+                apply_decision(game, seat, random_decision(game.legal_actions(seat).to_dict(), rng))
+            played += 1
+    return played
+
+
+def report(budget: float) -> list[str]:
+    """The Classic lines of `make bench`: hands per second beside pokerkit, and the ratio."""
+    from bench.engine_bench import pokerkit_hands, rates
+
+    measured = rates({"classic": classic_bots, "classic engine": classic_engine, "pokerkit": pokerkit_hands}, budget)
+    (bots, bots_count), (engine, engine_count), (peer, peer_count) = measured.values()
+    ratio = bots / peer
+    verdict = "met" if ratio >= SPEED_AIM else "NOT met"
+    return [
+        f"classic, random-legal bots (ClassicRandomBot from view_for):  {bots:8.0f} hands/s ({bots_count} hands)",
+        f"pokerkit 0.7 (6-seat NLHE, random legal), same run:           {peer:8.0f} hands/s ({peer_count} hands)",
+        f"ratio classic bots/pokerkit: {ratio:.1f}x (aim >= {SPEED_AIM:.0f}x: {verdict})",
+        f"classic, engine only (random legal_actions, no views):        {engine:8.0f} hands/s ({engine_count} hands)",
+        f"ratio classic engine only/pokerkit: {engine / peer:.1f}x",
+    ]
+
+
+if __name__ == "__main__":
+    import sys
+    import warnings
+
+    warnings.simplefilter("ignore")
+    print("\n".join(report(float(sys.argv[1]) if len(sys.argv) > 1 else 8.0)))

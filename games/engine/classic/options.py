@@ -1,0 +1,115 @@
+"""Classic options (RULES 3.6): one frozen keyword-only dataclass and the presets `classic` and `universe`."""
+
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any, ClassVar
+
+from games.engine.errors import InvalidOptions
+
+PRESETS = ("classic", "universe")
+CHOICES: dict[str, tuple[str, ...]] = {
+    "min_raise": ("min_bet", "last_increment"),
+    "shift_rolls": ("turns_and_rounds", "rounds", "off"),
+    "hand_ranking": ("magnitude", "signed"),
+}
+MINIMUMS = {
+    "starting_stack": 1,
+    "ante": 1,
+    "sabacc_ante": 0,
+    "min_bet": 1,
+    "max_bet": 1,
+    "call_round": 1,
+    "max_rounds": 1,
+    "hands": 1,
+}
+OPTIONAL = {"max_bet", "max_rounds", "hands"}
+MAXIMUM = 1_000_000_000
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClassicOptions:
+    """Every rule setting of a Classic Sabacc game (RULES 3.6); docs/rules.md describes each one."""
+
+    starting_stack: int = 100
+    ante: int = 1
+    sabacc_ante: int = 1
+    min_bet: int = 1
+    min_raise: str = "min_bet"
+    max_bet: int | None = None
+    call_round: int = 4
+    max_rounds: int | None = None
+    shift_rolls: str = "turns_and_rounds"
+    hand_ranking: str = "magnitude"
+    declare_totals: bool = True
+    hands: int | None = None
+    # Fixed in this game (RULES 3.7): it ends when fewer than two players hold credits, or after `hands`;
+    # odd credits of a shared pot go one each from the dealer's left (Ruling 3.3.6); no re-buys in the engine.
+    end_rule: ClassVar[str] = "last_player"
+    odd_credits: ClassVar[str] = "left_of_dealer"
+    rebuys: ClassVar[bool] = False
+    add_ons: ClassVar[bool] = False
+    item_stakes: ClassVar[bool] = False
+    chips: ClassVar[str] = "simple"
+
+    def __post_init__(self) -> None:
+        for name, allowed in CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise InvalidOptions(f"Option {name!r} must be one of {', '.join(allowed)}; got {value!r}.")
+        for name, minimum in MINIMUMS.items():
+            value = getattr(self, name)
+            if value is None and name in OPTIONAL:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAXIMUM:
+                extra = " or null" if name in OPTIONAL else ""
+                raise InvalidOptions(
+                    f"Option {name!r} must be a whole number of at least {minimum} and at most {MAXIMUM:,}{extra}; "
+                    f"got {value!r}."
+                )
+        if not isinstance(self.declare_totals, bool):
+            raise InvalidOptions(f"Option 'declare_totals' must be true or false; got {self.declare_totals!r}.")
+        if self.max_bet is not None and self.max_bet < self.min_bet:
+            raise InvalidOptions(
+                f"Option 'max_bet' ({self.max_bet}) must be at least the min bet ({self.min_bet}), or null for no cap."
+            )
+        if self.max_rounds is not None and self.max_rounds < self.call_round:
+            raise InvalidOptions(
+                f"Option 'max_rounds' ({self.max_rounds}) must be at least 'call_round' ({self.call_round}), "
+                "or null for no limit."
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in option_names()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "ClassicOptions":
+        """Build options from a complete or partial dict; unknown names are refused."""
+        if not isinstance(data, dict):
+            raise InvalidOptions(f"Options must be an object of option names and values; got {type(data).__name__}.")
+        names = option_names()
+        for key in data:
+            if key not in names:
+                raise InvalidOptions(f"Unknown option {key!r}; the options are: {', '.join(names)}.")
+        return cls(**data)
+
+
+@cache
+def option_names() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(ClassicOptions))
+
+
+PRESET_VALUES: dict[str, dict[str, Any]] = {
+    # Seed 003 as adapted for a real table (Ruling 3.6.1 sets the amounts).
+    "classic": {},
+    # Seed 003's overview: the hand may be called from round 5, dice only after betting, no declared totals.
+    "universe": {"call_round": 5, "shift_rolls": "rounds", "declare_totals": False},
+}
+
+
+def build_classic_options(preset: str, overrides: dict | None = None) -> ClassicOptions:
+    """The options of `preset` with `overrides` applied; every option of RULES 3.6 may be overridden."""
+    if preset not in PRESETS:
+        raise InvalidOptions(f"Unknown preset {preset!r}; the classic presets are: {', '.join(PRESETS)}.")
+    if overrides is not None and not isinstance(overrides, dict):
+        raise InvalidOptions("Option overrides must be an object of option names and values.")
+    return ClassicOptions.from_dict({**PRESET_VALUES[preset], **(overrides or {})})

@@ -1,0 +1,130 @@
+"""Online tables of Classic Sabacc: opened with the league's variant, played through `table_act` with the play
+verbs and calls of the hand, the table page showing the fields, rolls and Sabacc pot, the game landing in the
+league."""
+
+import random
+
+import pytest
+from django.test import Client
+
+from config.errors import ApplicationError
+from games.engine.bots import SensibleBot
+from games.engine.replay import play_replay
+from games.models import Game as LeagueGame
+from games.models import GameStatus
+from games.online import services
+from games.online.models import TableStatus
+from games.online.selectors import table_state
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def classic_league(world):
+    world.league.variant, world.league.preset, world.league.option_overrides = "classic", "classic", {}
+    world.league.save()
+    world.season.variant, world.season.preset, world.season.option_overrides = "", "", {}
+    world.season.save()
+    return world
+
+
+def _running(world, humans, open_table, **fields):
+    table = open_table(seats=2, turn_seconds=20, **fields)
+    services.seat_take(actor=world.users["organiser"], table=table)
+    services.seat_take(actor=humans[0], table=table)
+    services.table_start(actor=world.users["organiser"], table=table)
+    table.refresh_from_db()
+    return table
+
+
+def _actor(world, humans, table):
+    state = table_state(table, user=world.users["organiser"])
+    return world.users["organiser"] if state["view"]["legal"]["verbs"] else humans[0]
+
+
+def test_a_classic_table_opens_with_the_leagues_variant(classic_league, humans, open_table, scheduled):
+    table = open_table(seats=3, preset="universe")
+    assert table.variant == "classic" and table.preset == "universe"
+    assert table.options["shift_rolls"] == "rounds"
+    with pytest.raises(ApplicationError, match="not allowed"):
+        open_table(preset="cantina")
+
+
+def test_a_classic_game_is_played_online_and_lands_in_the_league(
+    classic_league, humans, open_table, scheduled, django_capture_on_commit_callbacks
+):
+    world = classic_league
+    world.league.option_overrides = {"hands": 2, "call_round": 1}
+    world.league.save()
+    table = _running(world, humans, open_table)
+    users = [world.users["organiser"], humans[0]]
+    bots = {user.pk: SensibleBot(random.Random(user.pk)) for user in users}
+    seen = set()
+    with django_capture_on_commit_callbacks(execute=True):
+        for step in range(3000):
+            table.refresh_from_db()
+            if table.status == TableStatus.FINISHED:
+                break
+            for user in users:
+                view = table_state(table, user=user)["view"]
+                if view["legal"]["verbs"]:
+                    decision = bots[user.pk].decide(view)
+                    seen.add(decision.verb)
+                    services.table_act(
+                        actor=user,
+                        table=table,
+                        verb=decision.verb,
+                        amount=decision.amount,
+                        card=decision.card,
+                        unlock=decision.unlock,
+                        lock=decision.lock,
+                        call_hand=decision.call_hand,
+                        version=table.version,
+                        key=f"{step}-{user.pk}",
+                    )
+                    break
+            else:
+                scheduled.run(scheduled.last("next_hand"))
+    table.refresh_from_db()
+    assert table.status == TableStatus.FINISHED
+    assert seen & {"draw", "trade", "stand"} and seen & {"check", "call", "bet", "fold"}
+    game = LeagueGame.objects.get(pk=table.game_id)
+    assert game.status == GameStatus.FINISHED and game.replay_document["variant"] == "classic"
+    result = play_replay(game.replay_document)
+    finals = {s.player.display_name: s.final_credits for s in game.seats.all()}
+    assert result["stacks"] == finals
+    unpaid = game.replay_result.get("unpaid", {})
+    assert sum(finals.values()) + sum(unpaid.values()) == 2 * table.buy_in
+
+
+def test_play_turns_need_their_fields_and_refusals_change_nothing(classic_league, humans, open_table, scheduled):
+    world = classic_league
+    table = _running(world, humans, open_table)
+    actor = _actor(world, humans, table)
+    version = table.version
+    with pytest.raises(ApplicationError, match="Trade needs `card`"):
+        services.table_act(actor=actor, table=table, verb="trade", version=version, key="a")
+    with pytest.raises(ApplicationError, match=r"wrong phase: it is .*'s play turn in round 1"):
+        services.table_act(actor=actor, table=table, verb="check", version=version, key="b")
+    with pytest.raises(ApplicationError, match="cannot unlock"):
+        services.table_act(actor=actor, table=table, verb="stand", unlock="+1s", version=version, key="c")
+    table.refresh_from_db()
+    assert table.version == version
+    services.table_act(actor=actor, table=table, verb="draw", version=version, key="d")
+    table.refresh_from_db()
+    assert table.version > version
+
+
+def test_the_table_page_shows_the_fields_the_rolls_and_the_sabacc_pot(classic_league, humans, open_table, scheduled):
+    world = classic_league
+    table = _running(world, humans, open_table)
+    actor = _actor(world, humans, table)
+    view = table_state(table, user=actor)["view"]
+    locked = view["cards"][0]
+    services.table_act(actor=actor, table=table, verb="stand", lock=locked, version=table.version, key="s")
+    client = Client()
+    client.force_login(world.users["organiser"])
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert 'class="classic"' in page and "data-sabacc-pot>2<" in page
+    assert f"data-field-card>{locked}<" in page
+    assert "data-last-roll>" in page
