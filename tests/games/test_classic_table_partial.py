@@ -1,4 +1,4 @@
-"""The Classic table-page partial (templates/games/online/variants/classic.html) renders an engine view:
+"""The Classic table-page partial (templates/tables/variants/classic.html) renders an engine view:
 fields (public), rolls and Shifts as they happen, and both pots; nobody's hand cards."""
 
 from django.template.loader import render_to_string
@@ -12,7 +12,7 @@ def test_partial_shows_fields_rolls_shifts_and_pots_but_no_hand_card():
     start(game, hands, then=["+7s"], rolls=[(1, 2), (4, 4)] + [(1, 2)] * 10, piles=[["+11f", "+12f", "+13f"]])
     act(game, "Bob", "draw", lock="+7s")
     act(game, "Cat", "stand", lock="+6s")  # then 4-4: a Shift
-    html = render_to_string("games/online/variants/classic.html", {"view": game.view_for(seat(game, "Ann"))})
+    html = render_to_string("tables/variants/classic.html", {"view": game.view_for(seat(game, "Ann"))})
     assert "data-field-card>+7s<" in html and "data-field-card>+6s<" in html
     assert "data-last-roll>4-4<" in html and "Sabacc Shift at roll 2" in html
     assert "data-sabacc-pot>3<" in html and "data-hand-pot>3<" in html
@@ -21,9 +21,9 @@ def test_partial_shows_fields_rolls_shifts_and_pots_but_no_hand_card():
             assert f">{code}<" not in html
     act(game, "Ann", "stand")
     check_round(game)
-    later = render_to_string("games/online/variants/classic.html", {"view": game.spectator_view()})
+    later = render_to_string("tables/variants/classic.html", {"view": game.spectator_view()})
     assert "4 rolls this hand" in later and "Round <strong>2</strong>" in later
 
 
 def test_partial_renders_nothing_for_another_variant():
-    assert render_to_string("games/online/variants/classic.html", {"view": {"hand": {"target": 5}}}).strip() == ""
+    assert render_to_string("tables/variants/classic.html", {"view": {"hand": {"target": 5}}}).strip() == ""
