@@ -155,7 +155,7 @@ def _player_of(actor: Any) -> Player:
 
 
 def _free_number(table: OnlineTable, number: int | None) -> int:
-    taken = set(table.seats.values_list("number", flat=True))
+    taken = set(table.seats.filter(left=False).values_list("number", flat=True))
     if number is None:
         free = [n for n in range(table.seat_count) if n not in taken]
         if not free:
@@ -177,16 +177,24 @@ def _seat_name(table: OnlineTable, wanted: str) -> str:
 
 @transaction.atomic
 def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> OnlineSeat:
-    """Sit the actor's player at the table (before the game starts)."""
+    """Sit the actor's player at the table: before the game starts, or between hands of a running cash
+    table (casino), where the buy-in is booked in the ledger at once."""
     table = _lock(table)
     if not can_sit(actor, table):
         raise NotAllowed(f"Only members of {table.event.season.league} can sit at this table; join it first.")
     player = _player_of(actor)
     if table.seats.filter(player=player, left=False).exists():
         raise ConflictError("You already have a seat at this table.")
-    if table.status != TableStatus.OPEN:
-        raise ConflictError("The game has started: seats are taken before it starts.")
+    if table.status == TableStatus.FINISHED:
+        raise ConflictError("The game is over; there are no seats to take.")
+    if table.status != TableStatus.OPEN and table.options.get("end_rule") != "never":
+        raise ConflictError(
+            f"The game has started: at this table ({table.preset}) seats are taken before the start; only a cash "
+            "table (casino) takes players between hands."
+        )
     number = _free_number(table, number)
+    if table.status != TableStatus.OPEN:
+        return _join_running(actor, table, player, number)
     seat = OnlineSeat.objects.create(
         table=table, number=number, kind=SeatKind.PLAYER, player=player, name=_seat_name(table, player.display_name)
     )
@@ -196,9 +204,45 @@ def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> O
     return seat
 
 
+def _join_running(actor: Any, table: OnlineTable, player: Player, number: int) -> OnlineSeat:
+    """A player sits down at a running cash table between hands: engine join, buy-in in the ledger."""
+    game = _load(table)
+    earlier = table.seats.filter(player=player, left=True).first()
+    name = earlier.name if earlier else _seat_name(table, player.display_name)
+    try:
+        game.verify_join(name, table.buy_in)
+    except EngineError as exc:
+        raise ConflictError(f"You cannot sit down now: {exc}") from exc
+    before = _turn_key(game)
+    engine_seat = game.join(name, table.buy_in)
+    if earlier is not None:
+        seat = earlier
+        seat.number, seat.left, seat.engine_seat, seat.away, seat.timeouts = number, False, engine_seat, False, 0
+        seat.save(update_fields=["number", "left", "engine_seat", "away", "timeouts"])
+    else:
+        seat = OnlineSeat.objects.create(
+            table=table, number=number, kind=SeatKind.PLAYER, player=player, name=name, engine_seat=engine_seat
+        )
+    row = Seat.objects.select_for_update().filter(game_id=table.game_id, player=player).first()
+    if row is None:
+        last = Seat.objects.filter(game_id=table.game_id).order_by("-number").values_list("number", flat=True).first()
+        Seat.objects.create(game_id=table.game_id, player=player, number=(last or 0) + 1, buy_in=table.buy_in)
+    else:
+        row.buy_in += table.buy_in
+        row.save(update_fields=["buy_in"])
+    LedgerEntry.objects.create(
+        event_id=table.event_id, game_id=table.game_id, player=player, kind=LedgerKind.BUY_IN, amount=table.buy_in
+    )
+    table.results = [*table.results, {"join": name, "amount": table.buy_in}]
+    audit(actor=actor, action="online_table.join", obj=table, league=table.event.season.league, data={"seat": number})
+    _changed(table, game, before)
+    return seat
+
+
 @transaction.atomic
 def seat_leave(*, actor: Any, table: OnlineTable) -> None:
-    """Leave the table: any time before the start; once running only at a cash table (casino), between hands."""
+    """Leave the table: any time before the start; once running only at a cash table (casino), between hands,
+    cashing out the stack through the ledger at once."""
     table = _lock(table)
     player_id = user_player_id(actor)
     seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
@@ -208,6 +252,11 @@ def seat_leave(*, actor: Any, table: OnlineTable) -> None:
         seat.delete()
     elif table.status == TableStatus.FINISHED:
         raise ConflictError("The game is over; there is no seat to leave.")
+    elif table.options.get("end_rule") != "never":
+        raise ConflictError(
+            f"You cannot leave a running game at this table ({table.preset}): the game plays until it ends. Only a "
+            "cash table (casino) lets players leave between hands. Step away instead: the clock acts for you."
+        )
     else:
         game = _load(table)
         try:
@@ -216,8 +265,17 @@ def seat_leave(*, actor: Any, table: OnlineTable) -> None:
             raise ConflictError(f"You cannot leave now: {exc}") from exc
         before = _turn_key(game)
         stack = game.leave(seat.engine_seat)
-        seat.left, seat.left_with = True, stack
+        seat.left, seat.left_with = True, (seat.left_with or 0) + stack
         seat.save(update_fields=["left", "left_with"])
+        if stack:
+            LedgerEntry.objects.create(
+                event_id=table.event_id,
+                game_id=table.game_id,
+                player_id=seat.player_id,
+                kind=LedgerKind.PAYOUT,
+                amount=-stack,
+            )
+        table.results = [*table.results, {"leave": seat.name, "amount": stack}]
         _changed(table, game, before)
         return
     table.version += 1
@@ -594,9 +652,15 @@ def table_act(
     return response
 
 
+def _engine_seats(table: OnlineTable) -> dict[int, OnlineSeat]:
+    """{engine seat: seat}; at a cash table a seat someone left may be reused, and the one seated now wins."""
+    rows = sorted((s for s in table.seats.all() if s.engine_seat is not None), key=lambda s: not s.left)
+    return {s.engine_seat: s for s in rows}
+
+
 def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool = False) -> None:
     """After the engine state changed: settle sitting-out seats, save, set the clock, schedule, announce."""
-    seats = {s.engine_seat: s for s in table.seats.all() if s.engine_seat is not None}
+    seats = _engine_seats(table)
     played_before = before[0]
     table.version += 1
     after = _turn_key(game)
@@ -668,7 +732,7 @@ def turn_timeout(*, table_id: int, turn_version: int) -> int:
     if table is None or table.status != TableStatus.RUNNING or table.turn_version != turn_version:
         return 0
     game = _load(table)
-    seats = {s.engine_seat: s for s in table.seats.all() if s.engine_seat is not None}
+    seats = _engine_seats(table)
     acted = 0
     for engine_seat in game.waiting_for():
         if table.turn_version != turn_version or engine_seat not in game.waiting_for():
@@ -738,14 +802,18 @@ def _finish(table: OnlineTable, game: Game) -> None:
     seats = {s.name: s for s in table.seats.select_related("player")}
     places = {row["player"]: row for row in game.standings()}
     rows = {s.player_id: s for s in Seat.objects.select_for_update().filter(game=league_game)}
-    previous = {name: table.buy_in for name in seats}
+    starting = set(game.starting_names)
+    previous = {name: table.buy_in if name in starting else 0 for name in seats}
     deltas: dict[str, list[int]] = {name: [] for name in seats}
     history = []
-    rebuys = 0
+    credits_in = table.buy_in * len(starting)
     for result in table.results:
-        if "rebuy" in result:
-            previous[result["rebuy"]] += result["amount"]
-            rebuys += result["amount"]
+        if "rebuy" in result or "join" in result:  # credits brought to the table between hands
+            previous[result.get("rebuy") or result["join"]] += result["amount"]
+            credits_in += result["amount"]
+            continue
+        if "leave" in result:  # cashed out (booked in the ledger when the player left)
+            previous[result["leave"]] = 0
             continue
         stacks = result["stacks"]
         for name in seats:
@@ -755,9 +823,9 @@ def _finish(table: OnlineTable, game: Game) -> None:
     entries = []
     for name, seat in seats.items():
         row = rows[seat.player_id]
-        final = game.stacks[seat.engine_seat] if not seat.left else seat.left_with
-        row.final_credits = final
-        row.place = places[name]["place"]
+        at_table = 0 if seat.left else game.stacks[seat.engine_seat]
+        row.final_credits = at_table + (seat.left_with or 0)
+        row.place = places.get(name, {}).get("place")
         row.biggest_pot = max([0, *deltas[name]])
         for number, delta in enumerate(deltas[name], start=1):
             if delta:
@@ -765,11 +833,15 @@ def _finish(table: OnlineTable, game: Game) -> None:
                 entries.append(
                     LedgerEntry(event=event, game=league_game, player=seat.player, kind=kind, amount=delta, hand=number)
                 )
-        if final:
+        if at_table:
             entries.append(
-                LedgerEntry(event=event, game=league_game, player=seat.player, kind=LedgerKind.PAYOUT, amount=-final)
+                LedgerEntry(event=event, game=league_game, player=seat.player, kind=LedgerKind.PAYOUT, amount=-at_table)
             )
-    credits_in = table.buy_in * len(seats) + rebuys
+    if any(seat.left_with for seat in seats.values()):
+        # Someone cashed out at a cash table: places go by all the credits each player took away.
+        totals = sorted((row.final_credits for row in rows.values()), reverse=True)
+        for row in rows.values():
+            row.place = totals.index(row.final_credits) + 1
     credits_out = sum(row.final_credits for row in rows.values())
     if credits_in != credits_out:  # a bug, never a user error: the engine conserves credits
         raise RuntimeError(f"Online table {table.pk}: {credits_in} credits came in but {credits_out} went out.")
@@ -782,7 +854,7 @@ def _finish(table: OnlineTable, game: Game) -> None:
     league_game.status = GameStatus.FINISHED
     league_game.replay_document = document
     league_game.replay_result = {
-        "hands": [result for result in table.results if "rebuy" not in result],
+        "hands": [result for result in table.results if "stacks" in result],
         "standings": game.standings(),
         "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
     }
