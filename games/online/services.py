@@ -511,6 +511,11 @@ def seat_return(*, actor: Any, table: OnlineTable) -> OnlineSeat:
     seat.save(update_fields=["away", "timeouts"])
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
+    if table.status == TableStatus.RUNNING and table.state:
+        game = _load(table)
+        if not game.waiting_for() and not game.over:
+            # Between hands the next hand waits for the version it was scheduled at: schedule it again.
+            schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())
     _announce(table, "returned")
     return seat
 

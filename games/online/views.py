@@ -16,12 +16,13 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
-from config.errors import ApplicationError
+from config.errors import ApplicationError, ConflictError
 from games.engine import PRESETS
 from games.engine.bots import BOTS
-from games.online import selectors, services, stream
+from games.online import hands, selectors, services, stream
 from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
+from games.views.pages import history_step
 from league.models import Event, EventStatus
 from league.selectors import league_list
 
@@ -310,3 +311,72 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
     except ApplicationError as exc:
         error = exc
     return _answer(request, pk, error)
+
+
+# ----- hand history and seeds -------------------------------------------------------------------------------
+
+
+def _int_or(raw: str | None, default: int) -> int:
+    try:
+        return int(raw) if raw is not None else default
+    except ValueError:
+        return default
+
+
+def table_hands(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every finished hand of the table, stepped through as the table saw it (`?hand=N&step=K`), while it runs
+    and after; the game page's stepper (`games/_history.html`), swapped by htmx."""
+    table = _table_or_404(request, pk)
+    history = hands.public_table_history(table)
+    context = {
+        "table": table,
+        "history": history,
+        "here": request.path,
+        "over": hands.is_over(table),
+        "replay_later": hands.REPLAY_LATER,
+        **history_step(history, request.GET.get("hand"), request.GET.get("step")),
+    }
+    if getattr(request, "htmx", False) and request.GET.get("hand") is not None and history["hands"]:
+        return render(request, "games/_history.html", context)
+    return render(request, "tables/hands.html", context)
+
+
+def _download(payload: dict, filename: str) -> JsonResponse:
+    response = JsonResponse(payload, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def table_history_download(request: HttpRequest, pk: int) -> JsonResponse:
+    """The public hand history as JSON (`?hand=N` for one hand): what the table saw, any time."""
+    table = _table_or_404(request, pk)
+    history = hands.public_table_history(table)
+    raw = request.GET.get("hand")
+    if raw is not None:
+        number = _int_or(raw, 0)
+        if not 1 <= number <= len(history["hands"]):
+            return JsonResponse(
+                {"detail": f"This table has finished hands 1 to {len(history['hands'])}; there is no hand {raw!r}."},
+                status=400,
+            )
+        history = {**history, "hands": [history["hands"][number - 1]]}
+    name = f"table-{pk}-hand-{raw}-history.json" if raw else f"table-{pk}-history.json"
+    return _download({"table": pk, "name": table.name, **history}, name)
+
+
+def table_replay_download(request: HttpRequest, pk: int, hand: int | None = None) -> HttpResponse:
+    """The game (or the game up to hand N) as sabacc-replay/2, once it is over and its seeds are revealed."""
+    table = _table_or_404(request, pk)
+    try:
+        document = hands.replay_document(table, upto=hand)
+    except ConflictError as exc:
+        return JsonResponse({"detail": exc.message, "code": exc.code}, status=exc.status_code)
+    name = f"table-{pk}-to-hand-{hand}.sabacc-replay.json" if hand else f"table-{pk}.sabacc-replay.json"
+    return _download(document, name)
+
+
+def table_seeds(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every hand's commitment, and once the game is over its revealed seeds checked by the engine; the page's
+    script also hashes each revealed server seed in the browser, so nobody need trust the server's verdict."""
+    table = _table_or_404(request, pk)
+    return render(request, "tables/seeds.html", {"table": table, "report": hands.seed_report(table)})

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
-from league import pages, selectors
+from league import hooks, pages, selectors
 from league.permissions import can_edit_player
 
 
@@ -79,4 +79,10 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         "is_me": player.user_id is not None and player.user_id == request.user.pk,
         "can_manage": can_edit_player(request.user, player),
     }
+    if context["is_me"]:  # "My tables": online tables are the player's own business
+        tables = hooks.player_tables(player_id=player.pk)
+        context["my_tables"] = {
+            "now": [t for t in tables if t["seated"]],
+            "played": [t for t in tables if not t["seated"]],
+        }
     return render(request, "players/player_detail.html", context)

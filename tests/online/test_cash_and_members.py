@@ -20,9 +20,13 @@ pytestmark = pytest.mark.django_db
 
 def between_hands(table, scheduled) -> None:
     """Let the clock play the hand out until the table waits for its next hand."""
-    start = len(scheduled.calls)
-    while "next_hand" not in [name for name, _, _ in scheduled.calls[start:]]:
+    for _ in range(50):  # the clock acts for whoever is awaited (sitting-out seats are acted for at once)
+        table.refresh_from_db()
+        if not Game.from_json(table.state).in_hand:
+            break
         scheduled.run(scheduled.last("turn_timeout"))
+    else:
+        raise AssertionError("the hand did not end")
     table.refresh_from_db()
 
 
@@ -172,3 +176,24 @@ def test_the_league_setting_is_on_the_organisers_edit_form_and_in_the_api(world)
     assert response.json()["members_may_open_tables"] is True
     world.league.refresh_from_db()
     assert world.league.members_may_open_tables is True
+
+
+def test_my_tables_on_my_own_page_lists_where_i_sit_and_what_i_played(world, humans, cash_table, scheduled):
+    from games.online.models import OnlineTable
+
+    mem = humans[0]
+    player = OnlineSeat.objects.get(table=cash_table, player__user=mem).player
+    finished = OnlineTable.objects.create(
+        event=world.event, name="Old table", variant="coruscant_shift", preset="casino", buy_in=450, status="finished"
+    )
+    OnlineSeat.objects.create(table=finished, number=0, player=player, name=player.display_name)
+    me = Client()
+    me.force_login(mem)
+    html = me.get(f"/players/{player.pk}/").content.decode()
+    section = html[html.index('id="my-tables"') :]
+    now, played = section.split("<h3>Played</h3>")[:2]
+    assert f"/tables/{cash_table.pk}/" in now and "Old table" not in now
+    assert f"/tables/{finished.pk}/" in played and cash_table.name not in played.split("</section>")[0]
+    other = Client()
+    other.force_login(humans[1])
+    assert 'id="my-tables"' not in other.get(f"/players/{player.pk}/").content.decode()  # mine only
