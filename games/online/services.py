@@ -72,13 +72,22 @@ def _int(value: Any, what: str, low: int, high: int) -> int:
 
 
 def _lock(table: OnlineTable | int) -> OnlineTable:
+    """Lock the table row only: its event, season and league are read, not locked, so the tables of one event
+    do not wait for each other."""
     pk = table.pk if isinstance(table, OnlineTable) else table
-    return OnlineTable.objects.select_for_update().select_related("event__season__league").get(pk=pk)
+    return OnlineTable.objects.select_for_update(of=("self",)).select_related("event__season__league").get(pk=pk)
 
 
 def _lock_if_any(table_id: int) -> OnlineTable | None:
-    """For tasks: a task for a table deleted since it was sent has nothing to do."""
-    return OnlineTable.objects.select_for_update().select_related("event__season__league").filter(pk=table_id).first()
+    """For tasks: a task for a table deleted since it was sent has nothing to do. The seats come along (read
+    after the lock), so the task's later looks at them cost no query."""
+    return (
+        OnlineTable.objects.select_for_update(of=("self",))
+        .select_related("event__season__league")
+        .prefetch_related("seats")
+        .filter(pk=table_id)
+        .first()
+    )
 
 
 def _load(table: OnlineTable) -> Game:
@@ -766,7 +775,7 @@ def bot_act(*, table_id: int, seat_number: int, turn_version: int) -> bool:
     table = _lock_if_any(table_id)
     if table is None or table.status != TableStatus.RUNNING or table.turn_version != turn_version:
         return False
-    seat = table.seats.filter(number=seat_number, kind=SeatKind.BOT).first()
+    seat = next((s for s in table.seats.all() if s.number == seat_number and s.kind == SeatKind.BOT), None)
     key = f"bot:{turn_version}:{seat_number}"
     if seat is None or OnlineAction.objects.filter(table=table, key=key).exists():
         return False
