@@ -776,12 +776,14 @@ def bot_act(*, table_id: int, seat_number: int, turn_version: int) -> bool:
     if table is None or table.status != TableStatus.RUNNING or table.turn_version != turn_version:
         return False
     seat = next((s for s in table.seats.all() if s.number == seat_number and s.kind == SeatKind.BOT), None)
-    key = f"bot:{turn_version}:{seat_number}"
-    if seat is None or OnlineAction.objects.filter(table=table, key=key).exists():
+    if seat is None:
         return False
     game = _load(table)
+    # Under the lock, the engine says whether the bot is still awaited: a repeat of this task, or one for a
+    # decision the bot made already, finds it is not (the action's unique key backs this up).
     if seat.engine_seat not in game.waiting_for():
         return False
+    key = f"bot:{turn_version}:{seat_number}"
     bot = BOTS[seat.bot_kind](random.Random(secrets.randbits(64)))
     decision = bot.decide(game.view_for(seat.engine_seat))
     _apply(table, game, seat, decision, source=ActionSource.BOT, key=key)
