@@ -156,7 +156,7 @@ def table_open(request: HttpRequest) -> HttpResponse:
     event = next((e for e in _openable_events(request.user) if str(e.pk) == request.POST.get("event")), None)
     try:
         if event is None:
-            raise ApplicationError("Choose an event of a league you organise.")
+            raise ApplicationError("Choose an event of a league where you may open tables (see the list).")
         table = services.table_open(
             actor=request.user,
             event=event,
