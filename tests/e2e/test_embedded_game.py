@@ -191,17 +191,20 @@ def test_a_whole_game_against_bots_on_the_embedded_default(browser, embedded_sit
         standings = page.locator(".standings").inner_text()
         assert result["seats"][0][0] in standings
         # Every hand can be opened afterwards, and every deck checked against its commitment in this browser.
+        page.set_viewport_size({"width": 390, "height": 844})
         page.goto(f"{url}/tables/{table_id}/seeds/")
         page.wait_for_selector("#seeds-verdict")
         hands = page.locator("#seeds tbody tr").count()
         assert hands >= 3 and "match the commitments" in page.locator("#seeds-verdict").inner_text()
         page.wait_for_function(f"document.querySelectorAll('[data-browser-checked=ok]').length === {hands}")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=str(SHOTS / "seeds-390.png"), full_page=True)
         page.goto(f"{url}/tables/{table_id}/hands/")
         page.wait_for_selector("#history")
         assert f"Hand 1 of {hands}" in page.locator("#history").inner_text()
         page.locator("#history-forward").click()
         page.wait_for_selector("#history:has-text('Step 2 of')")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=str(SHOTS / "hands-390.png"), full_page=True)
         assert errors == []
     finally:

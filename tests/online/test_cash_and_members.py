@@ -197,3 +197,31 @@ def test_my_tables_on_my_own_page_lists_where_i_sit_and_what_i_played(world, hum
     other = Client()
     other.force_login(humans[1])
     assert 'id="my-tables"' not in other.get(f"/players/{player.pk}/").content.decode()  # mine only
+
+
+def test_the_organiser_turns_the_setting_on_from_the_league_form(world):
+    from league.models import AuditEntry
+    from tests.manage.conftest import league_form_data
+
+    league = world.league
+    organiser = Client()
+    organiser.force_login(world.users["organiser"])
+    data = league_form_data(
+        name=league.name,
+        slug=league.slug,
+        buy_in_policy=str(league.buy_in_policy_id),
+        chip_set=str(league.chip_set_id or ""),
+        tie_breakers=[],
+        min_players=str(league.min_players),
+        ties_share_better_place="on" if league.ties_share_better_place else "",
+        members_may_open_tables="on",
+    )
+    response = organiser.post(f"/manage/leagues/{league.slug}/edit/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    league.refresh_from_db()
+    assert league.members_may_open_tables is True
+    entry = AuditEntry.objects.filter(action="league.update").latest("id")
+    assert set(entry.data["after"]) == {"members_may_open_tables"}
+    member = Client()
+    member.force_login(world.users["member"])
+    assert member.post(f"/manage/leagues/{league.slug}/edit/", data).status_code in (403, 404)
