@@ -3,7 +3,7 @@ joining, leaving, starting, bots, pausing and resuming. The same services as the
 
 from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -182,7 +182,8 @@ class TableViewSet(viewsets.ViewSet):
         return Response(hand_history.public_table_history(self._table(pk)))
 
     @extend_schema(
-        responses={200: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        parameters=[OpenApiParameter("hand", int, required=False, description="Stop after this hand (1, 2, ...).")],
+        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
         summary="The game as sabacc-replay/2, once it is over (409 while it runs: the decks would show folded hands)",
     )
     @action(detail=True, methods=["get"])

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.cache import cache
 
-from config.errors import ConflictError
+from config.errors import ApplicationError, ConflictError
 from games.engine import EngineError, Game
 from games.engine.fairness import game_problems
 from games.engine.replay import export_replay
@@ -79,7 +79,7 @@ def replay_document(table: OnlineTable, *, upto: int | None = None) -> dict[str,
     if upto is not None:
         count = len(document["hands"])
         if not 1 <= upto <= count:
-            raise ConflictError(f"This table played hands 1 to {count}; there is no hand {upto}.")
+            raise ApplicationError(f"This table played hands 1 to {count}; there is no hand {upto}.")
         if upto < count:
             document = {**document, "hands": document["hands"][:upto], "after": []}
     return document

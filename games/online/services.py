@@ -100,9 +100,13 @@ def _save(table: OnlineTable, game: Game) -> None:
 
 
 def _announce(table: OnlineTable, what: str) -> None:
-    """Tell viewers the table changed: the version only, never a card (each viewer fetches its own view)."""
+    """Tell viewers the table changed: the version only, never a card (each viewer fetches its own view).
+
+    The lobby hears only of what it shows (seats, status), not of every decision in a hand: each lobby
+    stream renders the list again for each message it hears."""
     publish(table_topic(table.pk), {"table": table.pk, "version": table.version, "what": what})
-    publish(lobby_topic(), {"table": table.pk, "version": table.version, "status": table.status})
+    if what != "changed":
+        publish(lobby_topic(), {"table": table.pk, "version": table.version, "status": table.status})
 
 
 # ----- opening and seats -------------------------------------------------------------------------
@@ -244,7 +248,7 @@ def _join_running(actor: Any, table: OnlineTable, player: Player, number: int) -
     )
     table.results = [*table.results, {"join": name, "amount": table.buy_in}]
     audit(actor=actor, action="online_table.join", obj=table, league=table.event.season.league, data={"seat": number})
-    _changed(table, game, before)
+    _changed(table, game, before, what="seat_taken")
     return seat
 
 
@@ -285,7 +289,7 @@ def seat_leave(*, actor: Any, table: OnlineTable) -> None:
                 amount=-stack,
             )
         table.results = [*table.results, {"leave": seat.name, "amount": stack}]
-        _changed(table, game, before)
+        _changed(table, game, before, what="seat_left")
         return
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
@@ -393,7 +397,7 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     before = _turn_key(game)
     game.start_hand()
     audit(actor=actor, action="online_table.start", obj=table, league=event.season.league)
-    _changed(table, game, before, fresh_turn=True)
+    _changed(table, game, before, fresh_turn=True, what="started")
     return table
 
 
@@ -422,7 +426,7 @@ def table_resume(*, actor: Any, table: OnlineTable) -> OnlineTable:
     table.status = TableStatus.RUNNING
     game = _load(table)
     audit(actor=actor, action="online_table.resume", obj=table, league=table.event.season.league)
-    _changed(table, game, _turn_key(game), fresh_turn=True)
+    _changed(table, game, _turn_key(game), fresh_turn=True, what="resumed")
     return table
 
 
@@ -672,7 +676,7 @@ def _engine_seats(table: OnlineTable) -> dict[int, OnlineSeat]:
     return {s.engine_seat: s for s in rows}
 
 
-def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool = False) -> None:
+def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool = False, what: str = "changed") -> None:
     """After the engine state changed: settle sitting-out seats, save, set the clock, schedule, announce."""
     seats = _engine_seats(table)
     played_before = before[0]
@@ -731,7 +735,7 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
     if game.over:
         _finish(table, game)
     table.save()
-    _announce(table, "finished" if game.over else "changed")
+    _announce(table, "finished" if game.over else what)
 
 
 # ----- tasks (called by games.online.tasks with ids; each safe to run twice) -------------------------

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
-from config.errors import ApplicationError, ConflictError
+from config.errors import ApplicationError
 from games.engine import PRESETS
 from games.engine.bots import BOTS
 from games.online import hands, selectors, services, stream
@@ -369,7 +369,7 @@ def table_replay_download(request: HttpRequest, pk: int, hand: int | None = None
     table = _table_or_404(request, pk)
     try:
         document = hands.replay_document(table, upto=hand)
-    except ConflictError as exc:
+    except ApplicationError as exc:
         return JsonResponse({"detail": exc.message, "code": exc.code}, status=exc.status_code)
     name = f"table-{pk}-to-hand-{hand}.sabacc-replay.json" if hand else f"table-{pk}.sabacc-replay.json"
     return _download(document, name)

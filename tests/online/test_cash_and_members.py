@@ -225,3 +225,30 @@ def test_the_organiser_turns_the_setting_on_from_the_league_form(world):
     member = Client()
     member.force_login(world.users["member"])
     assert member.post(f"/manage/leagues/{league.slug}/edit/", data).status_code in (403, 404)
+
+
+def test_the_lobby_hears_of_seats_and_status_not_of_every_decision(
+    world, humans, cash_table, scheduled, django_capture_on_commit_callbacks
+):
+    from config.events import subscribe_local
+
+    heard = {"lobby": [], "table": []}
+    stops = [
+        subscribe_local(services.lobby_topic(), heard["lobby"].append),
+        subscribe_local(services.table_topic(cash_table.pk), heard["table"].append),
+    ]
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            cash_table.refresh_from_db()
+            services.table_act(
+                actor=humans[0], table=cash_table, verb="select", cards=[], version=cash_table.version, key="k1"
+            )
+        assert len(heard["table"]) == 1 and heard["lobby"] == []
+        between_hands(cash_table, scheduled)
+        heard["lobby"].clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            services.seat_take(actor=humans[1], table=cash_table)
+        assert [m["table"] for m in heard["lobby"]] == [cash_table.pk]
+    finally:
+        for stop in stops:
+            stop()

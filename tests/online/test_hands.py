@@ -108,6 +108,9 @@ def test_after_the_end_the_replay_downloads_and_every_hand_checks_against_its_co
     assert verify_game(document)
     league_game = LeagueGame.objects.get(pk=cash_heads_up.game_id)
     assert play_replay(document)["stacks"] == league_game.replay_result["stacks"]
+    missing = anyone.get(f"/tables/{cash_heads_up.pk}/hands/9/replay.json")
+    assert missing.status_code == 400 and "hands 1 to 3" in missing.json()["detail"]
+    assert client_for(None).get(f"/api/tables/{cash_heads_up.pk}/replay/?hand=x").status_code == 400
     upto = anyone.get(f"/tables/{cash_heads_up.pk}/hands/1/replay.json").json()
     assert len(upto["hands"]) == 1
     assert play_replay(upto)["hands"][0] == play_replay(document)["hands"][0]
