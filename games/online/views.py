@@ -52,6 +52,33 @@ def card(code: str) -> dict:
     return {"code": code, "sylop": False, "value": text, "suit": suit, "label": f"{text} {suit}"}
 
 
+def pot_reason(pot: dict, showdown: dict) -> str:
+    """Why the pot went where it did (RULES 1.3): a selection beats none, then the smaller distance to the
+    target, then more cards in the target suit; what is still tied is shared or drawn for."""
+    contenders = {name: showdown[name] for name in pot.get("eligible", []) if name in showdown}
+    winners = [name for name in pot.get("winners", []) if name in contenders]
+    if len(contenders) <= 1 or not winners:
+        return "everyone else folded"
+
+    def key(row: dict) -> tuple:
+        return (bool(row.get("cards")), -row.get("distance", 0), row.get("suit_count", 0))
+
+    best = key(contenders[winners[0]])
+    others = [key(row) for name, row in contenders.items() if name not in winners]
+    if pot.get("draws"):
+        return "tied on distance and suit; a draw from the deck broke the tie"
+    if len(winners) > 1 and not others:
+        return "tied on distance and suit: shared"
+    runner_up = max(others) if others else best
+    if len(winners) > 1:
+        return "tied on distance and suit: shared"
+    if not runner_up[0]:
+        return "the only selection shown (an empty selection cannot win)"
+    if runner_up[1] == best[1]:
+        return f"closest to the target, and {best[2]} in the target suit breaks the tie on distance"
+    return "closest to the target"
+
+
 def present(state: dict) -> dict:
     """The template's context: the state plus what is easier computed here than in a template."""
     view = state["view"] or {}
@@ -79,6 +106,8 @@ def present(state: dict) -> dict:
     pot = sum(p["amount"] for p in (result or hand).get("pots", []))
     reveal = None
     if result:
+        for pot in result.get("pots", []):
+            pot["why"] = pot_reason(pot, result.get("showdown", {}))
         reveal = {
             "showdown": [
                 {**row, "name": name, "cards": [card(c) for c in row.get("cards", [])]}
