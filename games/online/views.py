@@ -106,8 +106,8 @@ def present(state: dict) -> dict:
     pot = sum(p["amount"] for p in (result or hand).get("pots", []))
     reveal = None
     if result:
-        for pot in result.get("pots", []):
-            pot["why"] = pot_reason(pot, result.get("showdown", {}))
+        for awarded in result.get("pots", []):
+            awarded["why"] = pot_reason(awarded, result.get("showdown", {}))
         reveal = {
             "showdown": [
                 {**row, "name": name, "cards": [card(c) for c in row.get("cards", [])]}

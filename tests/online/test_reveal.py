@@ -35,3 +35,17 @@ def test_a_side_pot_is_judged_among_its_own_contenders():
     showdown = {"Ann": row(2, 0, 0), "Bob": row(2, 3, 0), "Cy": row(2, 3, 2)}
     side = {"eligible": ["Bob", "Cy"], "winners": ["Cy"]}  # Ann, all in for less, is not in the side pot
     assert "breaks the tie on distance" in pot_reason(side, showdown)
+
+
+def test_the_table_shows_the_pot_as_a_number_and_each_pot_with_its_reason():
+    from games.online.views import present
+
+    result = {
+        "pots": [{"amount": 7, "eligible": ["Ann", "Bob"], "winners": ["Bob"], "paid": {"Bob": 7}}],
+        "showdown": {"Ann": row(1, 0, 1), "Bob": row(3, 0, 2)},
+        "folded": [],
+    }
+    state = {"view": {"hand": {"phase": "complete", "result": result, "pots": []}, "players": []}, "seats": []}
+    shown = present(state)
+    assert shown["pot"] == 7
+    assert shown["reveal"]["pots"][0]["why"].endswith("breaks the tie on distance")
