@@ -7,7 +7,6 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('games', '0003_online_tables'),
-        ('league', '0004_members_may_open_tables'),
     ]
 
     operations = [
