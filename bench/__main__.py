@@ -3,7 +3,13 @@
 import importlib
 import sys
 
-BENCHES = ("bench.engine_bench", "bench.spike_bench", "bench.league_bench", "bench.pages_bench")
+BENCHES = (
+    "bench.engine_bench",
+    "bench.spike_bench",
+    "bench.league_bench",
+    "bench.pages_bench",
+    "bench.tables_bench",
+)
 
 
 def main(names: list[str]) -> None:

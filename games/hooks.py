@@ -32,6 +32,36 @@ def finished_seat_rows(*, event_id: int) -> list[dict[str, Any]]:
     )
 
 
+def player_tables(*, player_id: int) -> list[dict[str, Any]]:
+    from games.online.models import OnlineSeat, TableStatus
+
+    rows = (
+        OnlineSeat.objects.filter(player_id=player_id)
+        .order_by("-table__created_at", "-table_id")
+        .values(
+            "left",
+            "table_id",
+            "table__name",
+            "table__status",
+            "table__game_id",
+            "table__event__name",
+            "table__event__season__league__name",
+        )[:200]
+    )
+    return [
+        {
+            "id": row["table_id"],
+            "name": row["table__name"],
+            "league": row["table__event__season__league__name"],
+            "event": row["table__event__name"],
+            "status": row["table__status"],
+            "seated": not row["left"] and row["table__status"] != TableStatus.FINISHED,
+            "game": row["table__game_id"],
+        }
+        for row in rows
+    ]
+
+
 def register() -> None:
     from games.demo import bot_replay
     from games.online.services import table_open
@@ -45,4 +75,5 @@ def register() -> None:
         table_create=table_create,
         bot_replay=bot_replay,
         online_table_open=table_open,
+        player_tables=player_tables,
     )

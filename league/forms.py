@@ -302,6 +302,11 @@ class LeagueForm(RulesMixin, PointsMixin, forms.Form):
         label="Minimum players", help_text="Events with fewer players do not count for the standings."
     )
     ties_share_better_place = forms.BooleanField(label="Tied players share the better place", required=False)
+    members_may_open_tables = forms.BooleanField(
+        label="Members may open online tables",
+        required=False,
+        help_text="Off: only organisers open tables in the lobby. On: any member of the league may.",
+    )
     # Read from the ordered checkboxes (see tie_rows); the field is here so a refusal shows beside them.
     tie_breakers = forms.Field(label="Tie-breakers", required=False)
 
@@ -336,6 +341,7 @@ class LeagueForm(RulesMixin, PointsMixin, forms.Form):
             "best_n": league.best_n,
             "min_players": league.min_players,
             "ties_share_better_place": league.ties_share_better_place,
+            "members_may_open_tables": league.members_may_open_tables,
         }
 
     def tie_rows(self) -> list[dict[str, Any]]:
@@ -366,6 +372,7 @@ class LeagueForm(RulesMixin, PointsMixin, forms.Form):
             "best_n": data["best_n"],
             "min_players": data["min_players"],
             "ties_share_better_place": data["ties_share_better_place"],
+            "members_may_open_tables": data["members_may_open_tables"],
         }
         if data.get("slug"):
             fields["slug"] = data["slug"]

@@ -42,3 +42,9 @@ def finished_seat_rows(*, event_id: int) -> list[dict[str, Any]]:
     """The seats of an event's finished games as plain rows (player_id, round, place, buy_in, rebuys,
     knockouts, biggest_pot), ordered by round, game and seat number."""
     return get("finished_seat_rows")(event_id=event_id)
+
+
+def player_tables(*, player_id: int) -> list[dict[str, Any]]:
+    """The online tables a player sits at or sat at, newest first, as plain rows (id, name, league, event,
+    status, seated: still at the table and the game not over, game: the league game's id once started)."""
+    return get("player_tables")(player_id=player_id)

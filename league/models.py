@@ -157,6 +157,9 @@ class League(models.Model):
     best_n = models.PositiveIntegerField(null=True, blank=True, help_text="Only a player's best N events count.")
     min_players = models.PositiveIntegerField(default=2, help_text="Events with fewer players do not count.")
     ties_share_better_place = models.BooleanField(default=True)
+    members_may_open_tables = models.BooleanField(
+        default=False, help_text="Members, not only organisers, may open online tables at the league's events."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     # Bumped by every write of the league's data (`league.services.versions`); the pages' caches key on it.
     data_version = models.PositiveBigIntegerField(default=0, editable=False)

@@ -3,7 +3,7 @@ joining, leaving, starting, bots, pausing and resuming. The same services as the
 
 from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from config.errors import ApplicationError
 from games.engine.bots import BOTS
+from games.online import hands as hand_history
 from games.online import selectors, services
 from games.online.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, OnlineTable
 from league.models import MAX_CREDITS, Event
@@ -190,6 +191,34 @@ class TableViewSet(viewsets.ViewSet):
         table = self._table(pk)
         services.seat_return(actor=request.user, table=table)
         return self._state(table)
+
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT},
+        summary="The finished hands as the table saw them (the public hand history)",
+    )
+    @action(detail=True, methods=["get"])
+    def hands(self, request: Request, pk: str) -> Response:
+        return Response(hand_history.public_table_history(self._table(pk)))
+
+    @extend_schema(
+        parameters=[OpenApiParameter("hand", int, required=False, description="Stop after this hand (1, 2, ...).")],
+        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        summary="The game as sabacc-replay/2, once it is over (409 while it runs: the decks would show folded hands)",
+    )
+    @action(detail=True, methods=["get"])
+    def replay(self, request: Request, pk: str) -> Response:
+        raw = request.query_params.get("hand")
+        if raw is not None and not raw.isdigit():
+            raise ApplicationError(f"`hand` is a hand number (1, 2, ...); got {raw!r}.")
+        return Response(hand_history.replay_document(self._table(pk), upto=int(raw) if raw else None))
+
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT},
+        summary="Each hand's seed commitment and, once the game is over, its revealed seeds and the engine's check",
+    )
+    @action(detail=True, methods=["get"])
+    def seeds(self, request: Request, pk: str) -> Response:
+        return Response(hand_history.seed_report(self._table(pk)))
 
 
 def _valid(serializer_class: type[serializers.Serializer], data) -> dict:

@@ -76,13 +76,18 @@ class OnlineSeat(models.Model):
     away = models.BooleanField(default=False)
     timeouts = models.PositiveIntegerField(default=0, help_text="Timeouts in a row; two mark the player away.")
     left = models.BooleanField(default=False)
-    left_with = models.PositiveIntegerField(null=True, blank=True)
+    left_with = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Credits cashed out on leaving a running cash table (all leaves, summed)."
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["table", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="online_seat_unique_number"),
+            # A seat left at a running cash table is free for someone else (the row stays for the log).
+            models.UniqueConstraint(
+                fields=["table", "number"], condition=Q(left=False), name="online_seat_unique_number"
+            ),
             models.UniqueConstraint(fields=["table", "player"], name="online_seat_unique_player"),
             models.UniqueConstraint(fields=["table", "name"], name="online_seat_unique_name"),
         ]

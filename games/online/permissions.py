@@ -15,13 +15,22 @@ class NotAllowed(ApplicationError):
 
 
 def can_open_table(user: Any, league: League) -> bool:
-    """Organisers of the league (and site admins) open tables."""
-    return permissions.can_manage_league(user, league)
+    """Organisers of the league (and site admins) open tables; members too where the league allows it
+    (`League.members_may_open_tables`)."""
+    if permissions.can_manage_league(user, league):
+        return True
+    if not league.members_may_open_tables or not getattr(user, "is_authenticated", False):
+        return False
+    return selectors.user_player_id(user) is not None and league.pk in selectors.user_league_roles(user)
 
 
 def check_can_open(user: Any, league: League) -> None:
     if not can_open_table(user, league):
-        raise NotAllowed(f"Only organisers of {league} can open tables.")
+        if league.members_may_open_tables:
+            raise NotAllowed(f"Only members and organisers of {league} can open tables; join the league first.")
+        raise NotAllowed(
+            f"Only organisers of {league} can open tables (its organisers have not let members open them)."
+        )
 
 
 def can_run_table(user: Any, table: Any) -> bool:

@@ -44,9 +44,21 @@ def public_log(table: OnlineTable, hand: int) -> list[dict]:
     ]
 
 
+def is_cash_table(table: OnlineTable) -> bool:
+    """A cash table (casino: the game never ends by itself) takes and lets go of players between hands."""
+    return table.options.get("end_rule") == "never"
+
+
+def seats_open(table: OnlineTable) -> bool:
+    """Whether a seat can be taken now: before the start, or at a running cash table (between hands)."""
+    return table.status == TableStatus.OPEN or (
+        is_cash_table(table) and table.status in (TableStatus.RUNNING, TableStatus.PAUSED)
+    )
+
+
 def table_summary(table: OnlineTable, *, user: Any) -> dict:
     """What the lobby shows: stakes, rules, seats free and players."""
-    seats = list(table.seats.all())
+    seats = [s for s in table.seats.all() if not s.left]
     return {
         "id": table.pk,
         "name": table.name,
@@ -60,7 +72,10 @@ def table_summary(table: OnlineTable, *, user: Any) -> dict:
         "turn_seconds": table.turn_seconds,
         "players": [s.name for s in seats],
         "version": table.version,
-        "can_sit": table.status == TableStatus.OPEN and can_sit(user, table) and seat_of(table, user) is None,
+        "can_sit": seats_open(table)
+        and len(seats) < table.seat_count
+        and can_sit(user, table)
+        and seat_of(table, user) is None,
     }
 
 
@@ -101,8 +116,16 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
         ],
         "you": {"seat": me.number, "engine_seat": me.engine_seat, "away": me.away} if me else None,
         "can": {
-            "sit": table.status == TableStatus.OPEN and me is None and can_sit(user, table),
-            "leave": me is not None and table.status != TableStatus.FINISHED,
+            "sit": seats_open(table)
+            and (table.status == TableStatus.OPEN or between_hands)
+            and me is None
+            and sum(1 for s in table.seats.all() if not s.left) < table.seat_count
+            and can_sit(user, table),
+            "leave": me is not None
+            and (
+                table.status == TableStatus.OPEN
+                or (is_cash_table(table) and between_hands and table.status != TableStatus.FINISHED)
+            ),
             "start": runner and table.status == TableStatus.OPEN,
             "fill_bots": runner and table.status == TableStatus.OPEN,
             "pause": runner and table.status == TableStatus.RUNNING,

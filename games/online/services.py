@@ -75,13 +75,22 @@ def _int(value: Any, what: str, low: int, high: int) -> int:
 
 
 def _lock(table: OnlineTable | int) -> OnlineTable:
+    """Lock the table row only: its event, season and league are read, not locked, so the tables of one event
+    do not wait for each other."""
     pk = table.pk if isinstance(table, OnlineTable) else table
-    return OnlineTable.objects.select_for_update().select_related("event__season__league").get(pk=pk)
+    return OnlineTable.objects.select_for_update(of=("self",)).select_related("event__season__league").get(pk=pk)
 
 
 def _lock_if_any(table_id: int) -> OnlineTable | None:
-    """For tasks: a task for a table deleted since it was sent has nothing to do."""
-    return OnlineTable.objects.select_for_update().select_related("event__season__league").filter(pk=table_id).first()
+    """For tasks: a task for a table deleted since it was sent has nothing to do. The seats come along (read
+    after the lock), so the task's later looks at them cost no query."""
+    return (
+        OnlineTable.objects.select_for_update(of=("self",))
+        .select_related("event__season__league")
+        .prefetch_related("seats")
+        .filter(pk=table_id)
+        .first()
+    )
 
 
 def _load(table: OnlineTable) -> Game:
@@ -94,9 +103,13 @@ def _save(table: OnlineTable, game: Game) -> None:
 
 
 def _announce(table: OnlineTable, what: str) -> None:
-    """Tell viewers the table changed: the version only, never a card (each viewer fetches its own view)."""
+    """Tell viewers the table changed: the version only, never a card (each viewer fetches its own view).
+
+    The lobby hears only of what it shows (seats, status), not of every decision in a hand: each lobby
+    stream renders the list again for each message it hears."""
     publish(table_topic(table.pk), {"table": table.pk, "version": table.version, "what": what})
-    publish(lobby_topic(), {"table": table.pk, "version": table.version, "status": table.status})
+    if what != "changed":
+        publish(lobby_topic(), {"table": table.pk, "version": table.version, "status": table.status})
 
 
 # ----- opening and seats -------------------------------------------------------------------------
@@ -158,7 +171,7 @@ def _player_of(actor: Any) -> Player:
 
 
 def _free_number(table: OnlineTable, number: int | None) -> int:
-    taken = set(table.seats.values_list("number", flat=True))
+    taken = set(table.seats.filter(left=False).values_list("number", flat=True))
     if number is None:
         free = [n for n in range(table.seat_count) if n not in taken]
         if not free:
@@ -180,16 +193,24 @@ def _seat_name(table: OnlineTable, wanted: str) -> str:
 
 @transaction.atomic
 def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> OnlineSeat:
-    """Sit the actor's player at the table (before the game starts)."""
+    """Sit the actor's player at the table: before the game starts, or between hands of a running cash
+    table (casino), where the buy-in is booked in the ledger at once."""
     table = _lock(table)
     if not can_sit(actor, table):
         raise NotAllowed(f"Only members of {table.event.season.league} can sit at this table; join it first.")
     player = _player_of(actor)
     if table.seats.filter(player=player, left=False).exists():
         raise ConflictError("You already have a seat at this table.")
-    if table.status != TableStatus.OPEN:
-        raise ConflictError("The game has started: seats are taken before it starts.")
+    if table.status == TableStatus.FINISHED:
+        raise ConflictError("The game is over; there are no seats to take.")
+    if table.status != TableStatus.OPEN and table.options.get("end_rule") != "never":
+        raise ConflictError(
+            f"The game has started: at this table ({table.preset}) seats are taken before the start; only a cash "
+            "table (casino) takes players between hands."
+        )
     number = _free_number(table, number)
+    if table.status != TableStatus.OPEN:
+        return _join_running(actor, table, player, number)
     seat = OnlineSeat.objects.create(
         table=table, number=number, kind=SeatKind.PLAYER, player=player, name=_seat_name(table, player.display_name)
     )
@@ -199,9 +220,46 @@ def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> O
     return seat
 
 
+def _join_running(actor: Any, table: OnlineTable, player: Player, number: int) -> OnlineSeat:
+    """A player sits down at a running cash table between hands: engine join, buy-in in the ledger."""
+    game = _load(table)
+    earlier = table.seats.filter(player=player, left=True).first()
+    name = earlier.name if earlier else _seat_name(table, player.display_name)
+    try:
+        game.verify_join(name, table.buy_in)
+    except EngineError as exc:
+        raise ConflictError(f"You cannot sit down now: {exc}") from exc
+    before = _turn_key(game)
+    engine_seat = game.join(name, table.buy_in)
+    if earlier is not None:
+        seat = earlier
+        seat.number, seat.left, seat.engine_seat, seat.away, seat.timeouts = number, False, engine_seat, False, 0
+        seat.save(update_fields=["number", "left", "engine_seat", "away", "timeouts"])
+    else:
+        seat = OnlineSeat.objects.create(
+            table=table, number=number, kind=SeatKind.PLAYER, player=player, name=name, engine_seat=engine_seat
+        )
+    row = Seat.objects.select_for_update().filter(game_id=table.game_id, player=player).first()
+    if row is None:
+        last = Seat.objects.filter(game_id=table.game_id).order_by("-number").values_list("number", flat=True).first()
+        Seat.objects.create(game_id=table.game_id, player=player, number=(last or 0) + 1, buy_in=table.buy_in)
+    else:
+        row.buy_in += table.buy_in
+        row.save(update_fields=["buy_in"])
+    LedgerEntry.objects.create(
+        event_id=table.event_id, game_id=table.game_id, player=player, kind=LedgerKind.BUY_IN, amount=table.buy_in
+    )
+    league_data_changed(league_id=table.event.season.league_id)  # the buy-in on the player and event pages
+    table.results = [*table.results, {"join": name, "amount": table.buy_in}]
+    audit(actor=actor, action="online_table.join", obj=table, league=table.event.season.league, data={"seat": number})
+    _changed(table, game, before, what="seat_taken")
+    return seat
+
+
 @transaction.atomic
 def seat_leave(*, actor: Any, table: OnlineTable) -> None:
-    """Leave the table: any time before the start; once running only at a cash table (casino), between hands."""
+    """Leave the table: any time before the start; once running only at a cash table (casino), between hands,
+    cashing out the stack through the ledger at once."""
     table = _lock(table)
     player_id = user_player_id(actor)
     seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
@@ -211,6 +269,11 @@ def seat_leave(*, actor: Any, table: OnlineTable) -> None:
         seat.delete()
     elif table.status == TableStatus.FINISHED:
         raise ConflictError("The game is over; there is no seat to leave.")
+    elif table.options.get("end_rule") != "never":
+        raise ConflictError(
+            f"You cannot leave a running game at this table ({table.preset}): the game plays until it ends. Only a "
+            "cash table (casino) lets players leave between hands. Step away instead: the clock acts for you."
+        )
     else:
         game = _load(table)
         try:
@@ -219,9 +282,19 @@ def seat_leave(*, actor: Any, table: OnlineTable) -> None:
             raise ConflictError(f"You cannot leave now: {exc}") from exc
         before = _turn_key(game)
         stack = game.leave(seat.engine_seat)
-        seat.left, seat.left_with = True, stack
+        seat.left, seat.left_with = True, (seat.left_with or 0) + stack
         seat.save(update_fields=["left", "left_with"])
-        _changed(table, game, before)
+        if stack:
+            LedgerEntry.objects.create(
+                event_id=table.event_id,
+                game_id=table.game_id,
+                player_id=seat.player_id,
+                kind=LedgerKind.PAYOUT,
+                amount=-stack,
+            )
+            league_data_changed(league_id=table.event.season.league_id)  # the cash-out on the pages
+        table.results = [*table.results, {"leave": seat.name, "amount": stack}]
+        _changed(table, game, before, what="seat_left")
         return
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
@@ -330,7 +403,7 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     before = _turn_key(game)
     game.start_hand()
     audit(actor=actor, action="online_table.start", obj=table, league=event.season.league)
-    _changed(table, game, before, fresh_turn=True)
+    _changed(table, game, before, fresh_turn=True, what="started")
     return table
 
 
@@ -359,7 +432,7 @@ def table_resume(*, actor: Any, table: OnlineTable) -> OnlineTable:
     table.status = TableStatus.RUNNING
     game = _load(table)
     audit(actor=actor, action="online_table.resume", obj=table, league=table.event.season.league)
-    _changed(table, game, _turn_key(game), fresh_turn=True)
+    _changed(table, game, _turn_key(game), fresh_turn=True, what="resumed")
     return table
 
 
@@ -458,6 +531,11 @@ def seat_return(*, actor: Any, table: OnlineTable) -> OnlineSeat:
     seat.save(update_fields=["away", "timeouts"])
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
+    if table.status == TableStatus.RUNNING and table.state:
+        game = _load(table)
+        if not game.waiting_for() and not game.over:
+            # Between hands the next hand waits for the version it was scheduled at: schedule it again.
+            schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())
     _announce(table, "returned")
     return seat
 
@@ -657,9 +735,15 @@ def table_act(
     return response
 
 
-def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool = False) -> None:
+def _engine_seats(table: OnlineTable) -> dict[int, OnlineSeat]:
+    """{engine seat: seat}; at a cash table a seat someone left may be reused, and the one seated now wins."""
+    rows = sorted((s for s in table.seats.all() if s.engine_seat is not None), key=lambda s: not s.left)
+    return {s.engine_seat: s for s in rows}
+
+
+def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool = False, what: str = "changed") -> None:
     """After the engine state changed: settle sitting-out seats, save, set the clock, schedule, announce."""
-    seats = {s.engine_seat: s for s in table.seats.all() if s.engine_seat is not None}
+    seats = _engine_seats(table)
     played_before = before[0]
     table.version += 1
     after = _turn_key(game)
@@ -716,7 +800,7 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
     if game.over:
         _finish(table, game)
     table.save()
-    _announce(table, "finished" if game.over else "changed")
+    _announce(table, "finished" if game.over else what)
 
 
 # ----- tasks (called by games.online.tasks with ids; each safe to run twice) -------------------------
@@ -731,7 +815,7 @@ def turn_timeout(*, table_id: int, turn_version: int) -> int:
     if table is None or table.status != TableStatus.RUNNING or table.turn_version != turn_version:
         return 0
     game = _load(table)
-    seats = {s.engine_seat: s for s in table.seats.all() if s.engine_seat is not None}
+    seats = _engine_seats(table)
     acted = 0
     for engine_seat in game.waiting_for():
         if table.turn_version != turn_version or engine_seat not in game.waiting_for():
@@ -760,13 +844,15 @@ def bot_act(*, table_id: int, seat_number: int, turn_version: int) -> bool:
     table = _lock_if_any(table_id)
     if table is None or table.status != TableStatus.RUNNING or table.turn_version != turn_version:
         return False
-    seat = table.seats.filter(number=seat_number, kind=SeatKind.BOT).first()
-    key = f"bot:{turn_version}:{seat_number}"
-    if seat is None or OnlineAction.objects.filter(table=table, key=key).exists():
+    seat = next((s for s in table.seats.all() if s.number == seat_number and s.kind == SeatKind.BOT), None)
+    if seat is None:
         return False
     game = _load(table)
+    # Under the lock, the engine says whether the bot is still awaited: a repeat of this task, or one for a
+    # decision the bot made already, finds it is not (the action's unique key backs this up).
     if seat.engine_seat not in game.waiting_for():
         return False
+    key = f"bot:{turn_version}:{seat_number}"
     bot = BOTS[seat.bot_kind](random.Random(secrets.randbits(64)))
     decision = bot.decide(game.view_for(seat.engine_seat))
     _apply(table, game, seat, decision, source=ActionSource.BOT, key=key)
@@ -801,14 +887,18 @@ def _finish(table: OnlineTable, game: Game) -> None:
     seats = {s.name: s for s in table.seats.select_related("player")}
     places = {row["player"]: row for row in game.standings()}
     rows = {s.player_id: s for s in Seat.objects.select_for_update().filter(game=league_game)}
-    previous = {name: table.buy_in for name in seats}
+    starting = set(game.starting_names)
+    previous = {name: table.buy_in if name in starting else 0 for name in seats}
     deltas: dict[str, list[int]] = {name: [] for name in seats}
     history = []
-    rebuys = 0
+    credits_in = table.buy_in * len(starting)
     for result in table.results:
-        if "rebuy" in result:
-            previous[result["rebuy"]] += result["amount"]
-            rebuys += result["amount"]
+        if "rebuy" in result or "join" in result:  # credits brought to the table between hands
+            previous[result.get("rebuy") or result["join"]] += result["amount"]
+            credits_in += result["amount"]
+            continue
+        if "leave" in result:  # cashed out (booked in the ledger when the player left)
+            previous[result["leave"]] = 0
             continue
         stacks = result["stacks"]
         for name in seats:
@@ -818,9 +908,9 @@ def _finish(table: OnlineTable, game: Game) -> None:
     entries = []
     for name, seat in seats.items():
         row = rows[seat.player_id]
-        final = game.stacks[seat.engine_seat] if not seat.left else seat.left_with
-        row.final_credits = final
-        row.place = places[name]["place"]
+        at_table = 0 if seat.left else game.stacks[seat.engine_seat]
+        row.final_credits = at_table + (seat.left_with or 0)
+        row.place = places.get(name, {}).get("place")
         row.biggest_pot = max([0, *deltas[name]])
         for number, delta in enumerate(deltas[name], start=1):
             if delta:
@@ -828,11 +918,15 @@ def _finish(table: OnlineTable, game: Game) -> None:
                 entries.append(
                     LedgerEntry(event=event, game=league_game, player=seat.player, kind=kind, amount=delta, hand=number)
                 )
-        if final:
+        if at_table:
             entries.append(
-                LedgerEntry(event=event, game=league_game, player=seat.player, kind=LedgerKind.PAYOUT, amount=-final)
+                LedgerEntry(event=event, game=league_game, player=seat.player, kind=LedgerKind.PAYOUT, amount=-at_table)
             )
-    credits_in = table.buy_in * len(seats) + rebuys
+    if any(seat.left_with for seat in seats.values()):
+        # Someone cashed out at a cash table: places go by all the credits each player took away.
+        totals = sorted((row.final_credits for row in rows.values()), reverse=True)
+        for row in rows.values():
+            row.place = totals.index(row.final_credits) + 1
     # Corellian Spike leaves the Sabacc pot and the carry-over unpaid at the end (RULES Ruling 2.6.1).
     unpaid = game.carry + sum(game.pools.values())
     credits_out = sum(row.final_credits for row in rows.values()) + unpaid
@@ -847,7 +941,7 @@ def _finish(table: OnlineTable, game: Game) -> None:
     league_game.status = GameStatus.FINISHED
     league_game.replay_document = document
     league_game.replay_result = {
-        "hands": [result for result in table.results if "rebuy" not in result],
+        "hands": [result for result in table.results if "stacks" in result],
         "standings": game.standings(),
         "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
         **({"unpaid": {"carry_over": game.carry, **game.pools}} if unpaid else {}),

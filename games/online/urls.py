@@ -12,5 +12,10 @@ urlpatterns = [
     path("tables/<int:pk>/fragment/", views.table_fragment, name="online-fragment"),
     path("tables/<int:pk>/events/", views.table_events, name="online-events"),
     path("tables/<int:pk>/act/", views.table_act, name="online-act"),
+    path("tables/<int:pk>/hands/", views.table_hands, name="online-hands"),
+    path("tables/<int:pk>/hands/history.json", views.table_history_download, name="online-history-download"),
+    path("tables/<int:pk>/hands/replay.json", views.table_replay_download, name="online-replay-download"),
+    path("tables/<int:pk>/hands/<int:hand>/replay.json", views.table_replay_download, name="online-hand-download"),
+    path("tables/<int:pk>/seeds/", views.table_seeds, name="online-seeds"),
     path("tables/<int:pk>/<slug:what>/", views.table_do, name="online-do"),
 ]

@@ -19,9 +19,10 @@ from django.views.decorators.http import require_POST
 from config.errors import ApplicationError
 from games.engine.bots import BOTS
 from games.engine.options import variant_presets
-from games.online import selectors, services, stream
+from games.online import hands, selectors, services, stream
 from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
+from games.views.pages import history_step
 from league.models import Event, EventStatus
 from league.selectors import league_list
 
@@ -60,6 +61,35 @@ def card(code: str, variant: str | None = None) -> dict:
     return {"code": code, "sylop": False, "value": text, "suit": suit, "label": f"{text} {suit}"}
 
 
+def pot_reason(pot: dict, showdown: dict, variant: str = "coruscant_shift") -> str:
+    """Why the pot went where it did (RULES 1.3): a selection beats none, then the smaller distance to the
+    target, then more cards in the target suit; what is still tied is shared or drawn for."""
+    contenders = {name: showdown[name] for name in pot.get("eligible", []) if name in showdown}
+    winners = [name for name in pot.get("winners", []) if name in contenders]
+    if len(contenders) <= 1 or not winners:
+        return "everyone else folded"
+    if variant != "coruscant_shift":  # ranked by the variant's hand hierarchy, not by a target
+        return "best hand, shared" if len(winners) > 1 else "best hand"
+
+    def key(row: dict) -> tuple:
+        return (bool(row.get("cards")), -row.get("distance", 0), row.get("suit_count", 0))
+
+    best = key(contenders[winners[0]])
+    others = [key(row) for name, row in contenders.items() if name not in winners]
+    if pot.get("draws"):
+        return "tied on distance and suit; a draw from the deck broke the tie"
+    if len(winners) > 1 and not others:
+        return "tied on distance and suit: shared"
+    runner_up = max(others) if others else best
+    if len(winners) > 1:
+        return "tied on distance and suit: shared"
+    if not runner_up[0]:
+        return "the only selection shown (an empty selection cannot win)"
+    if runner_up[1] == best[1]:
+        return f"closest to the target, and {best[2]} in the target suit breaks the tie on distance"
+    return "closest to the target"
+
+
 def present(state: dict) -> dict:
     """The template's context: the state plus what is easier computed here than in a template."""
     view = state["view"] or {}
@@ -87,6 +117,8 @@ def present(state: dict) -> dict:
     pot = sum(p["amount"] for p in (result or hand).get("pots", []))
     reveal = None
     if result:
+        for awarded in result.get("pots", []):
+            awarded["why"] = pot_reason(awarded, result.get("showdown", {}), view.get("variant", "coruscant_shift"))
         reveal = {
             "showdown": [
                 {**row, "name": name, "cards": [card(c, view.get("variant")) for c in row.get("cards", [])]}
@@ -166,7 +198,7 @@ def table_open(request: HttpRequest) -> HttpResponse:
     event = next((e for e in _openable_events(request.user) if str(e.pk) == request.POST.get("event")), None)
     try:
         if event is None:
-            raise ApplicationError("Choose an event of a league you organise.")
+            raise ApplicationError("Choose an event of a league where you may open tables (see the list).")
         table = services.table_open(
             actor=request.user,
             event=event,
@@ -326,3 +358,72 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
     except ApplicationError as exc:
         error = exc
     return _answer(request, pk, error)
+
+
+# ----- hand history and seeds -------------------------------------------------------------------------------
+
+
+def _int_or(raw: str | None, default: int) -> int:
+    try:
+        return int(raw) if raw is not None else default
+    except ValueError:
+        return default
+
+
+def table_hands(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every finished hand of the table, stepped through as the table saw it (`?hand=N&step=K`), while it runs
+    and after; the game page's stepper (`games/_history.html`), swapped by htmx."""
+    table = _table_or_404(request, pk)
+    history = hands.public_table_history(table)
+    context = {
+        "table": table,
+        "history": history,
+        "here": request.path,
+        "over": hands.is_over(table),
+        "replay_later": hands.REPLAY_LATER,
+        **history_step(history, request.GET.get("hand"), request.GET.get("step")),
+    }
+    if getattr(request, "htmx", False) and request.GET.get("hand") is not None and history["hands"]:
+        return render(request, "games/_history.html", context)
+    return render(request, "tables/hands.html", context)
+
+
+def _download(payload: dict, filename: str) -> JsonResponse:
+    response = JsonResponse(payload, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def table_history_download(request: HttpRequest, pk: int) -> JsonResponse:
+    """The public hand history as JSON (`?hand=N` for one hand): what the table saw, any time."""
+    table = _table_or_404(request, pk)
+    history = hands.public_table_history(table)
+    raw = request.GET.get("hand")
+    if raw is not None:
+        number = _int_or(raw, 0)
+        if not 1 <= number <= len(history["hands"]):
+            return JsonResponse(
+                {"detail": f"This table has finished hands 1 to {len(history['hands'])}; there is no hand {raw!r}."},
+                status=400,
+            )
+        history = {**history, "hands": [history["hands"][number - 1]]}
+    name = f"table-{pk}-hand-{raw}-history.json" if raw else f"table-{pk}-history.json"
+    return _download({"table": pk, "name": table.name, **history}, name)
+
+
+def table_replay_download(request: HttpRequest, pk: int, hand: int | None = None) -> HttpResponse:
+    """The game (or the game up to hand N) as sabacc-replay/2, once it is over and its seeds are revealed."""
+    table = _table_or_404(request, pk)
+    try:
+        document = hands.replay_document(table, upto=hand)
+    except ApplicationError as exc:
+        return JsonResponse({"detail": exc.message, "code": exc.code}, status=exc.status_code)
+    name = f"table-{pk}-to-hand-{hand}.sabacc-replay.json" if hand else f"table-{pk}.sabacc-replay.json"
+    return _download(document, name)
+
+
+def table_seeds(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every hand's commitment, and once the game is over its revealed seeds checked by the engine; the page's
+    script also hashes each revealed server seed in the browser, so nobody need trust the server's verdict."""
+    table = _table_or_404(request, pk)
+    return render(request, "tables/seeds.html", {"table": table, "report": hands.seed_report(table)})

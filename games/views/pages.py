@@ -57,7 +57,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = pages.game_for_viewer(user=request.user, pk=pk)
     league = game.event.season.league
     history = pages.game_replay_history(game=game)
-    step_context = _history_step(history, request.GET.get("hand"), request.GET.get("step"))
+    step_context = history_step(history, request.GET.get("hand"), request.GET.get("step"))
     if getattr(request, "htmx", False) and request.GET.get("hand") is not None and history:
         return render(request, "games/_history.html", {"game": game, **step_context})
     chips = selectors.chip_history_for_game(game_id=game.pk)
@@ -94,7 +94,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/game_detail.html", context)
 
 
-def _history_step(history: dict | None, raw_hand: str | None, raw_step: str | None) -> dict:
+def history_step(history: dict | None, raw_hand: str | None, raw_step: str | None) -> dict:
     if not history or not history.get("hands"):
         return {"hand": None, "step": None}
     hands = history["hands"]

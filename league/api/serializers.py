@@ -158,6 +158,7 @@ class LeagueOutput(serializers.ModelSerializer):
             "best_n",
             "min_players",
             "ties_share_better_place",
+            "members_may_open_tables",
             "created_at",
         ]
 
@@ -182,6 +183,9 @@ class LeagueInput(StrictInput):
     best_n = serializers.IntegerField(min_value=1, max_value=MAX_COUNT, required=False, allow_null=True)
     min_players = serializers.IntegerField(min_value=1, max_value=MAX_COUNT, required=False)
     ties_share_better_place = serializers.BooleanField(required=False)
+    members_may_open_tables = serializers.BooleanField(
+        required=False, help_text="Members, not only organisers, may open online tables (default false)."
+    )
 
 
 class SeasonOutput(serializers.ModelSerializer):

@@ -31,10 +31,16 @@ LEAGUE_FIELDS = {
     "best_n",
     "min_players",
     "ties_share_better_place",
+    "members_may_open_tables",
 }
 
 
 def _check_league_text(fields: dict[str, Any]) -> None:
+    if "members_may_open_tables" in fields and not isinstance(fields["members_may_open_tables"], bool):
+        raise ApplicationError(
+            f"members_may_open_tables is true or false; got {fields['members_may_open_tables']!r}.",
+            extra={"field": "members_may_open_tables"},
+        )
     if "name" in fields:
         fields["name"] = check_text(fields["name"], "A league's name", field="name", max_length=120)
     if "slug" in fields:

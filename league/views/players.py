@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from league import page_cache, pages, selectors
+from league import hooks, page_cache, pages, selectors
 from league.permissions import can_edit_player
 
 
@@ -58,6 +58,12 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         "is_me": player.user_id is not None and player.user_id == request.user.pk,
         "can_manage": can_edit_player(request.user, player),
     }
+    if context["is_me"]:  # "My tables": online tables are the player's own business, never cached
+        tables = hooks.player_tables(player_id=player.pk)
+        context["my_tables"] = {
+            "now": [t for t in tables if t["seated"]],
+            "played": [t for t in tables if not t["seated"]],
+        }
     return render(request, "players/player_detail.html", context)
 
 

@@ -28,6 +28,9 @@ NOT_PAGES = {
     "favicon": "a redirect to the icon",
     "online-lobby-events": "the lobby's server-sent event stream (the lobby page reads it)",
     "online-events": "a table's server-sent event stream (the table page reads it)",
+    "online-history-download": "a JSON download (the public hand history) linked from the hands page",
+    "online-replay-download": "a JSON download (the game's replay, once it is over) linked from the hands page",
+    "online-hand-download": "a JSON download (the replay up to one hand) linked from the hands page",
 }
 
 

@@ -1,6 +1,7 @@
 """Online tables in a real browser against the live server, with a real Celery worker for the bots,
 the clock and the next hand: a player plays a hand against bots, and two players play one together,
-every change arriving live, with no reload."""
+every change arriving live, with no reload; one table served by two server processes; the keyboard
+shortcuts and the bet slider's presets."""
 
 import os
 import socket
@@ -17,7 +18,7 @@ from django.test import Client
 from config.celery import app
 from games.engine import Game
 from games.online import services, stream
-from games.online.models import OnlineSeat
+from games.online.models import OnlineAction, OnlineSeat
 from tests.league.conftest import build_world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -174,6 +175,7 @@ def duel(browser, contexts, table_world, url_a: str, url_b: str, shot: str) -> N
     page_a.get_by_role("button", name="Take a seat").click()
     page_a.get_by_role("button", name="Start the game").click()
     page_b.wait_for_selector(".cards.hand .card")  # live: B's cards arrive without a reload
+    page_a.wait_for_selector(".cards.hand .card")
     cards_a = set(page_a.locator(".cards.hand .card").evaluate_all("els => els.map(e => e.dataset.code)"))
     cards_b = set(page_b.locator(".cards.hand .card").evaluate_all("els => els.map(e => e.dataset.code)"))
     assert len(cards_a) >= 4 and len(cards_b) >= 4 and not (cards_a & cards_b) - {"0"}
@@ -226,6 +228,65 @@ def second_server(live_server):
 
 
 def test_two_server_processes_one_table(browser, live_server, second_server, table_world, contexts):
-    if not settings.REDIS_URL or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
-        pytest.skip("two processes share PostgreSQL and Redis (CI runs them)")
+    # Two server processes share PostgreSQL and Redis: without them this test fails (it never skips).
+    assert settings.REDIS_URL, "the two-process test needs REDIS_URL (Redis pub/sub between the processes)"
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql", "it needs PostgreSQL"
     duel(browser, contexts, table_world, live_server.url, second_server, "two-processes")
+
+
+def test_keyboard_shortcuts_and_the_bet_slider_presets(browser, live_server, table_world, contexts):
+    organiser, member = table_world.users["organiser"], table_world.users["member"]
+    table = services.table_open(
+        actor=organiser, event=table_world.event, name="Keys", seats=2, turn_seconds=120, preset="better"
+    )
+    services.seat_take(actor=organiser, table=table)
+    services.seat_take(actor=member, table=table)
+    services.table_start(actor=organiser, table=table)
+    pages = {}
+    for user in (organiser, member):
+        page = signed_in(browser, live_server.url, user, contexts, width=390, height=844)
+        page.goto(f"{live_server.url}/tables/{table.pk}/")
+        page.wait_for_selector("#live-status:has-text('Live')")
+        pages[user.pk] = page
+    # Select phase: both choose with the keyboard (S), nothing ticked.
+    for page in pages.values():
+        page.wait_for_selector("[data-act-form] button[value=select]")
+        version = page.locator("#table").get_attribute("data-version")
+        page.keyboard.press("s")
+        page.wait_for_function(f"document.getElementById('table').dataset.version !== '{version}'")
+    # The first betting decision: a bet or raise slider bounded by the rules, with its presets.
+    for _ in range(20):
+        awaited = awaited_users(table)
+        assert awaited, "the hand ended before a betting decision"
+        user_id = next(iter(awaited))
+        page = pages[user_id]
+        page.wait_for_function(f"Number(document.getElementById('table').dataset.version) >= {table.version}")
+        if page.locator("[data-amount]").count():
+            break
+        version = page.locator("#table").get_attribute("data-version")
+        page.keyboard.press("s" if page.locator("[data-act-form] button[value=select]").count() else "c")
+        page.wait_for_function(f"document.getElementById('table').dataset.version !== '{version}'")
+    else:
+        raise AssertionError("no bet or raise was offered")
+    table.refresh_from_db()
+    game = Game.from_json(table.state)
+    seat = next(s for s in table.seats.all() if s.player.user_id == user_id)
+    legal = game.legal_actions(seat.engine_seat)
+    verb = "bet" if legal.can_bet else "raise"
+    low, high = (legal.min_bet, legal.max_bet) if verb == "bet" else (legal.min_raise_to, legal.max_raise_to)
+    slider = page.locator("[data-amount]")
+    assert (int(slider.get_attribute("min")), int(slider.get_attribute("max"))) == (low, high)
+    presets = [int(v) for v in page.locator("[data-preset]").evaluate_all("els => els.map(e => e.dataset.preset)")]
+    assert presets[0] == low and presets[-1] == high and all(low <= p <= high for p in presets)
+    page.locator(".preset", has_text="max").click()
+    assert int(slider.input_value()) == high and page.locator("[data-amount-out]").inner_text() == str(high)
+    page.locator(".preset", has_text="min").click()
+    assert int(slider.input_value()) == low
+    version = page.locator("#table").get_attribute("data-version")
+    page.keyboard.press("b")  # B: bet or raise the amount on the slider
+    page.wait_for_function(f"document.getElementById('table').dataset.version !== '{version}'")
+    action = OnlineAction.objects.filter(table=table).order_by("-id").first()
+    assert (action.verb, action.amount, action.seat.player.user_id) == (verb, low, user_id)
+    text = f"bet {low}" if verb == "bet" else f"raised to {low}"
+    for other in pages.values():  # everyone sees it live
+        other.wait_for_selector(f".log li:has-text('{text}')")

@@ -6,7 +6,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 
 from config.errors import ApplicationError
 from games.engine import Game
@@ -18,8 +18,7 @@ from games.online.selectors import table_state
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_actions_apply_once_each_and_only_when_legal(world, humans, open_table, scheduled):
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks need PostgreSQL (CI runs it)")
+    assert connection.vendor == "postgresql", "row locks need PostgreSQL: set DATABASE_URL (this test never skips)"
     org, mem = world.users["organiser"], humans[0]
     table = open_table(seats=2)
     services.seat_take(actor=org, table=table)
@@ -77,3 +76,39 @@ def test_concurrent_actions_apply_once_each_and_only_when_legal(world, humans, o
     assert game.total_credits() == 2 * table.buy_in
     replayed = play_replay(export_replay(game))
     assert replayed["stacks"] == {name: game.stacks[s] for s, name in enumerate(game.names)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tables_of_one_event_do_not_wait_for_each_other(world, open_table):
+    """An action locks its table row only, not the event, season and league it reads: while one table of an
+    event is held, another table of the same event is locked at once."""
+    from django.db import connections, transaction
+
+    assert connection.vendor == "postgresql", "row locks need PostgreSQL: set DATABASE_URL (this test never skips)"
+    first, second = open_table(name="First"), open_table(name="Second")
+    held, release, outcome = threading.Event(), threading.Event(), {}
+
+    def hold_first() -> None:
+        try:
+            with transaction.atomic():
+                services._lock(first)
+                held.set()
+                release.wait(10)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold_first)
+    holder.start()
+    try:
+        assert held.wait(10)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '2s'")
+            outcome["locked"] = services._lock(second).pk  # the old lock (event rows too) waited here
+            with pytest.raises(OperationalError), transaction.atomic(), connection.cursor() as cursor:
+                # while the first table really is held by the other transaction
+                cursor.execute("SELECT id FROM games_onlinetable WHERE id = %s FOR UPDATE NOWAIT", [first.pk])
+    finally:
+        release.set()
+        holder.join(10)
+    assert outcome["locked"] == second.pk

@@ -61,7 +61,27 @@ def outputs(client, table) -> dict[str, str]:
         "legal": client.get(f"/api/tables/{table.pk}/legal/").content.decode(),
         "lobby": client.get("/api/tables/").content.decode() + client.get("/tables/").content.decode(),
         "events": json.dumps(first_stream_message(client, table)),
+        # The finished hands and the seeds: what the table saw, and commitments only while the game runs.
+        "hands": client.get(f"/tables/{table.pk}/hands/").content.decode()
+        + client.get(f"/tables/{table.pk}/hands/history.json").content.decode()
+        + client.get(f"/api/tables/{table.pk}/hands/").content.decode(),
+        "replay": client.get(f"/tables/{table.pk}/hands/replay.json").content.decode()
+        + client.get(f"/api/tables/{table.pk}/replay/").content.decode(),
+        "seeds": client.get(f"/tables/{table.pk}/seeds/").content.decode()
+        + client.get(f"/api/tables/{table.pk}/seeds/").content.decode(),
     }
+
+
+def shown_at_reveals(table: OnlineTable) -> set[str]:
+    """Cards the players still in showed at the reveal of each finished hand (never a folded player's)."""
+    table.refresh_from_db()
+    shown = set()
+    for result in table.results:
+        folded = set(result.get("folded") or [])
+        for name, row in (result.get("showdown") or {}).items():
+            if name not in folded:
+                shown |= set(row.get("cards") or [])
+    return shown
 
 
 def assert_hidden(world, humans, table) -> None:
@@ -72,8 +92,11 @@ def assert_hidden(world, humans, table) -> None:
         others = set().union(*(c for s, c in found["cards"].items() if s != who["seat"].get(name))) - mine
         for where, text in outputs(client, table).items():
             assert found["master"] not in text, (name, where)
-            assert '"state"' not in text and "hist" not in text, (name, where)
-            for code in others:
+            # Neither saved text of the engine (the `state` and `history` columns) appears under its key.
+            assert '"state":' not in text and '"history":' not in text, (name, where)
+            # The hand history shows what finished hands showed at their reveal (public there); nothing else.
+            hidden = others - shown_at_reveals(table) if where == "hands" else others
+            for code in hidden:
                 assert f'data-code="{code}"' not in text and f'"{code}"' not in text, (name, where, code)
             if where in ("html", "fragment", "api", "events") and mine:
                 assert any(code in text for code in mine), (name, where)

@@ -214,7 +214,7 @@ def test_a_paused_table_refuses_actions_until_resumed(world, humans, heads_up):
 
 def test_leaving_mid_game_is_refused_outside_a_cash_game(world, humans, heads_up):
     before = snapshot(heads_up)
-    with pytest.raises(ConflictError, match="cannot leave now"):
+    with pytest.raises(ConflictError, match="cannot leave a running game at this table"):
         services.seat_leave(actor=humans[0], table=heads_up)
     assert snapshot(heads_up) == before and OnlineSeat.objects.filter(table=heads_up, left=False).count() == 2
 
