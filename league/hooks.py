@@ -42,3 +42,17 @@ def finished_seat_rows(*, event_id: int) -> list[dict[str, Any]]:
     """The seats of an event's finished games as plain rows (player_id, round, place, buy_in, rebuys,
     knockouts, biggest_pot), ordered by round, game and seat number."""
     return get("finished_seat_rows")(event_id=event_id)
+
+
+def event_place_rows(*, event_id: int) -> list[dict[str, Any]] | None:
+    """A tournament's final places as seat rows (see `finished_seat_rows`), or None when the event is no
+    tournament with places: then the event's results come from its games. Registered by tournaments."""
+    function = _registry.get("event_place_rows")
+    return function(event_id=event_id) if function is not None else None
+
+
+def demo_extend(out: Any) -> None:
+    """Let a higher app add to the demo (tournaments: a tournament night in progress); idempotent."""
+    function = _registry.get("demo_extend")
+    if function is not None:
+        function(out=out)
