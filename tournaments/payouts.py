@@ -111,7 +111,7 @@ def icm_equities(stacks: list[int], prizes: list[int]) -> list[Fraction]:
     total = sum(stacks)
     equities = [Fraction(0)] * count
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def finish(remaining: frozenset[int]) -> tuple[Fraction, ...]:
         # Expected prize of each player from the places still open, given `remaining` are left.
         place = count - len(remaining)

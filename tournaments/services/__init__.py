@@ -21,7 +21,6 @@ from tournaments.services.registration import (
     tournament_register,
     tournament_unregister,
 )
-
 from tournaments.services.results import (
     deal_preview,
     entry_count,
@@ -32,16 +31,13 @@ from tournaments.services.results import (
 )
 
 __all__ = [
-    "deal_preview",
-    "entry_count",
-    "payout_table",
-    "tournament_complete",
-    "tournament_deal",
-    "tournament_payouts_set",
     "MAX_STACK",
     "check_structure",
     "clock_tick_due",
     "clock_topic",
+    "deal_preview",
+    "entry_count",
+    "payout_table",
     "prize_pool",
     "revealed_seed",
     "tournament_balance",
@@ -49,10 +45,14 @@ __all__ = [
     "tournament_clock_move",
     "tournament_clock_pause",
     "tournament_clock_start",
+    "tournament_clock_tick",
+    "tournament_complete",
     "tournament_create",
+    "tournament_deal",
     "tournament_draw",
     "tournament_eliminate",
     "tournament_eliminate_undo",
+    "tournament_payouts_set",
     "tournament_publish_seed",
     "tournament_rebuy",
     "tournament_register",
