@@ -17,7 +17,7 @@ from league.models import Event, EventResult, LedgerEntry, LedgerKind
 def event_for_viewer(*, user: Any, pk: int) -> Event:
     event = (
         Event.objects.filter(pk=pk, season__league__in=selectors.league_list(user=user))
-        .select_related("season__league", "buy_in_policy", "chip_set")
+        .select_related("season__league", "buy_in_policy", "chip_set", "tournament")
         .first()
     )
     if event is None:
