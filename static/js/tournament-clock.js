@@ -15,6 +15,12 @@
     return projector ? m + ":" + s : m + " min " + s + " s";
   }
 
+  function ordinal(n) {
+    const tens = n % 100;
+    const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+    return n + suffix;
+  }
+
   function setText(name, text) {
     document.querySelectorAll('[data-clock="' + name + '"]').forEach(function (el) {
       if (el.textContent !== text) el.textContent = text;
@@ -55,6 +61,19 @@
     setText("players_left", projector ? String(data.players_left) : data.players_left + " of " + data.entries);
     setText("average_stack", data.average_stack.toLocaleString("en"));
     setText("prize_pool", data.prize_pool.toLocaleString("en") + (projector ? "" : " credits"));
+    document.querySelectorAll("[data-clock-payouts]").forEach(function (list) {
+      const text = data.payouts.join(",");
+      if (list.dataset.shown === text) return;
+      list.dataset.shown = text;
+      list.replaceChildren.apply(list, data.payouts.map(function (amount, index) {
+        const item = document.createElement("li");
+        const place = document.createElement("span");
+        place.className = "p-place";
+        place.textContent = ordinal(index + 1);
+        item.append(place, " " + amount.toLocaleString("en"));
+        return item;
+      }));
+    });
     document.querySelectorAll('[data-clock="paused"]').forEach(function (el) { el.hidden = !data.paused; });
     document.documentElement.dataset.clockLevel = key;
   }
