@@ -50,6 +50,9 @@ class Tournament(models.Model):
     payout_shares = models.JSONField(null=True, blank=True, help_text="A custom payout table in basis points.")
     deal = models.JSONField(null=True, blank=True, help_text="A deal at the final table: method, stacks, amounts.")
     completed_at = models.DateTimeField(null=True, blank=True)
+    rounds = models.JSONField(
+        default=list, blank=True, help_text="Halcyon: per round, per table number, [[player, credits, out hand], ...]."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

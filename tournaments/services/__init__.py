@@ -2,6 +2,7 @@
 `from tournaments import services` and `services.tournament_register(...)` keep working."""
 
 from tournaments.services.clock import clock_tick_due, clock_topic, tournament_clock_tick
+from tournaments.services.halcyon import tournament_halcyon_table
 from tournaments.services.registration import (
     MAX_STACK,
     check_structure,
@@ -52,6 +53,7 @@ __all__ = [
     "tournament_draw",
     "tournament_eliminate",
     "tournament_eliminate_undo",
+    "tournament_halcyon_table",
     "tournament_payouts_set",
     "tournament_publish_seed",
     "tournament_rebuy",

@@ -15,7 +15,7 @@ from league import services as league_services
 from league.models import EventStatus, LedgerKind
 from tournaments import payouts
 from tournaments.errors import TournamentLogicError
-from tournaments.models import Registration, RegistrationStatus, Tournament, TournamentStatus
+from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services.registration import _check_manager, _lock, prize_pool
 
 TEMPLATES = ("winner_takes_all", "top_3", "top_15_percent", "custom")
@@ -72,6 +72,21 @@ def tournament_payouts_set(
         data={"template": template, "shares": tournament.payout_shares},
     )
     return tournament
+
+
+def shared_prizes(registrations: list[Registration], table: list[int]) -> dict[int, int]:
+    """Prizes by place when places can be shared (Halcyon): players sharing a place split the prizes of the places
+    they span, in whole credits, the odd credits one each in registration order; the sum is unchanged."""
+    groups: dict[int, list[Registration]] = {}
+    for registration in registrations:
+        groups.setdefault(registration.place, []).append(registration)
+    prizes: dict[int, int] = {}
+    for place, group in groups.items():
+        total = sum(table[place - 1 : place - 1 + len(group)])
+        share, odd = divmod(total, len(group))
+        for index, registration in enumerate(sorted(group, key=lambda item: item.pk)):
+            prizes[registration.pk] = share + (1 if index < odd else 0)
+    return prizes
 
 
 def _still_in(tournament: Tournament) -> list[Registration]:
@@ -160,6 +175,10 @@ def tournament_complete(*, actor: Any, tournament: Tournament) -> Tournament:
         ):
             registration.place = place
             prizes[registration.pk] = amounts.get(registration.player_id, 0)
+    elif tournament.format == Format.HALCYON:
+        if not field or any(registration.place is None for registration in field):
+            raise ConflictError("Record every table's game, the final table's included, before completing.")
+        pass  # prizes below, over every place (shared places split)
     elif len(field) == 1:
         field[0].place = 1
     else:
@@ -174,6 +193,8 @@ def tournament_complete(*, actor: Any, tournament: Tournament) -> Tournament:
         .exclude(pk__in=[registration.pk for registration in field])
     )
     everyone = [*field, *finished]
+    if tournament.format == Format.HALCYON:
+        prizes = shared_prizes(everyone, table)
     for registration in everyone:
         if registration.pk not in prizes:
             prizes[registration.pk] = table[registration.place - 1] if registration.place <= len(table) else 0
