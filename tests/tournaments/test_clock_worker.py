@@ -1,6 +1,7 @@
 """The tournament clock through a real Celery worker process with its embedded beat, on Redis and PostgreSQL:
-the level change reaches the database without anyone calling the service; a task run twice changes nothing;
-a worker killed (with its beat) while levels fall due announces every missed level exactly once after restart.
+with a compressed structure (4-second levels) the level changes reach the database without anyone calling the
+service; a task run twice changes nothing; a worker killed (with its beat) while two levels fall due announces
+every missed level exactly once, late, after it restarts. (Pauses shifting the schedule: test_clock_ticks.py.)
 
 Needs REDIS_URL and a PostgreSQL DATABASE_URL (the worker is another process: it reads the test database the
 test commits to); without them the test fails, it never skips.
@@ -16,7 +17,6 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.utils import timezone
 
 from league.models import EventKind, EventStatus, Role
 from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory, UserFactory
@@ -25,7 +25,10 @@ from tournaments.models import ClockEvent, Tournament
 from tournaments.structures import Level, structure_to_json
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-ONE_MINUTE_LEVELS = structure_to_json([Level(small_blind=5 * 2**n, big_blind=10 * 2**n, length=1) for n in range(6)])
+LEVEL_SECONDS = 4
+COMPRESSED = structure_to_json(
+    [Level(small_blind=5 * n, big_blind=10 * n, length=LEVEL_SECONDS, unit="seconds") for n in range(1, 40)]
+)
 
 
 def worker_env() -> dict:
@@ -108,7 +111,7 @@ def test_the_worker_announces_levels_on_its_own_once_each_and_catches_up_after_b
     organiser = UserFactory()
     MembershipFactory(league=league, player=PlayerFactory(user=organiser), role=Role.ORGANISER)
     players = [MembershipFactory(league=league).player for _ in range(4)]
-    tournament = services.tournament_create(actor=organiser, event=event, structure=ONE_MINUTE_LEVELS)
+    tournament = services.tournament_create(actor=organiser, event=event, structure=COMPRESSED)
     for player in players:
         services.tournament_register(actor=organiser, tournament=tournament, player=player)
     services.tournament_publish_seed(actor=organiser, tournament=tournament)
@@ -116,36 +119,35 @@ def test_the_worker_announces_levels_on_its_own_once_each_and_catches_up_after_b
 
     worker = start_worker(tmp_path)
     try:
-        # Level 2 falls due a few seconds from now; nobody but the worker (its beat and its eta tasks) ticks.
-        services.tournament_clock_start(
-            actor=organiser, tournament=tournament, now=timezone.now() - timedelta(seconds=56)
-        )
-        wait_for(lambda: (0, 1) in levels_announced(tournament))
-        level_two = ClockEvent.objects.get(tournament=tournament, level_index=1, kind="level")
+        # A compressed structure (4-second levels); nobody but the worker (its beat and its eta tasks) ticks.
+        services.tournament_clock_start(actor=organiser, tournament=tournament)
         tournament.refresh_from_db()
-        assert level_two.due_at == tournament.clock_started_at + timedelta(minutes=1)
+        started = tournament.clock_started_at
+        wait_for(lambda: (0, 1) in levels_announced(tournament), seconds=30)
+        level_two = ClockEvent.objects.get(tournament=tournament, level_index=1, kind="level")
+        assert level_two.due_at == started + timedelta(seconds=LEVEL_SECONDS)
         assert level_two.recorded_at >= level_two.due_at  # never early
-        assert levels_announced(tournament) == [(0, 0), (0, 1)]
 
-        # The same task twice more through the worker: nothing new.
+        # The same task twice more through the worker: nothing new, nothing repeated.
         from tournaments.tasks import clock_tick
 
-        assert clock_tick.delay(tournament.pk).get(timeout=30) == 0
-        assert clock_tick.delay(tournament.pk).get(timeout=30) == 0
         count = ClockEvent.objects.filter(tournament=tournament).count()
+        clock_tick.delay(tournament.pk).get(timeout=30)
+        clock_tick.delay(tournament.pk).get(timeout=30)
+        assert levels_announced(tournament) == [(0, i) for i in range(len(levels_announced(tournament)))]
 
+        # Kill the worker (and its beat) and let two levels fall due while it is dead.
         kill(worker)
-        # While the worker (and its beat) are dead, two more levels fall due: simulated by moving the recorded
-        # start two minutes back, which is what two minutes of wall time would do to the derived level.
-        Tournament.objects.filter(pk=tournament.pk).update(
-            clock_started_at=tournament.clock_started_at - timedelta(minutes=2)
-        )
+        dead_at = len(levels_announced(tournament))
+        count = ClockEvent.objects.filter(tournament=tournament).count()
+        time.sleep(2 * LEVEL_SECONDS + 1)
         assert ClockEvent.objects.filter(tournament=tournament).count() == count
         worker = start_worker(tmp_path)
-        wait_for(lambda: (0, 3) in levels_announced(tournament))
-        time.sleep(1.5)  # two more beats: a repeated announcement would show up now
-        assert levels_announced(tournament) == [(0, 0), (0, 1), (0, 2), (0, 3)]
-        late = ClockEvent.objects.get(tournament=tournament, level_index=2, kind="level")
-        assert late.recorded_at > late.due_at  # announced late, with the time it was due
+        wait_for(lambda: len(levels_announced(tournament)) >= dead_at + 2, seconds=60)
+        announced = levels_announced(tournament)
+        assert announced == [(0, i) for i in range(len(announced))]  # none skipped, none twice
+        caught_up = ClockEvent.objects.get(tournament=tournament, level_index=dead_at, kind="level")
+        assert caught_up.recorded_at - caught_up.due_at > timedelta(seconds=1)  # announced late, when it was due
+        assert caught_up.due_at == started + timedelta(seconds=LEVEL_SECONDS * dead_at)
     finally:
         kill(worker)

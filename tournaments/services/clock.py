@@ -50,9 +50,9 @@ def level_due(tournament: Tournament, levels: list[structures.Level], index: int
     """When level `index` starts in the current epoch (counted from the level the clock started at)."""
     offset = 0
     for level in levels[tournament.clock_start_level : index]:
-        if level.unit != "minutes":
+        if level.seconds is None:
             return None
-        offset += level.length * 60
+        offset += level.seconds
     return wall_time(tournament, offset)
 
 
