@@ -3,7 +3,7 @@
 import importlib
 import sys
 
-BENCHES = ("bench.engine_bench", "bench.league_bench", "bench.pages_bench")
+BENCHES = ("bench.engine_bench", "bench.league_bench", "bench.pages_bench", "bench.tournament_bench")
 
 
 def main(names: list[str]) -> None:

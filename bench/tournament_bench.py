@@ -1,0 +1,214 @@
+"""Tournament benchmark: a 300-player freezeout on 38 tables with a compressed clock, through the real services.
+
+What runs: registration of every player (buy-ins booked through the league's ledger service), the seed hash and
+the seat draw, the clock started on a compressed structure (2-second levels), then eliminations until one player
+is left, each followed by balancing (moves and table breaks) through `tournament_balance`, while a second thread
+does what Celery beat does in production: `clock_tick_due()` every half second (the clock's re-check; the
+exact-time eta tasks need a worker, which this bench leaves out so the figures are the services' own).
+
+Who goes out at each table is modelled, not played: a seeded random choice of a player still in, knocked out by
+another player at the same table (the engine's own speed is `bench.engine_bench`). Reported: the time to finish,
+the lag between each level's scheduled time and the clock applying it (p95 and worst; aim under 1 s at p95,
+ratio printed against that aim), and the balancing work per elimination (moves, ms) against the pure
+`seating.balance` computation on the same tables (the named peer: the services' overhead ratio).
+
+Run: `.venv/bin/python -m bench.tournament_bench [--players 300] [--seats 8]` (creates and drops
+postgres://postgres@127.0.0.1:5432/sabacc_tournament_bench; `TOURNAMENT_BENCH_URL` overrides it).
+"""
+
+import argparse
+import os
+import random
+import statistics
+import threading
+import time
+
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/sabacc_tournament_bench"
+AIM_LAG_S = 1.0
+LEVEL_SECONDS = 2
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def _setup(url: str) -> None:
+    from bench.league_bench import _create_database
+
+    _create_database(url)
+    os.environ["DATABASE_URL"] = url
+    os.environ["DEBUG"] = "false"
+    os.environ.pop("REDIS_URL", None)  # in-process: the figures are the services', not a broker's
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def run(players: int, seats: int, seed: int = 11) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.db import close_old_connections, connection
+    from django.utils import timezone
+
+    from league import services as league_services
+    from league.models import EventKind, EventStatus, Role
+    from tournaments import seating, services
+    from tournaments.models import ClockEvent, Registration, RegistrationStatus
+    from tournaments.structures import Level, structure_to_json
+
+    rng = random.Random(seed)
+    organiser = get_user_model().objects.create_user("bench-organiser", password="x")
+    league = league_services.league_create(actor=organiser, name="Bench league", slug="bench-league")
+    season = league_services.season_create(actor=organiser, league=league, name="S", starts_on=timezone.now().date())
+    event = league_services.event_create(
+        actor=organiser,
+        season=season,
+        name="Bench freezeout",
+        kind=EventKind.TOURNAMENT,
+        starts_at=timezone.now(),
+        status=EventStatus.RUNNING,
+    )
+    field = []
+    for n in range(players):
+        player = league_services.player_create(actor=organiser, display_name=f"Bot {n}")
+        league_services.membership_add(actor=organiser, league=league, player=player, role=Role.PLAYER)
+        field.append(player)
+    structure = structure_to_json(
+        [Level(small_blind=5 * n, big_blind=10 * n, length=LEVEL_SECONDS, unit="seconds") for n in range(1, 2000)]
+    )
+    tournament = services.tournament_create(
+        actor=organiser, event=event, structure=structure, seats_per_table=seats, starting_stack=450
+    )
+    started = time.perf_counter()
+    for player in field:
+        services.tournament_register(actor=organiser, tournament=tournament, player=player)
+    registered = time.perf_counter() - started
+    services.tournament_publish_seed(actor=organiser, tournament=tournament)
+    services.tournament_draw(actor=organiser, tournament=tournament)
+    tables = Registration.objects.filter(tournament=tournament).values("table_number").distinct().count()
+    services.tournament_clock_start(actor=organiser, tournament=tournament)
+
+    stop = threading.Event()
+    ticks: list[float] = []
+
+    def beat() -> None:
+        try:
+            while not stop.is_set():
+                begun = time.perf_counter()
+                services.clock_tick_due()
+                ticks.append(time.perf_counter() - begun)
+                stop.wait(0.5)
+        finally:
+            connection.close()
+
+    beat_thread = threading.Thread(target=beat, name="beat", daemon=True)
+    beat_thread.start()
+    balance_ms: list[float] = []
+    peer_ms: list[float] = []
+    moves_per_elimination: list[int] = []
+    eliminate_ms: list[float] = []
+    run_started = time.perf_counter()
+    try:
+        while True:
+            still_in = list(
+                Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED).values_list(
+                    "player_id", "table_number", "seat_number"
+                )
+            )
+            if len(still_in) <= 1:
+                break
+            out_id, table, _ = rng.choice(still_in)
+            mates = [p for p, t, _ in still_in if t == table and p != out_id]
+            by = rng.choice(mates) if mates else None
+            begun = time.perf_counter()
+            services.tournament_eliminate(
+                actor=organiser,
+                tournament=tournament,
+                player=next(p for p in field if p.pk == out_id),
+                eliminated_by=next(p for p in field if p.pk == by) if by else None,
+            )
+            eliminate_ms.append((time.perf_counter() - begun) * 1000)
+            # The peer: the pure balancing computation on the same tables, without the database.
+            seated: dict[int, seating.Table] = {}
+            for player_id, table_number, seat_number in still_in:
+                if player_id != out_id:
+                    seated.setdefault(table_number, seating.Table(table_number, {}, seats)).seats[seat_number] = (
+                        player_id
+                    )
+            begun = time.perf_counter()
+            seating.balance(list(seated.values()))
+            peer_ms.append((time.perf_counter() - begun) * 1000)
+            begun = time.perf_counter()
+            moves = services.tournament_balance(actor=organiser, tournament=tournament)
+            balance_ms.append((time.perf_counter() - begun) * 1000)
+            moves_per_elimination.append(len(moves))
+    finally:
+        stop.set()
+        beat_thread.join(timeout=10)
+        close_old_connections()
+    finished = time.perf_counter() - run_started
+    services.tournament_complete(actor=organiser, tournament=tournament)
+    lags = [
+        (event.recorded_at - event.due_at).total_seconds()
+        for event in ClockEvent.objects.filter(tournament=tournament, kind__in=("level", "break_start"))
+        if event.level_index > 0
+    ]
+    return {
+        "players": players,
+        "tables": tables,
+        "registration_s": registered,
+        "finish_s": finished,
+        "eliminations": len(eliminate_ms),
+        "eliminate_ms_median": statistics.median(eliminate_ms),
+        "balance_ms_median": statistics.median(balance_ms),
+        "balance_ms_p95": _p95(balance_ms),
+        "peer_ms_median": statistics.median(peer_ms),
+        "moves_mean": statistics.mean(moves_per_elimination),
+        "moves_max": max(moves_per_elimination),
+        "levels": len(lags),
+        "lag_p95": _p95(lags),
+        "lag_max": max(lags, default=0.0),
+        "tick_ms_median": statistics.median(ticks) * 1000 if ticks else 0.0,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=300, help="field size (300: 38 tables of 8)")
+    parser.add_argument("--seats", type=int, default=8)
+    args = parser.parse_args(argv if argv is not None else [])
+    url = os.environ.get("TOURNAMENT_BENCH_URL", DEFAULT_URL)
+    _setup(url)
+    try:
+        r = run(args.players, args.seats)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        from bench.league_bench import _drop_database
+
+        _drop_database(url)
+    print(f"{r['players']} players on {r['tables']} tables, {LEVEL_SECONDS}-second levels")
+    print(f"registration (buy-ins booked) {r['registration_s']:.1f} s; tournament to a winner {r['finish_s']:.1f} s")
+    print(f"{r['eliminations']} eliminations: eliminate median {r['eliminate_ms_median']:.1f} ms")
+    print(
+        f"balancing per elimination: {r['moves_mean']:.2f} moves on average (at most {r['moves_max']}), "
+        f"median {r['balance_ms_median']:.1f} ms, p95 {r['balance_ms_p95']:.1f} ms; "
+        f"pure seating.balance median {r['peer_ms_median']:.3f} ms "
+        f"(ratio {r['balance_ms_median'] / max(r['peer_ms_median'], 1e-6):.0f}x)"
+    )
+    print(
+        f"level lag over {r['levels']} levels: p95 {r['lag_p95']:.3f} s, worst {r['lag_max']:.3f} s "
+        f"(aim under {AIM_LAG_S:.0f} s at p95: ratio {r['lag_p95'] / AIM_LAG_S:.2f}x); "
+        f"beat re-check median {r['tick_ms_median']:.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])
