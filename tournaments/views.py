@@ -24,13 +24,26 @@ from league.models import Event, EventKind, Membership, Player
 from league.permissions import can_manage_event
 from tournaments import actions, selectors, services, structures
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
-from tournaments.services.results import TEMPLATES
+from tournaments.services.results import TEMPLATE_LABELS
 
 STRUCTURE_CHOICES = {
     "turbo": "Turbo: 10-minute levels",
     "regular": "Regular: 20-minute levels",
     "suggested": "Suggested from a target duration",
     "custom": "Custom (JSON list of levels)",
+}
+
+
+CREATE_DEFAULTS = {
+    "format": Format.FREEZEOUT,
+    "structure": "regular",
+    "payout_template": "top_3",
+    "starting_stack": "450",
+    "seats_per_table": "6",
+    "late_registration_level": "0",
+    "advance_per_table": "1",
+    "duration": "180",
+    "expected_players": "12",
 }
 
 
@@ -146,7 +159,7 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
             .order_by("display_name"),
             "still_in": [r for r in registrations if r.status == RegistrationStatus.REGISTERED],
             "moves": selectors.moves_to_make(tournament, registrations),
-            "templates": TEMPLATES,
+            "templates": TEMPLATE_LABELS,
             "formats": Format,
             "statuses": TournamentStatus,
             "shares_text": ", ".join(str(s) for s in tournament.payout_shares or []),
@@ -222,8 +235,8 @@ def tournament_create(request: HttpRequest, pk: int) -> HttpResponse:
         "league": event.season.league,
         "formats": Format.choices,
         "structures": STRUCTURE_CHOICES,
-        "templates": TEMPLATES,
-        "values": request.POST if request.method == "POST" else {},
+        "templates": TEMPLATE_LABELS,
+        "values": request.POST if request.method == "POST" else CREATE_DEFAULTS,
         "is_tournament_event": event.kind == EventKind.TOURNAMENT,
     }
     if request.method == "POST":

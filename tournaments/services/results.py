@@ -19,6 +19,12 @@ from tournaments.models import Format, Registration, RegistrationStatus, Tournam
 from tournaments.services.registration import _check_manager, _lock, prize_pool
 
 TEMPLATES = ("winner_takes_all", "top_3", "top_15_percent", "custom")
+TEMPLATE_LABELS = {
+    "winner_takes_all": "Winner takes all",
+    "top_3": "Top 3 (50/30/20)",
+    "top_15_percent": "Top 15%",
+    "custom": "Custom table",
+}
 
 
 def entry_count(tournament: Tournament) -> int:
