@@ -3,8 +3,9 @@
 What runs: registration of every player (buy-ins booked through the league's ledger service), the seed hash and
 the seat draw, the clock started on a compressed structure (2-second levels), then eliminations until one player
 is left, each followed by balancing (moves and table breaks) through `tournament_balance`, while a second thread
-does what Celery beat does in production: `clock_tick_due()` every half second (the clock's re-check; the
-exact-time eta tasks need a worker, which this bench leaves out so the figures are the services' own).
+does what Celery beat does in production (`clock_tick_due()` every half second) and a third what the worker
+does with the tick scheduled for the exact time of the next change (eta): both call the services in-process,
+without a broker, so the figures are the services' own.
 
 Who goes out at each table is modelled, not played: a seeded random choice of a player still in, knocked out by
 another player at the same table (the engine's own speed is `bench.engine_bench`). Reported: the time to finish,
@@ -105,8 +106,28 @@ def run(players: int, seats: int, seed: int = 11) -> dict:
         finally:
             connection.close()
 
+    def eta_worker() -> None:
+        # What the worker does with the tick scheduled for the exact time of the next change (eta).
+        from tournaments.models import Tournament
+        from tournaments.services.clock import next_tick_at, tournament_clock_tick
+
+        try:
+            while not stop.is_set():
+                at = next_tick_at(Tournament.objects.get(pk=tournament.pk), now=timezone.now())
+                if at is None:
+                    stop.wait(0.5)
+                    continue
+                while not stop.is_set() and timezone.now() < at:
+                    stop.wait(min(0.5, max(0.0, (at - timezone.now()).total_seconds())))
+                if not stop.is_set():
+                    tournament_clock_tick(tournament_id=tournament.pk)
+        finally:
+            connection.close()
+
     beat_thread = threading.Thread(target=beat, name="beat", daemon=True)
     beat_thread.start()
+    eta_thread = threading.Thread(target=eta_worker, name="eta", daemon=True)
+    eta_thread.start()
     balance_ms: list[float] = []
     peer_ms: list[float] = []
     moves_per_elimination: list[int] = []
@@ -149,6 +170,7 @@ def run(players: int, seats: int, seed: int = 11) -> dict:
     finally:
         stop.set()
         beat_thread.join(timeout=10)
+        eta_thread.join(timeout=10)
         close_old_connections()
     finished = time.perf_counter() - run_started
     services.tournament_complete(actor=organiser, tournament=tournament)

@@ -154,13 +154,22 @@ def _apply_to_tables(tournament: Tournament, level: structures.Level) -> None:
     )
 
 
-def _next_change_in(state: clock.ClockState) -> float | None:
-    """Seconds of play until the next announcement (the warning, or the next level), None when nothing is timed."""
-    if state.seconds_left is None or state.paused:
+def next_tick_at(tournament: Tournament, *, now: datetime) -> datetime | None:
+    """The exact time of the clock's next announcement (the next level, or the one-minute warning before it);
+    None when nothing is timed (paused, a level of hands or orbits, the last level)."""
+    state = tournament_clock(tournament, now=now)
+    if state is None or state.paused or state.seconds_left is None:
         return None
-    if state.seconds_left > WARNING_SECONDS and not state.level.is_break:
-        return state.seconds_left - WARNING_SECONDS
-    return state.seconds_left
+    levels = structures.structure_from_json(tournament.structure)
+    if state.level_index + 1 >= len(levels):
+        return None
+    due = level_due(tournament, levels, state.level_index + 1)
+    if due is None:
+        return None
+    warning = due - timedelta(seconds=WARNING_SECONDS)
+    if not state.level.is_break and warning > now:
+        return warning
+    return due
 
 
 def schedule_next_tick(tournament: Tournament, *, state: clock.ClockState | None, now: datetime) -> None:
@@ -168,10 +177,9 @@ def schedule_next_tick(tournament: Tournament, *, state: clock.ClockState | None
     task would run at once). Beat's re-check covers a task lost on the way."""
     if settings.CELERY_TASK_ALWAYS_EAGER or state is None:
         return
-    seconds = _next_change_in(state)
-    if seconds is None:
+    eta = next_tick_at(tournament, now=now)
+    if eta is None:
         return
-    eta = now + timedelta(seconds=seconds)
     tournament_id = tournament.pk
 
     def queue() -> None:
