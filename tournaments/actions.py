@@ -6,6 +6,7 @@ as JSON by the API; the services check who may do what (`league.permissions`).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.db import transaction
@@ -36,6 +37,7 @@ ACTIONS = (
     "payouts",
     "deal",
     "complete",
+    "halcyon_table",
 )
 
 
@@ -134,6 +136,27 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
             actor=actor, tournament=tournament, method=data.get("method", ""), stacks=stacks
         )
         return f"Deal recorded ({deal['method']}); complete the tournament to book it."
+    if action == "halcyon_table":
+        replay = data.get("replay")
+        if not isinstance(replay, dict):
+            try:
+                replay = json.loads(replay or "")
+            except ValueError as exc:
+                raise ApplicationError(
+                    f"The table's game must be a sabacc-replay/1 JSON document ({exc}).", extra={"field": "replay"}
+                ) from exc
+        if not isinstance(replay, dict):
+            raise ApplicationError(
+                "The table's game must be a JSON object (sabacc-replay/1).", extra={"field": "replay"}
+            )
+        outcome = services.tournament_halcyon_table(
+            actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table"), replay=replay
+        )
+        if outcome["final"]:
+            return "The final table's game is recorded: the places are set; complete the tournament."
+        if outcome["advancing"]:
+            return f"Round {outcome['round']} is complete: {len(outcome['advancing'])} players go to the final table."
+        return f"Table {outcome['table']}'s game is recorded."
     if action == "complete":
         services.tournament_complete(actor=actor, tournament=tournament)
         return "The tournament is complete: payouts booked, points to the standings."

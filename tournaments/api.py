@@ -93,6 +93,8 @@ class ActionInput(serializers.Serializer):
     template = serializers.CharField(required=False, max_length=32)
     shares = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=10_000), required=False)
     method = serializers.CharField(required=False, max_length=16)
+    table = serializers.IntegerField(required=False, min_value=1, max_value=10_000)
+    replay = serializers.JSONField(required=False, help_text="Halcyon: the table's game, sabacc-replay/1.")
     stacks = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=10**12), required=False, help_text="player id -> chips"
     )

@@ -110,3 +110,35 @@ def test_a_table_game_that_does_not_match_the_table_is_refused_and_writes_nothin
         services.tournament_halcyon_table(actor=night.organiser, tournament=tournament, table_number=1, replay=short)
     tournament.refresh_from_db()
     assert tournament.rounds == []
+
+
+def test_the_control_room_and_the_api_record_a_halcyon_table_and_refuse_a_broken_document(night):
+    from django.test import Client
+    from rest_framework.test import APIClient
+
+    tournament = halcyon_night(night, players=8, per_table=4)
+    tables = seated(tournament)
+    page = Client()
+    page.force_login(night.organiser)
+    bad = page.post(
+        f"/manage/tournaments/{tournament.pk}/", {"action": "halcyon_table", "table": "1", "replay": "{not json"}
+    )
+    assert bad.status_code == 400 and "sabacc-replay/1 JSON" in bad.content.decode()
+    document = bot_replay([seat_name(p) for p in tables[1]], seed="page", preset="halcyon", stack=10)
+    import json
+
+    ok = page.post(
+        f"/manage/tournaments/{tournament.pk}/",
+        {"action": "halcyon_table", "table": "1", "replay": json.dumps(document)},
+    )
+    assert ok.status_code == 302
+    api = APIClient()
+    api.force_authenticate(night.organiser)
+    second = bot_replay([seat_name(p) for p in tables[2]], seed="api", preset="halcyon", stack=10)
+    response = api.post(
+        f"/api/tournaments/{tournament.pk}/actions/",
+        {"action": "halcyon_table", "table": 2, "replay": second},
+        format="json",
+    )
+    assert response.status_code == 200 and "final table" in response.json()["detail"]
+    assert len(seated(tournament)) == 1
