@@ -65,6 +65,7 @@ def load_demo(*, out: Any) -> None:
         services.tournament_clock_start(
             actor=actor, tournament=tournament, now=timezone.now() - datetime.timedelta(minutes=22)
         )
+        services.tournament_clock_tick(tournament_id=tournament.pk)  # the announcements so far, without a worker
         out.write(f"Demo tournament {DEMO_TOURNAMENT!r}: {len(members)} players, clock running.\n")
         return
     state = services.tournament_clock(tournament)

@@ -74,6 +74,7 @@ class Objects:
     guest: object
     membership: object
     user: object
+    tournament: object
 
 
 def _demo_objects() -> Objects:
@@ -81,10 +82,13 @@ def _demo_objects() -> Objects:
     from games.online.models import OnlineTable
     from league.demo import DEMO_LEAGUE, DEMO_PLAYER, load_demo_data
     from league.models import EventKind, EventStatus, League, Membership, Player, Role
+    from tournaments.demo import DEMO_TOURNAMENT
+    from tournaments.models import Tournament
 
     load_demo_data(io.StringIO())
     league = League.objects.get(slug=DEMO_LEAGUE)
-    event = league.seasons.get(name="Season 2").events.get(status=EventStatus.RUNNING, kind=EventKind.TOURNAMENT)
+    season = league.seasons.get(name="Season 2")
+    event = season.events.get(status=EventStatus.RUNNING, kind=EventKind.TOURNAMENT, name="Beskar Cup")
     game = Game.objects.filter(event=event).exclude(replay_document=None).get()
     player = Player.objects.get(user__username=DEMO_PLAYER)
     return Objects(
@@ -98,6 +102,7 @@ def _demo_objects() -> Objects:
         guest=Player.objects.filter(user=None, memberships__league=league).first(),
         membership=Membership.objects.filter(league=league, role=Role.PLAYER).first(),
         user=player.user,
+        tournament=Tournament.objects.get(event__season__league=league, event__name=DEMO_TOURNAMENT),
     )
 
 
@@ -130,6 +135,7 @@ SEGMENT_OBJECTS = {
     "guest": "guest",
     "member": "membership",
     "membership": "membership",
+    "tournament": "tournament",
 }
 
 
