@@ -80,6 +80,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "tables": tables,
         "mine": mine,
         "my_table": my_table,
+        "table_mates": [seat for seat in my_table["seats"] if seat.pk != mine.pk] if my_table and mine else [],
         "seed": selectors.public_seed(tournament),
         "rounding_rule": selectors.rounding_rule(),
         "can_manage": can_manage_event(request.user, tournament.event),
@@ -152,13 +153,17 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
     registrations = context["registrations"]
     league = tournament.event.season.league
     registered = {r.player_id for r in registrations}
+    names = {r.player_id: r.player.display_name for r in registrations}
     context.update(
         {
             "members": Player.objects.filter(memberships__league=league)
             .exclude(pk__in=registered)
             .order_by("display_name"),
             "still_in": [r for r in registrations if r.status == RegistrationStatus.REGISTERED],
-            "moves": selectors.moves_to_make(tournament, registrations),
+            "moves": [
+                {"move": move, "name": names.get(move.player_id, "")}
+                for move in selectors.moves_to_make(tournament, registrations)
+            ],
             "templates": TEMPLATE_LABELS,
             "formats": Format,
             "statuses": TournamentStatus,

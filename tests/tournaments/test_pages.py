@@ -148,3 +148,21 @@ def test_the_api_detail_and_entry_match_the_page(night, tournament):
     schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/json").json()
     for path in ("/api/tournaments/{id}/", "/api/tournaments/{id}/entry/", "/api/tournaments/{id}/actions/"):
         assert path in schema["paths"]
+
+
+def test_the_control_room_lists_the_moves_to_make_by_name_after_an_elimination(night, tournament):
+    organiser = signed_in(night.organiser)
+    for player in night.players[:9]:
+        do(organiser, tournament, "register", player=player.pk)
+    do(organiser, tournament, "publish_seed")
+    do(organiser, tournament, "draw")  # 9 players, 4 seats a table: 3, 3, 3
+    do(organiser, tournament, "clock_start")
+    table_one = Registration.objects.filter(tournament=tournament, table_number=1).select_related("player")
+    for registration in list(table_one)[:2]:
+        do(organiser, tournament, "eliminate", player=registration.player_id)
+    page = organiser.get(f"/manage/tournaments/{tournament.pk}/").content.decode()
+    assert "Moves to make" in page
+    mover = Registration.objects.get(tournament=tournament, table_number=1, status=RegistrationStatus.REGISTERED)
+    assert f"{mover.player.display_name}: table 1 seat {mover.seat_number}" in page
+    assert do(organiser, tournament, "balance").status_code == 302
+    assert "no move to make" in organiser.get(f"/manage/tournaments/{tournament.pk}/").content.decode()
