@@ -6,9 +6,9 @@ from tournaments.services import clock as clock_services
 
 
 @shared_task(name="tournaments.clock_tick")
-def clock_tick(tournament_id: int) -> int:
+def clock_tick(tournament_id: int, reschedule: bool = False) -> int:
     """Announce whatever the clock has reached (level, break, one-minute warning); the number announced."""
-    return len(clock_services.tournament_clock_tick(tournament_id=tournament_id))
+    return len(clock_services.tournament_clock_tick(tournament_id=tournament_id, reschedule=reschedule))
 
 
 @shared_task(name="tournaments.clock_tick_due")

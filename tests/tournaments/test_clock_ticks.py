@@ -94,3 +94,21 @@ def test_the_beat_recheck_ticks_only_tournaments_with_something_due(night, tourn
     assert services.clock_tick_due(now=START + timedelta(seconds=1)) == 1
     with django_assert_max_num_queries(3):  # nothing due: reads only, no lock taken
         assert services.clock_tick_due(now=START + timedelta(seconds=2)) == 0
+
+
+def test_a_tick_that_announces_schedules_the_next_at_its_exact_time_and_a_duplicate_schedules_nothing(
+    night, tournament, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    from tournaments.tasks import clock_tick
+
+    started(night, tournament)
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # as with a real worker: ticks are scheduled, not run at once
+    queued = []
+    monkeypatch.setattr(clock_tick, "apply_async", lambda args, eta: queued.append((args, eta)))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_clock_tick(tournament_id=tournament.pk, now=START + timedelta(seconds=30))
+    # Level 1 announced: the next change is its one-minute warning, 9 minutes in.
+    assert queued == [((tournament.pk,), START + timedelta(minutes=9))]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_clock_tick(tournament_id=tournament.pk, now=START + timedelta(seconds=31))
+    assert len(queued) == 1

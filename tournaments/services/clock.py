@@ -76,9 +76,14 @@ def _due(state: clock.ClockState, tournament: Tournament) -> bool:
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_clock_tick(*, tournament_id: int, now: datetime | None = None) -> list[ClockEvent]:
+def tournament_clock_tick(
+    *, tournament_id: int, now: datetime | None = None, reschedule: bool = False
+) -> list[ClockEvent]:
     """Announce every level (and break start or end) reached since the last announcement, and the one-minute
-    warning of the level in force; safe to run twice, late or concurrently. Returns the new announcements."""
+    warning of the level in force; safe to run twice, late or concurrently. Returns the new announcements.
+
+    The next tick is scheduled (eta) when this one announced something, or after a change of the clock
+    (`reschedule`): a duplicate tick that finds nothing new schedules nothing, so chains never multiply."""
     now = now or timezone.now()
     event_id = Tournament.objects.filter(pk=tournament_id).values_list("event_id", flat=True).first()
     if event_id is None:
@@ -135,7 +140,8 @@ def tournament_clock_tick(*, tournament_id: int, now: datetime | None = None) ->
         )
     if any(item.kind in (ClockEventKind.LEVEL, ClockEventKind.BREAK_END) for item in new):
         _apply_to_tables(tournament, levels[state.level_index])
-    schedule_next_tick(tournament, state=state, now=now)
+    if new or reschedule:
+        schedule_next_tick(tournament, state=state, now=now)
     return new
 
 
@@ -197,7 +203,7 @@ def clock_changed(tournament: Tournament) -> None:
     def queue() -> None:
         from tournaments.tasks import clock_tick
 
-        clock_tick.delay(tournament_id)
+        clock_tick.delay(tournament_id, reschedule=True)
 
     publish(clock_topic(tournament_id), {"tournament": tournament_id, "kind": "changed"})
     transaction.on_commit(queue, robust=True)
