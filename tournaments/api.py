@@ -49,14 +49,14 @@ class ClockOutput(serializers.Serializer):
     server_time = serializers.DateTimeField(help_text="The time the state was computed: the server's clock.")
 
 
-class SeatOutput(serializers.Serializer):
+class TournamentSeatOutput(serializers.Serializer):
     table = serializers.IntegerField()
     seat = serializers.IntegerField()
     player = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class PlaceOutput(serializers.Serializer):
+class TournamentPlaceOutput(serializers.Serializer):
     place = serializers.IntegerField()
     player = serializers.IntegerField()
     name = serializers.CharField()
@@ -75,17 +75,17 @@ class TournamentOutput(serializers.Serializer):
     seed_hash = serializers.CharField(allow_null=True, help_text="SHA-256 of the draw seed, published before it.")
     seed = serializers.CharField(allow_null=True, help_text="The draw seed, revealed after the draw only.")
     clock = ClockOutput()
-    seats = SeatOutput(many=True)
-    places = PlaceOutput(many=True)
+    seats = TournamentSeatOutput(many=True)
+    places = TournamentPlaceOutput(many=True)
     waiting = serializers.ListField(child=serializers.IntegerField())
     rounding_rule = serializers.CharField()
 
 
-class EntryInput(serializers.Serializer):
+class TournamentEntryInput(serializers.Serializer):
     action = serializers.ChoiceField(choices=["register", "unregister"])
 
 
-class ActionInput(serializers.Serializer):
+class TournamentActionInput(serializers.Serializer):
     action = serializers.ChoiceField(choices=actions.ACTIONS)
     player = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     eliminated_by = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1, allow_null=True)
@@ -100,7 +100,7 @@ class ActionInput(serializers.Serializer):
     )
 
 
-class MessageOutput(serializers.Serializer):
+class TournamentMessageOutput(serializers.Serializer):
     detail = serializers.CharField()
 
 
@@ -169,14 +169,14 @@ class TournamentEntryView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=EntryInput,
+        request=TournamentEntryInput,
         responses={200: TournamentOutput},
         summary="Register or unregister yourself",
         operation_id="tournaments_entry_create",
     )
     def post(self, request: Request, pk: int) -> Response:
         tournament = _visible(request, pk)
-        data = EntryInput(data=request.data)
+        data = TournamentEntryInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = league_services.player_for_user(user=request.user)
         if data.validated_data["action"] == "register":
@@ -193,18 +193,18 @@ class TournamentActionView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=ActionInput,
-        responses={200: MessageOutput},
+        request=TournamentActionInput,
+        responses={200: TournamentMessageOutput},
         summary="Run a control-room action",
         operation_id="tournaments_actions_create",
     )
     def post(self, request: Request, pk: int) -> Response:
         tournament = _visible(request, pk)
-        data = ActionInput(data=request.data)
+        data = TournamentActionInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         action = values.pop("action")
         if action in ("register", "unregister", "rebuy", "addon", "reentry", "eliminate") and "player" not in values:
             raise ApplicationError(f"The action {action} needs a player (an id).", extra={"field": "player"})
         detail = actions.run_action(actor=request.user, tournament=tournament, action=action, data=values)
-        return Response(MessageOutput({"detail": detail}).data)
+        return Response(TournamentMessageOutput({"detail": detail}).data)
