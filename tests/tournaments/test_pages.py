@@ -166,3 +166,34 @@ def test_the_control_room_lists_the_moves_to_make_by_name_after_an_elimination(n
     assert f"{mover.player.display_name}: table 1 seat {mover.seat_number}" in page
     assert do(organiser, tournament, "balance").status_code == 302
     assert "no move to make" in organiser.get(f"/manage/tournaments/{tournament.pk}/").content.decode()
+
+
+def test_the_tournament_pages_read_a_fixed_number_of_queries_however_many_players(night, tournament):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    organiser = signed_in(night.organiser)
+    paths = [
+        f"/tournaments/{tournament.pk}/",
+        f"/manage/tournaments/{tournament.pk}/",
+        f"/tournaments/{tournament.pk}/seat-cards/",
+        f"/api/tournaments/{tournament.pk}/",
+    ]
+
+    def counts():
+        result = []
+        for path in paths:
+            with CaptureQueriesContext(connection) as queries:
+                assert organiser.get(path).status_code == 200
+            result.append(len(queries))
+        return result
+
+    for player in night.players[:4]:
+        do(organiser, tournament, "register", player=player.pk)
+    do(organiser, tournament, "publish_seed")
+    do(organiser, tournament, "draw")
+    few = counts()
+    tournament.refresh_from_db()
+    for player in night.players[4:12]:
+        do(organiser, tournament, "register", player=player.pk)  # late: seated at once after the draw
+    assert counts() == few
