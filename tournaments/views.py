@@ -168,6 +168,7 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
             "formats": Format,
             "statuses": TournamentStatus,
             "shares_text": ", ".join(str(s) for s in tournament.payout_shares or []),
+            "colour_up": services.check_structure(tournament.structure, event=tournament.event),
         }
     )
     return context

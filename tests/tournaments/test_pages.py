@@ -197,3 +197,17 @@ def test_the_tournament_pages_read_a_fixed_number_of_queries_however_many_player
     for player in night.players[4:12]:
         do(organiser, tournament, "register", player=player.pk)  # late: seated at once after the draw
     assert counts() == few
+
+
+def test_the_control_room_prompts_the_colour_up_when_a_chip_is_no_longer_needed(night):
+    from tournaments import services
+
+    structure = [
+        {"small_blind": 5, "big_blind": 10, "length": 10},
+        {"small_blind": 50, "big_blind": 100, "length": 10},
+    ]
+    tournament = services.tournament_create(actor=night.organiser, event=night.event, structure=structure)
+    page = signed_in(night.organiser).get(f"/manage/tournaments/{tournament.pk}/").content.decode()
+    # With the standard chips (5, 50, 100, ...), from level 2 no forced bet needs the 5-credit chips.
+    assert "Chip race and colour-up" in page
+    assert "From level 2 no forced bet needs the 5-credit chips" in page
