@@ -7,8 +7,11 @@ does what Celery beat does in production (`clock_tick_due()` every half second) 
 does with the tick scheduled for the exact time of the next change (eta): both call the services in-process,
 without a broker, so the figures are the services' own.
 
-Who goes out at each table is modelled, not played: a seeded random choice of a player still in, knocked out by
-another player at the same table (the engine's own speed is `bench.engine_bench`). Reported: the time to finish,
+The tables are played: each table's next hand is one hand of Coruscant Shift (the `better` preset's betting) by
+sensible bots on the engine, with the blinds of the level in force when the hand starts (a new level takes
+effect at each table's next hand); a player left with nothing is eliminated, knocked out by the hand's biggest
+winner, and balancing follows. The tables take turns in one process (a hand each), so the "tables applying a
+level" lag includes waiting for the other tables' hands. Reported: the time to finish,
 the lag between each level's scheduled time and the clock applying it (p95 and worst; aim under 1 s at p95,
 ratio printed against that aim), and the balancing work per elimination (moves, ms) against the pure
 `seating.balance` computation on the same tables (the named peer: the services' overhead ratio).
@@ -55,13 +58,16 @@ def run(players: int, seats: int, seed: int = 11) -> dict:
     from django.db import close_old_connections, connection
     from django.utils import timezone
 
+    from games.engine import Game, build_options
+    from games.engine.bots import SensibleBot, play_turn
     from league import services as league_services
     from league.models import EventKind, EventStatus, Role
     from tournaments import seating, services
     from tournaments.models import ClockEvent, Registration, RegistrationStatus
-    from tournaments.structures import Level, structure_to_json
+    from tournaments.services.clock import level_due
+    from tournaments.structures import Level, structure_from_json, structure_to_json
 
-    rng = random.Random(seed)
+    bots = [SensibleBot(random.Random(f"{seed}/bot/{n}")) for n in range(seats)]
     organiser = get_user_model().objects.create_user("bench-organiser", password="x")
     league = league_services.league_create(actor=organiser, name="Bench league", slug="bench-league")
     season = league_services.season_create(actor=organiser, league=league, name="S", starts_on=timezone.now().date())
@@ -92,6 +98,7 @@ def run(players: int, seats: int, seed: int = 11) -> dict:
     services.tournament_draw(actor=organiser, tournament=tournament)
     tables = Registration.objects.filter(tournament=tournament).values("table_number").distinct().count()
     services.tournament_clock_start(actor=organiser, tournament=tournament)
+    tournament.refresh_from_db()
 
     stop = threading.Event()
     ticks: list[float] = []
@@ -132,41 +139,87 @@ def run(players: int, seats: int, seed: int = 11) -> dict:
     peer_ms: list[float] = []
     moves_per_elimination: list[int] = []
     eliminate_ms: list[float] = []
+    table_lags: list[float] = []  # per (table, level): the first hand under the level, after its due time
+    applied: set[tuple[int, int]] = set()
+    hands = 0
+    stacks = {player.pk: 450 for player in field}
+    by_pk = {player.pk: player for player in field}
+    table_hands: dict[int, int] = {}
+    levels = structure_from_json(tournament.structure)
     run_started = time.perf_counter()
     try:
         while True:
             still_in = list(
-                Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED).values_list(
-                    "player_id", "table_number", "seat_number"
-                )
+                Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED)
+                .order_by("table_number", "seat_number")
+                .values_list("player_id", "table_number", "seat_number")
             )
             if len(still_in) <= 1:
                 break
-            out_id, table, _ = rng.choice(still_in)
-            mates = [p for p, t, _ in still_in if t == table and p != out_id]
-            by = rng.choice(mates) if mates else None
-            begun = time.perf_counter()
-            services.tournament_eliminate(
-                actor=organiser,
-                tournament=tournament,
-                player=next(p for p in field if p.pk == out_id),
-                eliminated_by=next(p for p in field if p.pk == by) if by else None,
-            )
-            eliminate_ms.append((time.perf_counter() - begun) * 1000)
-            # The peer: the pure balancing computation on the same tables, without the database.
-            seated: dict[int, seating.Table] = {}
-            for player_id, table_number, seat_number in still_in:
-                if player_id != out_id:
-                    seated.setdefault(table_number, seating.Table(table_number, {}, seats)).seats[seat_number] = (
-                        player_id
+            by_table: dict[int, list[int]] = {}
+            for player_id, table_number, _ in still_in:
+                by_table.setdefault(table_number, []).append(player_id)
+            for table_number, players_here in by_table.items():
+                if len(players_here) < 2:
+                    continue
+                # The level in force when this table's next hand starts: that hand plays it.
+                now = timezone.now()
+                state = services.tournament_clock(tournament, now=now)
+                if (table_number, state.level_index) not in applied:
+                    applied.add((table_number, state.level_index))
+                    due = level_due(tournament, levels, state.level_index)
+                    if state.level_index > 0 and due is not None:
+                        table_lags.append((now - due).total_seconds())
+                level = state.level
+                options = build_options(
+                    "coruscant_shift",
+                    "better",
+                    {"small_blind": level.small_blind, "big_blind": level.big_blind, "min_bet": level.big_blind},
+                )
+                number = table_hands.get(table_number, 0)
+                table_hands[table_number] = number + 1
+                before = [stacks[p] for p in players_here]
+                game = Game.new(
+                    options=options,
+                    players=[(f"p{p}", stacks[p]) for p in players_here],
+                    rng=random.Random(f"{seed}/{table_number}/{number}"),
+                    dealer=number % len(players_here),
+                )
+                game.start_hand()
+                while game.in_hand:
+                    seat = game.waiting_for()[0]
+                    play_turn(game, seat, bots[seat % len(bots)])
+                hands += 1
+                for seat, player_id in enumerate(players_here):
+                    stacks[player_id] = game.stacks[seat]
+                gains = [game.stacks[seat] - before[seat] for seat in range(len(players_here))]
+                winner = players_here[max(range(len(gains)), key=gains.__getitem__)]
+                # Busted in one hand: the one who started it with fewer chips places lower (goes out first).
+                busted = sorted(
+                    (p for p in players_here if stacks[p] == 0), key=lambda p: before[players_here.index(p)]
+                )
+                for out_id in busted:
+                    begun = time.perf_counter()
+                    services.tournament_eliminate(
+                        actor=organiser, tournament=tournament, player=by_pk[out_id], eliminated_by=by_pk[winner]
                     )
-            begun = time.perf_counter()
-            seating.balance(list(seated.values()))
-            peer_ms.append((time.perf_counter() - begun) * 1000)
-            begun = time.perf_counter()
-            moves = services.tournament_balance(actor=organiser, tournament=tournament)
-            balance_ms.append((time.perf_counter() - begun) * 1000)
-            moves_per_elimination.append(len(moves))
+                    eliminate_ms.append((time.perf_counter() - begun) * 1000)
+                if busted:
+                    # The peer: the pure balancing computation on the same tables, without the database.
+                    seated: dict[int, seating.Table] = {}
+                    for player_id, number_at, seat_number in still_in:
+                        if stacks[player_id] > 0:
+                            seated.setdefault(number_at, seating.Table(number_at, {}, seats)).seats[seat_number] = (
+                                player_id
+                            )
+                    begun = time.perf_counter()
+                    seating.balance(list(seated.values()))
+                    peer_ms.append((time.perf_counter() - begun) * 1000)
+                    begun = time.perf_counter()
+                    moves = services.tournament_balance(actor=organiser, tournament=tournament)
+                    balance_ms.append((time.perf_counter() - begun) * 1000)
+                    moves_per_elimination.append(len(moves))
+                    break  # seats changed: read the tables again
     finally:
         stop.set()
         beat_thread.join(timeout=10)
@@ -185,6 +238,10 @@ def run(players: int, seats: int, seed: int = 11) -> dict:
         "registration_s": registered,
         "finish_s": finished,
         "eliminations": len(eliminate_ms),
+        "hands": hands,
+        "table_lag_p95": _p95(table_lags),
+        "table_lag_max": max(table_lags, default=0.0),
+        "table_levels": len(table_lags),
         "eliminate_ms_median": statistics.median(eliminate_ms),
         "balance_ms_median": statistics.median(balance_ms),
         "balance_ms_p95": _p95(balance_ms),
@@ -216,7 +273,10 @@ def main(argv: list[str] | None = None) -> None:
         _drop_database(url)
     print(f"{r['players']} players on {r['tables']} tables, {LEVEL_SECONDS}-second levels")
     print(f"registration (buy-ins booked) {r['registration_s']:.1f} s; tournament to a winner {r['finish_s']:.1f} s")
-    print(f"{r['eliminations']} eliminations: eliminate median {r['eliminate_ms_median']:.1f} ms")
+    print(
+        f"{r['hands']} hands played by sensible bots on the engine; {r['eliminations']} eliminations: "
+        f"eliminate median {r['eliminate_ms_median']:.1f} ms"
+    )
     print(
         f"balancing per elimination: {r['moves_mean']:.2f} moves on average (at most {r['moves_max']}), "
         f"median {r['balance_ms_median']:.1f} ms, p95 {r['balance_ms_p95']:.1f} ms; "
@@ -227,6 +287,11 @@ def main(argv: list[str] | None = None) -> None:
         f"level lag over {r['levels']} levels: p95 {r['lag_p95']:.3f} s, worst {r['lag_max']:.3f} s "
         f"(aim under {AIM_LAG_S:.0f} s at p95: ratio {r['lag_p95'] / AIM_LAG_S:.2f}x); "
         f"beat re-check median {r['tick_ms_median']:.1f} ms"
+    )
+    print(
+        f"tables applying a new level at their next hand ({r['table_levels']} table-levels; the {r['tables']} tables' "
+        f"hands played one after another in this process): p95 {r['table_lag_p95']:.3f} s, "
+        f"worst {r['table_lag_max']:.3f} s"
     )
 
 
