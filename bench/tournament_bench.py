@@ -146,6 +146,7 @@ def run(players: int, seats: int, seed: int = 11) -> dict:
     by_pk = {player.pk: player for player in field}
     table_hands: dict[int, int] = {}
     levels = structure_from_json(tournament.structure)
+    last_table = 0
     run_started = time.perf_counter()
     try:
         while True:
@@ -159,7 +160,13 @@ def run(players: int, seats: int, seed: int = 11) -> dict:
             by_table: dict[int, list[int]] = {}
             for player_id, table_number, _ in still_in:
                 by_table.setdefault(table_number, []).append(player_id)
-            for table_number, players_here in by_table.items():
+            # Tables take turns: after a re-read, play resumes at the table after the last one that played.
+            order = sorted(by_table)
+            later = [number for number in order if number > last_table]
+            order = later + [number for number in order if number <= last_table]
+            for table_number in order:
+                players_here = by_table[table_number]
+                last_table = table_number
                 if len(players_here) < 2:
                     continue
                 # The level in force when this table's next hand starts: that hand plays it.
