@@ -7,23 +7,27 @@ the form that sent it (400/409 with nothing written); who may do what is asked o
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.core.handlers.asgi import ASGIRequest
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import ApplicationError
+from games.online import stream
 from league import services as league_services
 from league.models import Event, EventKind, Membership, Player
 from league.permissions import can_manage_event
 from tournaments import actions, selectors, services, structures
-from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
+from tournaments.models import ClockEvent, Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services.results import TEMPLATE_LABELS
 
 STRUCTURE_CHOICES = {
@@ -130,6 +134,41 @@ def tournament_clock_page(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/clock.html",
         {"tournament": tournament, "clock": selectors.clock_summary(tournament), "event": tournament.event},
     )
+
+
+@require_GET
+def clock_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    """The clock's live stream (server-sent events, the project's one live-update mechanism: `games.online.stream`):
+    the clock as every screen shows it, sent again whenever the clock is announced, paused, moved or the field
+    changes. Pages count the seconds down between messages and fall back to polling the clock API."""
+    tournament = _tournament(request, pk)
+
+    def token() -> str:
+        row = (
+            Tournament.objects.filter(pk=pk)
+            .values_list("status", "clock_epoch", "level_announced", "clock_pauses", "clock_started_at")
+            .first()
+        )
+        registrations = Registration.objects.filter(tournament_id=pk)
+        field = registrations.exclude(status=RegistrationStatus.WAITING).count()
+        still_in = registrations.filter(status=RegistrationStatus.REGISTERED).count()
+        events = ClockEvent.objects.filter(tournament_id=pk).count()
+        return hashlib.sha256(repr((row, field, still_in, events)).encode()).hexdigest()[:16]
+
+    def render_now() -> dict:
+        fresh = Tournament.objects.select_related("event").get(pk=pk)
+        return json.loads(json.dumps(selectors.clock_summary(fresh), cls=DjangoJSONEncoder))
+
+    since = request.headers.get("Last-Event-ID") or None
+    topic = services.clock_topic(tournament.pk)
+    if isinstance(request, ASGIRequest):
+        body = stream.async_stream(topic, since, token, render_now)
+    else:
+        body = stream.sync_stream(topic, since, token, render_now)
+    response = StreamingHttpResponse(body, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
 
 
 @require_GET

@@ -78,12 +78,38 @@
     document.documentElement.dataset.clockLevel = key;
   }
 
-  function poll() {
+  // Between messages the page counts the seconds down itself, from the server's last word.
+  let base = null;
+  let receivedAt = 0;
+  function receive(data) {
+    base = data;
+    receivedAt = Date.now();
+    show(data);
+  }
+  window.setInterval(function () {
+    if (!base || base.paused || base.seconds_left === null) return;
+    const left = Math.max(0, base.seconds_left - Math.floor((Date.now() - receivedAt) / 1000));
+    setText("time_left", clockText(left));
+    if (left === 0) poll(false); // the level is due: ask the server for the new one
+  }, 1000);
+
+  function poll(again) {
     fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (data) { if (data) show(data); })
-      .catch(function () { /* offline for a moment: the next poll catches up */ })
-      .finally(function () { window.setTimeout(poll, 1000); });
+      .then(function (data) { if (data) receive(data); })
+      .catch(function () { /* offline for a moment: the next poll or message catches up */ })
+      .finally(function () { if (again) window.setTimeout(function () { poll(true); }, again); });
   }
-  poll();
+
+  const eventsUrl = root.getAttribute("data-clock-events-url");
+  if (eventsUrl && window.EventSource) {
+    // Live: the server sends the clock whenever it changes (server-sent events); a slow poll is the safety net.
+    const source = new EventSource(eventsUrl);
+    source.addEventListener("state", function (event) {
+      try { receive(JSON.parse(event.data)); } catch (err) { /* a broken message: the next one or the poll fixes it */ }
+    });
+    poll(15000);
+  } else {
+    poll(1000);
+  }
 })();

@@ -28,6 +28,7 @@ NOT_PAGES = {
     "favicon": "a redirect to the icon",
     "online-lobby-events": "the lobby's server-sent event stream (the lobby page reads it)",
     "online-events": "a table's server-sent event stream (the table page reads it)",
+    "tournament-clock-events": "a tournament clock's server-sent event stream (the clock panels read it)",
 }
 
 

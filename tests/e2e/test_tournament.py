@@ -24,14 +24,19 @@ COMPRESSED = [
 
 
 @pytest.fixture(autouse=True)
-def tasks_in_process():
-    """The live server runs in this process: its tasks (clock ticks, standings) run at once, as without Redis."""
+def tasks_in_process(settings):
+    """The live server runs in this process: its tasks (clock ticks, standings) run at once, as without Redis.
+    The projector's event stream ends soon after the test and notices a closed browser within a second."""
     from config.celery import app
+    from games.online import stream
 
+    settings.ONLINE_STREAM_SECONDS = 20
+    settings.ONLINE_STREAM_KEEPALIVE_SECONDS = 1
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = previous
+    assert stream.wait_until_closed(timeout=15)
 
 
 def signed_in_context(browser, live_server, user):
@@ -100,7 +105,8 @@ def test_an_organiser_runs_a_tournament_from_registration_to_payouts_and_points(
 
     projector = watched(context)
     projector.set_viewport_size({"width": 1280, "height": 800})
-    projector.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/")
+    with projector.expect_response(lambda r: "/clock/events/" in r.url):  # the live stream is open
+        projector.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/")
     page.get_by_role("button", name="Start the clock").click()
     expect(projector.locator(".p-blinds")).to_have_text("5/10", timeout=10_000)
     # The compressed level 1 lasts 8 seconds: the projector moves to level 2 by itself, and flashes.

@@ -211,3 +211,17 @@ def test_the_control_room_prompts_the_colour_up_when_a_chip_is_no_longer_needed(
     # With the standard chips (5, 50, 100, ...), from level 2 no forced bet needs the 5-credit chips.
     assert "Chip race and colour-up" in page
     assert "From level 2 no forced bet needs the 5-credit chips" in page
+
+
+def test_the_clock_stream_sends_the_clock_and_never_the_seed(night, tournament, settings):
+    from tournaments import services
+
+    settings.ONLINE_STREAM_SECONDS = 0.3
+    for player in night.players[:4]:
+        services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
+    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
+    tournament.refresh_from_db()
+    body = b"".join(Client().get(f"/tournaments/{tournament.pk}/clock/events/").streaming_content).decode()
+    assert body.startswith("retry: 1000") and "event: state" in body
+    assert '"players_left":4' in body and '"prize_pool":1800' in body
+    assert tournament.draw_seed not in body  # published as a hash only, and not on the clock's stream at all

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError, ForbiddenError
+from config.events import publish
 from league import services as league_services
 from league.models import AuditEntry, EventKind, LedgerEntry, LedgerKind, Membership, Player
 from league.permissions import can_manage_event
@@ -142,6 +143,13 @@ def tournament_clock(tournament: Tournament, *, now: datetime | None = None) -> 
     )
 
 
+def _field_changed(tournament: Tournament) -> None:
+    """Tell the clock's live pages that the field changed (players left, pool): public facts only, after commit."""
+    from tournaments.services.clock import clock_topic
+
+    publish(clock_topic(tournament.pk), {"tournament": tournament.pk, "kind": "field"})
+
+
 def _clock_changed(tournament: Tournament) -> None:
     from tournaments.services.clock import clock_changed
 
@@ -223,6 +231,7 @@ def tournament_register(
         _book(tournament, player, LedgerKind.BUY_IN, tournament.starting_stack, actor)
         _seat_late(tournament, registration)
         registration.save(update_fields=["table_number", "seat_number"])
+    _field_changed(tournament)
     league_services.audit(
         actor=actor, action="tournament_register", obj=registration, league=tournament.event.season.league
     )
@@ -263,6 +272,7 @@ def tournament_unregister(*, actor: Any, tournament: Tournament, player: Player)
             promoted.entries = 1
             promoted.save(update_fields=["status", "entries"])
             _book(tournament, promoted.player, LedgerKind.BUY_IN, tournament.starting_stack, actor)
+    _field_changed(tournament)
     league_services.audit(
         actor=actor,
         action="tournament_unregister",
@@ -335,6 +345,7 @@ def tournament_rebuy(
     if registration.table_number is None:
         _seat_late(tournament, registration)
     registration.save()
+    _field_changed(tournament)
     league_services.audit(
         actor=actor, action=f"tournament_{kind}", obj=registration, league=tournament.event.season.league
     )
@@ -522,6 +533,7 @@ def tournament_eliminate(
     registration.eliminated_by = eliminated_by
     registration.table_number = registration.seat_number = None
     registration.save()
+    _field_changed(tournament)
     league_services.audit(
         actor=actor,
         action="tournament_eliminate",
@@ -565,6 +577,7 @@ def tournament_eliminate_undo(*, actor: Any, tournament: Tournament) -> Registra
     else:
         _seat_late(tournament, registration)
     registration.save()
+    _field_changed(tournament)
     league_services.audit(
         actor=actor,
         action="tournament_eliminate_undo",
