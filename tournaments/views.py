@@ -38,6 +38,8 @@ STRUCTURE_CHOICES = {
 }
 
 
+CLOCK_STREAM_SECONDS = 60.0
+
 CREATE_DEFAULTS = {
     "format": Format.FREEZEOUT,
     "structure": "regular",
@@ -161,10 +163,12 @@ def clock_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 
     since = request.headers.get("Last-Event-ID") or None
     topic = services.clock_topic(tournament.pk)
+    # Short streams (the browser reconnects by itself): a closed projector frees its server thread soon.
+    seconds = min(CLOCK_STREAM_SECONDS, stream.stream_seconds())
     if isinstance(request, ASGIRequest):
-        body = stream.async_stream(topic, since, token, render_now)
+        body = stream.async_stream(topic, since, token, render_now, seconds=seconds)
     else:
-        body = stream.sync_stream(topic, since, token, render_now)
+        body = stream.sync_stream(topic, since, token, render_now, seconds=seconds)
     response = StreamingHttpResponse(body, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
