@@ -9,6 +9,7 @@ BENCHES = (
     "bench.league_bench",
     "bench.pages_bench",
     "bench.tables_bench",
+    "bench.tournament_bench",
 )
 
 

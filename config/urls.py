@@ -28,6 +28,7 @@ urlpatterns = [
     path("", include("league.urls")),
     path("", include("games.urls")),
     path("", include("games.online.urls")),
+    path("", include("tournaments.urls")),
 ]
 
 handler400 = "config.views.bad_request"

@@ -103,6 +103,7 @@ def load_demo_data(out: TextIO) -> None:
     out.write(f"  {DEMO_ADMIN:<10} site admin (staff): everything, and /admin/\n")
     if League.objects.filter(slug=DEMO_LEAGUE).exists():
         out.write(f"Demo league {DEMO_LEAGUE!r} is already there.\n")
+        hooks.demo_extend(out)
         return
 
     default_sets_create(ChipSet, Denomination, BuyInPolicy)  # normally there from the migration
@@ -206,3 +207,4 @@ def load_demo_data(out: TextIO) -> None:
     services.player_claim(user=player_user, player=han, claim_code=han.claim_code)
     services.standings_recompute(league_id=league.pk)
     out.write(f"Demo league {league.name!r}: {len(players)} players, 2 seasons, standings computed.\n")
+    hooks.demo_extend(out)

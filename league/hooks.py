@@ -48,3 +48,17 @@ def player_tables(*, player_id: int) -> list[dict[str, Any]]:
     """The online tables a player sits at or sat at, newest first, as plain rows (id, name, league, event,
     status, seated: still at the table and the game not over, game: the league game's id once started)."""
     return get("player_tables")(player_id=player_id)
+
+
+def event_place_rows(*, event_id: int) -> list[dict[str, Any]] | None:
+    """A tournament's final places as seat rows (see `finished_seat_rows`), or None when the event is no
+    tournament with places: then the event's results come from its games. Registered by tournaments."""
+    function = _registry.get("event_place_rows")
+    return function(event_id=event_id) if function is not None else None
+
+
+def demo_extend(out: Any) -> None:
+    """Let a higher app add to the demo (tournaments: a tournament night in progress); idempotent."""
+    function = _registry.get("demo_extend")
+    if function is not None:
+        function(out=out)

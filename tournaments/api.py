@@ -1,18 +1,21 @@
-"""The tournament API: read-only for now, the clock as every screen shows it."""
+"""The tournament API: the clock, the tournament (tables, places, payouts, the draw), a player's entry and the
+control room's actions. The same services and permission checks as the pages; refusals are 400/403/409 JSON."""
+
+from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from league import selectors as league_selectors
-from tournaments import services
-from tournaments.models import Tournament
-from tournaments.structures import structure_from_json, structure_to_json
+from config.errors import ApplicationError
+from league import services as league_services
+from tournaments import actions, selectors, services
+from tournaments.models import RegistrationStatus
 
 
 class LevelOutput(serializers.Serializer):
@@ -26,43 +29,182 @@ class LevelOutput(serializers.Serializer):
 
 class ClockOutput(serializers.Serializer):
     tournament = serializers.IntegerField()
+    name = serializers.CharField()
     status = serializers.CharField()
     started = serializers.BooleanField()
     level_number = serializers.IntegerField(allow_null=True, help_text="Counted from 1.")
     level = LevelOutput(allow_null=True)
+    level_label = serializers.CharField()
     next_level = LevelOutput(allow_null=True)
+    next_level_label = serializers.CharField()
     seconds_left = serializers.IntegerField(allow_null=True, help_text="Null when the level is not timed.")
     next_break_in = serializers.IntegerField(allow_null=True, help_text="Seconds of play until the next break.")
     paused = serializers.BooleanField()
+    epoch = serializers.IntegerField(help_text="Counts the organiser's moves of the clock.")
+    players_left = serializers.IntegerField()
+    entries = serializers.IntegerField()
+    average_stack = serializers.IntegerField()
+    prize_pool = serializers.IntegerField()
+    payouts = serializers.ListField(child=serializers.IntegerField(), help_text="Credits for 1st, 2nd, ...")
     server_time = serializers.DateTimeField(help_text="The time the state was computed: the server's clock.")
 
 
+class TournamentSeatOutput(serializers.Serializer):
+    table = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class TournamentPlaceOutput(serializers.Serializer):
+    place = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    eliminated_by = serializers.IntegerField(allow_null=True)
+    prize = serializers.IntegerField()
+
+
+class TournamentOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    event = serializers.IntegerField()
+    format = serializers.CharField()
+    status = serializers.CharField()
+    starting_stack = serializers.IntegerField()
+    seats_per_table = serializers.IntegerField()
+    cap = serializers.IntegerField(allow_null=True)
+    seed_hash = serializers.CharField(allow_null=True, help_text="SHA-256 of the draw seed, published before it.")
+    seed = serializers.CharField(allow_null=True, help_text="The draw seed, revealed after the draw only.")
+    clock = ClockOutput()
+    seats = TournamentSeatOutput(many=True)
+    places = TournamentPlaceOutput(many=True)
+    waiting = serializers.ListField(child=serializers.IntegerField())
+    rounding_rule = serializers.CharField()
+
+
+class TournamentEntryInput(serializers.Serializer):
+    action = serializers.ChoiceField(choices=["register", "unregister"])
+
+
+class TournamentActionInput(serializers.Serializer):
+    action = serializers.ChoiceField(choices=actions.ACTIONS)
+    player = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    eliminated_by = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1, allow_null=True)
+    name = serializers.CharField(required=False, max_length=80)
+    template = serializers.CharField(required=False, max_length=32)
+    shares = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=10_000), required=False)
+    method = serializers.CharField(required=False, max_length=16)
+    table = serializers.IntegerField(required=False, min_value=1, max_value=10_000)
+    replay = serializers.JSONField(required=False, help_text="Halcyon: the table's game, sabacc-replay/1.")
+    stacks = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=10**12), required=False, help_text="player id -> chips"
+    )
+
+
+class TournamentMessageOutput(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+def _visible(request: Request, pk: int):
+    return get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
+
+
+def _detail(tournament) -> dict[str, Any]:
+    rows = selectors.field_rows(tournament)
+    seed = selectors.public_seed(tournament)
+    return {
+        "id": tournament.pk,
+        "event": tournament.event_id,
+        "format": tournament.format,
+        "status": tournament.status,
+        "starting_stack": tournament.starting_stack,
+        "seats_per_table": tournament.seats_per_table,
+        "cap": tournament.cap,
+        "seed_hash": seed["hash"],
+        "seed": seed["seed"],
+        "clock": selectors.clock_summary(tournament),
+        "seats": [
+            {"table": r.table_number, "seat": r.seat_number, "player": r.player_id, "name": r.player.display_name}
+            for table in selectors.tables(rows)
+            for r in table["seats"]
+        ],
+        "places": [
+            {
+                "place": r.place,
+                "player": r.player_id,
+                "name": r.player.display_name,
+                "eliminated_by": r.eliminated_by_id,
+                "prize": r.prize,
+            }
+            for r in sorted((r for r in rows if r.place), key=lambda r: r.place)
+        ],
+        "waiting": [r.player_id for r in rows if r.status == RegistrationStatus.WAITING],
+        "rounding_rule": selectors.rounding_rule(),
+    }
+
+
 class TournamentClockView(APIView):
-    """`/api/tournaments/{id}/clock/`: level, time left and next break, computed on the server."""
+    """`/api/tournaments/{id}/clock/`: level, time left, the field's figures and payouts, computed on the server."""
 
     permission_classes = [AllowAny]  # visibility follows the league: members-only leagues stay 404 to outsiders
 
     @extend_schema(responses=ClockOutput, summary="A tournament's clock", operation_id="tournaments_clock_retrieve")
     def get(self, request: Request, pk: int) -> Response:
-        events = league_selectors.event_list(user=request.user)
-        tournament = get_object_or_404(Tournament.objects.filter(event__in=events), pk=pk)
-        now = timezone.now()
-        state = services.tournament_clock(tournament, now=now)
-        levels = structure_to_json(structure_from_json(tournament.structure))
-        index = state.level_index if state else None
-        return Response(
-            ClockOutput(
-                {
-                    "tournament": tournament.pk,
-                    "status": tournament.status,
-                    "started": state is not None,
-                    "level_number": index + 1 if state else None,
-                    "level": levels[index] if state else None,
-                    "next_level": levels[index + 1] if state and index + 1 < len(levels) else None,
-                    "seconds_left": state.seconds_left if state else None,
-                    "next_break_in": state.next_break_in if state else None,
-                    "paused": bool(state and state.paused),
-                    "server_time": now,
-                }
-            ).data
-        )
+        tournament = _visible(request, pk)
+        return Response(ClockOutput(selectors.clock_summary(tournament, now=timezone.now())).data)
+
+
+class TournamentDetailView(APIView):
+    """`/api/tournaments/{id}/`: the tournament as its public page shows it."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=TournamentOutput, summary="A tournament", operation_id="tournaments_retrieve")
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(TournamentOutput(_detail(_visible(request, pk))).data)
+
+
+class TournamentEntryView(APIView):
+    """`/api/tournaments/{id}/entry/`: the signed-in player registers or unregisters themselves."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=TournamentEntryInput,
+        responses={200: TournamentOutput},
+        summary="Register or unregister yourself",
+        operation_id="tournaments_entry_create",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = _visible(request, pk)
+        data = TournamentEntryInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = league_services.player_for_user(user=request.user)
+        if data.validated_data["action"] == "register":
+            services.tournament_register(actor=request.user, tournament=tournament, player=player)
+        else:
+            services.tournament_unregister(actor=request.user, tournament=tournament, player=player)
+        tournament.refresh_from_db()
+        return Response(TournamentOutput(_detail(tournament)).data)
+
+
+class TournamentActionView(APIView):
+    """`/api/tournaments/{id}/actions/`: the control room's actions (organisers of the league and site admins)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=TournamentActionInput,
+        responses={200: TournamentMessageOutput},
+        summary="Run a control-room action",
+        operation_id="tournaments_actions_create",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = _visible(request, pk)
+        data = TournamentActionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        action = values.pop("action")
+        if action in ("register", "unregister", "rebuy", "addon", "reentry", "eliminate") and "player" not in values:
+            raise ApplicationError(f"The action {action} needs a player (an id).", extra={"field": "player"})
+        detail = actions.run_action(actor=request.user, tournament=tournament, action=action, data=values)
+        return Response(TournamentMessageOutput({"detail": detail}).data)

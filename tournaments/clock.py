@@ -79,10 +79,10 @@ def clock_state(
     finished = False
     while True:
         level = levels[index]
-        if level.unit != "minutes":
+        if level.seconds is None:
             seconds_left = None
             break
-        length = level.length * 60
+        length = level.seconds
         if remaining < length:
             seconds_left = length - remaining
             break
@@ -99,9 +99,9 @@ def clock_state(
             if later.is_break:
                 next_break_in = ahead
                 break
-            if later.unit != "minutes":
+            if later.seconds is None:
                 break
-            ahead += later.length * 60
+            ahead += later.seconds
     return ClockState(
         level_index=index,
         level=levels[index],

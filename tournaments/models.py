@@ -44,6 +44,15 @@ class Tournament(models.Model):
     draw_seed = models.CharField(max_length=64, blank=True)
     draw_seed_hash = models.CharField(max_length=64, blank=True)
     drawn_at = models.DateTimeField(null=True, blank=True)
+    # The clock's announcements: each move of the clock starts a new epoch; within one, the last level announced.
+    clock_epoch = models.PositiveIntegerField(default=0)
+    level_announced = models.IntegerField(default=-1, help_text="Index of the last level announced (-1: none).")
+    payout_shares = models.JSONField(null=True, blank=True, help_text="A custom payout table in basis points.")
+    deal = models.JSONField(null=True, blank=True, help_text="A deal at the final table: method, stacks, amounts.")
+    completed_at = models.DateTimeField(null=True, blank=True)
+    rounds = models.JSONField(
+        default=list, blank=True, help_text="Halcyon: per round, per table number, [[player, credits, out hand], ...]."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -67,6 +76,7 @@ class Registration(models.Model):
     seat_number = models.PositiveIntegerField(null=True, blank=True)
     place = models.PositiveIntegerField(null=True, blank=True)
     eliminated_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    prize = models.PositiveBigIntegerField(default=0, help_text="Credits won, booked when the tournament completes.")
     registered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -86,3 +96,38 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in tournament {self.tournament_id} ({self.status})"
+
+
+class ClockEventKind(models.TextChoices):
+    LEVEL = "level", "Level starts"
+    BREAK_START = "break_start", "Break starts"
+    BREAK_END = "break_end", "Break ends"
+    WARNING = "warning", "One minute left"
+
+
+class ClockEvent(models.Model):
+    """An announcement of the clock, written once per (tournament, epoch, level, kind): the idempotency key.
+
+    `due_at` is when the structure said it should happen, `recorded_at` when the clock task applied it: the
+    difference is the level lag the benchmark reports.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="clock_events")
+    epoch = models.PositiveIntegerField()
+    level_index = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=ClockEventKind.choices)
+    due_at = models.DateTimeField()
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["recorded_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "epoch", "level_index", "kind"],
+                name="clock_event_once",
+                violation_error_message="This clock announcement is already recorded.",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of level {self.level_index + 1} (tournament {self.tournament_id})"

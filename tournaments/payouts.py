@@ -7,7 +7,9 @@ the number of paid places) go one each to the best places, from first down: the 
 
 from __future__ import annotations
 
+import functools
 import itertools
+from fractions import Fraction
 
 from tournaments.errors import TournamentLogicError
 
@@ -77,3 +79,81 @@ def payouts(*, pool: int, entries: int, template: str = "top_3", shares: list[in
     for index in range(left):
         amounts[index % len(amounts)] += 1
     return amounts
+
+
+ROUNDING_RULE = (
+    "Each place gets its share of the pool rounded down to a whole credit; the credits left over (fewer than the "
+    "places paid) go one each to the best places, 1st first. Nothing is lost: the payouts add up to the pool."
+)
+DEAL_ROUNDING_RULE = (
+    "Each player's share is rounded down to a whole credit; the credits left over go one each to the largest "
+    "fractions cut off (on equal fractions, the larger stack first). The deal adds up to the prizes left exactly."
+)
+
+
+def _check_stacks(stacks: list[int]) -> None:
+    if len(stacks) < 2:
+        raise TournamentLogicError("A deal needs at least two players still in.")
+    if any(isinstance(stack, bool) or not isinstance(stack, int) or stack < 1 for stack in stacks):
+        raise TournamentLogicError("Each stack in a deal is a whole number of chips, 1 or more.")
+
+
+def icm_equities(stacks: list[int], prizes: list[int]) -> list[Fraction]:
+    """The Independent Chip Model (Malmuth-Harville): each player's expected prize, as exact fractions.
+
+    A player finishes 1st with probability stack / all chips; given who finished above, each next place goes
+    to a remaining player with probability proportional to their stack among the remaining chips.
+    `prizes[k]` is the prize of place k + 1 (missing places pay 0).
+    """
+    _check_stacks(stacks)
+    count = len(stacks)
+    prizes = [*prizes[:count], *([0] * max(0, count - len(prizes)))]
+    total = sum(stacks)
+    equities = [Fraction(0)] * count
+
+    @functools.cache
+    def finish(remaining: frozenset[int]) -> tuple[Fraction, ...]:
+        # Expected prize of each player from the places still open, given `remaining` are left.
+        place = count - len(remaining)
+        result = [Fraction(0)] * count
+        if not remaining:
+            return tuple(result)
+        chips = sum(stacks[i] for i in remaining)
+        for player in remaining:
+            chance = Fraction(stacks[player], chips)
+            result[player] += chance * prizes[place]
+            rest = finish(remaining - {player})
+            for other in remaining - {player}:
+                result[other] += chance * rest[other]
+        return tuple(result)
+
+    if total:
+        equities = list(finish(frozenset(range(count))))
+    return equities
+
+
+def whole_credits(shares: list[Fraction], stacks: list[int], total: int) -> list[int]:
+    """Round exact shares summing to `total` to whole credits that sum to `total` (DEAL_ROUNDING_RULE)."""
+    amounts = [int(share) for share in shares]  # shares are never negative: int() rounds down
+    left = total - sum(amounts)
+    order = sorted(range(len(shares)), key=lambda i: (-(shares[i] - amounts[i]), -stacks[i], i))
+    for index in order[:left]:
+        amounts[index] += 1
+    return amounts
+
+
+def icm_deal(stacks: list[int], prizes: list[int]) -> list[int]:
+    """The ICM deal in whole credits: sums exactly to the prizes left for these players."""
+    prizes = prizes[: len(stacks)]
+    return whole_credits(icm_equities(stacks, prizes), stacks, sum(prizes))
+
+
+def chip_chop(stacks: list[int], prizes: list[int]) -> list[int]:
+    """A chip-count chop: every player is sure of the lowest prize left; the rest is shared by chips held."""
+    _check_stacks(stacks)
+    prizes = [*prizes[: len(stacks)], *([0] * max(0, len(stacks) - len(prizes)))]
+    floor = prizes[len(stacks) - 1]
+    rest = sum(prizes) - floor * len(stacks)
+    chips = sum(stacks)
+    shares = [Fraction(floor) + Fraction(rest * stack, chips) for stack in stacks]
+    return whole_credits(shares, stacks, sum(prizes))

@@ -11,7 +11,8 @@ from typing import Any
 
 from tournaments.errors import TournamentLogicError
 
-UNITS = ("minutes", "hands", "orbits")
+UNITS = ("minutes", "hands", "orbits", "seconds")
+TIMED_UNITS = {"minutes": 60, "seconds": 1}  # seconds: compressed clocks for tests, demos and benchmarks
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -22,6 +23,12 @@ class Level:
     length: int
     unit: str = "minutes"
     is_break: bool = False
+
+    @property
+    def seconds(self) -> int | None:
+        """How long the level lasts in seconds of play; None when it lasts hands or orbits (not timed)."""
+        factor = TIMED_UNITS.get(self.unit)
+        return self.length * factor if factor else None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -88,7 +95,7 @@ def validate_structure(levels: list[Level], *, denominations: list[int] | None =
         if level.length < 1:
             raise TournamentLogicError(f"{where} must last at least 1 {level.unit}; got {level.length}.")
         if level.is_break:
-            if level.unit != "minutes":
+            if level.unit not in TIMED_UNITS:
                 raise TournamentLogicError(f"{where} is a break: a break lasts minutes, not {level.unit}.")
             if level.small_blind or level.big_blind or level.ante:
                 raise TournamentLogicError(f"{where} is a break: it has no blinds or ante (leave them at 0).")

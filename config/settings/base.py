@@ -143,7 +143,11 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # The tournament clock's safety net: each level change is also scheduled for its exact time (eta), and this
+    # re-check announces anything due that a lost or late task missed (idempotent: keyed by tournament and level).
+    "tournaments-clock": {"task": "tournaments.clock_tick_due", "schedule": float(os.environ.get("CLOCK_BEAT", "1"))},
+}
 
 # The browsable API (HTML pages and their login form, which no rate limit guards) in development only; the
 # OpenAPI schema (/api/schema/) and its docs (/api/docs/, /api/redoc/) stay public everywhere: they describe

@@ -15,6 +15,7 @@ from league.services.events import (
     event_create,
     event_update,
     ledger_adjust,
+    ledger_book,
 )
 from league.services.leagues import (
     LEAGUE_FIELDS,
@@ -69,6 +70,7 @@ __all__ = [
     "league_settings_check",
     "league_update",
     "ledger_adjust",
+    "ledger_book",
     "lock_event",
     "lock_league",
     "lock_season",

@@ -152,3 +152,52 @@ def ledger_adjust(*, actor: Any, event: Event, player: Any, amount: int, reason:
     event_results_rebuild(event=event)
     standings_schedule(league_id=league.pk)
     return entry
+
+
+BOOKABLE_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON, LedgerKind.PAYOUT)
+
+
+@retry_on_conflict
+@transaction.atomic
+def ledger_book(
+    *, actor: Any, event: Event, player: Any, kind: str, amount: int, reason: str = "", reversal: bool = False
+) -> LedgerEntry:
+    """Book a buy-in, re-buy, add-on or payout at an event for a higher app (tournaments), under the lock order.
+
+    The league's checks in one place: the kind, a non-zero whole amount within the credit limits, a player of
+    this league (or one already booked here). A payout is negative: it takes the prize off the table, so a
+    settled event sums to zero. A refund is a reversal: a buy-in kind with a negative amount.
+    """
+    if kind not in BOOKABLE_KINDS:
+        raise ApplicationError(
+            f"Book one of {', '.join(BOOKABLE_KINDS)}; got {kind!r} (adjustments go through ledger_adjust).",
+            extra={"field": "kind"},
+        )
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or abs(amount) > MAX_CREDITS:
+        raise ApplicationError(
+            f"A booking is a non-zero whole number of credits from -{MAX_CREDITS:,} to {MAX_CREDITS:,}; "
+            f"got {amount!r}.",
+            extra={"field": "amount"},
+        )
+    if kind == LedgerKind.PAYOUT and amount > 0:
+        raise ApplicationError("A payout takes credits off the table: book it as a negative amount.")
+    if kind != LedgerKind.PAYOUT and amount < 0 and not reversal:
+        raise ApplicationError("A negative buy-in, re-buy or add-on is a refund: book it as a reversal.")
+    event = lock_event(event.pk)
+    league = event.season.league
+    if not (
+        Membership.objects.filter(league=league, player=player).exists()
+        or LedgerEntry.objects.filter(event=event, player=player).exists()
+    ):
+        raise ApplicationError(f"{player} is not a member of {league}.", extra={"field": "player"})
+    if amount > 0:
+        credit_limits_check(event=event, adding=amount)
+    return LedgerEntry.objects.create(
+        event=event,
+        player=player,
+        kind=kind,
+        amount=amount,
+        reason=reason[:255],
+        author=actor if getattr(actor, "is_authenticated", False) else None,
+        reversal=reversal,
+    )

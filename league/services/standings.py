@@ -40,7 +40,10 @@ def event_results_rebuild(*, event: Event) -> list[EventResult]:
     A player ranks by the latest round they reached, then by their place in that round's game;
     players on the same rung share a place. Call it holding the event's league lock.
     """
-    seats = hooks.finished_seat_rows(event_id=event.pk)
+    # A tournament's places come from the tournament (its registrations) when it has them; else from games.
+    seats = hooks.event_place_rows(event_id=event.pk)
+    if seats is None:
+        seats = hooks.finished_seat_rows(event_id=event.pk)
     # Credits in and out come from the ledger: buy-ins, re-buys and add-ons in; payouts and adjustments out.
     credits_in: dict[int, int] = defaultdict(int)
     credits_out: dict[int, int] = defaultdict(int)

@@ -222,7 +222,8 @@ def test_every_organiser_page_fits_a_phone_and_a_laptop_with_no_serious_accessib
 
     load_demo_data(io.StringIO())
     league = League.objects.get(slug=DEMO_LEAGUE)
-    event = Event.objects.get(season__league=league, status="running", kind="tournament")
+    event = Event.objects.get(season__league=league, status="running", kind="tournament", name="Beskar Cup")
+    night = Event.objects.get(season__league=league, name="Friday freezeout")
     game = Game.objects.filter(event__season__league=league, replay_document__isnull=True).order_by("id").first()
     season = league.seasons.order_by("starts_on").first()
     paths = [
@@ -239,6 +240,8 @@ def test_every_organiser_page_fits_a_phone_and_a_laptop_with_no_serious_accessib
         f"/manage/events/{event.pk}/results/new/",
         f"/manage/games/{game.pk}/",
         f"/manage/games/{game.pk}/correct/",
+        f"/manage/tournaments/{night.tournament.pk}/",
+        f"/manage/events/{event.pk}/tournament/",
     ]
     client = Client()
     client.force_login(get_user_model().objects.get(username=DEMO_ORGANISER))

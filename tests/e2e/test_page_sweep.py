@@ -31,6 +31,7 @@ NOT_PAGES = {
     "online-history-download": "a JSON download (the public hand history) linked from the hands page",
     "online-replay-download": "a JSON download (the game's replay, once it is over) linked from the hands page",
     "online-hand-download": "a JSON download (the replay up to one hand) linked from the hands page",
+    "tournament-clock-events": "a tournament clock's server-sent event stream (the clock panels read it)",
 }
 
 
@@ -77,6 +78,7 @@ class Objects:
     guest: object
     membership: object
     user: object
+    tournament: object
 
 
 def _demo_objects() -> Objects:
@@ -84,10 +86,13 @@ def _demo_objects() -> Objects:
     from games.online.models import OnlineTable
     from league.demo import DEMO_LEAGUE, DEMO_PLAYER, load_demo_data
     from league.models import EventKind, EventStatus, League, Membership, Player, Role
+    from tournaments.demo import DEMO_TOURNAMENT
+    from tournaments.models import Tournament
 
     load_demo_data(io.StringIO())
     league = League.objects.get(slug=DEMO_LEAGUE)
-    event = league.seasons.get(name="Season 2").events.get(status=EventStatus.RUNNING, kind=EventKind.TOURNAMENT)
+    season = league.seasons.get(name="Season 2")
+    event = season.events.get(status=EventStatus.RUNNING, kind=EventKind.TOURNAMENT, name="Beskar Cup")
     game = Game.objects.filter(event=event).exclude(replay_document=None).get()
     player = Player.objects.get(user__username=DEMO_PLAYER)
     return Objects(
@@ -101,6 +106,7 @@ def _demo_objects() -> Objects:
         guest=Player.objects.filter(user=None, memberships__league=league).first(),
         membership=Membership.objects.filter(league=league, role=Role.PLAYER).first(),
         user=player.user,
+        tournament=Tournament.objects.get(event__season__league=league, event__name=DEMO_TOURNAMENT),
     )
 
 
@@ -133,6 +139,7 @@ SEGMENT_OBJECTS = {
     "guest": "guest",
     "member": "membership",
     "membership": "membership",
+    "tournament": "tournament",
 }
 
 

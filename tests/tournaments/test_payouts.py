@@ -1,3 +1,5 @@
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -50,3 +52,32 @@ def test_payouts_always_sum_to_the_pool_and_never_favour_a_worse_place(pool, ent
     assert all(amount >= 0 for amount in amounts)
     assert amounts == sorted(amounts, reverse=True)
     assert len(amounts) <= entries
+
+
+def test_icm_matches_the_published_three_player_example():
+    """Stacks 5,000 / 3,000 / 2,000 with prizes 50 / 30 / 20: $38.39, $32.75, $28.86 (Malmuth-Harville),
+    the example most introductions to the Independent Chip Model work through."""
+    from fractions import Fraction
+
+    from tournaments.payouts import icm_equities
+
+    equities = icm_equities([5000, 3000, 2000], [50, 30, 20])
+    assert equities == [Fraction(1075, 28), Fraction(131, 4), Fraction(202, 7)]
+    assert [round(float(e), 2) for e in equities] == [38.39, 32.75, 28.86]
+
+
+@given(
+    stacks=st.lists(st.integers(min_value=1, max_value=10**6), min_size=2, max_size=7),
+    pool=st.integers(min_value=0, max_value=10**7),
+    method=st.sampled_from(["icm", "chop"]),
+)
+def test_deals_always_sum_to_the_prizes_left_and_never_pay_a_smaller_stack_more(stacks, pool, method):
+    from tournaments.payouts import chip_chop, icm_deal
+
+    prizes = payouts(pool=pool, entries=max(len(stacks), 9), template="top_15_percent")[: len(stacks)]
+    amounts = (icm_deal if method == "icm" else chip_chop)(stacks, prizes)
+    assert sum(amounts) == sum(prizes)
+    assert all(amount >= 0 for amount in amounts)
+    for a, b in itertools.combinations(range(len(stacks)), 2):
+        if stacks[a] > stacks[b]:
+            assert amounts[a] >= amounts[b]

@@ -60,7 +60,7 @@ def test_payable_finds_sums_of_several_denominations():
         ([], "non-empty list"),
         ([{"big_blind": 10, "length": 5, "colour": "red"}], "unknown keys"),
         ([{"big_blind": -1, "length": 5}], "big_blind must be a whole number"),
-        ([{"big_blind": 10, "length": 5, "unit": "days"}], "unit must be one of minutes, hands, orbits"),
+        ([{"big_blind": 10, "length": 5, "unit": "days"}], "unit must be one of minutes, hands, orbits, seconds"),
     ],
 )
 def test_bad_json_says_what_is_allowed(data, message):

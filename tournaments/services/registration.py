@@ -15,8 +15,9 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError, ForbiddenError
+from config.events import publish
 from league import services as league_services
-from league.models import EventKind, LedgerEntry, LedgerKind, Membership, Player
+from league.models import AuditEntry, EventKind, LedgerEntry, LedgerKind, Membership, Player
 from league.permissions import can_manage_event
 from tournaments import clock, seating, structures
 from tournaments.errors import TournamentLogicError
@@ -142,6 +143,19 @@ def tournament_clock(tournament: Tournament, *, now: datetime | None = None) -> 
     )
 
 
+def _field_changed(tournament: Tournament) -> None:
+    """Tell the clock's live pages that the field changed (players left, pool): public facts only, after commit."""
+    from tournaments.services.clock import clock_topic
+
+    publish(clock_topic(tournament.pk), {"tournament": tournament.pk, "kind": "field"})
+
+
+def _clock_changed(tournament: Tournament) -> None:
+    from tournaments.services.clock import clock_changed
+
+    clock_changed(tournament)
+
+
 def _registration_open(tournament: Tournament, now: datetime) -> bool:
     if tournament.status == TournamentStatus.REGISTERING:
         return True
@@ -152,17 +166,9 @@ def _registration_open(tournament: Tournament, now: datetime) -> bool:
 
 
 def _book(tournament: Tournament, player: Player, kind: str, amount: int, actor: Any, reason: str = "") -> None:
-    """A buy-in, re-buy or add-on (or its refund, negative) in the league's ledger."""
-    if amount > 0:
-        league_services.credit_limits_check(event=tournament.event, adding=amount)
-    LedgerEntry.objects.create(
-        event=tournament.event,
-        player=player,
-        kind=kind,
-        amount=amount,
-        reason=reason,
-        author=actor if getattr(actor, "is_authenticated", False) else None,
-        reversal=amount < 0,
+    """A buy-in, re-buy or add-on (or its refund, negative) in the league's ledger, through the league's service."""
+    league_services.ledger_book(
+        actor=actor, event=tournament.event, player=player, kind=kind, amount=amount, reason=reason, reversal=amount < 0
     )
 
 
@@ -225,6 +231,7 @@ def tournament_register(
         _book(tournament, player, LedgerKind.BUY_IN, tournament.starting_stack, actor)
         _seat_late(tournament, registration)
         registration.save(update_fields=["table_number", "seat_number"])
+    _field_changed(tournament)
     league_services.audit(
         actor=actor, action="tournament_register", obj=registration, league=tournament.event.season.league
     )
@@ -265,6 +272,7 @@ def tournament_unregister(*, actor: Any, tournament: Tournament, player: Player)
             promoted.entries = 1
             promoted.save(update_fields=["status", "entries"])
             _book(tournament, promoted.player, LedgerKind.BUY_IN, tournament.starting_stack, actor)
+    _field_changed(tournament)
     league_services.audit(
         actor=actor,
         action="tournament_unregister",
@@ -337,6 +345,7 @@ def tournament_rebuy(
     if registration.table_number is None:
         _seat_late(tournament, registration)
     registration.save()
+    _field_changed(tournament)
     league_services.audit(
         actor=actor, action=f"tournament_{kind}", obj=registration, league=tournament.event.season.league
     )
@@ -418,7 +427,9 @@ def tournament_clock_start(*, actor: Any, tournament: Tournament, now: datetime 
         raise ConflictError("Draw the seats before starting the clock.")
     tournament.clock_started_at = now or timezone.now()
     tournament.status = TournamentStatus.RUNNING
-    tournament.save(update_fields=["clock_started_at", "status"])
+    tournament.level_announced = tournament.clock_start_level - 1
+    tournament.save(update_fields=["clock_started_at", "status", "level_announced"])
+    _clock_changed(tournament)
     league_services.audit(
         actor=actor, action="tournament_clock_start", obj=tournament, league=tournament.event.season.league
     )
@@ -442,6 +453,7 @@ def tournament_clock_pause(
         raise ConflictError(str(exc)) from exc
     _store_pauses(tournament, pauses)
     tournament.save(update_fields=["clock_pauses"])
+    _clock_changed(tournament)
     action = "tournament_clock_resume" if resume else "tournament_clock_pause"
     league_services.audit(actor=actor, action=action, obj=tournament, league=tournament.event.season.league)
     return tournament
@@ -472,8 +484,14 @@ def tournament_clock_move(
         )
     tournament.clock_started_at = now
     tournament.clock_start_level = target
+    # A new epoch: the level moved to is announced (again, when moving back) by the next tick.
+    tournament.clock_epoch += 1
+    tournament.level_announced = target - 1
     _store_pauses(tournament, [clock.Pause(started_at=now)] if state.paused else [])
-    tournament.save(update_fields=["clock_started_at", "clock_start_level", "clock_pauses"])
+    tournament.save(
+        update_fields=["clock_started_at", "clock_start_level", "clock_pauses", "clock_epoch", "level_announced"]
+    )
+    _clock_changed(tournament)
     league_services.audit(
         actor=actor,
         action="tournament_clock_move",
@@ -509,13 +527,63 @@ def tournament_eliminate(
     still_in = Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED).count()
     if still_in <= 1:
         raise ConflictError("The last player in is the winner, not eliminated.")
+    seat = [registration.table_number, registration.seat_number]
     registration.status = RegistrationStatus.ELIMINATED
     registration.place = still_in
     registration.eliminated_by = eliminated_by
     registration.table_number = registration.seat_number = None
     registration.save()
+    _field_changed(tournament)
     league_services.audit(
-        actor=actor, action="tournament_eliminate", obj=registration, league=tournament.event.season.league
+        actor=actor,
+        action="tournament_eliminate",
+        obj=registration,
+        league=tournament.event.season.league,
+        data={"player": player.pk, "place": still_in, "seat": seat},
+    )
+    return registration
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_eliminate_undo(*, actor: Any, tournament: Tournament) -> Registration:
+    """Undo the latest elimination (a mistake at the table): the player is back in, in their seat when it is free."""
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise ConflictError("Only a running tournament's eliminations can be undone.")
+    registration = (
+        Registration.objects.select_for_update(of=("self",))
+        .filter(tournament=tournament, status=RegistrationStatus.ELIMINATED, place__isnull=False)
+        .order_by("place")
+        .first()
+    )
+    if registration is None:
+        raise ConflictError("Nobody has been eliminated: there is nothing to undo.")
+    last = (
+        AuditEntry.objects.filter(
+            action="tournament_eliminate", object_type=Registration._meta.label, object_id=str(registration.pk)
+        )
+        .order_by("-pk")
+        .first()
+    )
+    table, seat = (last.data.get("seat") if last else None) or [None, None]
+    registration.status = RegistrationStatus.REGISTERED
+    registration.place = None
+    registration.eliminated_by = None
+    taken = Registration.objects.filter(tournament=tournament, table_number=table, seat_number=seat).exists()
+    if table is not None and not taken:
+        registration.table_number, registration.seat_number = table, seat
+    else:
+        _seat_late(tournament, registration)
+    registration.save()
+    _field_changed(tournament)
+    league_services.audit(
+        actor=actor,
+        action="tournament_eliminate_undo",
+        obj=registration,
+        league=tournament.event.season.league,
+        data={"player": registration.player_id},
     )
     return registration
 

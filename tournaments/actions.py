@@ -1,0 +1,163 @@
+"""The control room's actions, shared by its page and the API: plain values in, one service call each.
+
+Each action's refusal is an `ApplicationError` (400/409, nothing written), shown beside the form on the page and
+as JSON by the API; the services check who may do what (`league.permissions`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db import transaction
+
+from config.errors import ApplicationError
+from league import services as league_services
+from league.models import Player, Role
+from tournaments import services
+from tournaments.models import Registration, RegistrationStatus, Tournament
+
+ACTIONS = (
+    "add_guest",
+    "register",
+    "unregister",
+    "rebuy",
+    "addon",
+    "reentry",
+    "publish_seed",
+    "draw",
+    "clock_start",
+    "pause",
+    "resume",
+    "level_up",
+    "level_down",
+    "eliminate",
+    "undo",
+    "balance",
+    "payouts",
+    "deal",
+    "complete",
+    "halcyon_table",
+)
+
+
+def int_field(data: Any, name: str, what: str) -> int:
+    value = str(data.get(name) if data.get(name) is not None else "").strip()
+    if not value.lstrip("-").isdigit() or len(value) > 12:
+        raise ApplicationError(f"{what} must be a whole number; got {value!r}.", extra={"field": name})
+    return int(value)
+
+
+def player_field(data: Any, tournament: Tournament, name: str = "player") -> Player:
+    player_id = int_field(data, name, "Choose a player: the player")
+    player = Player.objects.filter(pk=player_id, memberships__league=tournament.event.season.league).first()
+    if player is None:
+        raise ApplicationError("Choose a player of this league.", extra={"field": name})
+    return player
+
+
+def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) -> str:
+    """Run one control-room action through its service; returns what to tell the organiser."""
+    if action == "add_guest":
+        name = data.get("name", "")
+        with transaction.atomic():
+            player = league_services.player_create(actor=actor, display_name=name)
+            league_services.membership_add(
+                actor=actor, league=tournament.event.season.league, player=player, role=Role.PLAYER
+            )
+            services.tournament_register(actor=actor, tournament=tournament, player=player)
+        return f"{player} is registered."
+    if action == "register":
+        registration = services.tournament_register(
+            actor=actor, tournament=tournament, player=player_field(data, tournament)
+        )
+        return f"{registration.player} is {'on the waiting list' if registration.status == 'waiting' else 'in'}."
+    if action == "unregister":
+        player = player_field(data, tournament)
+        services.tournament_unregister(actor=actor, tournament=tournament, player=player)
+        return f"{player} is unregistered; the buy-in is refunded."
+    if action in ("rebuy", "addon", "reentry"):
+        player = player_field(data, tournament)
+        services.tournament_rebuy(actor=actor, tournament=tournament, player=player, kind=action)
+        return f"{action.replace('rebuy', 're-buy').replace('addon', 'add-on').capitalize()} booked for {player}."
+    if action == "publish_seed":
+        return f"Seed hash published: {services.tournament_publish_seed(actor=actor, tournament=tournament)}."
+    if action == "draw":
+        services.tournament_draw(actor=actor, tournament=tournament)
+        return "Seats drawn; the seed is revealed."
+    if action == "clock_start":
+        services.tournament_clock_start(actor=actor, tournament=tournament)
+        return "The clock is running."
+    if action in ("pause", "resume"):
+        services.tournament_clock_pause(actor=actor, tournament=tournament, resume=action == "resume")
+        return "Clock resumed." if action == "resume" else "Clock paused."
+    if action in ("level_up", "level_down"):
+        services.tournament_clock_move(actor=actor, tournament=tournament, levels=1 if action == "level_up" else -1)
+        return "Level moved."
+    if action == "eliminate":
+        player = player_field(data, tournament)
+        by = data.get("eliminated_by") or ""
+        eliminated_by = player_field(data, tournament, "eliminated_by") if by else None
+        registration = services.tournament_eliminate(
+            actor=actor, tournament=tournament, player=player, eliminated_by=eliminated_by
+        )
+        return f"{player} is out in place {registration.place}."
+    if action == "undo":
+        registration = services.tournament_eliminate_undo(actor=actor, tournament=tournament)
+        return f"{registration.player} is back in."
+    if action == "balance":
+        moves = services.tournament_balance(actor=actor, tournament=tournament)
+        return f"{len(moves)} move{'s' if len(moves) != 1 else ''} made." if moves else "The tables are balanced."
+    if action == "payouts":
+        template = data.get("template", "")
+        shares = None
+        if template == "custom":
+            given = data.get("shares", "")
+            parts = given if isinstance(given, list) else str(given).replace(";", ",").split(",")
+            parts = [str(part).strip() for part in parts if str(part).strip()]
+            if not parts or not all(part.isdigit() and len(part) <= 6 for part in parts):
+                raise ApplicationError(
+                    "Give the custom shares in basis points, 1st first, separated by commas (e.g. 6000, 4000).",
+                    extra={"field": "shares"},
+                )
+            shares = [int(part) for part in parts]
+        services.tournament_payouts_set(actor=actor, tournament=tournament, template=template, shares=shares)
+        return "Payout table saved."
+    if action == "deal":
+        stacks = {}
+        given = data.get("stacks")
+        # The API sends {"<player id>": chips}; the page one field per player.
+        flat = {f"stack_{key}": value for key, value in given.items()} if isinstance(given, dict) else data
+        for registration in Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED):
+            stacks[registration.player_id] = int_field(
+                flat, f"stack_{registration.player_id}", f"The chip count of player {registration.player_id}"
+            )
+        deal = services.tournament_deal(
+            actor=actor, tournament=tournament, method=data.get("method", ""), stacks=stacks
+        )
+        return f"Deal recorded ({deal['method']}); complete the tournament to book it."
+    if action == "halcyon_table":
+        replay = data.get("replay")
+        if not isinstance(replay, dict):
+            try:
+                replay = json.loads(replay or "")
+            except ValueError as exc:
+                raise ApplicationError(
+                    f"The table's game must be a sabacc-replay/1 JSON document ({exc}).", extra={"field": "replay"}
+                ) from exc
+        if not isinstance(replay, dict):
+            raise ApplicationError(
+                "The table's game must be a JSON object (sabacc-replay/1).", extra={"field": "replay"}
+            )
+        outcome = services.tournament_halcyon_table(
+            actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table"), replay=replay
+        )
+        if outcome["final"]:
+            return "The final table's game is recorded: the places are set; complete the tournament."
+        if outcome["advancing"]:
+            return f"Round {outcome['round']} is complete: {len(outcome['advancing'])} players go to the final table."
+        return f"Table {outcome['table']}'s game is recorded."
+    if action == "complete":
+        services.tournament_complete(actor=actor, tournament=tournament)
+        return "The tournament is complete: payouts booked, points to the standings."
+    raise ApplicationError(f"Unknown action {action!r}.", extra={"field": "action"})

@@ -1,0 +1,106 @@
+"""Reads of a tournament, the same for its pages and its API: the clock, the field, the tables, the payouts.
+
+Only public facts: names, seats, places, chips brought in. The draw seed appears only after the draw.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from league import selectors as league_selectors
+from tournaments import payouts, seating, structures
+from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.services import payout_table, prize_pool, revealed_seed, tournament_clock
+
+
+def visible_tournaments(user: Any) -> QuerySet[Tournament]:
+    """Tournaments of the events the user may see (members-only leagues stay hidden from outsiders)."""
+    return Tournament.objects.filter(event__in=league_selectors.event_list(user=user)).select_related(
+        "event__season__league"
+    )
+
+
+def level_label(level: dict[str, Any] | None) -> str:
+    if level is None:
+        return ""
+    if level["is_break"]:
+        return f"Break · {level['length']} {'min' if level['unit'] == 'minutes' else 's'}"
+    blinds = f"{level['small_blind']}/{level['big_blind']}" if level["big_blind"] else ""
+    ante = f"ante {level['ante']}" if level["ante"] else ""
+    return " · ".join(part for part in (blinds, ante) if part) or "no forced bets"
+
+
+def clock_summary(tournament: Tournament, *, now: datetime | None = None) -> dict[str, Any]:
+    """The clock as every screen shows it, with the field's figures (players left, average stack, pool)."""
+    now = now or timezone.now()
+    state = tournament_clock(tournament, now=now)
+    levels = structures.structure_to_json(structures.structure_from_json(tournament.structure))
+    index = state.level_index if state else None
+    field = Registration.objects.filter(tournament=tournament).exclude(status=RegistrationStatus.WAITING)
+    players_left = field.filter(status=RegistrationStatus.REGISTERED).count()
+    pool = max(0, prize_pool(tournament))
+    level = levels[index] if state else None
+    next_level = levels[index + 1] if state and index + 1 < len(levels) else (levels[0] if not state else None)
+    return {
+        "tournament": tournament.pk,
+        "name": tournament.event.name,
+        "status": tournament.status,
+        "started": state is not None,
+        "level_number": index + 1 if state else None,
+        "level": level,
+        "level_label": level_label(level),
+        "next_level": next_level,
+        "next_level_label": level_label(next_level),
+        "seconds_left": state.seconds_left if state else None,
+        "next_break_in": state.next_break_in if state else None,
+        "paused": bool(state and state.paused),
+        "epoch": tournament.clock_epoch,
+        "players_left": players_left,
+        "entries": field.count(),
+        "average_stack": pool // players_left if players_left else 0,
+        "prize_pool": pool,
+        "payouts": payout_table(tournament),
+        "server_time": now,
+    }
+
+
+def rounding_rule() -> str:
+    return payouts.ROUNDING_RULE
+
+
+def field_rows(tournament: Tournament) -> list[Registration]:
+    return list(Registration.objects.filter(tournament=tournament).select_related("player", "eliminated_by"))
+
+
+def tables(registrations: list[Registration]) -> list[dict[str, Any]]:
+    """The tables with their seated players in seat order (only players still in have a seat)."""
+    by_table: dict[int, list[Registration]] = {}
+    for registration in registrations:
+        if registration.table_number is not None and registration.status == RegistrationStatus.REGISTERED:
+            by_table.setdefault(registration.table_number, []).append(registration)
+    return [
+        {"number": number, "seats": sorted(seats, key=lambda item: item.seat_number)}
+        for number, seats in sorted(by_table.items())
+    ]
+
+
+def moves_to_make(tournament: Tournament, registrations: list[Registration]) -> list[seating.Move]:
+    """The moves balancing would make now (nothing written): what the control room shows after eliminations."""
+    if tournament.drawn_at is None:
+        return []
+    seated: dict[int, seating.Table] = {}
+    for registration in registrations:
+        if registration.table_number is not None and registration.status == RegistrationStatus.REGISTERED:
+            seated.setdefault(
+                registration.table_number,
+                seating.Table(registration.table_number, {}, tournament.seats_per_table),
+            ).seats[registration.seat_number] = registration.player_id
+    return seating.balance(list(seated.values()))
+
+
+def public_seed(tournament: Tournament) -> dict[str, str | None]:
+    return {"hash": tournament.draw_seed_hash or None, "seed": revealed_seed(tournament)}

@@ -1,0 +1,62 @@
+"""Every write to a tournament, one module per subject; every public name is re-exported here, so
+`from tournaments import services` and `services.tournament_register(...)` keep working."""
+
+from tournaments.services.clock import clock_tick_due, clock_topic, tournament_clock_tick
+from tournaments.services.halcyon import tournament_halcyon_table
+from tournaments.services.registration import (
+    MAX_STACK,
+    check_structure,
+    prize_pool,
+    revealed_seed,
+    tournament_balance,
+    tournament_clock,
+    tournament_clock_move,
+    tournament_clock_pause,
+    tournament_clock_start,
+    tournament_create,
+    tournament_draw,
+    tournament_eliminate,
+    tournament_eliminate_undo,
+    tournament_publish_seed,
+    tournament_rebuy,
+    tournament_register,
+    tournament_unregister,
+)
+from tournaments.services.results import (
+    deal_preview,
+    entry_count,
+    payout_table,
+    tournament_complete,
+    tournament_deal,
+    tournament_payouts_set,
+)
+
+__all__ = [
+    "MAX_STACK",
+    "check_structure",
+    "clock_tick_due",
+    "clock_topic",
+    "deal_preview",
+    "entry_count",
+    "payout_table",
+    "prize_pool",
+    "revealed_seed",
+    "tournament_balance",
+    "tournament_clock",
+    "tournament_clock_move",
+    "tournament_clock_pause",
+    "tournament_clock_start",
+    "tournament_clock_tick",
+    "tournament_complete",
+    "tournament_create",
+    "tournament_deal",
+    "tournament_draw",
+    "tournament_eliminate",
+    "tournament_eliminate_undo",
+    "tournament_halcyon_table",
+    "tournament_payouts_set",
+    "tournament_publish_seed",
+    "tournament_rebuy",
+    "tournament_register",
+    "tournament_unregister",
+]

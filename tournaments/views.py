@@ -1,0 +1,313 @@
+"""Tournament pages: the public tournament page (with the player's own seat), the projector clock, printable
+seat cards, and the organiser's control room and creation form.
+
+Every action calls the same `tournaments.services` function as the API; a refusal is shown on the page beside
+the form that sent it (400/409 with nothing written); who may do what is asked of `league.permissions`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.core.handlers.asgi import ASGIRequest
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from config.errors import ApplicationError
+from games.online import stream
+from league import services as league_services
+from league.models import Event, EventKind, Membership, Player
+from league.permissions import can_manage_event
+from tournaments import actions, selectors, services, structures
+from tournaments.models import ClockEvent, Format, Registration, RegistrationStatus, Tournament, TournamentStatus
+from tournaments.services.results import TEMPLATE_LABELS
+
+STRUCTURE_CHOICES = {
+    "turbo": "Turbo: 10-minute levels",
+    "regular": "Regular: 20-minute levels",
+    "suggested": "Suggested from a target duration",
+    "custom": "Custom (JSON list of levels)",
+}
+
+
+CLOCK_STREAM_SECONDS = 60.0
+
+CREATE_DEFAULTS = {
+    "format": Format.FREEZEOUT,
+    "structure": "regular",
+    "payout_template": "top_3",
+    "starting_stack": "450",
+    "seats_per_table": "6",
+    "late_registration_level": "0",
+    "advance_per_table": "1",
+    "duration": "180",
+    "expected_players": "12",
+}
+
+
+def _tournament(request: HttpRequest, pk: int) -> Tournament:
+    return get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
+
+
+def _managed(request: HttpRequest, pk: int) -> Tournament:
+    tournament = _tournament(request, pk)
+    if not can_manage_event(request.user, tournament.event):
+        raise PermissionDenied(f"Only the organisers of {tournament.event.season.league} may run this tournament.")
+    return tournament
+
+
+def _my_registration(request: HttpRequest, registrations: list[Registration]) -> Registration | None:
+    if not request.user.is_authenticated:
+        return None
+    return next((r for r in registrations if r.player.user_id == request.user.pk), None)
+
+
+def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    registrations = selectors.field_rows(tournament)
+    mine = _my_registration(request, registrations)
+    tables = selectors.tables(registrations)
+    my_table = next((t for t in tables if mine and t["number"] == mine.table_number), None)
+    return {
+        "tournament": tournament,
+        "event": tournament.event,
+        "league": tournament.event.season.league,
+        "clock": selectors.clock_summary(tournament),
+        "registrations": registrations,
+        "waiting": [r for r in registrations if r.status == RegistrationStatus.WAITING],
+        "out": sorted((r for r in registrations if r.place), key=lambda r: r.place),
+        "tables": tables,
+        "mine": mine,
+        "my_table": my_table,
+        "table_mates": [seat for seat in my_table["seats"] if seat.pk != mine.pk] if my_table and mine else [],
+        "seed": selectors.public_seed(tournament),
+        "rounding_rule": selectors.rounding_rule(),
+        "can_manage": can_manage_event(request.user, tournament.event),
+        "is_member": request.user.is_authenticated
+        and Membership.objects.filter(league=tournament.event.season.league, player__user=request.user).exists(),
+    }
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The public tournament page: clock, tables, places, payouts; a signed-in player's own seat and table."""
+    tournament = _tournament(request, pk)
+    return render(request, "tournaments/detail.html", _page_context(request, tournament))
+
+
+@require_POST
+def tournament_entry(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player registers or unregisters themselves (the same services and checks as the API)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("tournament-detail", args=[pk]))
+    tournament = _tournament(request, pk)
+    action = request.POST.get("action")
+    try:
+        if action not in ("register", "unregister"):
+            raise ApplicationError("Choose register or unregister.", extra={"field": "action"})
+        player = league_services.player_for_user(user=request.user)
+        if action == "register":
+            registration = services.tournament_register(actor=request.user, tournament=tournament, player=player)
+            waiting = registration.status == RegistrationStatus.WAITING
+            messages.success(request, "You are on the waiting list." if waiting else "You are registered.")
+        else:
+            services.tournament_unregister(actor=request.user, tournament=tournament, player=player)
+            messages.success(request, "You are unregistered; your buy-in is refunded.")
+    except ApplicationError as exc:
+        context = _page_context(request, tournament)
+        context["entry_error"] = exc.message
+        return render(request, "tournaments/detail.html", context, status=exc.status_code)
+    return redirect("tournament-detail", pk=pk)
+
+
+@require_GET
+def tournament_clock_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The projector clock: large, live (polls the clock API each second; a flash and a tone on a new level)."""
+    tournament = _tournament(request, pk)
+    return render(
+        request,
+        "tournaments/clock.html",
+        {"tournament": tournament, "clock": selectors.clock_summary(tournament), "event": tournament.event},
+    )
+
+
+@require_GET
+def clock_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    """The clock's live stream (server-sent events, the project's one live-update mechanism: `games.online.stream`):
+    the clock as every screen shows it, sent again whenever the clock is announced, paused, moved or the field
+    changes. Pages count the seconds down between messages and fall back to polling the clock API."""
+    tournament = _tournament(request, pk)
+
+    def token() -> str:
+        row = (
+            Tournament.objects.filter(pk=pk)
+            .values_list("status", "clock_epoch", "level_announced", "clock_pauses", "clock_started_at")
+            .first()
+        )
+        registrations = Registration.objects.filter(tournament_id=pk)
+        field = registrations.exclude(status=RegistrationStatus.WAITING).count()
+        still_in = registrations.filter(status=RegistrationStatus.REGISTERED).count()
+        events = ClockEvent.objects.filter(tournament_id=pk).count()
+        return hashlib.sha256(repr((row, field, still_in, events)).encode()).hexdigest()[:16]
+
+    def render_now() -> dict:
+        fresh = Tournament.objects.select_related("event").get(pk=pk)
+        return json.loads(json.dumps(selectors.clock_summary(fresh), cls=DjangoJSONEncoder))
+
+    since = request.headers.get("Last-Event-ID") or None
+    topic = services.clock_topic(tournament.pk)
+    # Short streams (the browser reconnects by itself): a closed projector frees its server thread soon.
+    seconds = min(CLOCK_STREAM_SECONDS, stream.stream_seconds())
+    if isinstance(request, ASGIRequest):
+        body = stream.async_stream(topic, since, token, render_now, seconds=seconds)
+    else:
+        body = stream.sync_stream(topic, since, token, render_now, seconds=seconds)
+    response = StreamingHttpResponse(body, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+@require_GET
+def seat_cards(request: HttpRequest, pk: int) -> HttpResponse:
+    """Printable seat cards: one per player still in, with table and seat (public facts)."""
+    tournament = _tournament(request, pk)
+    cards = [
+        r
+        for r in selectors.field_rows(tournament)
+        if r.status == RegistrationStatus.REGISTERED and r.table_number is not None
+    ]
+    cards.sort(key=lambda r: (r.table_number, r.seat_number))
+    return render(request, "tournaments/seat_cards.html", {"tournament": tournament, "cards": cards})
+
+
+# ----- organiser ------------------------------------------------------------------------------------------
+
+
+def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    context = _page_context(request, tournament)
+    registrations = context["registrations"]
+    league = tournament.event.season.league
+    registered = {r.player_id for r in registrations}
+    names = {r.player_id: r.player.display_name for r in registrations}
+    context.update(
+        {
+            "members": Player.objects.filter(memberships__league=league)
+            .exclude(pk__in=registered)
+            .order_by("display_name"),
+            "still_in": [r for r in registrations if r.status == RegistrationStatus.REGISTERED],
+            "moves": [
+                {"move": move, "name": names.get(move.player_id, "")}
+                for move in selectors.moves_to_make(tournament, registrations)
+            ],
+            "templates": TEMPLATE_LABELS,
+            "formats": Format,
+            "statuses": TournamentStatus,
+            "shares_text": ", ".join(str(s) for s in tournament.payout_shares or []),
+            "colour_up": services.check_structure(tournament.structure, event=tournament.event),
+        }
+    )
+    return context
+
+
+@require_http_methods(["GET", "POST"])
+def control_room(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser's control room: registration, the draw, tables and moves, eliminations, the clock, payouts."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    tournament = _managed(request, pk)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            messages.success(
+                request, actions.run_action(actor=request.user, tournament=tournament, action=action, data=request.POST)
+            )
+        except ApplicationError as exc:
+            tournament.refresh_from_db()
+            context = _control_context(request, tournament)
+            context.update({"error": exc.message, "error_action": action})
+            return render(request, "tournaments/control_room.html", context, status=exc.status_code)
+        return redirect(f"{reverse('tournament-manage', args=[pk])}#{request.POST.get('section', 'clock')}")
+    return render(request, "tournaments/control_room.html", _control_context(request, tournament))
+
+
+def _structure_from_post(request: HttpRequest, event: Event) -> list[dict[str, Any]]:
+    choice = request.POST.get("structure", "")
+    if choice in ("turbo", "regular"):
+        return structures.structure_to_json(structures.PRESETS[choice]())
+    if choice == "suggested":
+        chip_set = league_services.effective_chip_set(event)
+        denominations = list(chip_set.denominations.values_list("value", flat=True)) if chip_set else []
+        try:
+            return structures.structure_to_json(
+                structures.suggest_structure(
+                    duration_minutes=actions.int_field(request.POST, "duration", "The target duration in minutes"),
+                    players=actions.int_field(request.POST, "expected_players", "The expected number of players"),
+                    starting_stack=actions.int_field(request.POST, "starting_stack", "The starting stack"),
+                    denominations=denominations,
+                )
+            )
+        except structures.TournamentLogicError as exc:
+            raise ApplicationError(str(exc), extra={"field": "structure"}) from exc
+    if choice == "custom":
+        try:
+            return json.loads(request.POST.get("structure_json", ""))
+        except ValueError as exc:
+            raise ApplicationError(
+                f"The custom structure is not valid JSON ({exc}); give a list of levels such as "
+                '[{"small_blind": 5, "big_blind": 10, "ante": 0, "length": 15, "unit": "minutes"}].',
+                extra={"field": "structure_json"},
+            ) from exc
+    raise ApplicationError(f"Choose a structure: {', '.join(STRUCTURE_CHOICES)}.", extra={"field": "structure"})
+
+
+@require_http_methods(["GET", "POST"])
+def tournament_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """Run a tournament event as a tournament: format, structure, stack, seats, cap, late registration, payouts."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    event = get_object_or_404(Event.objects.select_related("season__league"), pk=pk)
+    if not can_manage_event(request.user, event):
+        raise PermissionDenied(f"Only the organisers of {event.season.league} may run its tournaments.")
+    existing = Tournament.objects.filter(event=event).first()
+    if existing is not None:
+        return redirect("tournament-manage", pk=existing.pk)
+    context: dict[str, Any] = {
+        "event": event,
+        "league": event.season.league,
+        "formats": Format.choices,
+        "structures": STRUCTURE_CHOICES,
+        "templates": TEMPLATE_LABELS,
+        "values": request.POST if request.method == "POST" else CREATE_DEFAULTS,
+        "is_tournament_event": event.kind == EventKind.TOURNAMENT,
+    }
+    if request.method == "POST":
+        try:
+            cap_text = (request.POST.get("cap") or "").strip()
+            tournament = services.tournament_create(
+                actor=request.user,
+                event=event,
+                structure=_structure_from_post(request, event),
+                format=request.POST.get("format", ""),
+                starting_stack=actions.int_field(request.POST, "starting_stack", "The starting stack"),
+                seats_per_table=actions.int_field(request.POST, "seats_per_table", "Seats per table"),
+                cap=actions.int_field(request.POST, "cap", "The cap") if cap_text else None,
+                late_registration_level=actions.int_field(
+                    request.POST, "late_registration_level", "The late registration level"
+                ),
+                advance_per_table=actions.int_field(request.POST, "advance_per_table", "Players advancing per table"),
+                payout_template=request.POST.get("payout_template", ""),
+            )
+        except ApplicationError as exc:
+            context.update({"error": exc.message, "error_field": exc.extra.get("field")})
+            return render(request, "tournaments/create.html", context, status=exc.status_code)
+        messages.success(request, "Tournament created: register players, publish the seed hash, then draw.")
+        return redirect("tournament-manage", pk=tournament.pk)
+    return render(request, "tournaments/create.html", context)
