@@ -34,6 +34,9 @@ class OnlineTable(models.Model):
     history = models.TextField(blank=True, help_text="The engine's finished hands, for the replay export.")
     results = models.JSONField(default=list, blank=True, help_text="Each finished hand as the table saw it.")
     version = models.PositiveIntegerField(default=0)
+    # A tournament's level announced while the game runs: {"level", "ante", "small_blind", "big_blind"}; the
+    # next hand starts with it (`Game.set_levels`) and clears it.
+    pending_levels = models.JSONField(null=True, blank=True, help_text="The next level, applied at the next hand.")
     # The version at which the awaited decision (hand, phase, actor) last changed: actions made
     # against any version since then are still current, so select and improve take any order.
     turn_version = models.PositiveIntegerField(default=0)

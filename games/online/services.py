@@ -5,6 +5,7 @@ table's `version` and publishes an event after the commit. A refusal raises `App
 (or `ConflictError`) and writes nothing. The engine is the only judge of what is legal.
 """
 
+import logging
 import random
 import secrets
 from datetime import timedelta
@@ -50,6 +51,8 @@ VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin", "stand", "d
 MAX_KEY_LENGTH = 80
 # A sitting-out seat is acted for at once; this bounds that loop (each round needs a decision of someone).
 MAX_AUTO_ACTIONS = 200
+
+logger = logging.getLogger(__name__)
 
 
 def table_topic(table_id: int) -> str:
@@ -869,9 +872,23 @@ def next_hand(*, table_id: int, version: int) -> bool:
     if not game.can_start_hand():
         return False
     before = _turn_key(game)
+    _apply_pending_levels(table, game)
     game.start_hand()
     _changed(table, game, before, fresh_turn=True)
     return True
+
+
+def _apply_pending_levels(table: OnlineTable, game: Game) -> None:
+    """A tournament's level announced since the last hand (games.online.tournament): the engine takes it
+    between hands, and it is cleared in the same transaction, so it is applied once."""
+    pending = table.pending_levels
+    if not pending:
+        return
+    try:
+        game.set_levels(ante=pending["ante"], small_blind=pending["small_blind"], big_blind=pending["big_blind"])
+    except EngineError as exc:  # a structure validated by the tournament never gets here; keep playing
+        logger.warning("Online table %s: level %s refused by the engine: %s", table.pk, pending, exc)
+    table.pending_levels = None
 
 
 # ----- the end of the game -----------------------------------------------------------------------
