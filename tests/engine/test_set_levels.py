@@ -168,3 +168,21 @@ def test_export_then_replay_with_set_levels_reproduces_the_game(players, seed, c
     result = play_replay(json.loads(json.dumps(export_replay(game))))
     assert result["hands"] == game.results
     assert result["stacks"] == {name: game.stacks[seat] for seat, name in enumerate(game.names)}
+
+
+def test_manage_py_replay_reads_a_levels_event(tmp_path):
+    import io
+
+    from django.core.management import call_command
+
+    game = tournament_game()
+    game.start_hand()
+    play_out_hand(game)
+    game.set_levels(ante=2, small_blind=20, big_blind=40)
+    game.start_hand()
+    play_out_hand(game)
+    path = tmp_path / "levels.json"
+    path.write_text(json.dumps(export_replay(game)))
+    out = io.StringIO()
+    call_command("replay", str(path), stdout=out, stderr=io.StringIO())
+    assert json.loads(out.getvalue())["hands"] == json.loads(json.dumps(game.results))
