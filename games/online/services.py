@@ -857,7 +857,8 @@ def _tell_busts(table: OnlineTable, game: Game, seats: dict[int, OnlineSeat]) ->
     """After a hand: the players it left without credits, each with the winner of the pot they lost,
     for whoever listens (a tournament records the elimination), after the commit."""
     hand = game.hand
-    if hand is None or not hand.is_complete or table.event.kind != EventKind.TOURNAMENT:
+    # Only a tournament's own tables (opened for its seated players) report: a casual table at the event does not.
+    if hand is None or not hand.is_complete or table.tournament_table is None:
         return
     busts = []
     for seat in hand.seats:
