@@ -99,7 +99,9 @@ def test_the_api_opens_the_same_table_with_the_same_permission_check(night, tour
     assert snapshot() == before
     ok = organiser.post(url, {"action": "open_online", "table": 1}, format="json")
     assert ok.status_code == 200 and "open online" in ok.json()["detail"]
-    assert OnlineTable.objects.filter(event=night.event, tournament_table=1).count() == 1
+    table = OnlineTable.objects.get(event=night.event, tournament_table=1)
+    detail = organiser.get(f"/api/tournaments/{tournament.pk}/").json()
+    assert detail["online_tables"] == [{"table": 1, "id": table.pk, "status": "open"}]
 
 
 def test_no_online_table_opens_before_the_draw(night, tournament):
