@@ -214,3 +214,34 @@ def test_nobody_is_eliminated_online_while_a_rebuy_tournaments_rebuy_period_is_o
     busts = [{"player_id": night.players[0].pk, "knocked_out_by": night.players[1].pk, "stack": 10}]
     assert tournament_online_busts(event_id=night.event.pk, table_id=1, hand=3, busts=busts) == []
     assert snapshot() == before
+
+
+def test_a_casual_online_table_at_the_tournaments_event_eliminates_nobody(
+    night,
+    tournament,
+    recorded,
+    eager_tasks,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
+    drawn(night, tournament, players=2)
+    users = {}
+    for player in night.players[:2]:
+        if player.user_id is None:
+            player.user = UserFactory()
+            player.save()
+        users[player.display_name] = player.user
+    with django_capture_on_commit_callbacks(execute=True):
+        table = online.table_open(actor=night.organiser, event=night.event, name="Side game", seats=2)
+        for user in users.values():
+            online.seat_take(actor=user, table=table)
+        online.table_start(actor=night.organiser, table=table)
+        for _ in range(500):
+            table.refresh_from_db()
+            if table.status == TableStatus.FINISHED:
+                break
+            if not shove(table, users):
+                _name, args = next(call for call in reversed(recorded) if call[0] == "next_hand")
+                assert online.next_hand(table_id=args[0], version=args[1])
+    assert table.status == TableStatus.FINISHED and table.tournament_table is None
+    assert not Registration.objects.filter(tournament=tournament, status=RegistrationStatus.ELIMINATED).exists()
+    assert not AuditEntry.objects.filter(action="tournament_eliminate").exists()
