@@ -1,8 +1,28 @@
-"""What the games app gives the league app through `league.hooks` (league never imports games)."""
+"""What the games app gives the league app through `league.hooks` (league never imports games), and where
+a higher app (tournaments) listens to games without games importing it."""
 
+from collections.abc import Callable
 from typing import Any
 
 from league import hooks
+
+# Listeners registered by higher apps (tournaments' AppConfig.ready), called by games with plain values.
+_listeners: dict[str, Callable[..., Any]] = {}
+
+
+def listen(**functions: Callable[..., Any]) -> None:
+    """Register listeners by name (`online_players_out`)."""
+    _listeners.update(functions)
+
+
+def online_players_out(*, event_id: int, table_id: int, hand: int, busts: list[dict[str, Any]]) -> None:
+    """Players of an online table ran out of credits at the end of `hand`: each bust is `player_id`,
+    `knocked_out_by` (the player id of the winner of the pot they lost, or None) and `stack` (what they
+    held when the hand started, for the order of places). Called after the commit; nothing listens
+    unless a tournament app is installed."""
+    function = _listeners.get("online_players_out")
+    if function is not None:
+        function(event_id=event_id, table_id=table_id, hand=hand, busts=busts)
 
 
 def resolve_rules(*, variant: str, preset: str, overrides: dict[str, Any]) -> dict[str, Any]:

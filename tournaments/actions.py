@@ -38,6 +38,7 @@ ACTIONS = (
     "deal",
     "complete",
     "halcyon_table",
+    "open_online",
 )
 
 
@@ -157,6 +158,11 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
         if outcome["advancing"]:
             return f"Round {outcome['round']} is complete: {len(outcome['advancing'])} players go to the final table."
         return f"Table {outcome['table']}'s game is recorded."
+    if action == "open_online":
+        table = services.tournament_online_table_open(
+            actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")
+        )
+        return f"{table.name} is open online with its players seated: start it from its page (/tables/{table.pk}/)."
     if action == "complete":
         services.tournament_complete(actor=actor, tournament=tournament)
         return "The tournament is complete: payouts booked, points to the standings."

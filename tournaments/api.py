@@ -64,6 +64,12 @@ class TournamentPlaceOutput(serializers.Serializer):
     prize = serializers.IntegerField()
 
 
+class TournamentOnlineTableOutput(serializers.Serializer):
+    table = serializers.IntegerField(help_text="The tournament table's number.")
+    id = serializers.IntegerField(help_text="The online table (`/api/tables/{id}/`).")
+    status = serializers.CharField()
+
+
 class TournamentOutput(serializers.Serializer):
     id = serializers.IntegerField()
     event = serializers.IntegerField()
@@ -78,6 +84,7 @@ class TournamentOutput(serializers.Serializer):
     seats = TournamentSeatOutput(many=True)
     places = TournamentPlaceOutput(many=True)
     waiting = serializers.ListField(child=serializers.IntegerField())
+    online_tables = TournamentOnlineTableOutput(many=True, help_text="The tables played online now.")
     rounding_rule = serializers.CharField()
 
 
@@ -138,6 +145,9 @@ def _detail(tournament) -> dict[str, Any]:
             for r in sorted((r for r in rows if r.place), key=lambda r: r.place)
         ],
         "waiting": [r.player_id for r in rows if r.status == RegistrationStatus.WAITING],
+        "online_tables": [
+            {"table": number, **online} for number, online in sorted(selectors.online_tables(tournament).items())
+        ],
         "rounding_rule": selectors.rounding_rule(),
     }
 

@@ -12,3 +12,8 @@ class TournamentsConfig(AppConfig):
         from tournaments.services.results import place_rows
 
         hooks.register(event_place_rows=place_rows, demo_extend=load_demo)
+        # Online tables report busts through games.hooks; a task records them (after the table's commit).
+        from games import hooks as game_hooks
+        from tournaments import tasks
+
+        game_hooks.listen(online_players_out=lambda **report: tasks.online_busts.delay(**report))

@@ -104,3 +104,15 @@ def moves_to_make(tournament: Tournament, registrations: list[Registration]) -> 
 
 def public_seed(tournament: Tournament) -> dict[str, str | None]:
     return {"hash": tournament.draw_seed_hash or None, "seed": revealed_seed(tournament)}
+
+
+def online_tables(tournament: Tournament) -> dict[int, dict[str, Any]]:
+    """The online table playing each tournament table now (open, running or paused), by table number."""
+    from games.online.models import OnlineTable, TableStatus
+
+    rows = OnlineTable.objects.filter(
+        event_id=tournament.event_id,
+        tournament_table__isnull=False,
+        status__in=(TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED),
+    ).values("pk", "tournament_table", "status")
+    return {row["tournament_table"]: {"id": row["pk"], "status": row["status"]} for row in rows}

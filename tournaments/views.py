@@ -195,6 +195,9 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
     context = _page_context(request, tournament)
     registrations = context["registrations"]
     league = tournament.event.season.league
+    online = selectors.online_tables(tournament)
+    for table in context["tables"]:
+        table["online"] = online.get(table["number"])
     registered = {r.player_id for r in registrations}
     names = {r.player_id: r.player.display_name for r in registrations}
     context.update(

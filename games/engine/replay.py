@@ -39,6 +39,7 @@ EVENTS = {
     "stake": ("player", "item", "value"),
     "entropy": ("player", "value"),
     "close": (),
+    "levels": ("ante", "small_blind", "big_blind", "min_bet"),
 }
 
 
@@ -267,7 +268,7 @@ def _play_events(game: Game, where: str, events: Any) -> None:
                 raise _fail(f'{at}: needs "{key}".')
         player = event.get("player")
         seat = None
-        if kind not in ("join", "close"):
+        if kind not in ("join", "close", "levels"):
             if player not in game.names:
                 raise _fail(f"{at}: {player!r} is not one of the seated players ({', '.join(game.names)}).")
             seat = game.names.index(player)
@@ -284,6 +285,13 @@ def _play_events(game: Game, where: str, events: Any) -> None:
                 game.stake_item(seat, event["item"], event["value"])
             elif kind == "entropy":
                 game.contribute_entropy(seat, event["value"])
+            elif kind == "levels":
+                game.set_levels(
+                    ante=event["ante"],
+                    small_blind=event["small_blind"],
+                    big_blind=event["big_blind"],
+                    min_bet=event["min_bet"],
+                )
             else:
                 game.close_table()
         except EngineError as exc:
@@ -434,6 +442,9 @@ def _export_event(event: list, names: list[str], left: set[int]) -> dict:
         return {"do": "join", "player": name, "stack": stack}
     if kind == "close":
         return {"do": "close"}
+    if kind == "levels":
+        ante, small_blind, big_blind, min_bet = event[1]
+        return {"do": "levels", "ante": ante, "small_blind": small_blind, "big_blind": big_blind, "min_bet": min_bet}
     seat = event[1]
     player = names[seat]
     if kind in ("rebuy", "addon"):

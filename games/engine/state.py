@@ -40,6 +40,8 @@ class Game:
         self.dealer: int | None = None
         self.dealer_draw: list[dict[int, str]] = []
         self.levels = Levels(0, 0, 0, 1)
+        # True after `set_levels` until the next hand starts: that hand plays the levels as set, unescalated.
+        self.levels_set = False
         self.carry = 0
         # Credits a variant keeps between hands besides the stacks and the carry-over (Corellian Spike's
         # Sabacc pot), by name; the hand takes them in and gives them back (`hand.pools_out`).
@@ -249,7 +251,9 @@ class Game:
         number = self.hands_played + 1
         previous = self.dealer
         dealer = self._next_dealer()
-        if number > 1:
+        if self.levels_set:
+            self.levels_set = False
+        elif number > 1:
             n = len(self.names)
             passed = any((previous + step) % n == self.first_dealer for step in range(1, (dealer - previous) % n + 1))
             self.levels = self.variant.next_levels(
@@ -547,6 +551,39 @@ class Game:
         self.verify_close_table()
         self._record(["close"])
 
+    def verify_set_levels(self, *, ante: int, small_blind: int, big_blind: int, min_bet: int | None = None) -> None:
+        self._verify_between_hands("changing the forced bets")
+        for name, value in (("ante", ante), ("small_blind", small_blind), ("big_blind", big_blind)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidAmount(f"'{name}' is a whole number of credits, 0 or more; got {value!r}.")
+        if small_blind > big_blind:
+            raise InvalidAmount(f"The small blind ({small_blind}) may not exceed the big blind ({big_blind}).")
+        if min_bet is not None:
+            if isinstance(min_bet, bool) or not isinstance(min_bet, int) or min_bet < 1:
+                raise InvalidAmount(f"'min_bet' is a whole number of credits, at least 1; got {min_bet!r}.")
+            if min_bet < big_blind:
+                raise InvalidAmount(f"The min bet ({min_bet}) may not be below the big blind ({big_blind}).")
+
+    def can_set_levels(self, *, ante: int, small_blind: int, big_blind: int, min_bet: int | None = None) -> bool:
+        try:
+            self.verify_set_levels(ante=ante, small_blind=small_blind, big_blind=big_blind, min_bet=min_bet)
+        except EngineError:
+            return False
+        return True
+
+    def set_levels(self, *, ante: int, small_blind: int, big_blind: int, min_bet: int | None = None) -> Levels:
+        """Change the forced bets between hands (a tournament's new level); returns the levels now in force.
+
+        The next hand plays exactly these levels; the preset's escalation, if any, continues from them at
+        the hands after it. Without `min_bet` it is the `min_bet` option or the big blind, whichever is
+        larger. The doubling factor (which scales `max_bet`) is kept.
+        """
+        self.verify_set_levels(ante=ante, small_blind=small_blind, big_blind=big_blind, min_bet=min_bet)
+        if min_bet is None:
+            min_bet = max(self.options.min_bet, big_blind)
+        self._record(["levels", [ante, small_blind, big_blind, min_bet]])
+        return self.levels
+
     def _hand_seed(self, number: int, entry: dict) -> str:
         """The seed of seeded hand `number` from its history record (server seed mixed with its entropy)."""
         return mix_entropy(server_seed(self._master, number), [(n, v) for n, v in entry.get("n", [])])
@@ -669,6 +706,10 @@ class Game:
             self.entropy[seat] = value
         elif kind == "close":
             self.over = True
+        elif kind == "levels":
+            _, (ante, small_blind, big_blind, min_bet) = event
+            self.levels = Levels(ante, small_blind, big_blind, min_bet, self.levels.factor)
+            self.levels_set = True
         elif kind == "join":
             _, name, stack = event
             if name in self.names:
@@ -704,6 +745,8 @@ class Game:
         extra = {"entropy": [[s, v] for s, v in sorted(self.entropy.items())]} if self.entropy else {}
         if self.pools:
             extra["pools"] = dict(self.pools)
+        if self.levels_set:
+            extra["levels_set"] = True
         return {
             **extra,
             "names": list(self.names),
@@ -735,6 +778,7 @@ class Game:
         self.item_transfers = [dict(t) for t in data["moved"]]
         self.entropy = {s: v for s, v in data.get("entropy", [])}
         self.pools = dict(data.get("pools", {}))
+        self.levels_set = bool(data.get("levels_set", False))
 
     # ----- results -------------------------------------------------------------------------------
 

@@ -34,6 +34,12 @@ class OnlineTable(models.Model):
     history = models.TextField(blank=True, help_text="The engine's finished hands, for the replay export.")
     results = models.JSONField(default=list, blank=True, help_text="Each finished hand as the table saw it.")
     version = models.PositiveIntegerField(default=0)
+    # A tournament's level announced while the game runs: {"level", "ante", "small_blind", "big_blind"}; the
+    # next hand starts with it (`Game.set_levels`) and clears it.
+    pending_levels = models.JSONField(null=True, blank=True, help_text="The next level, applied at the next hand.")
+    # The number of the tournament table this online table plays (opened from the control room), or None.
+    # Its chips are tournament chips: the tournament books buy-ins and prizes, so the table books no ledger line.
+    tournament_table = models.PositiveSmallIntegerField(null=True, blank=True)
     # The version at which the awaited decision (hand, phase, actor) last changed: actions made
     # against any version since then are still current, so select and improve take any order.
     turn_version = models.PositiveIntegerField(default=0)

@@ -100,6 +100,8 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
             "deadline": table.deadline.isoformat() if table.deadline else None,
             "seconds_left": seconds_left,
             "game": table.game_id,
+            "levels": _levels_in_force(table, view),
+            "next_levels": table.pending_levels,
         },
         "seats": [
             {
@@ -142,3 +144,10 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
         "view": view,
         "log": public_log(table, hand) if hand else [],
     }
+
+
+def _levels_in_force(table: OnlineTable, view: dict | None) -> dict:
+    """The forced bets of the hand being played (or the last one); before the start, the table's options."""
+    if view and view.get("levels"):
+        return {key: view["levels"][key] for key in ("ante", "small_blind", "big_blind", "min_bet")}
+    return {key: table.options.get(key, 0) for key in ("ante", "small_blind", "big_blind", "min_bet")}

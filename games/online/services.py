@@ -5,6 +5,7 @@ table's `version` and publishes an event after the commit. A refusal raises `App
 (or `ConflictError`) and writes nothing. The engine is the only judge of what is legal.
 """
 
+import logging
 import random
 import secrets
 from datetime import timedelta
@@ -15,6 +16,7 @@ from django.utils import timezone
 
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
+from games import hooks as game_hooks
 from games.engine import EngineError, Game
 from games.engine.bots import BOTS, Decision, apply_decision
 from games.models import Game as LeagueGame
@@ -50,6 +52,8 @@ VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin", "stand", "d
 MAX_KEY_LENGTH = 80
 # A sitting-out seat is acted for at once; this bounds that loop (each round needs a decision of someone).
 MAX_AUTO_ACTIONS = 200
+
+logger = logging.getLogger(__name__)
 
 
 def table_topic(table_id: int) -> str:
@@ -160,6 +164,45 @@ def table_open(
     )
     audit(actor=actor, action="online_table.open", obj=table, league=league, data={"seats": seats, "preset": preset})
     _announce(table, "opened")
+    return table
+
+
+@transaction.atomic
+def table_open_seated(
+    *,
+    actor: Any,
+    event: Event,
+    name: str,
+    players: list[Player],
+    stack: int,
+    option_overrides: dict,
+    tournament_table: int,
+    turn_seconds: int = 30,
+) -> OnlineTable:
+    """Open a tournament's table with its players seated in order (the control room's "play online"):
+    organisers only; each player starts with `stack` chips; it starts when the organiser starts it."""
+    if not MIN_SEATS <= len(players) <= MAX_SEATS:
+        raise ConflictError(f"An online table seats {MIN_SEATS} to {MAX_SEATS} players; this table has {len(players)}.")
+    _int(stack, "The starting stack", 1, MAX_CREDITS // MAX_SEATS)
+    table = table_open(
+        actor=actor,
+        event=event,
+        name=name,
+        seats=len(players),
+        turn_seconds=turn_seconds,
+        option_overrides=option_overrides,
+    )
+    table = _lock(table)
+    _check_runner(actor, table)
+    table.buy_in = stack
+    table.tournament_table = tournament_table
+    for number, player in enumerate(players):
+        OnlineSeat.objects.create(
+            table=table, number=number, kind=SeatKind.PLAYER, player=player, name=_seat_name(table, player.display_name)
+        )
+    table.version += 1
+    table.save(update_fields=["buy_in", "tournament_table", "version", "updated_at"])
+    _announce(table, "seat_taken")
     return table
 
 
@@ -389,12 +432,18 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
         Seat(game=league_game, player=seat.player, number=index + 1, buy_in=table.buy_in)
         for index, seat in enumerate(seats)
     )
-    LedgerEntry.objects.bulk_create(
-        LedgerEntry(
-            event=event, game=league_game, player=seat.player, kind=LedgerKind.BUY_IN, amount=table.buy_in, author=None
+    if table.tournament_table is None:  # a tournament's table plays its chips; the tournament books the money
+        LedgerEntry.objects.bulk_create(
+            LedgerEntry(
+                event=event,
+                game=league_game,
+                player=seat.player,
+                kind=LedgerKind.BUY_IN,
+                amount=table.buy_in,
+                author=None,
+            )
+            for seat in seats
         )
-        for seat in seats
-    )
     if event.status == EventStatus.PLANNED:
         Event.objects.filter(pk=event.pk).update(status=EventStatus.RUNNING)
     league_data_changed(league_id=event.season.league_id)  # the event's page and the league's show the game
@@ -796,11 +845,40 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
     finished_hands = game.hands_played - played_before
     if finished_hands > 0:
         table.results = [*table.results, *game.results[-finished_hands:]]
+        _tell_busts(table, game, seats)
     _save(table, game)
     if game.over:
         _finish(table, game)
     table.save()
     _announce(table, "finished" if game.over else what)
+
+
+def _tell_busts(table: OnlineTable, game: Game, seats: dict[int, OnlineSeat]) -> None:
+    """After a hand: the players it left without credits, each with the winner of the pot they lost,
+    for whoever listens (a tournament records the elimination), after the commit."""
+    hand = game.hand
+    # Only a tournament's own tables (opened for its seated players) report: a casual table at the event does not.
+    if hand is None or not hand.is_complete or table.tournament_table is None:
+        return
+    busts = []
+    for seat in hand.seats:
+        if game.out_at.get(seat) != hand.number or game.stacks[seat] != 0 or seat not in seats:
+            continue
+        lost = [a for a in hand.awards if seat in a["eligible"] and seat not in a["winners"] and a["winners"]]
+        winner = lost[0]["winners"][0] if lost else None
+        busts.append(
+            {
+                "player_id": seats[seat].player_id,
+                "knocked_out_by": seats[winner].player_id if winner in seats else None,
+                "stack": hand.contributions.get(seat, 0),
+            }
+        )
+    if busts:
+        event_id, table_id, number = table.event_id, table.pk, hand.number
+        transaction.on_commit(
+            lambda: game_hooks.online_players_out(event_id=event_id, table_id=table_id, hand=number, busts=busts),
+            robust=True,
+        )
 
 
 # ----- tasks (called by games.online.tasks with ids; each safe to run twice) -------------------------
@@ -869,9 +947,23 @@ def next_hand(*, table_id: int, version: int) -> bool:
     if not game.can_start_hand():
         return False
     before = _turn_key(game)
+    _apply_pending_levels(table, game)
     game.start_hand()
     _changed(table, game, before, fresh_turn=True)
     return True
+
+
+def _apply_pending_levels(table: OnlineTable, game: Game) -> None:
+    """A tournament's level announced since the last hand (games.online.tournament): the engine takes it
+    between hands, and it is cleared in the same transaction, so it is applied once."""
+    pending = table.pending_levels
+    if not pending:
+        return
+    try:
+        game.set_levels(ante=pending["ante"], small_blind=pending["small_blind"], big_blind=pending["big_blind"])
+    except EngineError as exc:  # a structure validated by the tournament never gets here; keep playing
+        logger.warning("Online table %s: level %s refused by the engine: %s", table.pk, pending, exc)
+    table.pending_levels = None
 
 
 # ----- the end of the game -----------------------------------------------------------------------
@@ -933,7 +1025,8 @@ def _finish(table: OnlineTable, game: Game) -> None:
     if credits_in != credits_out:  # a bug, never a user error: the engine conserves credits
         raise RuntimeError(f"Online table {table.pk}: {credits_in} credits came in but {credits_out} went out.")
     Seat.objects.bulk_update(list(rows.values()), ["final_credits", "place", "biggest_pot"])
-    LedgerEntry.objects.bulk_create(entries)
+    if table.tournament_table is None:  # tournament chips are not credits (see table_start)
+        LedgerEntry.objects.bulk_create(entries)
     try:
         document = export_replay(game)
     except EngineError:

@@ -1,9 +1,10 @@
 """What a tournament's clock asks of an event's online tables (called by tournaments, never the reverse).
 
 A new level takes effect at a table's next hand. A table not yet started takes the level's blinds and ante
-into its options (its first hand uses them). A running game keeps the forced bets its engine escalates: the
-engine has no operation yet to change them between hands, so those tables are told of the level (their
-viewers see it) and play on; that engine operation is work for the engine, not for this module.
+into its options (its first hand uses them). A running or paused game records the level as pending
+(`OnlineTable.pending_levels`); `services.next_hand` applies it through the engine's `Game.set_levels` just
+before it deals, under the table's lock, and clears it, so it is applied once. Announcing the same level
+again changes nothing.
 """
 
 from typing import Any
@@ -16,18 +17,30 @@ from games.online.services import lobby_topic, table_topic
 
 
 @transaction.atomic
-def level_changed(*, event_id: int, small_blind: int, big_blind: int, ante: int) -> dict[str, Any]:
-    """Apply a level to the event's open tables and tell its running ones; returns the table ids of each."""
+def level_changed(
+    *, event_id: int, small_blind: int, big_blind: int, ante: int, level: int | None = None
+) -> dict[str, Any]:
+    """Apply a level to the event's open tables and make it pending at running ones; returns the table ids
+    of each (a table that already has this level, applied or pending, is in neither)."""
     applied, told = [], []
+    amounts = {"ante": ante, "small_blind": small_blind, "big_blind": big_blind}
     tables = OnlineTable.objects.select_for_update(no_key=True, of=("self",)).filter(
         event_id=event_id, status__in=(TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED)
     )
     for table in tables.order_by("pk"):
         if table.status == TableStatus.OPEN:
-            table.options = {**table.options, "small_blind": small_blind, "big_blind": big_blind, "ante": ante}
+            if all(table.options.get(key) == value for key, value in amounts.items()):
+                continue
+            table.options = {**table.options, **amounts}
             table.save(update_fields=["options", "updated_at"])
             applied.append(table.pk)
         else:
+            pending = {"level": level, **amounts}
+            if table.pending_levels == pending:
+                continue
+            # The version is left alone: the next-hand task already scheduled stays current.
+            table.pending_levels = pending
+            table.save(update_fields=["pending_levels", "updated_at"])
             told.append(table.pk)
         publish(table_topic(table.pk), {"table": table.pk, "version": table.version, "what": "level"})
     if applied or told:

@@ -1,5 +1,5 @@
 """A new level reaches an event's online tables through games/online/tournament.py: a table not yet started
-takes the level's blinds and ante for its first hand; a running one is told (its viewers hear of it)."""
+takes the level's blinds and ante for its first hand; a running one keeps it pending for its next hand."""
 
 from datetime import timedelta
 
@@ -25,8 +25,9 @@ def test_a_new_level_goes_to_the_events_open_tables_and_is_announced_to_running_
     assert outcome == {"applied": [waiting.pk], "told": [running.pk]}
     waiting.refresh_from_db()
     assert (waiting.options["small_blind"], waiting.options["big_blind"], waiting.options["ante"]) == (25, 50, 5)
-    running_options = OnlineTable.objects.get(pk=running.pk).options
-    assert running_options["big_blind"] != 50  # a running game keeps its engine's forced bets
+    running = OnlineTable.objects.get(pk=running.pk)
+    assert running.options["big_blind"] != 50  # a running game takes the level at its next hand, not now
+    assert running.pending_levels == {"level": None, "ante": 5, "small_blind": 25, "big_blind": 50}
 
 
 def test_the_clock_tick_hands_the_new_level_to_the_tables_after_commit(

@@ -139,13 +139,13 @@ def tournament_clock_tick(
             {"tournament": tournament.pk, "kind": item.kind, "level": item.level_index + 1, "epoch": item.epoch},
         )
     if any(item.kind in (ClockEventKind.LEVEL, ClockEventKind.BREAK_END) for item in new):
-        _apply_to_tables(tournament, levels[state.level_index])
+        _apply_to_tables(tournament, levels[state.level_index], number=state.level_index + 1)
     if new or reschedule:
         schedule_next_tick(tournament, state=state, now=now)
     return new
 
 
-def _apply_to_tables(tournament: Tournament, level: structures.Level) -> None:
+def _apply_to_tables(tournament: Tournament, level: structures.Level, *, number: int) -> None:
     """The new level reaches the tables at their next hand (online tables through games/online/tournament.py)."""
     from games.online import tournament as online_tournament
 
@@ -155,6 +155,7 @@ def _apply_to_tables(tournament: Tournament, level: structures.Level) -> None:
             small_blind=level.small_blind,
             big_blind=level.big_blind,
             ante=level.ante,
+            level=number,
         ),
         robust=True,
     )

@@ -524,6 +524,19 @@ def tournament_eliminate(
         raise ApplicationError(
             "The player who knocked them out must be another player still in.", extra={"field": "eliminated_by"}
         )
+    return _eliminate(actor=actor, tournament=tournament, registration=registration, eliminated_by=eliminated_by)
+
+
+def _eliminate(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    registration: Registration,
+    eliminated_by: Player | None,
+    data: dict | None = None,
+) -> Registration:
+    """The elimination itself, under the tournament's lock (the caller checked who may and who is out)."""
+    player = registration.player
     still_in = Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED).count()
     if still_in <= 1:
         raise ConflictError("The last player in is the winner, not eliminated.")
@@ -539,7 +552,7 @@ def tournament_eliminate(
         action="tournament_eliminate",
         obj=registration,
         league=tournament.event.season.league,
-        data={"player": player.pk, "place": still_in, "seat": seat},
+        data={"player": player.pk, "place": still_in, "seat": seat, **(data or {})},
     )
     return registration
 

@@ -1,0 +1,155 @@
+"""A tournament played on online tables: eliminations reported by the tables, and tables opened from the
+control room. Games never import this: the tables report busts through `games.hooks` (registered in
+`TournamentsConfig.ready`), and opening a table calls `games.online.services`."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from config.db import retry_on_conflict
+from config.errors import ApplicationError, ConflictError
+from games.online import services as online_services
+from games.online.models import OnlineTable, TableStatus
+from league.models import AuditEntry, Player
+from tournaments import structures
+from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
+from tournaments.services.registration import (
+    _check_manager,
+    _eliminate,
+    _lock,
+    _registration_open,
+    tournament_clock,
+)
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_online_busts(
+    *, event_id: int, table_id: int, hand: int, busts: list[dict[str, Any]], now: datetime | None = None
+) -> list[int]:
+    """Record the eliminations an online table reported after `hand`; returns the registrations eliminated.
+
+    Once: a bust already recorded for that table and hand (or a player already out) is skipped, so the task
+    may run twice. Players out in the same hand are placed by the stack they started it with (the smaller
+    goes out first, in the worse place). While a re-buy tournament's re-buy period is open nobody is
+    eliminated here: the player may still re-buy, and the organiser eliminates from the control room.
+    """
+    tournament = Tournament.objects.filter(event_id=event_id).first()
+    if tournament is None:
+        return []
+    tournament = _lock(tournament)
+    if tournament.status != TournamentStatus.RUNNING:
+        return []
+    if tournament.format == Format.REBUY and _registration_open(tournament, now or timezone.now()):
+        return []
+    eliminated = []
+    for bust in sorted(busts, key=lambda row: row["stack"]):
+        player_id = bust["player_id"]
+        recorded = AuditEntry.objects.filter(
+            action="tournament_eliminate", data__table=table_id, data__hand=hand, data__player=player_id
+        ).exists()
+        registration = (
+            Registration.objects.select_for_update(of=("self",))
+            .select_related("player")
+            .filter(tournament=tournament, player_id=player_id, status=RegistrationStatus.REGISTERED)
+            .first()
+        )
+        if recorded or registration is None:
+            continue
+        if Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED).count() <= 1:
+            break
+        winner = bust.get("knocked_out_by")
+        knocked_out_by = None
+        if winner and winner != player_id:
+            still_in = Registration.objects.filter(
+                tournament=tournament, player_id=winner, status=RegistrationStatus.REGISTERED
+            ).exists()
+            knocked_out_by = Player.objects.get(pk=winner) if still_in else None
+        _eliminate(
+            actor=None,
+            tournament=tournament,
+            registration=registration,
+            eliminated_by=knocked_out_by,
+            data={"table": table_id, "hand": hand, "source": "online"},
+        )
+        eliminated.append(registration.pk)
+    return eliminated
+
+
+def _playing_level(levels: list[structures.Level], index: int) -> structures.Level:
+    """The level a table plays at `index`: during a break, the level after it (the last one at the end)."""
+    after = [level for level in levels[index:] if not level.is_break]
+    before = [level for level in levels[:index] if not level.is_break]
+    return after[0] if after else before[-1]
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_online_table_open(
+    *, actor: Any, tournament: Tournament, table_number: Any, turn_seconds: Any = 30, now: datetime | None = None
+) -> Any:
+    """Open an online table for a tournament table's seated players, at the level in force, with the event's
+    rules: escalation off (the levels come from the clock, at each next hand), no re-buys at the table (the
+    tournament takes them), every player starting with the tournament's starting stack."""
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    if isinstance(table_number, bool) or not isinstance(table_number, int) or table_number < 1:
+        raise ApplicationError(
+            f"Choose a table by its number (1 or more); got {table_number!r}.", extra={"field": "table"}
+        )
+    if tournament.drawn_at is None or tournament.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
+        raise ConflictError("Online tables open after the seat draw, while the tournament is on.")
+    seated = list(
+        Registration.objects.filter(
+            tournament=tournament, status=RegistrationStatus.REGISTERED, table_number=table_number
+        )
+        .select_related("player")
+        .order_by("seat_number", "pk")
+    )
+    tables = sorted(
+        set(
+            Registration.objects.filter(
+                tournament=tournament, status=RegistrationStatus.REGISTERED, table_number__isnull=False
+            ).values_list("table_number", flat=True)
+        )
+    )
+    if not seated:
+        raise ApplicationError(
+            f"Table {table_number} has nobody seated; the tables are {', '.join(map(str, tables)) or 'none yet'}.",
+            extra={"field": "table"},
+        )
+    if OnlineTable.objects.filter(
+        event=tournament.event,
+        tournament_table=table_number,
+        status__in=(TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED),
+    ).exists():
+        raise ConflictError(f"Table {table_number} already has an online table; finish it before opening another.")
+    levels = structures.structure_from_json(tournament.structure)
+    state = tournament_clock(tournament, now=now or timezone.now())
+    level = _playing_level(levels, state.level_index if state else 0)
+    event = tournament.event
+    league, season = event.season.league, event.season
+    overrides = {
+        **league.option_overrides,
+        **season.option_overrides,
+        "small_blind": level.small_blind,
+        "big_blind": level.big_blind,
+        "ante": level.ante,
+        "escalation": "none",
+        "rebuys": False,
+        "starting_stack": tournament.starting_stack,
+    }
+    return online_services.table_open_seated(
+        actor=actor,
+        event=event,
+        name=f"{event.name}: table {table_number}",
+        players=[registration.player for registration in seated],
+        stack=tournament.starting_stack,
+        option_overrides=overrides,
+        tournament_table=table_number,
+        turn_seconds=turn_seconds,
+    )
