@@ -90,8 +90,16 @@ def _locked_rows():
 
 def _lock_if_any(table_id: int) -> OnlineTable | None:
     """For tasks: a task for a table deleted since it was sent has nothing to do. The seats come along (read
-    after the lock), so the task's later looks at them cost no query."""
-    return _locked_rows().prefetch_related("seats").filter(pk=table_id).first()
+    after the lock), so the task's later looks at them cost no query. Tasks do not read the event, season or
+    league on the way (the end of a game reads them itself), so they are not joined; no ordering either."""
+    rows = list(
+        OnlineTable.objects.select_for_update()
+        .defer("results")
+        .order_by()
+        .prefetch_related("seats")
+        .filter(pk=table_id)
+    )
+    return rows[0] if rows else None
 
 
 def _load(table: OnlineTable) -> Game:
