@@ -38,18 +38,33 @@ def breakdown(credits: int, chips: tuple[Chip, ...] = STANDARD) -> dict:
     return {"chips": dict(counts), "loose": left}
 
 
-_SHOWN: dict[tuple[str, int], tuple[tuple[tuple[str, int], ...], int]] = {}
+class _Shown(dict):
+    """One chip set's breakdowns by stack size (credits -> (chip counts, loose credits)), remembered: views show
+    one for every seat on every decision, and stacks take few distinct sizes."""
+
+    def __init__(self, chips: tuple[Chip, ...]) -> None:
+        super().__init__()
+        self.chips = chips
+
+    def remember(self, credits: int) -> tuple[tuple[tuple[str, int], ...], int]:
+        if len(self) >= 4096:
+            self.clear()
+        shown = self[credits] = _breakdown(credits, self.chips)
+        return shown
+
+
+_SHOWN = {name: _Shown(chips) for name, chips in CHIP_SETS.items()}
+
+
+def chips_shown(chip_set: str) -> _Shown:
+    """The remembered breakdowns of `chip_set` (`breakdown_in` for many stacks at once)."""
+    return _SHOWN[chip_set]
 
 
 def breakdown_in(credits: int, chip_set: str) -> dict:
     """`breakdown(credits, CHIP_SETS[chip_set])`, remembered per stack size: views show it for every seat."""
-    key = (chip_set, credits)
-    shown = _SHOWN.get(key)
-    if shown is None:
-        if len(_SHOWN) >= 4096:
-            _SHOWN.clear()
-        shown = _SHOWN[key] = _breakdown(credits, CHIP_SETS[chip_set])
-    counts, left = shown
+    shown = _SHOWN[chip_set]
+    counts, left = shown.get(credits) or shown.remember(credits)
     return {"chips": dict(counts), "loose": left}
 
 

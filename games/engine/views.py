@@ -9,7 +9,7 @@ game ends: every hand's seeds (RULES 1.7). Nothing else about cards ever leaves 
 from typing import TYPE_CHECKING
 
 from games.engine.cards import codes
-from games.engine.chips import breakdown_in
+from games.engine.chips import chips_shown
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand
@@ -63,7 +63,8 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
     hand = game.hand
     in_hand = hand is not None and hand.phase != "complete"
     names, stacks, out_at, left = game.names, game.stacks, game.out_at, game.left
-    chip_set = getattr(game.options, "chips", "simple")
+    # Each seat's chips, looked up once per stack size (`chips.breakdown_in` without its call per seat).
+    shown = chips_shown(getattr(game.options, "chips", "simple"))
     players = []
     if hand is None:
         seats_in: list[int] = []
@@ -75,32 +76,38 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
         extra = hand.public_seats(viewer)
     for seat, name in enumerate(names):
         stack = stacks[seat]
+        counts_left = shown.get(stack)
+        if counts_left is None:
+            counts_left = shown.remember(stack)
         if seat in seats_in:
             is_folded = seat in folded
-            row = {
-                "seat": seat,
-                "name": name,
-                "stack": stack,
-                "out": seat in out_at and stack == 0,
-                "left": seat in left,
-                "chips": breakdown_in(stack, chip_set),
-                "in_hand": not is_folded,
-                "folded": is_folded,
-                "all_in": in_hand and not is_folded and stack == 0,
-                "bet": bets.get(seat, 0),
-                "contributed": contributions.get(seat, 0),
-                **extra[seat],
-            }
+            players.append(
+                {
+                    "seat": seat,
+                    "name": name,
+                    "stack": stack,
+                    "out": stack == 0 and seat in out_at,
+                    "left": seat in left,
+                    "chips": {"chips": dict(counts_left[0]), "loose": counts_left[1]},
+                    "in_hand": not is_folded,
+                    "folded": is_folded,
+                    "all_in": in_hand and not is_folded and stack == 0,
+                    "bet": bets.get(seat, 0),
+                    "contributed": contributions.get(seat, 0),
+                    **extra[seat],
+                }
+            )
         else:
-            row = {
-                "seat": seat,
-                "name": name,
-                "stack": stack,
-                "out": seat in out_at and stack == 0,
-                "left": seat in left,
-                "chips": breakdown_in(stack, chip_set),
-            }
-        players.append(row)
+            players.append(
+                {
+                    "seat": seat,
+                    "name": name,
+                    "stack": stack,
+                    "out": stack == 0 and seat in out_at,
+                    "left": seat in left,
+                    "chips": {"chips": dict(counts_left[0]), "loose": counts_left[1]},
+                }
+            )
     levels = game.levels
     view: dict = {
         "variant": game.variant.name,

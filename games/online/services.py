@@ -82,19 +82,28 @@ def _lock(table: OnlineTable | int) -> OnlineTable:
     """Lock the table row only: its event, season and league are read, not locked, so the tables of one event
     do not wait for each other."""
     pk = table.pk if isinstance(table, OnlineTable) else table
-    return OnlineTable.objects.select_for_update(of=("self",)).select_related("event__season__league").get(pk=pk)
+    return _locked_rows().get(pk=pk)
+
+
+def _locked_rows():
+    """The table rows to lock, with their event, season and league. `results` (every finished hand, growing by
+    one a hand) is deferred: most actions never read it, and a row saved without touching it is written
+    without it; a service that reads it loads it under the same lock, and one that changes it assigns it."""
+    return OnlineTable.objects.select_for_update(of=("self",)).select_related("event__season__league").defer("results")
 
 
 def _lock_if_any(table_id: int) -> OnlineTable | None:
     """For tasks: a task for a table deleted since it was sent has nothing to do. The seats come along (read
-    after the lock), so the task's later looks at them cost no query."""
-    return (
-        OnlineTable.objects.select_for_update(of=("self",))
-        .select_related("event__season__league")
+    after the lock), so the task's later looks at them cost no query. Tasks do not read the event, season or
+    league on the way (the end of a game reads them itself), so they are not joined; no ordering either."""
+    rows = list(
+        OnlineTable.objects.select_for_update()
+        .defer("results")
+        .order_by()
         .prefetch_related("seats")
         .filter(pk=table_id)
-        .first()
     )
+    return rows[0] if rows else None
 
 
 def _load(table: OnlineTable) -> Game:
@@ -104,6 +113,18 @@ def _load(table: OnlineTable) -> Game:
 def _save(table: OnlineTable, game: Game) -> None:
     table.state = game.to_json()
     table.history = game.history_json()
+
+
+def _save_row(table: OnlineTable, *, unchanged: tuple[str, ...] = ()) -> None:
+    """Save the table row without the fields that did not change: the deferred `results` unless assigned, and
+    `unchanged` (the history, which grows by a hand each hand, is rewritten only when a hand ends)."""
+    deferred = table.get_deferred_fields()
+    fields = [
+        f.name
+        for f in table._meta.concrete_fields
+        if not f.primary_key and f.attname not in deferred and f.name not in unchanged
+    ]
+    table.save(update_fields=fields)
 
 
 def _announce(table: OnlineTable, what: str) -> None:
@@ -846,10 +867,11 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
     if finished_hands > 0:
         table.results = [*table.results, *game.results[-finished_hands:]]
         _tell_busts(table, game, seats)
+    history = table.history
     _save(table, game)
     if game.over:
         _finish(table, game)
-    table.save()
+    _save_row(table, unchanged=("history",) if table.history == history else ())
     _announce(table, "finished" if game.over else what)
 
 

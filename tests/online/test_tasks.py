@@ -199,3 +199,40 @@ def test_the_tasks_are_thin_wrappers_registered_with_celery():
 
     assert {"online.turn_timeout", "online.bot_act", "online.next_hand"} <= set(app.tasks)
     assert tasks.turn_timeout.name == "online.turn_timeout"
+
+
+def test_an_action_rewrites_the_results_and_history_only_when_a_hand_ends(world, open_table, scheduled):
+    """`results` and `history` grow by a hand each hand: a decision inside a hand writes neither column, and
+    every finished hand lands in `results` once, in order."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.engine.state import Game
+    from games.online.models import OnlineTable
+
+    update = f'UPDATE "{OnlineTable._meta.db_table}"'
+    table = open_table(seats=3, turn_seconds=30)
+    services.table_fill_bots(actor=world.users["organiser"], table=table, kind="random")
+    services.table_start(actor=world.users["organiser"], table=table)
+    mid_hand = ended = 0
+    while scheduled.calls and ended < 3:
+        call = scheduled.calls.pop(0)
+        table.refresh_from_db()
+        hands_before = len(table.results)
+        with CaptureQueriesContext(connection) as queries:
+            scheduled.run(call)
+        updates = [q["sql"] for q in queries if q["sql"].startswith(update)]
+        table.refresh_from_db()
+        game = Game.from_json(table.state, history=table.history)
+        hands = [r for r in table.results if "stacks" in r]
+        assert [r["number"] for r in hands] == list(range(1, game.hands_played + 1))  # each hand once, in order
+        if call[0] == "bot_act" and updates:
+            if len(table.results) == hands_before:
+                mid_hand += 1
+                assert all('"results"' not in sql and '"history"' not in sql for sql in updates)
+            else:
+                ended += 1
+                assert any('"results"' in sql for sql in updates)
+        if table.status == "finished":
+            break
+    assert mid_hand > 5 and ended >= 1

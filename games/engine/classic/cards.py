@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from games.engine.errors import InvalidCard
 
@@ -129,9 +130,12 @@ def codes(cards: Iterable[ClassicCard]) -> list[str]:
     return [card.code for card in cards]
 
 
+_INDEX = attrgetter("index")
+
+
 def canonical(cards: Iterable[ClassicCard]) -> list[ClassicCard]:
     """`cards` in canonical order (results list a player's cards so)."""
-    return sorted(cards, key=lambda card: card.index)
+    return sorted(cards, key=_INDEX)
 
 
 def encode_cards(cards: Iterable[ClassicCard]) -> str:

@@ -18,7 +18,7 @@ from games.engine.classic.ranking import ClassicScore, evaluate
 from games.engine.classic.settle import decide, share
 from games.engine.errors import IllegalAction, InvalidCard, InvalidSelection, NotYourTurn, WrongPhase
 from games.engine.pots import Pot, side_pots, uncalled
-from games.engine.records import Record
+from games.engine.records import Record, card_record
 
 SABACC_POT = "sabacc"  # the name of the Sabacc pot among the game's pools
 PLAY_VERBS = ("draw", "trade", "stand")
@@ -376,7 +376,7 @@ class ClassicHand:
             for seat in self.seats:
                 card = self._take()
                 self._hand[seat].append(card)
-                self._log.append(Record("deal", seat, cards=(card,)))
+                self._log.append(card_record("deal", seat, card))
         if self.options.declare_totals:
             for seat in self.seats:
                 total = sum(card.value for card in self._hand[seat])
@@ -484,7 +484,7 @@ class ClassicHand:
                     card = self._draw.pop(0)
                     self._hand[seat].append(card)
                     need[seat] -= 1
-                    self._log.append(Record("shift", seat, cards=(card,)))
+                    self._log.append(card_record("shift", seat, card))
 
     def _return_uncalled(self) -> None:
         back = uncalled(self.contributions)

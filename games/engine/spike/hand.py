@@ -13,7 +13,7 @@ from games.engine.cards import Card, codes, parse_card
 from games.engine.errors import IllegalAction, InvalidAmount, InvalidCard, MissingDice, NotYourTurn, WrongPhase
 from games.engine.forced import Levels
 from games.engine.pots import Pot, side_pots, uncalled
-from games.engine.records import Record
+from games.engine.records import Record, card_record
 from games.engine.spike.dice import SpikeDice
 from games.engine.spike.evaluation import SpikeScore, best, evaluate
 from games.engine.spike.options import POSITIONS, CorellianSpikeOptions
@@ -302,7 +302,7 @@ class SpikeHand:
             for seat in self.seats:
                 card = self._draw.pop(0)
                 self._cards[seat].append(card)
-                self._log.append(Record("deal", seat, cards=(card,)))
+                self._log.append(card_record("deal", seat, card))
         self._turn_up()
         self._open_cards(1)
         self._advance()
