@@ -27,6 +27,12 @@ class LevelOutput(serializers.Serializer):
     is_break = serializers.BooleanField()
 
 
+class ChipLeaderOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    stack = serializers.IntegerField()
+
+
 class ClockOutput(serializers.Serializer):
     tournament = serializers.IntegerField()
     name = serializers.CharField()
@@ -43,13 +49,20 @@ class ClockOutput(serializers.Serializer):
     epoch = serializers.IntegerField(help_text="Counts the organiser's moves of the clock.")
     players_left = serializers.IntegerField()
     entries = serializers.IntegerField()
-    average_stack = serializers.IntegerField()
+    average_stack = serializers.IntegerField(
+        allow_null=True, help_text="From the known stacks (players at online tables); null when none is known."
+    )
+    stacks_known = serializers.IntegerField(help_text="Players still in whose stack is known (online tables).")
+    stacks_unknown = serializers.IntegerField(help_text="Players still in at physical tables: stack not known.")
+    average_note = serializers.CharField()
+    chip_leader = ChipLeaderOutput(allow_null=True)
     prize_pool = serializers.IntegerField()
     payouts = serializers.ListField(child=serializers.IntegerField(), help_text="Credits for 1st, 2nd, ...")
     server_time = serializers.DateTimeField(help_text="The time the state was computed: the server's clock.")
 
 
 class TournamentSeatOutput(serializers.Serializer):
+    stack = serializers.IntegerField(allow_null=True, help_text="Chips now, when the table is played online.")
     table = serializers.IntegerField()
     seat = serializers.IntegerField()
     player = serializers.IntegerField()
@@ -118,6 +131,7 @@ def _visible(request: Request, pk: int):
 def _detail(tournament) -> dict[str, Any]:
     rows = selectors.field_rows(tournament)
     seed = selectors.public_seed(tournament)
+    stacks = selectors.player_stacks(tournament)
     return {
         "id": tournament.pk,
         "event": tournament.event_id,
@@ -128,9 +142,15 @@ def _detail(tournament) -> dict[str, Any]:
         "cap": tournament.cap,
         "seed_hash": seed["hash"],
         "seed": seed["seed"],
-        "clock": selectors.clock_summary(tournament),
+        "clock": selectors.clock_summary(tournament, stacks=stacks),
         "seats": [
-            {"table": r.table_number, "seat": r.seat_number, "player": r.player_id, "name": r.player.display_name}
+            {
+                "table": r.table_number,
+                "seat": r.seat_number,
+                "player": r.player_id,
+                "name": r.player.display_name,
+                "stack": stacks.get(r.player_id),
+            }
             for table in selectors.tables(rows)
             for r in table["seats"]
         ],

@@ -34,14 +34,52 @@ def level_label(level: dict[str, Any] | None) -> str:
     return " · ".join(part for part in (blinds, ante) if part) or "no forced bets"
 
 
-def clock_summary(tournament: Tournament, *, now: datetime | None = None) -> dict[str, Any]:
-    """The clock as every screen shows it, with the field's figures (players left, average stack, pool)."""
+def player_stacks(tournament: Tournament) -> dict[int, int]:
+    """The stack of each player playing at one of the tournament's online tables now, by player id (stacks
+    are public; players at physical tables are not known)."""
+    from games.online.tournament import known_stacks
+
+    return {
+        player_id: row["stack"]
+        for player_id, row in known_stacks(event_id=tournament.event_id).items()
+        if row["active"]
+    }
+
+
+def chip_counts(stacks: dict[int, int], still_in: dict[int, str]) -> dict[str, Any]:
+    """The average stack from the known stacks of the players still in, how many are unknown (physical
+    tables), and the chip leader among the known."""
+    known = {player_id: stacks[player_id] for player_id in still_in if player_id in stacks}
+    unknown = len(still_in) - len(known)
+    leader = max(known.items(), key=lambda item: (item[1], -item[0])) if known else None
+    if not known:
+        note = "no stack is known yet: no table is played online" if still_in else ""
+    elif unknown:
+        note = f"from {len(known)} known stacks; {unknown} at physical tables not counted"
+    else:
+        note = f"from all {len(known)} stacks"
+    return {
+        "average_stack": sum(known.values()) // len(known) if known else None,
+        "stacks_known": len(known),
+        "stacks_unknown": unknown,
+        "average_note": note,
+        "chip_leader": {"player": leader[0], "name": still_in[leader[0]], "stack": leader[1]} if leader else None,
+    }
+
+
+def clock_summary(
+    tournament: Tournament, *, now: datetime | None = None, stacks: dict[int, int] | None = None
+) -> dict[str, Any]:
+    """The clock as every screen shows it, with the field's figures (players left, average stack, chip leader,
+    pool). `stacks` (from `player_stacks`) saves reading them again."""
     now = now or timezone.now()
     state = tournament_clock(tournament, now=now)
     levels = structures.structure_to_json(structures.structure_from_json(tournament.structure))
     index = state.level_index if state else None
     field = Registration.objects.filter(tournament=tournament).exclude(status=RegistrationStatus.WAITING)
-    players_left = field.filter(status=RegistrationStatus.REGISTERED).count()
+    still_in = dict(field.filter(status=RegistrationStatus.REGISTERED).values_list("player_id", "player__display_name"))
+    players_left = len(still_in)
+    chips = chip_counts(player_stacks(tournament) if stacks is None else stacks, still_in)
     pool = max(0, prize_pool(tournament))
     level = levels[index] if state else None
     next_level = levels[index + 1] if state and index + 1 < len(levels) else (levels[0] if not state else None)
@@ -61,7 +99,7 @@ def clock_summary(tournament: Tournament, *, now: datetime | None = None) -> dic
         "epoch": tournament.clock_epoch,
         "players_left": players_left,
         "entries": field.count(),
-        "average_stack": pool // players_left if players_left else 0,
+        **chips,
         "prize_pool": pool,
         "payouts": payout_table(tournament),
         "server_time": now,

@@ -74,12 +74,15 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
     registrations = selectors.field_rows(tournament)
     mine = _my_registration(request, registrations)
     tables = selectors.tables(registrations)
+    stacks = selectors.player_stacks(tournament)
+    for registration in registrations:
+        registration.stack = stacks.get(registration.player_id)
     my_table = next((t for t in tables if mine and t["number"] == mine.table_number), None)
     return {
         "tournament": tournament,
         "event": tournament.event,
         "league": tournament.event.season.league,
-        "clock": selectors.clock_summary(tournament),
+        "clock": selectors.clock_summary(tournament, stacks=stacks),
         "registrations": registrations,
         "waiting": [r for r in registrations if r.status == RegistrationStatus.WAITING],
         "out": sorted((r for r in registrations if r.place), key=lambda r: r.place),

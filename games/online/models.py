@@ -85,6 +85,11 @@ class OnlineSeat(models.Model):
     left_with = models.PositiveIntegerField(
         null=True, blank=True, help_text="Credits cashed out on leaving a running cash table (all leaves, summed)."
     )
+    # A tournament table's seat brings the stack the player holds in the tournament (games.online.tournament);
+    # None: the seat starts with the table's buy-in.
+    stack = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Chips the seat starts with, if not the buy-in."
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

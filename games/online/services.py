@@ -199,12 +199,19 @@ def table_open_seated(
     option_overrides: dict,
     tournament_table: int,
     turn_seconds: int = 30,
+    stacks: list[int] | None = None,
 ) -> OnlineTable:
     """Open a tournament's table with its players seated in order (the control room's "play online"):
-    organisers only; each player starts with `stack` chips; it starts when the organiser starts it."""
+    organisers only; each player starts with `stack` chips, or with their own of `stacks` (the stack each
+    brings from earlier in the tournament); it starts when the organiser starts it."""
     if not MIN_SEATS <= len(players) <= MAX_SEATS:
         raise ConflictError(f"An online table seats {MIN_SEATS} to {MAX_SEATS} players; this table has {len(players)}.")
     _int(stack, "The starting stack", 1, MAX_CREDITS // MAX_SEATS)
+    stacks = list(stacks) if stacks is not None else [stack] * len(players)
+    if len(stacks) != len(players):
+        raise ApplicationError(f"Give one stack per player: {len(players)} players, {len(stacks)} stacks.")
+    for each in stacks:
+        _int(each, "A player's stack", 1, MAX_CREDITS // MAX_SEATS)
     table = table_open(
         actor=actor,
         event=event,
@@ -217,9 +224,14 @@ def table_open_seated(
     _check_runner(actor, table)
     table.buy_in = stack
     table.tournament_table = tournament_table
-    for number, player in enumerate(players):
+    for number, (player, chips) in enumerate(zip(players, stacks, strict=True)):
         OnlineSeat.objects.create(
-            table=table, number=number, kind=SeatKind.PLAYER, player=player, name=_seat_name(table, player.display_name)
+            table=table,
+            number=number,
+            kind=SeatKind.PLAYER,
+            player=player,
+            name=_seat_name(table, player.display_name),
+            stack=None if chips == stack else chips,
         )
     table.version += 1
     table.save(update_fields=["buy_in", "tournament_table", "version", "updated_at"])
@@ -414,6 +426,11 @@ def _check_runner(actor: Any, table: OnlineTable) -> None:
 # ----- starting, pausing ---------------------------------------------------------------------------
 
 
+def _starting(table: OnlineTable, seat: OnlineSeat) -> int:
+    """The chips a seat starts the game with: its own stack at a tournament table, else the buy-in."""
+    return seat.stack if seat.stack is not None else table.buy_in
+
+
 @transaction.atomic
 def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     """Start the game: book every seat's buy-in in the ledger, create the league game, deal the first hand."""
@@ -427,7 +444,7 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     try:
         game = Game.new(
             options=table.options,
-            players=[(seat.name, table.buy_in) for seat in seats],
+            players=[(seat.name, _starting(table, seat)) for seat in seats],
             rng=random.Random(secrets.randbits(256)),
             variant=table.variant,
             preset=table.preset,
@@ -450,7 +467,7 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
         seat.engine_seat = index
     OnlineSeat.objects.bulk_update(seats, ["engine_seat"])
     Seat.objects.bulk_create(
-        Seat(game=league_game, player=seat.player, number=index + 1, buy_in=table.buy_in)
+        Seat(game=league_game, player=seat.player, number=index + 1, buy_in=_starting(table, seat))
         for index, seat in enumerate(seats)
     )
     if table.tournament_table is None:  # a tournament's table plays its chips; the tournament books the money
@@ -1002,10 +1019,10 @@ def _finish(table: OnlineTable, game: Game) -> None:
     places = {row["player"]: row for row in game.standings()}
     rows = {s.player_id: s for s in Seat.objects.select_for_update().filter(game=league_game)}
     starting = set(game.starting_names)
-    previous = {name: table.buy_in if name in starting else 0 for name in seats}
+    previous = {name: _starting(table, seat) if name in starting else 0 for name, seat in seats.items()}
     deltas: dict[str, list[int]] = {name: [] for name in seats}
     history = []
-    credits_in = table.buy_in * len(starting)
+    credits_in = sum(previous.values())
     for result in table.results:
         if "rebuy" in result or "join" in result:  # credits brought to the table between hands
             previous[result.get("rebuy") or result["join"]] += result["amount"]

@@ -12,7 +12,8 @@ from typing import Any
 from django.db import transaction
 
 from config.events import publish
-from games.online.models import OnlineTable, TableStatus
+from games.engine import Game
+from games.online.models import OnlineSeat, OnlineTable, TableStatus
 from games.online.services import lobby_topic, table_topic
 
 
@@ -46,3 +47,46 @@ def level_changed(
     if applied or told:
         publish(lobby_topic(), {"event": event_id, "what": "level"})
     return {"applied": applied, "told": told}
+
+
+ACTIVE = (TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED)
+
+
+def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
+    """Each player's stack at the event's tournament tables, by player id (stacks are public): from the latest
+    online table each sat at, `{"stack", "table", "online_table", "active"}`. A hand in progress counts what
+    the player had when it was dealt (their stack plus what they put in this hand). Two queries."""
+    tables = {
+        row["pk"]: row
+        for row in OnlineTable.objects.filter(event_id=event_id, tournament_table__isnull=False)
+        .order_by()
+        .values("pk", "tournament_table", "status", "state", "buy_in")
+    }
+    seats = (
+        OnlineSeat.objects.filter(table_id__in=tables)
+        .order_by("table_id")
+        .values("table_id", "player_id", "name", "engine_seat", "stack", "left")
+    )
+    games: dict[int, Game | None] = {}
+    known: dict[int, dict[str, Any]] = {}
+    for seat in seats:
+        table = tables[seat["table_id"]]
+        if seat["left"]:
+            continue
+        if table["pk"] not in games:
+            games[table["pk"]] = Game.from_json(table["state"]) if table["state"] else None
+        game = games[table["pk"]]
+        if game is None or seat["engine_seat"] is None:
+            stack = seat["stack"] if seat["stack"] is not None else table["buy_in"]
+        else:
+            stack = game.stacks[seat["engine_seat"]]
+            if game.in_hand:
+                stack += game.hand.contributions.get(seat["engine_seat"], 0)
+        # Tables come in the order they were opened: a later table's stack replaces an earlier one's.
+        known[seat["player_id"]] = {
+            "stack": stack,
+            "table": table["tournament_table"],
+            "online_table": table["pk"],
+            "active": table["status"] in ACTIVE,
+        }
+    return known

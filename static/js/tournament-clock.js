@@ -59,7 +59,12 @@
     setText("next_level_label", data.next_level_label || "–");
     setText("time_left", clockText(data.seconds_left));
     setText("players_left", projector ? String(data.players_left) : data.players_left + " of " + data.entries);
-    setText("average_stack", data.average_stack.toLocaleString("en"));
+    setText("average_stack", data.average_stack === null ? "–" : data.average_stack.toLocaleString("en"));
+    setText("average_note", data.average_note || "");
+    setText(
+      "chip_leader",
+      data.chip_leader ? data.chip_leader.name + " · " + data.chip_leader.stack.toLocaleString("en") : "–"
+    );
     setText("prize_pool", data.prize_pool.toLocaleString("en") + (projector ? "" : " credits"));
     document.querySelectorAll("[data-clock-payouts]").forEach(function (list) {
       const text = data.payouts.join(",");

@@ -13,6 +13,7 @@ from django.utils import timezone
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
 from games.online import services as online_services
+from games.online import tournament as online_tournament
 from games.online.models import OnlineTable, TableStatus
 from league.models import AuditEntry, Player
 from tournaments import structures
@@ -94,7 +95,9 @@ def tournament_online_table_open(
 ) -> Any:
     """Open an online table for a tournament table's seated players, at the level in force, with the event's
     rules: escalation off (the levels come from the clock, at each next hand), no re-buys at the table (the
-    tournament takes them), every player starting with the tournament's starting stack."""
+    tournament takes them), each player bringing the stack known for them from their last online table (the
+    starting stack when none is known). A player still playing at another online table is refused: they move
+    between hands first, so no chip is counted twice."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
     if isinstance(table_number, bool) or not isinstance(table_number, int) or table_number < 1:
@@ -128,6 +131,25 @@ def tournament_online_table_open(
         status__in=(TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED),
     ).exists():
         raise ConflictError(f"Table {table_number} already has an online table; finish it before opening another.")
+    known = online_tournament.known_stacks(event_id=tournament.event_id)
+    stacks = []
+    for registration in seated:
+        row = known.get(registration.player_id)
+        if row is None:
+            stacks.append(tournament.starting_stack)
+            continue
+        name = registration.player.display_name
+        if row["active"]:
+            raise ConflictError(
+                f"{name} is still playing at online table {row['table']}; move them between hands, or finish "
+                f"that table, before opening table {table_number}."
+            )
+        if row["stack"] <= 0:
+            raise ConflictError(
+                f"{name} has no chips left (out at online table {row['table']}); record their elimination or "
+                "re-buy before opening this table."
+            )
+        stacks.append(row["stack"])
     levels = structures.structure_from_json(tournament.structure)
     state = tournament_clock(tournament, now=now or timezone.now())
     level = _playing_level(levels, state.level_index if state else 0)
@@ -149,6 +171,7 @@ def tournament_online_table_open(
         name=f"{event.name}: table {table_number}",
         players=[registration.player for registration in seated],
         stack=tournament.starting_stack,
+        stacks=stacks,
         option_overrides=overrides,
         tournament_table=table_number,
         turn_seconds=turn_seconds,
