@@ -34,6 +34,7 @@ ACTIONS = (
     "eliminate",
     "undo",
     "balance",
+    "move_online",
     "payouts",
     "deal",
     "complete",
@@ -109,6 +110,11 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
     if action == "balance":
         moves = services.tournament_balance(actor=actor, tournament=tournament)
         return f"{len(moves)} move{'s' if len(moves) != 1 else ''} made." if moves else "The tables are balanced."
+    if action == "move_online":
+        outcome = services.tournament_online_moves(actor=actor, tournament=tournament)
+        made = ", ".join(f"{m['name']} to table {m['to_table']}" for m in outcome["made"])
+        waiting = " ".join(f"{m['name']}: {m['reason']}" for m in outcome["waiting"])
+        return f"Moved online: {made}." + (f" Still to move: {waiting}" if waiting else "")
     if action == "payouts":
         template = data.get("template", "")
         shares = None

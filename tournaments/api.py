@@ -83,6 +83,22 @@ class TournamentOnlineTableOutput(serializers.Serializer):
     status = serializers.CharField()
 
 
+class OnlineMoveOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    from_table = serializers.IntegerField()
+    to_table = serializers.IntegerField()
+
+
+class OnlineMoveDoneOutput(OnlineMoveOutput):
+    stack = serializers.IntegerField(help_text="The chips the player brought.")
+
+
+class OnlineMovesOutput(serializers.Serializer):
+    to_make = OnlineMoveOutput(many=True)
+    done = OnlineMoveDoneOutput(many=True)
+
+
 class TournamentOutput(serializers.Serializer):
     id = serializers.IntegerField()
     event = serializers.IntegerField()
@@ -98,6 +114,7 @@ class TournamentOutput(serializers.Serializer):
     places = TournamentPlaceOutput(many=True)
     waiting = serializers.ListField(child=serializers.IntegerField())
     online_tables = TournamentOnlineTableOutput(many=True, help_text="The tables played online now.")
+    online_moves = OnlineMovesOutput(help_text="Balancing moves between online tables: to make, and made.")
     rounding_rule = serializers.CharField()
 
 
@@ -168,6 +185,7 @@ def _detail(tournament) -> dict[str, Any]:
         "online_tables": [
             {"table": number, **online} for number, online in sorted(selectors.online_tables(tournament).items())
         ],
+        "online_moves": selectors.online_moves(tournament, rows),
         "rounding_rule": selectors.rounding_rule(),
     }
 

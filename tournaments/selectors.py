@@ -154,3 +154,37 @@ def online_tables(tournament: Tournament) -> dict[int, dict[str, Any]]:
         status__in=(TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED),
     ).values("pk", "tournament_table", "status")
     return {row["tournament_table"]: {"id": row["pk"], "status": row["status"]} for row in rows}
+
+
+def online_moves(tournament: Tournament, registrations: list[Registration]) -> dict[str, list[dict[str, Any]]]:
+    """Balancing moves between online tables: `to_make` (a player seated by the tournament at a table played
+    online while still sitting at another online table) and `done` (made, newest first)."""
+    from games.online.tournament import seated_online
+    from league.models import AuditEntry
+
+    online = online_tables(tournament)
+    sitting = seated_online(event_id=tournament.event_id)
+    to_make = []
+    for registration in registrations:
+        where = sitting.get(registration.player_id)
+        if registration.status != RegistrationStatus.REGISTERED or where is None:
+            continue
+        if registration.table_number != where["table"] and registration.table_number in online:
+            to_make.append(
+                {
+                    "player": registration.player_id,
+                    "name": registration.player.display_name,
+                    "from_table": where["table"],
+                    "to_table": registration.table_number,
+                    "source": where["online_table"],
+                    "target": online[registration.table_number]["id"],
+                }
+            )
+    names = {registration.player_id: registration.player.display_name for registration in registrations}
+    done = [
+        {**entry.data, "name": names.get(entry.data.get("player"), "")}
+        for entry in AuditEntry.objects.filter(
+            action="online_table.tournament_move", data__event=tournament.event_id
+        ).order_by("-pk")[:20]
+    ]
+    return {"to_make": to_make, "done": done}

@@ -213,6 +213,7 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
                 {"move": move, "name": names.get(move.player_id, "")}
                 for move in selectors.moves_to_make(tournament, registrations)
             ],
+            "online_moves": selectors.online_moves(tournament, registrations),
             "templates": TEMPLATE_LABELS,
             "formats": Format,
             "statuses": TournamentStatus,

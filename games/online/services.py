@@ -200,6 +200,7 @@ def table_open_seated(
     tournament_table: int,
     turn_seconds: int = 30,
     stacks: list[int] | None = None,
+    seat_count: int | None = None,
 ) -> OnlineTable:
     """Open a tournament's table with its players seated in order (the control room's "play online"):
     organisers only; each player starts with `stack` chips, or with their own of `stacks` (the stack each
@@ -216,7 +217,7 @@ def table_open_seated(
         actor=actor,
         event=event,
         name=name,
-        seats=len(players),
+        seats=max(len(players), min(seat_count or 0, MAX_SEATS)),  # room for players moving in (balancing)
         turn_seconds=turn_seconds,
         option_overrides=option_overrides,
     )
@@ -863,6 +864,8 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
         if _turn_key(game) != before:
             table.turn_version = table.version
             turn_changed = True
+    if table.tournament_table is not None and game.hands_played > played_before and _decided(game, seats):
+        game.close_table()  # a tournament's table plays on until one player there has chips (end rule "never")
     now = timezone.now()
     waiting = game.waiting_for()
     if game.over:
@@ -890,6 +893,14 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
         _finish(table, game)
     _save_row(table, unchanged=("history",) if table.history == history else ())
     _announce(table, "finished" if game.over else what)
+
+
+def _decided(game: Game, seats: dict[int, OnlineSeat]) -> bool:
+    """A tournament table whose game the engine never ends itself (players move in and out between hands) is
+    over between hands once at most one seated player has chips."""
+    seated = {number for number, seat in seats.items() if not seat.left}
+    alive = [number for number in game.seats_with_credits() if number in seated]
+    return len(alive) <= 1 and game.can_close_table()
 
 
 def _tell_busts(table: OnlineTable, game: Game, seats: dict[int, OnlineSeat]) -> None:

@@ -11,10 +11,14 @@ from typing import Any
 
 from django.db import transaction
 
+from config.errors import ApplicationError, ConflictError
 from config.events import publish
-from games.engine import Game
-from games.online.models import OnlineSeat, OnlineTable, TableStatus
+from games.engine import EngineError, Game
+from games.models import Seat
+from games.online import services as online
+from games.online.models import OnlineSeat, OnlineTable, SeatKind, TableStatus
 from games.online.services import lobby_topic, table_topic
+from league.services import audit
 
 
 @transaction.atomic
@@ -50,6 +54,14 @@ def level_changed(
 
 
 ACTIVE = (TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED)
+
+
+def seated_online(*, event_id: int) -> dict[int, dict[str, int]]:
+    """Where each player sits online now: `{"online_table", "table"}` (the tournament table), by player id."""
+    rows = OnlineSeat.objects.filter(
+        table__event_id=event_id, table__tournament_table__isnull=False, table__status__in=ACTIVE, left=False
+    ).values_list("player_id", "table_id", "table__tournament_table")
+    return {player_id: {"online_table": table_id, "table": number} for player_id, table_id, number in rows}
 
 
 def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
@@ -90,3 +102,97 @@ def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
             "active": table["status"] in ACTIVE,
         }
     return known
+
+
+@transaction.atomic
+def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> bool:
+    """Move a player between two running online tables of a tournament (balancing), between hands: they leave
+    the source with their stack (engine `leave`) and join the target with it (engine `join`). Returns False
+    when the move is already made (so asking twice moves once). Refused, writing nothing, while either table
+    is playing a hand: it is made at a hand break. The caller holds the tournament's lock; the two tables
+    are locked in id order so two moves never wait on each other crosswise."""
+    if source_id == target_id:
+        raise ApplicationError("A player moves between two different tables.")
+    locked = {table.pk: table for table in (online._lock(pk) for pk in sorted((source_id, target_id)))}
+    source, target = locked[source_id], locked[target_id]
+    for table in (source, target):
+        if table.tournament_table is None or table.event_id != source.event_id:
+            raise ApplicationError("Players move only between the online tables of one tournament.")
+    sitting = target.seats.filter(player_id=player_id, left=False).first()
+    leaving = source.seats.filter(player_id=player_id, left=False).first()
+    if sitting is not None and leaving is None:
+        return False  # made already
+    if leaving is None:
+        raise ConflictError(f"The player has no seat at {source}; nothing to move.")
+    if sitting is not None:
+        raise ConflictError(f"The player already sits at {target}.")
+    for table in (source, target):
+        if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+            raise ConflictError(
+                f"{table} is {table.get_status_display().lower()}; players move between running tables."
+            )
+    source_game, target_game = online._load(source), online._load(target)
+    name = online._seat_name(target, leaving.name)
+    stack = source_game.stacks[leaving.engine_seat]
+    try:
+        source_game.verify_leave(leaving.engine_seat)
+        target_game.verify_join(name, stack)
+    except EngineError as exc:
+        raise ConflictError(
+            f"{leaving.name} cannot move from {source} to {target} now: {exc} The move is made at a hand break; "
+            "try again then."
+        ) from exc
+    if stack <= 0:
+        raise ConflictError(f"{leaving.name} has no chips left at {source}; record the elimination instead.")
+    number = online._free_number(target, None)
+
+    before = online._turn_key(source_game)
+    source_game.leave(leaving.engine_seat)
+    leaving.left, leaving.left_with = True, (leaving.left_with or 0) + stack
+    leaving.save(update_fields=["left", "left_with"])
+    source.results = [*source.results, {"leave": leaving.name, "amount": stack}]
+    online._changed(source, source_game, before, what="seat_left")
+    if not source.seats.filter(left=False).exists():  # a broken table: its game lands in the league, empty
+        online.table_close(actor=actor, table=source)
+
+    before = online._turn_key(target_game)
+    engine_seat = target_game.join(name, stack)
+    earlier = target.seats.filter(player_id=player_id, left=True).first()
+    if earlier is not None:  # back at a table they left earlier in the tournament
+        earlier.number, earlier.left, earlier.engine_seat, earlier.away, earlier.timeouts = (
+            number,
+            False,
+            engine_seat,
+            False,
+            0,
+        )
+        earlier.save(update_fields=["number", "left", "engine_seat", "away", "timeouts"])
+    else:
+        OnlineSeat.objects.create(
+            table=target, number=number, kind=SeatKind.PLAYER, player_id=player_id, name=name, engine_seat=engine_seat
+        )
+    row = Seat.objects.select_for_update().filter(game_id=target.game_id, player_id=player_id).first()
+    if row is None:
+        last = Seat.objects.filter(game_id=target.game_id).order_by("-number").values_list("number", flat=True).first()
+        Seat.objects.create(game_id=target.game_id, player_id=player_id, number=(last or 0) + 1, buy_in=stack)
+    else:
+        row.buy_in += stack
+        row.save(update_fields=["buy_in"])
+    target.results = [*target.results, {"join": name, "amount": stack}]
+    online._changed(target, target_game, before, what="seat_taken")
+    audit(
+        actor=actor,
+        action="online_table.tournament_move",
+        obj=target,
+        league=target.event.season.league,
+        data={
+            "event": source.event_id,
+            "player": player_id,
+            "from": source.pk,
+            "to": target.pk,
+            "from_table": source.tournament_table,
+            "to_table": target.tournament_table,
+            "stack": stack,
+        },
+    )
+    return True

@@ -165,6 +165,11 @@ def tournament_online_table_open(
         "rebuys": False,
         "starting_stack": tournament.starting_stack,
     }
+    if (season.variant or league.variant) == "coruscant_shift":
+        # The tournament decides when a table ends (its last player moves on or wins), so players can move
+        # between hands (engine join and leave: the cash-game rule); odd credits go to a player, never to a
+        # carry-over, so every chip stays in a stack.
+        overrides.update({"end_rule": "never", "odd_credits": "left_of_dealer"})
     return online_services.table_open_seated(
         actor=actor,
         event=event,
@@ -172,7 +177,44 @@ def tournament_online_table_open(
         players=[registration.player for registration in seated],
         stack=tournament.starting_stack,
         stacks=stacks,
+        seat_count=tournament.seats_per_table,
         option_overrides=overrides,
         tournament_table=table_number,
         turn_seconds=turn_seconds,
     )
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_online_moves(*, actor: Any, tournament: Tournament) -> dict[str, list]:
+    """Carry out the balancing moves between running online tables (`selectors.online_moves`), each between
+    hands through `games.online.tournament.seat_move`: `{"made": [...], "waiting": [...]}`. A move refused
+    because a hand is being played writes nothing and stays to make (at the next hand break, or asked again);
+    when none can be made the request is refused. Asking twice moves nobody twice."""
+    from tournaments import selectors
+
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise ConflictError("Players move between online tables while the tournament is running.")
+    registrations = list(
+        Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED).select_related(
+            "player"
+        )
+    )
+    moves = selectors.online_moves(tournament, registrations)["to_make"]
+    if not moves:
+        raise ConflictError("No player waits to move between online tables; balance the tables first.")
+    made, waiting = [], []
+    for move in moves:
+        try:
+            with transaction.atomic():
+                online_tournament.seat_move(
+                    actor=actor, source_id=move["source"], target_id=move["target"], player_id=move["player"]
+                )
+            made.append(move)
+        except ApplicationError as exc:
+            waiting.append({**move, "reason": exc.message})
+    if not made:
+        raise ConflictError(" ".join(move["reason"] for move in waiting))
+    return {"made": made, "waiting": waiting}
