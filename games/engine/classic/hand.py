@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from games.engine.betting import BettingRound, BettingStructure, LegalActions
 from games.engine.classic.cards import ClassicCard, codes, encode_cards, parse_card
 from games.engine.classic.chance import ListedChance, RollSpec, SeededChance
-from games.engine.classic.dice import Roll, is_pair
+from games.engine.classic.dice import Roll
 from games.engine.classic.options import ClassicOptions
 from games.engine.classic.ranking import ClassicScore, evaluate
 from games.engine.classic.settle import decide, share
@@ -91,6 +91,17 @@ class ClassicLegal(LegalActions):
 
 
 _BASE_FIELDS = tuple(LegalActions.__dataclass_fields__)
+
+# Records are frozen, so the few possible records of a roll ("3-5") and of a round's opening are made once.
+_DICE_RECORDS = {(a, b): Record("dice", note=f"{a}-{b}") for a in range(1, 7) for b in range(1, 7)}
+_ROUND_RECORDS: dict[tuple[int, str], Record] = {}
+
+
+def _round_record(number: int, note: str) -> Record:
+    record = _ROUND_RECORDS.get((number, note))
+    if record is None:
+        record = _ROUND_RECORDS[(number, note)] = Record("round", amount=number, note=note)
+    return record
 
 
 class ClassicHand:
@@ -286,15 +297,16 @@ class ClassicHand:
             if phase == "play":
                 hand, field = self._hand[seat], self._field[seat]
                 can_take = bool(self._draw or self._discard)
+                held = tuple([card.code for card in hand])
                 legal = ClassicLegal(
                     seat=seat,
                     phase=phase,
                     can_draw=can_take,
                     can_trade=can_take and bool(hand or field),
                     can_stand=True,
-                    tradeable=tuple(codes(hand)),
-                    lockable=tuple(codes(hand)),
-                    unlockable=tuple(codes(field)),
+                    tradeable=held,
+                    lockable=held,
+                    unlockable=tuple([card.code for card in field]),
                 )
             else:
                 base = self.structure.legal(self.round, seat, self._stacks, phase)
@@ -400,12 +412,12 @@ class ClassicHand:
         self.round = None
         self._turns = list(self._live)
         self._turn_index = 0
-        self._log.append(Record("round", amount=self.round_number, note="play"))
+        self._log.append(_round_record(self.round_number, "play"))
 
     def _open_betting_round(self) -> None:
         self.phase = "betting"
         self.round = self.structure.open_round(self.round_number, list(self._live), {}, self._stacks)
-        self._log.append(Record("round", amount=self.round_number, note="betting"))
+        self._log.append(_round_record(self.round_number, "betting"))
         self._changed()
         self._skipped_from_start = self.actor() is None
 
@@ -447,8 +459,9 @@ class ClassicHand:
     def _roll(self, roll: Roll) -> None:
         self.rolls.append(roll)
         # A public record of the two faces ("3-5"); a pair is followed by the Shift it sets off.
-        self._log.append(Record("dice", note=f"{roll[0]}-{roll[1]}"))
-        if is_pair(roll):
+        faces = (roll[0], roll[1])
+        self._log.append(_DICE_RECORDS.get(faces) or Record("dice", note=f"{roll[0]}-{roll[1]}"))
+        if roll[0] == roll[1]:  # a pair
             self.shifts.append(len(self.rolls))
             self._log.append(Record("sabacc_shift", amount=len(self.rolls)))
             self._shift()
