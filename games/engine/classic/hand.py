@@ -10,7 +10,7 @@ nothing), then applied and recorded in the log. Betting and side pots are the sh
 from dataclasses import dataclass
 
 from games.engine.betting import BettingRound, BettingStructure, LegalActions
-from games.engine.classic.cards import ClassicCard, codes, encode_cards, parse_card
+from games.engine.classic.cards import ClassicCard, codes, encode_cards, full_deck, parse_card
 from games.engine.classic.chance import ListedChance, RollSpec, SeededChance
 from games.engine.classic.dice import Roll
 from games.engine.classic.options import ClassicOptions
@@ -95,6 +95,8 @@ _BASE_FIELDS = tuple(LegalActions.__dataclass_fields__)
 # Records are frozen, so the few possible records of a roll ("3-5") and of a round's opening are made once.
 _DICE_RECORDS = {(a, b): Record("dice", note=f"{a}-{b}") for a in range(1, 7) for b in range(1, 7)}
 _ROUND_RECORDS: dict[tuple[int, str], Record] = {}
+# Each card's one character in the compact actions.
+_CHARS = {card: encode_cards([card]) for card in full_deck()}
 
 
 def _round_record(number: int, note: str) -> Record:
@@ -254,7 +256,8 @@ class ClassicHand:
 
     def _changed(self) -> None:
         self._waiting = None
-        self._legal.clear()
+        if self._legal:
+            self._legal.clear()
 
     def _awaited(self) -> list[int]:
         waiting = self._waiting
@@ -338,10 +341,12 @@ class ClassicHand:
         """Each seat's public part: how many cards it holds, its interference field (public, face up) and,
         with `declare_totals`, its declared two-card total."""
         rows = {}
+        hands, fields, declared = self._hand, self._field, self.declared
         for seat in self.seats:
-            row = {"cards_held": len(self._hand[seat]), "field": codes(self._field[seat])}
-            if seat in self.declared:
-                row["declared_total"] = self.declared[seat]
+            field = fields[seat]
+            row = {"cards_held": len(hands[seat]), "field": [card.code for card in field] if field else []}
+            if seat in declared:
+                row["declared_total"] = declared[seat]
             rows[seat] = row
         return rows
 
@@ -351,7 +356,7 @@ class ClassicHand:
         return {
             "variant": "classic",
             "round": self.round_number,
-            "rolls": [list(r) for r in self.rolls],
+            "rolls": [[a, b] for a, b in self.rolls],
             "last_roll": list(last) if last else None,
             "shifts": list(self.shifts),
             "draw_pile": len(self._draw),
@@ -491,13 +496,16 @@ class ClassicHand:
         self.reshuffled.append(list(pile))
         self._draw, self._discard = pile, []
         self._log.append(Record("shift_pile", amount=len(pile)))
-        while any(need.values()):
+        # One card at a time around the table to each seat still owed one, from the top of the new pile.
+        hands, log, taken = self._hand, self._log, 0
+        for dealt in range(max(need.values(), default=0)):
             for seat in self._live:
-                if need[seat]:
-                    card = self._draw.pop(0)
-                    self._hand[seat].append(card)
-                    need[seat] -= 1
-                    self._log.append(card_record("shift", seat, card))
+                if need[seat] > dealt:
+                    card = pile[taken]
+                    taken += 1
+                    hands[seat].append(card)
+                    log.append(card_record("shift", seat, card))
+        del pile[:taken]
 
     def _return_uncalled(self) -> None:
         back = uncalled(self.contributions)
@@ -849,7 +857,7 @@ def _only(verb: str, args: dict) -> dict:
 
 
 def _char(card: ClassicCard | None) -> str:
-    return "-" if card is None else encode_cards([card])
+    return "-" if card is None else _CHARS[card]
 
 
 def _canonical(cards: list[ClassicCard]) -> list[ClassicCard]:
