@@ -8,6 +8,7 @@ nothing), then applied and recorded in the log. Betting and side pots are the sh
 """
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from games.engine.betting import BettingRound, BettingStructure, LegalActions
 from games.engine.classic.cards import ClassicCard, codes, encode_cards, full_deck, parse_card
@@ -91,6 +92,7 @@ class ClassicLegal(LegalActions):
 
 
 _BASE_FIELDS = tuple(LegalActions.__dataclass_fields__)
+_BASE_VALUES = attrgetter(*_BASE_FIELDS)  # a betting turn's `LegalActions` fields, in order, in one call
 
 # Records are frozen, so the few possible records of a roll ("3-5") and of a round's opening are made once.
 _DICE_RECORDS = {(a, b): Record("dice", note=f"{a}-{b}") for a in range(1, 7) for b in range(1, 7)}
@@ -313,9 +315,7 @@ class ClassicHand:
                 )
             else:
                 base = self.structure.legal(self.round, seat, self._stacks, phase)
-                legal = ClassicLegal(
-                    *[getattr(base, name) for name in _BASE_FIELDS], can_call_hand=self._may_call_hand()
-                )
+                legal = ClassicLegal(*_BASE_VALUES(base), can_call_hand=self._may_call_hand())
             self._legal[seat] = legal
         return legal
 

@@ -155,9 +155,14 @@ class SpikeHand:
 
     def _changed(self) -> None:
         self._waiting = None
-        self._legal.clear()
+        if self._legal:
+            self._legal.clear()
 
     def waiting_for(self) -> list[int]:
+        return list(self._awaited())
+
+    def _awaited(self) -> list[int]:
+        """`waiting_for()` itself, not copied (callers inside the hand only read it)."""
         waiting = self._waiting
         if waiting is None:
             if self.phase in CARD_PHASES or self.phase == "spike":
@@ -166,7 +171,7 @@ class SpikeHand:
                 actor = self.actor()
                 waiting = [] if actor is None else [actor]
             self._waiting = waiting
-        return list(waiting)
+        return waiting
 
     def actor(self) -> int | None:
         """The seat to act in a betting round; None outside betting or when the round is over."""
@@ -200,7 +205,7 @@ class SpikeHand:
         return legal
 
     def _work_out_legal(self, seat: int):
-        if seat not in self.waiting_for():
+        if seat not in self._awaited():
             return LegalActions(seat=seat, phase=self.phase)
         if self.phase in BETTING_PHASES:
             return self.structure.legal(self.round, seat, self._stacks, self.phase)
@@ -486,15 +491,15 @@ class SpikeHand:
             raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
         if args:
             allowed = self.variant.verb_args.get(verb, ())
-            extra = sorted(set(args) - set(allowed))
+            extra = args.keys() - allowed
             if extra:
                 takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
-                raise IllegalAction(f"{verb} {takes}; got {', '.join(extra)}.")
+                raise IllegalAction(f"{verb} {takes}; got {', '.join(sorted(extra))}.")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.names):
             raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
         if self.phase == "complete":
             raise WrongPhase(f"Hand {self.number} is over; the next hand has not started.")
-        waiting = self.waiting_for()
+        waiting = self._awaited()
         if seat not in waiting:
             name = self.names[seat]
             if seat in self.folded:
