@@ -18,6 +18,7 @@ from games.engine.classic.options import ClassicOptions
 from games.engine.classic.ranking import ClassicScore, evaluate
 from games.engine.classic.settle import decide, share
 from games.engine.errors import IllegalAction, InvalidCard, InvalidSelection, NotYourTurn, WrongPhase
+from games.engine.frozen import builder
 from games.engine.pots import Pot, side_pots, uncalled
 from games.engine.records import Record, card_record
 
@@ -93,6 +94,7 @@ class ClassicLegal(LegalActions):
 
 _BASE_FIELDS = tuple(LegalActions.__dataclass_fields__)
 _BASE_VALUES = attrgetter(*_BASE_FIELDS)  # a betting turn's `LegalActions` fields, in order, in one call
+_new_legal = builder(ClassicLegal)  # `ClassicLegal(...)`, cheaper: one is made on every decision
 
 # Records are frozen, so the few possible records of a roll ("3-5") and of a round's opening are made once.
 _DICE_RECORDS = {(a, b): Record("dice", note=f"{a}-{b}") for a in range(1, 7) for b in range(1, 7)}
@@ -303,7 +305,7 @@ class ClassicHand:
                 hand, field = self._hand[seat], self._field[seat]
                 can_take = bool(self._draw or self._discard)
                 held = tuple([card.code for card in hand])
-                legal = ClassicLegal(
+                legal = _new_legal(
                     seat=seat,
                     phase=phase,
                     can_draw=can_take,
@@ -315,7 +317,7 @@ class ClassicHand:
                 )
             else:
                 base = self.structure.legal(self.round, seat, self._stacks, phase)
-                legal = ClassicLegal(*_BASE_VALUES(base), can_call_hand=self._may_call_hand())
+                legal = _new_legal(*_BASE_VALUES(base), can_call_hand=self._may_call_hand())
             self._legal[seat] = legal
         return legal
 

@@ -12,6 +12,7 @@ from games.engine.betting import BettingRound, BettingStructure, LegalActions
 from games.engine.cards import Card, codes, parse_card
 from games.engine.errors import IllegalAction, InvalidAmount, InvalidCard, MissingDice, NotYourTurn, WrongPhase
 from games.engine.forced import Levels
+from games.engine.frozen import builder
 from games.engine.pots import Pot, side_pots, uncalled
 from games.engine.records import Record, card_record
 from games.engine.spike.dice import SpikeDice
@@ -56,6 +57,9 @@ class CardTurnActions:
         if "buy" in self.verbs:
             data["buy_from"] = dict(self.buy_from)
         return data
+
+
+_new_card_turn = builder(CardTurnActions)  # `CardTurnActions(...)`, cheaper: one is made on most decisions
 
 
 class SpikeHand:
@@ -211,7 +215,7 @@ class SpikeHand:
             return self.structure.legal(self.round, seat, self._stacks, self.phase)
         cards = tuple(codes(self._cards[seat]))
         if self.phase == "spike":
-            return CardTurnActions(seat=seat, phase=self.phase, verbs=("spike",), cards=cards)
+            return _new_card_turn(seat=seat, phase=self.phase, verbs=("spike",), cards=cards)
         stack, opts = self._stacks[seat], self.options
         if opts.market == "galaxy":
             prices = opts.market_prices
@@ -236,7 +240,7 @@ class SpikeHand:
             verbs.append("trade")
         if buy_from:
             verbs.append("buy")
-        return CardTurnActions(
+        return _new_card_turn(
             seat=seat,
             phase=self.phase,
             verbs=tuple(verbs),
