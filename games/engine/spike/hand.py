@@ -14,7 +14,7 @@ from games.engine.errors import IllegalAction, InvalidAmount, InvalidCard, Missi
 from games.engine.forced import Levels
 from games.engine.frozen import builder
 from games.engine.pots import Pot, side_pots, uncalled
-from games.engine.records import Record, card_record
+from games.engine.records import Record, card_record, new_record
 from games.engine.spike.dice import SpikeDice
 from games.engine.spike.evaluation import SpikeScore, best, evaluate
 from games.engine.spike.options import POSITIONS, CorellianSpikeOptions
@@ -257,7 +257,7 @@ class SpikeHand:
         # Even after the reveal: the cards a player gave up face down, or drew and gave up, stay hidden.
         for record in self._log:
             if record.cards and record.kind in PRIVATE_KINDS and record.seat != seat:
-                record = Record(record.kind, record.seat, record.amount, (), record.note)
+                record = new_record(record.kind, record.seat, record.amount, (), record.note)
             shown.append(record)
         return shown
 
@@ -301,12 +301,12 @@ class SpikeHand:
             stacks[seat] -= ante
             self.contributions[seat] += ante
             self.forced[seat] = ante
-            self._log.append(Record("ante", seat, ante))
+            self._log.append(new_record("ante", seat, ante))
             extra = min(opts.sabacc_ante, stacks[seat])
             if extra:
                 stacks[seat] -= extra
                 self.sabacc_antes[seat] = extra
-                self._log.append(Record("sabacc_ante", seat, extra))
+                self._log.append(new_record("sabacc_ante", seat, extra))
         for _ in range(2):  # Ruling 2.2.2: one card at a time, in turn, twice round
             for seat in self.seats:
                 card = self._draw.pop(0)
@@ -321,10 +321,10 @@ class SpikeHand:
         card = self._draw.pop(0)
         if self.options.market == "galaxy":
             self._market.insert(0, card)
-            self._log.append(Record("pilot", None, cards=(card,)))
+            self._log.append(new_record("pilot", None, cards=(card,)))
         else:
             self._discard.append(card)
-            self._log.append(Record("discard_up", None, cards=(card,)))
+            self._log.append(new_record("discard_up", None, cards=(card,)))
 
     def _open_cards(self, number: int) -> None:
         self.round_number = number
@@ -383,7 +383,7 @@ class SpikeHand:
             if self.dice is None:
                 raise MissingDice('round 3 needs the spike dice; give "dice": [a, b].')
             self.rolled = True
-            self._log.append(Record("spike_roll", None, note=f"{self.dice.first},{self.dice.second}"))
+            self._log.append(new_record("spike_roll", None, note=f"{self.dice.first},{self.dice.second}"))
             if self.dice.match:
                 self.phase = "spike"
                 self._pending = list(self._live)
@@ -403,7 +403,7 @@ class SpikeHand:
             self.contributions[seat] -= amount
             self._stacks[seat] += amount
             self.returned = back
-            self._log.append(Record("return", seat, amount))
+            self._log.append(new_record("return", seat, amount))
 
     def _from_left(self, seats) -> list[int]:
         return [s for s in self.seats if s in seats]
@@ -447,14 +447,14 @@ class SpikeHand:
             paid, left = split(amount, winners, self.odd_credits)
             for seat, share in paid.items():
                 self._stacks[seat] += share
-                self._log.append(Record("sabacc_award", seat, share))
+                self._log.append(new_record("sabacc_award", seat, share))
         self.sabacc_award = {"amount": amount, "winners": list(winners), "paid": paid, "carry_over": left}
         self.pools_out = {"sabacc_pot": left}
 
     def _pay(self, pot: Pot, winners: list[int], paid: dict[int, int]) -> None:
         for seat, amount in paid.items():
             self._stacks[seat] += amount
-            self._log.append(Record("award", seat, amount))
+            self._log.append(new_record("award", seat, amount))
         self.awards.append({"amount": pot.amount, "eligible": list(pot.eligible), "winners": winners, "paid": paid})
 
     def _end(self) -> None:
@@ -470,7 +470,7 @@ class SpikeHand:
         self.phase = "complete"
         self.round = None
         self._pending = []
-        self._log.append(Record("end"))
+        self._log.append(new_record("end"))
 
     def showdown_cards(self) -> dict[int, list[Card]]:
         return dict(getattr(self, "_final_cards", {})) if self.is_complete else {}
@@ -607,7 +607,7 @@ class SpikeHand:
             self._aside += self._cards[seat]
             self._cards[seat] = []
         self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
-        self._log.append(Record(verb, seat, paid))
+        self._log.append(new_record(verb, seat, paid))
 
     def _spike(self, seat: int, card: Card) -> None:
         self._cards[seat].remove(card)
@@ -615,7 +615,7 @@ class SpikeHand:
         taken = self._draw.pop(0)
         self._cards[seat].append(taken)
         note = f"gave {card.code}" if self.options.market == "discard_pile" else ""
-        self._log.append(Record("spike", seat, 0, (card, taken), note))
+        self._log.append(new_record("spike", seat, 0, (card, taken), note))
         self._pending.pop(0)
         self.acted.add(seat)
 
@@ -628,13 +628,13 @@ class SpikeHand:
         verb = checked[0]
         last_turn = self.round_number == 3 and len(self._pending) == 1
         if verb == "stand":
-            self._log.append(Record("stand", seat, 0))
+            self._log.append(new_record("stand", seat, 0))
         elif verb == "draw":
             price = checked[1]
             self._pay_price(seat, price)
             card = self._draw.pop(0)
             self._cards[seat].append(card)
-            self._log.append(Record("draw", seat, price, (card,)))
+            self._log.append(new_record("draw", seat, price, (card,)))
         else:
             _, price, source, given = checked
             self._pay_price(seat, price)
@@ -666,7 +666,7 @@ class SpikeHand:
                     {"seat": seat, "round": self.round_number, "from": source, "card": taken.code, "price": price}
                 )
             cards = (given, taken) if given is not None else (taken,)
-            self._log.append(Record(verb, seat, price, cards, note))
+            self._log.append(new_record(verb, seat, price, cards, note))
         self._pending.pop(0)
         self.acted.add(seat)
 
