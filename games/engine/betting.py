@@ -8,6 +8,7 @@ is the Halcyon pay-to-stay round.
 from dataclasses import dataclass, field
 
 from games.engine.errors import InvalidAmount, WrongPhase
+from games.engine.frozen import builder
 
 VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin")
 
@@ -108,6 +109,10 @@ class BettingRound:
         raise since its last action, several short all-ins counting together."""
         last = self.acted_at.get(seat)
         return last is None or self.current_bet - last[0] >= last[1]
+
+
+# `LegalActions(...)`, cheaper: one is made on every betting decision.
+_new_legal = builder(LegalActions)
 
 
 def _others_can_act(rnd: BettingRound, seat: int, stacks: list[int], folded: set[int]) -> bool:
@@ -232,7 +237,7 @@ class NoLimit(BettingStructure):
         can_raise = current > 0 and may_raise and top >= min_to
         all_in_total = mine + stack
         can_all_in = stack > 0 and all_in_total <= cap and (all_in_total <= current or may_raise)
-        return LegalActions(
+        return _new_legal(
             seat=seat,
             phase=phase,
             can_check=owes == 0,
@@ -354,7 +359,7 @@ class FixedStay(BettingStructure):
     def legal(self, rnd: BettingRound, seat: int, stacks: list[int], phase: str) -> LegalActions:
         stack = stacks[seat]
         pay = min(self.stay_cost, stack)
-        return LegalActions(
+        return _new_legal(
             seat=seat,
             phase=phase,
             can_call=True,

@@ -6,6 +6,7 @@ Records of dealing hold cards; they are engine-internal and never leave it excep
 from dataclasses import dataclass
 
 from games.engine.cards import Card
+from games.engine.frozen import builder
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +24,9 @@ class Record:
         # Cards stay out of the repr so a stray log line can never show a hidden hand.
         return f"Record(kind={self.kind!r}, seat={self.seat!r}, amount={self.amount!r})"
 
+
+# `Record(...)` with the same arguments, cheaper (games/engine/frozen.py): hands make several a decision.
+new_record = builder(Record)
 
 _CARD_RECORDS: dict[tuple[str, int, Card], Record] = {}
 

@@ -54,13 +54,18 @@ def shuffle(items: list, rng: random.Random) -> None:
     A test holds it to `random.Random.shuffle` for many seeds and sizes, so decks never change.
     """
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        bits = n.bit_length()
-        j = getrandbits(bits)
-        while j >= n:
+    size = len(items)
+    # Sizes from `size` down to 2, in runs sharing one bit length (so no `bit_length()` per card).
+    while size > 1:
+        bits = size.bit_length()
+        low = 1 << (bits - 1)
+        for n in range(size, low - 1, -1):
             j = getrandbits(bits)
-        items[i], items[j] = items[j], items[i]
+            while j >= n:
+                j = getrandbits(bits)
+            i = n - 1
+            items[i], items[j] = items[j], items[i]
+        size = low - 1
 
 
 def dice_from_seed(seed: str) -> Dice:

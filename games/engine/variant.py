@@ -8,6 +8,7 @@ default that suits a game played like Coruscant Shift, so a variant overrides on
 """
 
 import importlib
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -213,8 +214,10 @@ VARIANT_MODULES = ["games.engine.coruscant_shift", "games.engine.spike.variant"]
 
 
 def _load_all() -> None:
+    modules = sys.modules
     for module in VARIANT_MODULES:
-        importlib.import_module(module)
+        if module not in modules:  # already imported: nothing to register (and no import machinery per call)
+            importlib.import_module(module)
 
 
 # Classic Sabacc (RULES section 3), kept on its own line.

@@ -8,17 +8,19 @@ nothing), then applied and recorded in the log. Betting and side pots are the sh
 """
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from games.engine.betting import BettingRound, BettingStructure, LegalActions
-from games.engine.classic.cards import ClassicCard, codes, encode_cards, parse_card
+from games.engine.classic.cards import ClassicCard, codes, encode_cards, full_deck, parse_card
 from games.engine.classic.chance import ListedChance, RollSpec, SeededChance
-from games.engine.classic.dice import Roll, is_pair
+from games.engine.classic.dice import Roll
 from games.engine.classic.options import ClassicOptions
 from games.engine.classic.ranking import ClassicScore, evaluate
 from games.engine.classic.settle import decide, share
 from games.engine.errors import IllegalAction, InvalidCard, InvalidSelection, NotYourTurn, WrongPhase
+from games.engine.frozen import builder
 from games.engine.pots import Pot, side_pots, uncalled
-from games.engine.records import Record, card_record
+from games.engine.records import Record, card_record, new_record
 
 SABACC_POT = "sabacc"  # the name of the Sabacc pot among the game's pools
 PLAY_VERBS = ("draw", "trade", "stand")
@@ -91,6 +93,21 @@ class ClassicLegal(LegalActions):
 
 
 _BASE_FIELDS = tuple(LegalActions.__dataclass_fields__)
+_BASE_VALUES = attrgetter(*_BASE_FIELDS)  # a betting turn's `LegalActions` fields, in order, in one call
+_new_legal = builder(ClassicLegal)  # `ClassicLegal(...)`, cheaper: one is made on every decision
+
+# Records are frozen, so the few possible records of a roll ("3-5") and of a round's opening are made once.
+_DICE_RECORDS = {(a, b): new_record("dice", note=f"{a}-{b}") for a in range(1, 7) for b in range(1, 7)}
+_ROUND_RECORDS: dict[tuple[int, str], Record] = {}
+# Each card's one character in the compact actions.
+_CHARS = {card: encode_cards([card]) for card in full_deck()}
+
+
+def _round_record(number: int, note: str) -> Record:
+    record = _ROUND_RECORDS.get((number, note))
+    if record is None:
+        record = _ROUND_RECORDS[(number, note)] = new_record("round", amount=number, note=note)
+    return record
 
 
 class ClassicHand:
@@ -243,7 +260,8 @@ class ClassicHand:
 
     def _changed(self) -> None:
         self._waiting = None
-        self._legal.clear()
+        if self._legal:
+            self._legal.clear()
 
     def _awaited(self) -> list[int]:
         waiting = self._waiting
@@ -286,21 +304,20 @@ class ClassicHand:
             if phase == "play":
                 hand, field = self._hand[seat], self._field[seat]
                 can_take = bool(self._draw or self._discard)
-                legal = ClassicLegal(
+                held = tuple([card.code for card in hand])
+                legal = _new_legal(
                     seat=seat,
                     phase=phase,
                     can_draw=can_take,
                     can_trade=can_take and bool(hand or field),
                     can_stand=True,
-                    tradeable=tuple(codes(hand)),
-                    lockable=tuple(codes(hand)),
-                    unlockable=tuple(codes(field)),
+                    tradeable=held,
+                    lockable=held,
+                    unlockable=tuple([card.code for card in field]),
                 )
             else:
                 base = self.structure.legal(self.round, seat, self._stacks, phase)
-                legal = ClassicLegal(
-                    *[getattr(base, name) for name in _BASE_FIELDS], can_call_hand=self._may_call_hand()
-                )
+                legal = _new_legal(*_BASE_VALUES(base), can_call_hand=self._may_call_hand())
             self._legal[seat] = legal
         return legal
 
@@ -310,7 +327,7 @@ class ClassicHand:
         shown = []
         for record in self._log:
             if record.cards and record.kind in PRIVATE_KINDS and record.seat != seat:
-                record = Record(record.kind, record.seat, record.amount, (), "")
+                record = new_record(record.kind, record.seat, record.amount, (), "")
             shown.append(record)
         return shown
 
@@ -326,10 +343,12 @@ class ClassicHand:
         """Each seat's public part: how many cards it holds, its interference field (public, face up) and,
         with `declare_totals`, its declared two-card total."""
         rows = {}
+        hands, fields, declared = self._hand, self._field, self.declared
         for seat in self.seats:
-            row = {"cards_held": len(self._hand[seat]), "field": codes(self._field[seat])}
-            if seat in self.declared:
-                row["declared_total"] = self.declared[seat]
+            field = fields[seat]
+            row = {"cards_held": len(hands[seat]), "field": [card.code for card in field] if field else []}
+            if seat in declared:
+                row["declared_total"] = declared[seat]
             rows[seat] = row
         return rows
 
@@ -339,7 +358,7 @@ class ClassicHand:
         return {
             "variant": "classic",
             "round": self.round_number,
-            "rolls": [list(r) for r in self.rolls],
+            "rolls": [[a, b] for a, b in self.rolls],
             "last_roll": list(last) if last else None,
             "shifts": list(self.shifts),
             "draw_pile": len(self._draw),
@@ -369,9 +388,9 @@ class ClassicHand:
             self.forced[seat] = ante
             self.sabacc_antes[seat] = sabacc
             self.sabacc_pot += sabacc
-            self._log.append(Record("ante", seat, ante))
+            self._log.append(new_record("ante", seat, ante))
             if sabacc:
-                self._log.append(Record("sabacc_ante", seat, sabacc))
+                self._log.append(new_record("sabacc_ante", seat, sabacc))
         for _ in range(2):
             for seat in self.seats:
                 card = self._take()
@@ -381,7 +400,7 @@ class ClassicHand:
             for seat in self.seats:
                 total = sum(card.value for card in self._hand[seat])
                 self.declared[seat] = total
-                self._log.append(Record("declare", seat, total))
+                self._log.append(new_record("declare", seat, total))
         self._open_play_round()
         self._advance()
 
@@ -391,7 +410,7 @@ class ClassicHand:
             pile = self.chance.new_pile(self._discard, len(self.reshuffled) + 1, "reshuffle")
             self.reshuffled.append(list(pile))
             self._draw, self._discard = pile, []
-            self._log.append(Record("reshuffle", amount=len(pile)))
+            self._log.append(new_record("reshuffle", amount=len(pile)))
         return self._draw.pop(0)
 
     def _open_play_round(self) -> None:
@@ -400,12 +419,12 @@ class ClassicHand:
         self.round = None
         self._turns = list(self._live)
         self._turn_index = 0
-        self._log.append(Record("round", amount=self.round_number, note="play"))
+        self._log.append(_round_record(self.round_number, "play"))
 
     def _open_betting_round(self) -> None:
         self.phase = "betting"
         self.round = self.structure.open_round(self.round_number, list(self._live), {}, self._stacks)
-        self._log.append(Record("round", amount=self.round_number, note="betting"))
+        self._log.append(_round_record(self.round_number, "betting"))
         self._changed()
         self._skipped_from_start = self.actor() is None
 
@@ -447,10 +466,11 @@ class ClassicHand:
     def _roll(self, roll: Roll) -> None:
         self.rolls.append(roll)
         # A public record of the two faces ("3-5"); a pair is followed by the Shift it sets off.
-        self._log.append(Record("dice", note=f"{roll[0]}-{roll[1]}"))
-        if is_pair(roll):
+        faces = (roll[0], roll[1])
+        self._log.append(_DICE_RECORDS.get(faces) or new_record("dice", note=f"{roll[0]}-{roll[1]}"))
+        if roll[0] == roll[1]:  # a pair
             self.shifts.append(len(self.rolls))
-            self._log.append(Record("sabacc_shift", amount=len(self.rolls)))
+            self._log.append(new_record("sabacc_shift", amount=len(self.rolls)))
             self._shift()
 
     def _after_round(self) -> None:
@@ -477,14 +497,17 @@ class ClassicHand:
         pile = self.chance.new_pile(pool, len(self.reshuffled) + 1, "shift")
         self.reshuffled.append(list(pile))
         self._draw, self._discard = pile, []
-        self._log.append(Record("shift_pile", amount=len(pile)))
-        while any(need.values()):
+        self._log.append(new_record("shift_pile", amount=len(pile)))
+        # One card at a time around the table to each seat still owed one, from the top of the new pile.
+        hands, log, taken = self._hand, self._log, 0
+        for dealt in range(max(need.values(), default=0)):
             for seat in self._live:
-                if need[seat]:
-                    card = self._draw.pop(0)
-                    self._hand[seat].append(card)
-                    need[seat] -= 1
-                    self._log.append(card_record("shift", seat, card))
+                if need[seat] > dealt:
+                    card = pile[taken]
+                    taken += 1
+                    hands[seat].append(card)
+                    log.append(card_record("shift", seat, card))
+        del pile[:taken]
 
     def _return_uncalled(self) -> None:
         back = uncalled(self.contributions)
@@ -493,7 +516,7 @@ class ClassicHand:
             self.contributions[seat] -= amount
             self._stacks[seat] += amount
             self.returned = back
-            self._log.append(Record("return", seat, amount))
+            self._log.append(new_record("return", seat, amount))
 
     def _from_left(self, seats) -> list[int]:
         chosen = set(seats)
@@ -514,7 +537,7 @@ class ClassicHand:
             # Ruling 3.3.8: the last player shows an Idiot's Array or a Pure Sabacc and takes the Sabacc pot.
             self.reveal[winner] = self.scores[winner] = score
             self.revealed_cards[winner] = (list(self._cards_of(winner)), list(self._field[winner]))
-            self._log.append(Record("reveal", winner, score.total, tuple(self._cards_of(winner)), score.hand))
+            self._log.append(new_record("reveal", winner, score.total, tuple(self._cards_of(winner)), score.hand))
             winners = [winner]
         self._pay_sabacc_pot(winners)
         self._end()
@@ -527,7 +550,7 @@ class ClassicHand:
             cards = self._cards_of(seat)
             self.reveal[seat] = evaluate(cards, ranking)
             self.revealed_cards[seat] = (list(cards), list(self._field[seat]))
-            self._log.append(Record("reveal", seat, self.reveal[seat].total, tuple(cards), self.reveal[seat].hand))
+            self._log.append(new_record("reveal", seat, self.reveal[seat].total, tuple(cards), self.reveal[seat].hand))
         self.scores = dict(self.reveal)
         # Penalties first (Ruling 3.4.3), each the whole hand pot, capped by the stack (Ruling 3.4.2).
         hand_pot = self.hand_pot()
@@ -538,7 +561,7 @@ class ClassicHand:
                 self.sabacc_pot += paid
                 self.sabacc_penalties += paid
                 self.penalties[seat] = paid
-                self._log.append(Record("penalty", seat, paid))
+                self._log.append(new_record("penalty", seat, paid))
         main_winners: list[int] = []
         for index, pot in enumerate(self.pots()):
             eligible = self._from_left(pot.eligible or live)
@@ -550,7 +573,7 @@ class ClassicHand:
                 self.sabacc_pot += pot.amount
                 self.sabacc_from_pots += pot.amount
                 self.awards.append({"amount": pot.amount, "eligible": list(pot.eligible), "winners": [], "paid": {}})
-                self._log.append(Record("to_sabacc_pot", amount=pot.amount))
+                self._log.append(new_record("to_sabacc_pot", amount=pot.amount))
             if index == 0:
                 main_winners = winners
         # Ruling 3.3.7: the hand shown at the reveal decides the Sabacc pot.
@@ -566,13 +589,13 @@ class ClassicHand:
             self._hand[seat].append(card)
             self.demise_cards.setdefault(seat, []).append(card)
             self.scores[seat] = evaluate(self._cards_of(seat), self.options.hand_ranking)
-            self._log.append(Record("sudden_demise", seat, cards=(card,)))
+            self._log.append(new_record("sudden_demise", seat, cards=(card,)))
         return True
 
     def _pay(self, pot: Pot, winners: list[int], paid: dict[int, int]) -> None:
         for seat, amount in paid.items():
             self._stacks[seat] += amount
-            self._log.append(Record("award", seat, amount))
+            self._log.append(new_record("award", seat, amount))
         self.awards.append({"amount": pot.amount, "eligible": list(pot.eligible), "winners": winners, "paid": paid})
 
     def _pay_sabacc_pot(self, winners: list[int]) -> None:
@@ -580,7 +603,7 @@ class ClassicHand:
         paid = share(self.sabacc_pot, winners) if winners else {}
         for seat, amount in paid.items():
             self._stacks[seat] += amount
-            self._log.append(Record("sabacc_award", seat, amount))
+            self._log.append(new_record("sabacc_award", seat, amount))
         self.sabacc_pot -= sum(paid.values())
         self.sabacc_award = {"winners": list(winners), "paid": paid}
 
@@ -591,7 +614,7 @@ class ClassicHand:
         self.contributions = dict.fromkeys(self.seats, 0)
         self.phase = "complete"
         self.round = None
-        self._log.append(Record("end"))
+        self._log.append(new_record("end"))
         self._changed()
 
     # ----- operations: verify, then apply ------------------------------------------------------
@@ -685,7 +708,7 @@ class ClassicHand:
         if out is not None:
             field.remove(out)
             hand.append(out)
-            self._log.append(Record("unlock", seat, cards=(out,)))
+            self._log.append(new_record("unlock", seat, cards=(out,)))
         taken = None
         if verb != "stand":
             taken = self._take()
@@ -694,14 +717,14 @@ class ClassicHand:
             hand.remove(given)
             self._discard.append(given)
         if verb == "stand":
-            self._log.append(Record("stand", seat))
+            self._log.append(new_record("stand", seat))
         else:
             kept = (taken,) if given is None else (taken, given)
-            self._log.append(Record(verb, seat, cards=kept))
+            self._log.append(new_record(verb, seat, cards=kept))
         if into is not None:
             hand.remove(into)
             field.append(into)
-            self._log.append(Record("lock", seat, cards=(into,)))
+            self._log.append(new_record("lock", seat, cards=(into,)))
         self._actions.append(f"{seat}{LETTERS[verb]}{_char(given)}{_char(out)}{_char(into)}")
         self._turn_index += 1
         if self.options.shift_rolls == "turns_and_rounds":
@@ -757,7 +780,7 @@ class ClassicHand:
             self._discard += self._hand[seat] + self._field[seat]
             self._hand[seat], self._field[seat] = [], []
         self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
-        self._log.append(Record(verb, seat, paid, note="call_hand" if call_hand is True else ""))
+        self._log.append(new_record(verb, seat, paid, note="call_hand" if call_hand is True else ""))
         if call_hand is True:
             self.called_by = seat
         arg = "" if amount is None or verb not in ("bet", "raise") else str(amount)
@@ -836,7 +859,7 @@ def _only(verb: str, args: dict) -> dict:
 
 
 def _char(card: ClassicCard | None) -> str:
-    return "-" if card is None else encode_cards([card])
+    return "-" if card is None else _CHARS[card]
 
 
 def _canonical(cards: list[ClassicCard]) -> list[ClassicCard]:

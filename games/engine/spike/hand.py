@@ -12,8 +12,9 @@ from games.engine.betting import BettingRound, BettingStructure, LegalActions
 from games.engine.cards import Card, codes, parse_card
 from games.engine.errors import IllegalAction, InvalidAmount, InvalidCard, MissingDice, NotYourTurn, WrongPhase
 from games.engine.forced import Levels
+from games.engine.frozen import builder
 from games.engine.pots import Pot, side_pots, uncalled
-from games.engine.records import Record, card_record
+from games.engine.records import Record, card_record, new_record
 from games.engine.spike.dice import SpikeDice
 from games.engine.spike.evaluation import SpikeScore, best, evaluate
 from games.engine.spike.options import POSITIONS, CorellianSpikeOptions
@@ -56,6 +57,9 @@ class CardTurnActions:
         if "buy" in self.verbs:
             data["buy_from"] = dict(self.buy_from)
         return data
+
+
+_new_card_turn = builder(CardTurnActions)  # `CardTurnActions(...)`, cheaper: one is made on most decisions
 
 
 class SpikeHand:
@@ -155,9 +159,14 @@ class SpikeHand:
 
     def _changed(self) -> None:
         self._waiting = None
-        self._legal.clear()
+        if self._legal:
+            self._legal.clear()
 
     def waiting_for(self) -> list[int]:
+        return list(self._awaited())
+
+    def _awaited(self) -> list[int]:
+        """`waiting_for()` itself, not copied (callers inside the hand only read it)."""
         waiting = self._waiting
         if waiting is None:
             if self.phase in CARD_PHASES or self.phase == "spike":
@@ -166,7 +175,7 @@ class SpikeHand:
                 actor = self.actor()
                 waiting = [] if actor is None else [actor]
             self._waiting = waiting
-        return list(waiting)
+        return waiting
 
     def actor(self) -> int | None:
         """The seat to act in a betting round; None outside betting or when the round is over."""
@@ -200,13 +209,13 @@ class SpikeHand:
         return legal
 
     def _work_out_legal(self, seat: int):
-        if seat not in self.waiting_for():
+        if seat not in self._awaited():
             return LegalActions(seat=seat, phase=self.phase)
         if self.phase in BETTING_PHASES:
             return self.structure.legal(self.round, seat, self._stacks, self.phase)
         cards = tuple(codes(self._cards[seat]))
         if self.phase == "spike":
-            return CardTurnActions(seat=seat, phase=self.phase, verbs=("spike",), cards=cards)
+            return _new_card_turn(seat=seat, phase=self.phase, verbs=("spike",), cards=cards)
         stack, opts = self._stacks[seat], self.options
         if opts.market == "galaxy":
             prices = opts.market_prices
@@ -231,7 +240,7 @@ class SpikeHand:
             verbs.append("trade")
         if buy_from:
             verbs.append("buy")
-        return CardTurnActions(
+        return _new_card_turn(
             seat=seat,
             phase=self.phase,
             verbs=tuple(verbs),
@@ -248,7 +257,7 @@ class SpikeHand:
         # Even after the reveal: the cards a player gave up face down, or drew and gave up, stay hidden.
         for record in self._log:
             if record.cards and record.kind in PRIVATE_KINDS and record.seat != seat:
-                record = Record(record.kind, record.seat, record.amount, (), record.note)
+                record = new_record(record.kind, record.seat, record.amount, (), record.note)
             shown.append(record)
         return shown
 
@@ -292,12 +301,12 @@ class SpikeHand:
             stacks[seat] -= ante
             self.contributions[seat] += ante
             self.forced[seat] = ante
-            self._log.append(Record("ante", seat, ante))
+            self._log.append(new_record("ante", seat, ante))
             extra = min(opts.sabacc_ante, stacks[seat])
             if extra:
                 stacks[seat] -= extra
                 self.sabacc_antes[seat] = extra
-                self._log.append(Record("sabacc_ante", seat, extra))
+                self._log.append(new_record("sabacc_ante", seat, extra))
         for _ in range(2):  # Ruling 2.2.2: one card at a time, in turn, twice round
             for seat in self.seats:
                 card = self._draw.pop(0)
@@ -312,10 +321,10 @@ class SpikeHand:
         card = self._draw.pop(0)
         if self.options.market == "galaxy":
             self._market.insert(0, card)
-            self._log.append(Record("pilot", None, cards=(card,)))
+            self._log.append(new_record("pilot", None, cards=(card,)))
         else:
             self._discard.append(card)
-            self._log.append(Record("discard_up", None, cards=(card,)))
+            self._log.append(new_record("discard_up", None, cards=(card,)))
 
     def _open_cards(self, number: int) -> None:
         self.round_number = number
@@ -374,7 +383,7 @@ class SpikeHand:
             if self.dice is None:
                 raise MissingDice('round 3 needs the spike dice; give "dice": [a, b].')
             self.rolled = True
-            self._log.append(Record("spike_roll", None, note=f"{self.dice.first},{self.dice.second}"))
+            self._log.append(new_record("spike_roll", None, note=f"{self.dice.first},{self.dice.second}"))
             if self.dice.match:
                 self.phase = "spike"
                 self._pending = list(self._live)
@@ -394,7 +403,7 @@ class SpikeHand:
             self.contributions[seat] -= amount
             self._stacks[seat] += amount
             self.returned = back
-            self._log.append(Record("return", seat, amount))
+            self._log.append(new_record("return", seat, amount))
 
     def _from_left(self, seats) -> list[int]:
         return [s for s in self.seats if s in seats]
@@ -438,14 +447,14 @@ class SpikeHand:
             paid, left = split(amount, winners, self.odd_credits)
             for seat, share in paid.items():
                 self._stacks[seat] += share
-                self._log.append(Record("sabacc_award", seat, share))
+                self._log.append(new_record("sabacc_award", seat, share))
         self.sabacc_award = {"amount": amount, "winners": list(winners), "paid": paid, "carry_over": left}
         self.pools_out = {"sabacc_pot": left}
 
     def _pay(self, pot: Pot, winners: list[int], paid: dict[int, int]) -> None:
         for seat, amount in paid.items():
             self._stacks[seat] += amount
-            self._log.append(Record("award", seat, amount))
+            self._log.append(new_record("award", seat, amount))
         self.awards.append({"amount": pot.amount, "eligible": list(pot.eligible), "winners": winners, "paid": paid})
 
     def _end(self) -> None:
@@ -461,7 +470,7 @@ class SpikeHand:
         self.phase = "complete"
         self.round = None
         self._pending = []
-        self._log.append(Record("end"))
+        self._log.append(new_record("end"))
 
     def showdown_cards(self) -> dict[int, list[Card]]:
         return dict(getattr(self, "_final_cards", {})) if self.is_complete else {}
@@ -486,15 +495,15 @@ class SpikeHand:
             raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
         if args:
             allowed = self.variant.verb_args.get(verb, ())
-            extra = sorted(set(args) - set(allowed))
+            extra = args.keys() - allowed
             if extra:
                 takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
-                raise IllegalAction(f"{verb} {takes}; got {', '.join(extra)}.")
+                raise IllegalAction(f"{verb} {takes}; got {', '.join(sorted(extra))}.")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.names):
             raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
         if self.phase == "complete":
             raise WrongPhase(f"Hand {self.number} is over; the next hand has not started.")
-        waiting = self.waiting_for()
+        waiting = self._awaited()
         if seat not in waiting:
             name = self.names[seat]
             if seat in self.folded:
@@ -598,7 +607,7 @@ class SpikeHand:
             self._aside += self._cards[seat]
             self._cards[seat] = []
         self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
-        self._log.append(Record(verb, seat, paid))
+        self._log.append(new_record(verb, seat, paid))
 
     def _spike(self, seat: int, card: Card) -> None:
         self._cards[seat].remove(card)
@@ -606,7 +615,7 @@ class SpikeHand:
         taken = self._draw.pop(0)
         self._cards[seat].append(taken)
         note = f"gave {card.code}" if self.options.market == "discard_pile" else ""
-        self._log.append(Record("spike", seat, 0, (card, taken), note))
+        self._log.append(new_record("spike", seat, 0, (card, taken), note))
         self._pending.pop(0)
         self.acted.add(seat)
 
@@ -619,13 +628,13 @@ class SpikeHand:
         verb = checked[0]
         last_turn = self.round_number == 3 and len(self._pending) == 1
         if verb == "stand":
-            self._log.append(Record("stand", seat, 0))
+            self._log.append(new_record("stand", seat, 0))
         elif verb == "draw":
             price = checked[1]
             self._pay_price(seat, price)
             card = self._draw.pop(0)
             self._cards[seat].append(card)
-            self._log.append(Record("draw", seat, price, (card,)))
+            self._log.append(new_record("draw", seat, price, (card,)))
         else:
             _, price, source, given = checked
             self._pay_price(seat, price)
@@ -657,7 +666,7 @@ class SpikeHand:
                     {"seat": seat, "round": self.round_number, "from": source, "card": taken.code, "price": price}
                 )
             cards = (given, taken) if given is not None else (taken,)
-            self._log.append(Record(verb, seat, price, cards, note))
+            self._log.append(new_record(verb, seat, price, cards, note))
         self._pending.pop(0)
         self.acted.add(seat)
 
