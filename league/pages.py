@@ -277,14 +277,23 @@ def season_changes_in_words(league: League, season: Season | None) -> str:
     )
 
 
+def rules_name(variant: str, preset: str) -> str:
+    """ "Better Coruscant Shift" (the presets read as adjectives), "Corellian Spike (Galaxy Series)", "Classic"."""
+    name = variant.replace("_", " ").title()
+    preset_name = preset.replace("_", " ").title()
+    if variant == "coruscant_shift":
+        return f"{preset_name} {name}"
+    return name if preset_name == name else f"{name} ({preset_name})"
+
+
 def rules_in_words(variant: str, preset: str, overrides: dict | None) -> str:
     """ "Better Coruscant Shift, blinds 5/10, blinds double each orbit, 450 credits each, ties split the pot"."""
-    name = variant.replace("_", " ").title()
+    name = rules_name(variant, preset)
     try:
         options = hooks.resolve_rules(variant=variant, preset=preset, overrides=overrides or {})
     except hooks.RulesRefused:
-        return f"{preset.title()} {name} (options the engine does not accept)"
-    parts = [f"{preset.title()} {name}"]
+        return f"{name} (options the engine does not accept)"
+    parts = [name]
     if options.get("small_blind") or options.get("big_blind"):
         parts.append(f"blinds {options['small_blind']:,}/{options['big_blind']:,}")
     if options.get("ante"):
