@@ -37,6 +37,31 @@ OPTIONAL = {"max_bet", "hands"}
 MAXIMUM = 1_000_000_000
 
 
+def check_choices_and_numbers(
+    options: object,
+    choices: dict[str, tuple[str, ...]],
+    minimums: dict[str, int],
+    optional: frozenset[str] | set[str],
+    maximum: int,
+) -> None:
+    """The checks every variant's options share: each choice among its allowed values, each number whole and
+    within its bounds (null only where optional). Raises `InvalidOptions` naming the option and what is allowed."""
+    for name, allowed in choices.items():
+        value = getattr(options, name)
+        if not isinstance(value, str) or value not in allowed:
+            raise InvalidOptions(f"Option {name!r} must be one of {', '.join(allowed)}; got {value!r}.")
+    for name, minimum in minimums.items():
+        value = getattr(options, name)
+        if value is None and name in optional:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+            extra = " or null" if name in optional else ""
+            raise InvalidOptions(
+                f"Option {name!r} must be a whole number of at least {minimum} and at most {maximum:,}{extra}; "
+                f"got {value!r}."
+            )
+
+
 @dataclass(frozen=True, kw_only=True)
 class CoruscantShiftOptions:
     """Every rule setting of a Coruscant Shift game (RULES 1.4-1.5); docs/rules.md describes each one."""
@@ -63,20 +88,7 @@ class CoruscantShiftOptions:
     chips: str = "simple"
 
     def __post_init__(self) -> None:
-        for name, allowed in CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise InvalidOptions(f"Option {name!r} must be one of {', '.join(allowed)}; got {value!r}.")
-        for name, minimum in MINIMUMS.items():
-            value = getattr(self, name)
-            if value is None and name in OPTIONAL:
-                continue
-            if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAXIMUM:
-                extra = " or null" if name in OPTIONAL else ""
-                raise InvalidOptions(
-                    f"Option {name!r} must be a whole number of at least {minimum} and at most {MAXIMUM:,}{extra}; "
-                    f"got {value!r}."
-                )
+        check_choices_and_numbers(self, CHOICES, MINIMUMS, OPTIONAL, MAXIMUM)
         inc = self.ante_increments
         if (
             not isinstance(inc, tuple)

@@ -5,6 +5,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from games.engine.errors import InvalidOptions
+from games.engine.options import check_choices_and_numbers
 
 PRESETS = ("classic", "universe")
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -52,20 +53,7 @@ class ClassicOptions:
     chips: ClassVar[str] = "simple"
 
     def __post_init__(self) -> None:
-        for name, allowed in CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise InvalidOptions(f"Option {name!r} must be one of {', '.join(allowed)}; got {value!r}.")
-        for name, minimum in MINIMUMS.items():
-            value = getattr(self, name)
-            if value is None and name in OPTIONAL:
-                continue
-            if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAXIMUM:
-                extra = " or null" if name in OPTIONAL else ""
-                raise InvalidOptions(
-                    f"Option {name!r} must be a whole number of at least {minimum} and at most {MAXIMUM:,}{extra}; "
-                    f"got {value!r}."
-                )
+        check_choices_and_numbers(self, CHOICES, MINIMUMS, OPTIONAL, MAXIMUM)
         if not isinstance(self.declare_totals, bool):
             raise InvalidOptions(f"Option 'declare_totals' must be true or false; got {self.declare_totals!r}.")
         if self.max_bet is not None and self.max_bet < self.min_bet:

@@ -5,7 +5,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from games.engine.errors import InvalidOptions
-from games.engine.options import MAXIMUM
+from games.engine.options import MAXIMUM, check_choices_and_numbers
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "min_raise": ("min_bet", "last_increment"),
@@ -61,20 +61,7 @@ class CorellianSpikeOptions:
     chips: ClassVar[str] = "simple"
 
     def __post_init__(self) -> None:
-        for name, allowed in CHOICES.items():
-            value = getattr(self, name)
-            if not isinstance(value, str) or value not in allowed:
-                raise InvalidOptions(f"Option {name!r} must be one of {', '.join(allowed)}; got {value!r}.")
-        for name, minimum in MINIMUMS.items():
-            value = getattr(self, name)
-            if value is None and name in OPTIONAL:
-                continue
-            if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAXIMUM:
-                extra = " or null" if name in OPTIONAL else ""
-                raise InvalidOptions(
-                    f"Option {name!r} must be a whole number of at least {minimum} and at most {MAXIMUM:,}{extra}; "
-                    f"got {value!r}."
-                )
+        check_choices_and_numbers(self, CHOICES, MINIMUMS, OPTIONAL, MAXIMUM)
         prices = self.market_prices
         if (
             not isinstance(prices, tuple)
