@@ -42,6 +42,7 @@ from league.services import (
     effective_buy_in_policy,
     event_results_rebuild,
     league_data_changed,
+    lock_event,
     resolve_game_rules,
     standings_schedule,
 )
@@ -434,7 +435,12 @@ def _starting(table: OnlineTable, seat: OnlineSeat) -> int:
 
 @transaction.atomic
 def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
-    """Start the game: book every seat's buy-in in the ledger, create the league game, deal the first hand."""
+    """Start the game: book every seat's buy-in in the ledger, create the league game, deal the first hand.
+
+    Locks in the app's order: the league and the event first (the game and the ledger lines belong to them),
+    then the table, so a tournament service holding the event never waits on a table that waits on it."""
+    event_id = table.event_id if isinstance(table, OnlineTable) else OnlineTable.objects.get(pk=table).event_id
+    event = lock_event(event_id)
     table = _lock(table)
     _check_runner(actor, table)
     if table.status != TableStatus.OPEN:
@@ -452,7 +458,6 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
         )
     except EngineError as exc:
         raise ApplicationError(f"The engine refused to start this game: {exc}") from exc
-    event = Event.objects.select_for_update().select_related("season__league").get(pk=table.event_id)
     now = timezone.now()
     league_game = LeagueGame.objects.create(
         event=event,

@@ -2,6 +2,7 @@
 key acts once, nothing errors, credits are conserved and the stored history replays to the stored state."""
 
 import random
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -112,3 +113,25 @@ def test_tables_of_one_event_do_not_wait_for_each_other(world, open_table):
         release.set()
         holder.join(10)
     assert outcome["locked"] == second.pk
+
+
+def test_starting_a_table_locks_league_and_event_before_the_table(world, humans, open_table, scheduled):
+    """The app's one lock order (league, event, then table): starting a table takes its locks in it, so a
+    tournament service holding the event and a start holding the table can never wait on each other."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    assert connection.vendor == "postgresql", "row locks need PostgreSQL: set DATABASE_URL (this test never skips)"
+    table = open_table(seats=2)
+    services.seat_take(actor=world.users["organiser"], table=table)
+    services.seat_take(actor=humans[0], table=table)
+    with CaptureQueriesContext(connection) as queries:
+        services.table_start(actor=world.users["organiser"], table=table)
+    locks = []  # the row locked by each locking statement: a SELECT ... FOR UPDATE's FROM, an UPDATE's table
+    for query in queries.captured_queries:
+        sql = query["sql"]
+        locking = "FOR UPDATE" in sql or "FOR NO KEY UPDATE" in sql
+        found = re.match(r'UPDATE "(\w+)"', sql) or (re.search(r'FROM "(\w+)"', sql) if locking else None)
+        if found and found.group(1) not in locks:
+            locks.append(found.group(1))
+    assert locks[:3] == ["league_league", "league_event", "games_onlinetable"], locks
