@@ -25,6 +25,20 @@ def online_players_out(*, event_id: int, table_id: int, hand: int, busts: list[d
         function(event_id=event_id, table_id=table_id, hand=hand, busts=busts)
 
 
+def online_move_wanted(*, event_id: int, player_id: int, to_table: int) -> str | None:
+    """Whether a balancing move waiting for a hand break is still wanted: None when it is, else why not (the
+    player is out, or the tournament seats them elsewhere now). Without a listener every move is wanted."""
+    function = _listeners.get("online_move_wanted")
+    return function(event_id=event_id, player_id=player_id, to_table=to_table) if function is not None else None
+
+
+def online_rebuys_open(*, event_id: int) -> bool:
+    """Whether players out of chips at the event's tournament tables may still re-buy (the tournament's re-buy
+    period): a table then waits for them instead of ending. Without a listener, no."""
+    function = _listeners.get("online_rebuys_open")
+    return bool(function(event_id=event_id)) if function is not None else False
+
+
 def resolve_rules(*, variant: str, preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
     from games.engine import EngineError, resolve_options
 

@@ -91,11 +91,24 @@ class OnlineMoveOutput(serializers.Serializer):
 
 
 class OnlineMoveDoneOutput(OnlineMoveOutput):
-    stack = serializers.IntegerField(help_text="The chips the player brought.")
+    stack = serializers.IntegerField(required=False, help_text="The chips the player brought.")
+    dropped = serializers.CharField(
+        allow_null=True, help_text="Why a waiting move was dropped at the hand break (null: made)."
+    )
+
+
+class OnlineMoveWaitingOutput(OnlineMoveOutput):
+    id = serializers.IntegerField(help_text="Cancel it with the action `cancel_online_move` and `move`.")
+    status = serializers.ChoiceField(
+        choices=["waiting", "on_the_way"],
+        help_text="waiting: for the hand at the player's table to end (cancellable); on_the_way: the player "
+        "left it and joins the new table at its next hand break.",
+    )
 
 
 class OnlineMovesOutput(serializers.Serializer):
     to_make = OnlineMoveOutput(many=True)
+    waiting = OnlineMoveWaitingOutput(many=True)
     done = OnlineMoveDoneOutput(many=True)
 
 
@@ -131,6 +144,7 @@ class TournamentActionInput(serializers.Serializer):
     shares = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=10_000), required=False)
     method = serializers.CharField(required=False, max_length=16)
     table = serializers.IntegerField(required=False, min_value=1, max_value=10_000)
+    move = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1, help_text="A waiting move.")
     replay = serializers.JSONField(required=False, help_text="Halcyon: the table's game, sabacc-replay/1.")
     stacks = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=10**12), required=False, help_text="player id -> chips"

@@ -28,9 +28,11 @@ from games.online.models import (
     MIN_SEATS,
     MIN_TURN_SECONDS,
     ActionSource,
+    ChangeStatus,
     OnlineAction,
     OnlineSeat,
     OnlineTable,
+    SeatChange,
     SeatKind,
     TableStatus,
 )
@@ -864,7 +866,7 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
         if _turn_key(game) != before:
             table.turn_version = table.version
             turn_changed = True
-    if table.tournament_table is not None and game.hands_played > played_before and _decided(game, seats):
+    if table.tournament_table is not None and game.hands_played > played_before and _decided(table, game, seats):
         game.close_table()  # a tournament's table plays on until one player there has chips (end rule "never")
     now = timezone.now()
     waiting = game.waiting_for()
@@ -895,12 +897,20 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
     _announce(table, "finished" if game.over else what)
 
 
-def _decided(game: Game, seats: dict[int, OnlineSeat]) -> bool:
+def _decided(table: OnlineTable, game: Game, seats: dict[int, OnlineSeat]) -> bool:
     """A tournament table whose game the engine never ends itself (players move in and out between hands) is
     over between hands once at most one seated player has chips."""
     seated = {number for number, seat in seats.items() if not seat.left}
     alive = [number for number in game.seats_with_credits() if number in seated]
-    return len(alive) <= 1 and game.can_close_table()
+    if len(alive) > 1 or not game.can_close_table():
+        return False
+    # Not while a player or a re-buy's chips are on their way here, nor while those out may still re-buy.
+    if SeatChange.objects.filter(
+        target_id=table.pk, status__in=(ChangeStatus.WAITING, ChangeStatus.ON_THE_WAY)
+    ).exists():
+        return False
+    busted = any(number in seated and game.stacks[number] == 0 for number in seats)
+    return not (busted and game_hooks.online_rebuys_open(event_id=table.event_id))
 
 
 def _tell_busts(table: OnlineTable, game: Game, seats: dict[int, OnlineSeat]) -> None:
@@ -994,9 +1004,17 @@ def next_hand(*, table_id: int, version: int) -> bool:
     if table is None or table.status != TableStatus.RUNNING or table.version != version:
         return False
     game = _load(table)
-    if not game.can_start_hand():
+    if not game.between_hands:
         return False
     before = _turn_key(game)
+    # A tournament's seat changes waiting for this hand break (moves, re-buys' chips), once, under the lock.
+    from games.online.tournament import hand_break
+
+    if hand_break(table, game) and not game.can_start_hand():
+        _changed(table, game, before, what="seat_change")
+        return False
+    if not game.can_start_hand():
+        return False
     _apply_pending_levels(table, game)
     game.start_hand()
     _changed(table, game, before, fresh_turn=True)

@@ -16,6 +16,7 @@ from games.online import services as online_services
 from games.online import tournament as online_tournament
 from games.online.models import OnlineTable, TableStatus
 from league.models import AuditEntry, Player
+from league.services import audit
 from tournaments import structures
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services.registration import (
@@ -187,10 +188,11 @@ def tournament_online_table_open(
 @retry_on_conflict
 @transaction.atomic
 def tournament_online_moves(*, actor: Any, tournament: Tournament) -> dict[str, list]:
-    """Carry out the balancing moves between running online tables (`selectors.online_moves`), each between
-    hands through `games.online.tournament.seat_move`: `{"made": [...], "waiting": [...]}`. A move refused
-    because a hand is being played writes nothing and stays to make (at the next hand break, or asked again);
-    when none can be made the request is refused. Asking twice moves nobody twice."""
+    """Carry out the balancing moves between running online tables (`selectors.online_moves`), each through
+    `games.online.tournament.seat_move`: `{"made": [...], "waiting": [...]}`. A move whose source table is
+    playing a hand waits for that hand to end and is made at its hand break by itself (`waiting`, cancellable);
+    a player whose new table is playing a hand leaves now and sits down there at its hand break (`on_the_way`,
+    also listed as waiting). Refused when nothing is to move. Asking twice moves nobody twice."""
     from tournaments import selectors
 
     tournament = _lock(tournament)
@@ -205,16 +207,56 @@ def tournament_online_moves(*, actor: Any, tournament: Tournament) -> dict[str, 
     moves = selectors.online_moves(tournament, registrations)["to_make"]
     if not moves:
         raise ConflictError("No player waits to move between online tables; balance the tables first.")
-    made, waiting = [], []
+    made, waiting, refused = [], [], []
     for move in moves:
         try:
             with transaction.atomic():
-                online_tournament.seat_move(
+                outcome = online_tournament.seat_move(
                     actor=actor, source_id=move["source"], target_id=move["target"], player_id=move["player"]
                 )
-            made.append(move)
         except ApplicationError as exc:
-            waiting.append({**move, "reason": exc.message})
-    if not made:
-        raise ConflictError(" ".join(move["reason"] for move in waiting))
-    return {"made": made, "waiting": waiting}
+            refused.append({**move, "reason": exc.message})
+            continue
+        if outcome == "made":
+            made.append(move)
+        elif outcome == "waiting":
+            waiting.append({**move, "reason": f"waiting for the hand at table {move['from_table']} to end"})
+        elif outcome == "on_the_way":
+            waiting.append({**move, "reason": f"joins table {move['to_table']} when its hand ends"})
+    if refused and not made and not waiting:
+        raise ConflictError(" ".join(move["reason"] for move in refused))
+    return {"made": made, "waiting": [*waiting, *refused]}
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_online_move_cancel(*, actor: Any, tournament: Tournament, move_id: Any) -> Any:
+    """Cancel a move between online tables still waiting for a hand to end; it is listed to make again."""
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    if isinstance(move_id, bool) or not isinstance(move_id, int) or move_id < 1:
+        raise ApplicationError(f"Choose a waiting move by its id; got {move_id!r}.", extra={"field": "move"})
+    change = online_tournament.change_cancel(change_id=move_id, event_id=tournament.event_id)
+    audit(
+        actor=actor,
+        action="tournament_online_move_cancel",
+        obj=tournament,
+        league=tournament.event.season.league,
+        data={"move": change.pk, "player": change.player_id},
+    )
+    return change
+
+
+def move_wanted(*, event_id: int, player_id: int, to_table: int) -> str | None:
+    """`games.hooks.online_move_wanted`: None while the tournament still seats the player at `to_table`."""
+    registration = (
+        Registration.objects.filter(tournament__event_id=event_id, player_id=player_id)
+        .values("status", "table_number")
+        .first()
+    )
+    if registration is None or registration["status"] != RegistrationStatus.REGISTERED:
+        return "the player is out of the tournament"
+    if registration["table_number"] != to_table:
+        where = registration["table_number"]
+        return f"the tournament seats them at table {where} now" if where else "the tournament no longer seats them"
+    return None
