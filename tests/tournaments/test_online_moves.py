@@ -216,7 +216,7 @@ def test_a_waiting_move_made_in_one_step_when_both_tables_break(night, tournamen
 
 
 def test_a_waiting_move_no_longer_needed_is_dropped_with_an_audit_line(night, tournament, recorded):  # noqa: F811
-    source, target, users, mover = _mid_hand_move(night, tournament)
+    source, _target, users, mover = _mid_hand_move(night, tournament)
     # The organiser seats the player back at their table before the hand ends (the tables balanced otherwise).
     Registration.objects.filter(pk=mover.pk).update(table_number=source.tournament_table, seat_number=9)
     _finish_hand(source, users)
