@@ -5,6 +5,8 @@ import json
 import random
 import uuid
 
+import pytest
+
 from games.engine import Game
 from games.engine.bots import SensibleBot
 from games.online import services as online
@@ -30,8 +32,9 @@ def _users(tournament) -> dict:
 
 
 def _finish_hand(table: OnlineTable, users: dict) -> None:
-    """Play the table's hand to its end: each awaited player checks or calls when they can, else as a bot."""
-    for _ in range(200):
+    """Play the table's hand to its end: each awaited player checks or calls when they can, else as a bot
+    (any variant's decision, through the table's API service)."""
+    for _ in range(400):
         table.refresh_from_db()
         game = Game.from_json(table.state)
         if not game.in_hand:
@@ -39,13 +42,20 @@ def _finish_hand(table: OnlineTable, users: dict) -> None:
         seat = game.waiting_for()[0]
         verbs = game.legal_actions(seat).verbs
         decision = SensibleBot(random.Random(table.version)).decide(game.view_for(seat))
-        verb = "check" if "check" in verbs else "call" if "call" in verbs else decision.verb
+        if table.variant == "coruscant_shift" and decision.verb != "select":
+            decision = type(decision)("check" if "check" in verbs else "call" if "call" in verbs else decision.verb)
         player = OnlineSeat.objects.get(table=table, engine_seat=seat, left=False).player_id
         online.table_act(
             actor=users[player],
             table=table,
-            verb=verb,
-            cards=list(decision.cards) if verb == "select" else None,
+            verb=decision.verb,
+            cards=list(decision.cards),
+            amount=decision.amount,
+            card=decision.card,
+            source=decision.source,
+            unlock=decision.unlock,
+            lock=decision.lock,
+            call_hand=decision.call_hand,
             version=table.version,
             key=uuid.uuid4().hex,
         )
@@ -260,3 +270,40 @@ def test_a_waiting_move_is_cancelled_through_the_api(night, tournament, recorded
     assert _next_hand(source) is True
     assert source.seats.filter(player_id=mover.player_id, left=False).exists()  # the cancelled move is not made
     assert SeatChange.objects.get(pk=change.pk).status == ChangeStatus.CANCELLED
+
+
+@pytest.mark.parametrize(("variant", "preset"), [("corellian_spike", "galaxy_series"), ("classic", "classic")])
+def test_players_move_between_corellian_spike_and_classic_online_tables(
+    night,
+    tournament,
+    recorded,  # noqa: F811
+    variant,
+    preset,
+):
+    night.league.variant, night.league.preset, night.league.option_overrides = variant, preset, {}
+    night.league.save()
+    tables, users = _two_running_tables(night, tournament)
+    big, small = (1, 2) if tables[1].seats.count() == 4 else (2, 1)
+    source, target = tables[big], tables[small]
+    assert source.variant == target.variant == variant
+    assert source.options["end_rule"] == "never"  # the tournament, not the engine, ends its tables
+    for table in (source, target):
+        _finish_hand(table, users)
+    # The balancing moves the big table's chip leader (never out of chips) to the small table, between hands.
+    source.refresh_from_db()
+    game = Game.from_json(source.state)
+    leader = max(source.seats.all(), key=lambda seat: game.stacks[seat.engine_seat])
+    stack = game.stacks[leader.engine_seat]
+    Registration.objects.filter(tournament=tournament, player_id=leader.player_id).update(
+        table_number=small, seat_number=9
+    )
+    outcome = services.tournament_online_moves(actor=night.organiser, tournament=tournament)
+    assert [m["player"] for m in outcome["made"]] == [leader.player_id]
+    target.refresh_from_db()
+    arrived = target.seats.get(player_id=leader.player_id, left=False)
+    game = Game.from_json(target.state)
+    assert game.names[arrived.engine_seat] == arrived.name
+    assert game.stacks[arrived.engine_seat] == stack == selectors.player_stacks(tournament)[leader.player_id]
+    assert _next_hand(target) is True
+    target.refresh_from_db()
+    assert arrived.engine_seat in Game.from_json(target.state).hand.seats

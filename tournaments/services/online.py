@@ -4,6 +4,7 @@ control room. Games never import this: the tables report busts through `games.ho
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import Any
 
@@ -12,6 +13,7 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from games.engine.variant import get_variant
 from games.online import services as online_services
 from games.online import tournament as online_tournament
 from games.online.models import OnlineTable, TableStatus
@@ -166,11 +168,14 @@ def tournament_online_table_open(
         "rebuys": False,
         "starting_stack": tournament.starting_stack,
     }
-    if (season.variant or league.variant) == "coruscant_shift":
-        # The tournament decides when a table ends (its last player moves on or wins), so players can move
-        # between hands (engine join and leave: the cash-game rule); odd credits go to a player, never to a
-        # carry-over, so every chip stays in a stack.
-        overrides.update({"end_rule": "never", "odd_credits": "left_of_dealer"})
+    # The tournament decides when a table ends (its last player moves on or wins), so players can move between
+    # hands (engine join and leave), in every variant; odd credits go to a player, never to a carry-over, where
+    # the variant lets them. A variant without blinds (Corellian Spike, Classic) keeps its own forced bets.
+    overrides.update({"end_rule": "never", "odd_credits": "left_of_dealer"})
+    names = {field.name for field in dataclasses.fields(get_variant(season.variant or league.variant).options_class)}
+    overrides = {name: value for name, value in overrides.items() if name in names}
+    if "small_blind" not in names and not overrides.get("ante"):
+        overrides.pop("ante", None)  # a level of blinds only: the variant's ante (at least one credit) stays
     return online_services.table_open_seated(
         actor=actor,
         event=event,
