@@ -39,6 +39,23 @@ def online_rebuys_open(*, event_id: int) -> bool:
     return bool(function(event_id=event_id)) if function is not None else False
 
 
+def online_rebuy_offer(*, event_id: int, player_id: int) -> dict[str, Any] | None:
+    """What a player out of chips at a tournament's online table may re-buy now (`{"amount"}`), or None."""
+    function = _listeners.get("online_rebuy_offer")
+    return function(event_id=event_id, player_id=player_id) if function is not None else None
+
+
+def online_tournament_rebuy(*, actor: Any, event_id: int, player_id: int) -> None:
+    """A player's re-buy at a tournament's online table, booked by the tournament (its rules, its ledger line);
+    the chips join their stack at the table's next hand break."""
+    function = _listeners.get("online_tournament_rebuy")
+    if function is None:
+        from config.errors import ConflictError
+
+        raise ConflictError("This table's re-buys are the tournament's, and no tournament takes them here.")
+    function(actor=actor, event_id=event_id, player_id=player_id)
+
+
 def resolve_rules(*, variant: str, preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
     from games.engine import EngineError, resolve_options
 

@@ -132,7 +132,11 @@ class TournamentOutput(serializers.Serializer):
 
 
 class TournamentEntryInput(serializers.Serializer):
-    action = serializers.ChoiceField(choices=["register", "unregister"])
+    action = serializers.ChoiceField(
+        choices=["register", "unregister", "rebuy"],
+        help_text="rebuy: out of chips at an online table during the re-buy period; the chips join your stack at "
+        "the table's next hand break (asked twice, one re-buy).",
+    )
 
 
 class TournamentActionInput(serializers.Serializer):
@@ -226,14 +230,15 @@ class TournamentDetailView(APIView):
 
 
 class TournamentEntryView(APIView):
-    """`/api/tournaments/{id}/entry/`: the signed-in player registers or unregisters themselves."""
+    """`/api/tournaments/{id}/entry/`: the signed-in player registers or unregisters themselves, or re-buys at
+    their online table when out of chips in the re-buy period."""
 
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         request=TournamentEntryInput,
         responses={200: TournamentOutput},
-        summary="Register or unregister yourself",
+        summary="Register, unregister or re-buy yourself",
         operation_id="tournaments_entry_create",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -241,7 +246,9 @@ class TournamentEntryView(APIView):
         data = TournamentEntryInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = league_services.player_for_user(user=request.user)
-        if data.validated_data["action"] == "register":
+        if data.validated_data["action"] == "rebuy":
+            services.tournament_rebuy(actor=request.user, tournament=tournament, player=player, kind="rebuy")
+        elif data.validated_data["action"] == "register":
             services.tournament_register(actor=request.user, tournament=tournament, player=player)
         else:
             services.tournament_unregister(actor=request.user, tournament=tournament, player=player)

@@ -552,7 +552,15 @@ def table_close(*, actor: Any, table: OnlineTable) -> OnlineTable:
 @transaction.atomic
 def seat_rebuy(*, actor: Any, table: OnlineTable) -> OnlineSeat:
     """A player out of credits buys back in, between hands, where the rules and the event's policy allow it;
-    the re-buy is booked in the ledger at once."""
+    the re-buy is booked in the ledger at once. At a tournament's table the tournament takes it (its re-buy
+    period and rules, before any table lock: the tournament's lock comes first) and the chips join the stack at
+    the next hand break."""
+    if table.tournament_table is not None:
+        player_id = user_player_id(actor)
+        if player_id is None:
+            raise ApplicationError("Only a player seated in the game can re-buy.")
+        game_hooks.online_tournament_rebuy(actor=actor, event_id=table.event_id, player_id=player_id)
+        return table.seats.filter(player_id=player_id, left=False).first()
     table = _lock(table)
     player_id = user_player_id(actor)
     seat = table.seats.select_related("player").filter(player_id=player_id, left=False).first() if player_id else None

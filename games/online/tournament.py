@@ -16,6 +16,7 @@ from config.events import publish
 from games import hooks as game_hooks
 from games.engine import Game
 from games.models import Seat
+from games.online import schedule
 from games.online import services as online
 from games.online.models import ChangeKind, ChangeStatus, OnlineSeat, OnlineTable, SeatChange, SeatKind, TableStatus
 from games.online.services import lobby_topic, table_topic
@@ -460,3 +461,87 @@ def change_cancel(*, change_id: int, event_id: int) -> SeatChange:
     change.status, change.note = ChangeStatus.CANCELLED, "Cancelled by the organiser."
     change.save(update_fields=["status", "note", "updated_at"])
     return change
+
+
+# ----- re-buys at a tournament's online tables ---------------------------------------------------------------
+
+
+def rebuy_place(*, event_id: int, player_id: int) -> dict[str, Any] | None:
+    """Where the player sits online now at one of the event's tournament tables, with their stack between hands
+    (a player out of chips is in no hand) and whether a re-buy's chips are on their way to them; None when they
+    sit at none."""
+    seat = (
+        OnlineSeat.objects.filter(
+            player_id=player_id,
+            left=False,
+            table__event_id=event_id,
+            table__tournament_table__isnull=False,
+            table__status__in=ACTIVE,
+        )
+        .select_related("table")
+        .order_by("-table_id")
+        .first()
+    )
+    if seat is None:
+        return None
+    table = seat.table
+    stack = seat.stack if seat.stack is not None else table.buy_in
+    if table.state and seat.engine_seat is not None:
+        game = Game.from_json(table.state)
+        stack = game.stacks[seat.engine_seat]
+        if game.in_hand:
+            stack += game.hand.contributions.get(seat.engine_seat, 0)
+    pending = SeatChange.objects.filter(
+        event_id=event_id, player_id=player_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY
+    ).first()
+    return {
+        "table": table.pk,
+        "tournament_table": table.tournament_table,
+        "status": table.status,
+        "stack": stack,
+        "pending": pending.stack if pending else None,
+    }
+
+
+def rebuy_queue(*, actor: Any, event_id: int, player_id: int, table_id: int, amount: int) -> SeatChange:
+    """A re-buy booked by the tournament (the caller holds its lock): the chips join the player's stack at the
+    table's next hand break (`hand_break`), once. A table waiting between hands deals again after the pause."""
+    table = online._lock(table_id)
+    change = SeatChange.objects.create(
+        event_id=event_id,
+        kind=ChangeKind.REBUY,
+        player_id=player_id,
+        target=table,
+        status=ChangeStatus.ON_THE_WAY,
+        stack=amount,
+        requested_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    if table.status == TableStatus.RUNNING and table.state and online._load(table).between_hands:
+        # A table stalled between hands (one player with chips) has no next hand scheduled: schedule it.
+        schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())
+    _announce_change(table)
+    return change
+
+
+@transaction.atomic
+def tables_settle(*, event_id: int) -> list[int]:
+    """End the event's tournament tables that are decided between hands (at most one seated player with chips,
+    nobody on the way, nobody who may still re-buy): after a re-buy period closes, a table that waited for its
+    busted players' re-buys ends here. Returns the tables ended."""
+    ended = []
+    ids = OnlineTable.objects.filter(
+        event_id=event_id, tournament_table__isnull=False, status__in=(TableStatus.RUNNING, TableStatus.PAUSED)
+    ).values_list("pk", flat=True)
+    for table_id in sorted(ids):
+        table = online._lock(table_id)
+        if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED) or not table.state:
+            continue
+        game = online._load(table)
+        seats = online._engine_seats(table)
+        if not game.between_hands or not online._decided(table, game, seats):
+            continue
+        before = online._turn_key(game)
+        game.close_table()
+        online._changed(table, game, before, what="finished")
+        ended.append(table.pk)
+    return ended

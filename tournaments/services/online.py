@@ -17,6 +17,7 @@ from games.engine.variant import get_variant
 from games.online import services as online_services
 from games.online import tournament as online_tournament
 from games.online.models import OnlineTable, TableStatus
+from league import services as league_services
 from league.models import AuditEntry, Player
 from league.services import audit
 from tournaments import structures
@@ -27,6 +28,7 @@ from tournaments.services.registration import (
     _lock,
     _registration_open,
     tournament_clock,
+    tournament_rebuy,
 )
 
 
@@ -39,22 +41,28 @@ def tournament_online_busts(
 
     Once: a bust already recorded for that table and hand (or a player already out) is skipped, so the task
     may run twice. Players out in the same hand are placed by the stack they started it with (the smaller
-    goes out first, in the worse place). While a re-buy tournament's re-buy period is open nobody is
-    eliminated here: the player may still re-buy, and the organiser eliminates from the control room.
+    goes out first, in the worse place). While a re-buy tournament's re-buy period is open, a player who may
+    still re-buy is not eliminated: the bust is noted (`tournament_bust_deferred`) and, if they have not
+    re-bought when the period ends, they are eliminated then (`rebuy_period_sweep`), by the clock task or the
+    next report, whichever comes first.
     """
+    now = now or timezone.now()
     tournament = Tournament.objects.filter(event_id=event_id).first()
     if tournament is None:
         return []
     tournament = _lock(tournament)
     if tournament.status != TournamentStatus.RUNNING:
         return []
-    if tournament.format == Format.REBUY and _registration_open(tournament, now or timezone.now()):
-        return []
+    period = rebuys_open(tournament, now)
+    policy = league_services.effective_buy_in_policy(tournament.event) if period else None
     eliminated = []
     for bust in sorted(busts, key=lambda row: row["stack"]):
         player_id = bust["player_id"]
         recorded = AuditEntry.objects.filter(
-            action="tournament_eliminate", data__table=table_id, data__hand=hand, data__player=player_id
+            action__in=("tournament_eliminate", "tournament_bust_deferred"),
+            data__table=table_id,
+            data__hand=hand,
+            data__player=player_id,
         ).exists()
         registration = (
             Registration.objects.select_for_update(of=("self",))
@@ -64,24 +72,140 @@ def tournament_online_busts(
         )
         if recorded or registration is None:
             continue
+        if period and _may_rebuy_again(registration, policy):
+            audit(
+                actor=None,
+                action="tournament_bust_deferred",
+                obj=registration,
+                league=tournament.event.season.league,
+                data={
+                    "player": player_id,
+                    "table": table_id,
+                    "hand": hand,
+                    "stack": bust["stack"],
+                    "knocked_out_by": bust.get("knocked_out_by"),
+                },
+            )
+            continue
         if Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED).count() <= 1:
             break
-        winner = bust.get("knocked_out_by")
-        knocked_out_by = None
-        if winner and winner != player_id:
-            still_in = Registration.objects.filter(
-                tournament=tournament, player_id=winner, status=RegistrationStatus.REGISTERED
-            ).exists()
-            knocked_out_by = Player.objects.get(pk=winner) if still_in else None
         _eliminate(
             actor=None,
             tournament=tournament,
             registration=registration,
-            eliminated_by=knocked_out_by,
+            eliminated_by=_knocked_out_by(tournament, bust.get("knocked_out_by"), player_id),
             data={"table": table_id, "hand": hand, "source": "online"},
         )
         eliminated.append(registration.pk)
+    if not period:
+        eliminated += rebuy_period_sweep(tournament, now=now)
     return eliminated
+
+
+def _knocked_out_by(tournament: Tournament, winner: int | None, player_id: int) -> Player | None:
+    if not winner or winner == player_id:
+        return None
+    still_in = Registration.objects.filter(
+        tournament=tournament, player_id=winner, status=RegistrationStatus.REGISTERED
+    ).exists()
+    return Player.objects.get(pk=winner) if still_in else None
+
+
+def rebuys_open(tournament: Tournament, now: datetime) -> bool:
+    """Whether a re-buy tournament's re-buy period is open (it ends with late registration)."""
+    return (
+        tournament.format == Format.REBUY
+        and tournament.status == TournamentStatus.RUNNING
+        and _registration_open(tournament, now)
+    )
+
+
+def _may_rebuy_again(registration: Registration, policy: Any) -> bool:
+    """The event's buy-in policy lets this player re-buy (once more)."""
+    if policy is None or not policy.rebuys_allowed or not policy.rebuy_amount:
+        return False
+    return not policy.max_rebuys or registration.rebuys < policy.max_rebuys
+
+
+def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
+    """After a re-buy tournament's re-buy period (under the tournament's lock): every player still out of chips
+    at an online table, with no re-buy on its way, is eliminated, the earliest bust first (the worse place; the
+    same hand by the stack it started with), knocked out by the winner of the pot they lost; then the tables
+    left with one player holding chips end. Safe to run again: it finds nobody the second time."""
+    if tournament.format != Format.REBUY or tournament.status != TournamentStatus.RUNNING:
+        return []
+    if _registration_open(tournament, now):
+        return []
+    from games.online.models import ChangeKind, ChangeStatus, SeatChange
+
+    known = online_tournament.known_stacks(event_id=tournament.event_id)
+    coming = set(
+        SeatChange.objects.filter(
+            event_id=tournament.event_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY
+        ).values_list("player_id", flat=True)
+    )
+    out = [
+        registration
+        for registration in Registration.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .filter(tournament=tournament, status=RegistrationStatus.REGISTERED)
+        .order_by("pk")
+        if (row := known.get(registration.player_id)) is not None
+        and row["active"]
+        and row["stack"] <= 0
+        and registration.player_id not in coming
+    ]
+    if not out:
+        return []
+    busts = {}
+    for entry in AuditEntry.objects.filter(
+        action="tournament_bust_deferred", data__player__in=[r.player_id for r in out]
+    ).order_by("pk"):
+        busts[entry.data["player"]] = {**entry.data, "order": entry.pk}  # the latest bust of each player
+    out.sort(key=lambda r: (busts.get(r.player_id, {}).get("order", 0), busts.get(r.player_id, {}).get("stack", 0)))
+    eliminated = []
+    for registration in out:
+        if Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED).count() <= 1:
+            break
+        bust = busts.get(registration.player_id, {})
+        _eliminate(
+            actor=None,
+            tournament=tournament,
+            registration=registration,
+            eliminated_by=_knocked_out_by(tournament, bust.get("knocked_out_by"), registration.player_id),
+            data={"table": bust.get("table"), "hand": bust.get("hand"), "source": "rebuy_period_over"},
+        )
+        eliminated.append(registration.pk)
+    online_tournament.tables_settle(event_id=tournament.event_id)
+    return eliminated
+
+
+def rebuy_offer(*, event_id: int, player_id: int) -> dict[str, Any] | None:
+    """`games.hooks.online_rebuy_offer`: the re-buy a player out of chips may make now (`{"amount"}`), or None."""
+    tournament = Tournament.objects.filter(event_id=event_id).select_related("event__season__league").first()
+    if tournament is None or not rebuys_open(tournament, timezone.now()):
+        return None
+    registration = Registration.objects.filter(
+        tournament=tournament, player_id=player_id, status=RegistrationStatus.REGISTERED
+    ).first()
+    policy = league_services.effective_buy_in_policy(tournament.event)
+    if registration is None or not _may_rebuy_again(registration, policy):
+        return None
+    return {"amount": policy.rebuy_amount}
+
+
+def rebuys_open_at(*, event_id: int) -> bool:
+    """`games.hooks.online_rebuys_open`: whether the event's tournament is in its re-buy period."""
+    tournament = Tournament.objects.filter(event_id=event_id).first()
+    return tournament is not None and rebuys_open(tournament, timezone.now())
+
+
+def player_rebuy(*, actor: Any, event_id: int, player_id: int) -> None:
+    """`games.hooks.online_tournament_rebuy`: a player's own re-buy from their online table."""
+    tournament = Tournament.objects.filter(event_id=event_id).first()
+    if tournament is None:
+        raise ConflictError("This table belongs to no tournament; there is no re-buy to make here.")
+    tournament_rebuy(actor=actor, tournament=tournament, player=Player.objects.get(pk=player_id), kind="rebuy")
 
 
 def _playing_level(levels: list[structures.Level], index: int) -> structures.Level:
