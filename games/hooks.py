@@ -32,11 +32,12 @@ def online_move_wanted(*, event_id: int, player_id: int, to_table: int) -> str |
     return function(event_id=event_id, player_id=player_id, to_table=to_table) if function is not None else None
 
 
-def online_rebuys_open(*, event_id: int) -> bool:
-    """Whether players out of chips at the event's tournament tables may still re-buy (the tournament's re-buy
-    period): a table then waits for them instead of ending. Without a listener, no."""
+def online_rebuys_open(*, event_id: int, player_ids: list[int]) -> bool:
+    """Whether any of these players, out of chips at one of the event's tournament tables, may still re-buy
+    (the tournament's re-buy period and rules): the table then waits for them instead of ending. Without a
+    listener, no."""
     function = _listeners.get("online_rebuys_open")
-    return bool(function(event_id=event_id)) if function is not None else False
+    return bool(function(event_id=event_id, player_ids=player_ids)) if function is not None else False
 
 
 def online_rebuy_offer(*, event_id: int, player_id: int) -> dict[str, Any] | None:

@@ -917,8 +917,8 @@ def _decided(table: OnlineTable, game: Game, seats: dict[int, OnlineSeat]) -> bo
         target_id=table.pk, status__in=(ChangeStatus.WAITING, ChangeStatus.ON_THE_WAY)
     ).exists():
         return False
-    busted = any(number in seated and game.stacks[number] == 0 for number in seats)
-    return not (busted and game_hooks.online_rebuys_open(event_id=table.event_id))
+    busted = [seat.player_id for number, seat in seats.items() if number in seated and game.stacks[number] == 0]
+    return not (busted and game_hooks.online_rebuys_open(event_id=table.event_id, player_ids=busted))
 
 
 def _tell_busts(table: OnlineTable, game: Game, seats: dict[int, OnlineSeat]) -> None:

@@ -207,3 +207,18 @@ def test_a_player_with_no_rebuy_left_is_eliminated_at_once_in_the_period(night, 
     assert [Registration.objects.get(pk=pk).player_id for pk in done] == [spent.pk]
     assert Registration.objects.get(tournament=tournament, player=fresh).status == RegistrationStatus.REGISTERED
     assert services.tournament_online_busts(event_id=night.event.pk, table_id=1, hand=4, busts=busts) == []
+
+
+def test_after_the_period_the_next_hands_report_eliminates_those_still_out(rebuy_night):
+    tournament, table, _users, busted = rebuy_night
+    # The period ends with the clock's move, but its task has not run (a worker down): the next report from a
+    # table's hand break eliminates the player still out of chips.
+    services.tournament_clock_move(actor=night_organiser(tournament), tournament=tournament, levels=2)
+    registration = Registration.objects.get(tournament=tournament, player__display_name=busted)
+    assert registration.status == RegistrationStatus.REGISTERED
+    done = services.tournament_online_busts(event_id=tournament.event_id, table_id=table.pk, hand=999, busts=[])
+    assert done == [registration.pk]
+    registration.refresh_from_db()
+    assert registration.status == RegistrationStatus.ELIMINATED and registration.place == 2
+    assert services.tournament_online_busts(event_id=tournament.event_id, table_id=table.pk, hand=999, busts=[]) == []
+    assert AuditEntry.objects.filter(action="tournament_eliminate").count() == 1

@@ -99,6 +99,9 @@ def tournament_online_busts(
         eliminated.append(registration.pk)
     if not period:
         eliminated += rebuy_period_sweep(tournament, now=now)
+    elif eliminated and tournament.format == Format.REBUY:
+        # A table that waited for its busted players' re-buys ends once none of them may re-buy any more.
+        online_tournament.tables_settle(event_id=event_id)
     return eliminated
 
 
@@ -194,10 +197,19 @@ def rebuy_offer(*, event_id: int, player_id: int) -> dict[str, Any] | None:
     return {"amount": policy.rebuy_amount}
 
 
-def rebuys_open_at(*, event_id: int) -> bool:
-    """`games.hooks.online_rebuys_open`: whether the event's tournament is in its re-buy period."""
-    tournament = Tournament.objects.filter(event_id=event_id).first()
-    return tournament is not None and rebuys_open(tournament, timezone.now())
+def rebuys_open_at(*, event_id: int, player_ids: list[int]) -> bool:
+    """`games.hooks.online_rebuys_open`: whether any of these players may still re-buy (the re-buy period is open,
+    they are still in and the policy lets them re-buy once more)."""
+    tournament = Tournament.objects.filter(event_id=event_id).select_related("event__season__league").first()
+    if tournament is None or not rebuys_open(tournament, timezone.now()):
+        return False
+    policy = league_services.effective_buy_in_policy(tournament.event)
+    return any(
+        _may_rebuy_again(registration, policy)
+        for registration in Registration.objects.filter(
+            tournament=tournament, player_id__in=player_ids, status=RegistrationStatus.REGISTERED
+        )
+    )
 
 
 def player_rebuy(*, actor: Any, event_id: int, player_id: int) -> None:
