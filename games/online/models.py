@@ -151,6 +151,7 @@ class OnlineAction(models.Model):
 class ChangeKind(models.TextChoices):
     MOVE = "move", "Move between tables"
     REBUY = "rebuy", "Re-buy"
+    ADDON = "addon", "Add-on"
 
 
 class ChangeStatus(models.TextChoices):

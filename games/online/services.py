@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from config.errors import ApplicationError, ConflictError
@@ -534,6 +535,11 @@ def table_close(*, actor: Any, table: OnlineTable) -> OnlineTable:
     _check_runner(actor, table)
     if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
         raise ConflictError("Only a running or paused game can be closed.")
+    if SeatChange.objects.filter(target_id=table.pk, status=ChangeStatus.ON_THE_WAY).exists():
+        raise ConflictError(
+            "A player (or a re-buy's chips) is on the way to this table and sits down at its next hand break; "
+            "close it after that."
+        )
     game = _load(table)
     try:
         game.close_table()  # the game is over and its hand seeds are revealed (RULES 1.7)
@@ -912,9 +918,11 @@ def _decided(table: OnlineTable, game: Game, seats: dict[int, OnlineSeat]) -> bo
     alive = [number for number in game.seats_with_credits() if number in seated]
     if len(alive) > 1 or not game.can_close_table():
         return False
-    # Not while a player or a re-buy's chips are on their way here, nor while those out may still re-buy.
+    # Not while a player or a re-buy's chips are on their way here or a player waits to leave for another table
+    # (the hand break carries them out first), nor while those out may still re-buy.
     if SeatChange.objects.filter(
-        target_id=table.pk, status__in=(ChangeStatus.WAITING, ChangeStatus.ON_THE_WAY)
+        Q(target_id=table.pk, status__in=(ChangeStatus.WAITING, ChangeStatus.ON_THE_WAY))
+        | Q(source_id=table.pk, status=ChangeStatus.WAITING)
     ).exists():
         return False
     busted = [seat.player_id for number, seat in seats.items() if number in seated and game.stacks[number] == 0]

@@ -352,6 +352,11 @@ def hand_break(table: OnlineTable, game: Game) -> bool:
         source = _lock_other(table.pk, change.source_id)
         if source is None:
             continue
+        if source.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+            change.target = table
+            _drop(change, f"Not moved: {source} is {source.get_status_display().lower()}.")
+            changed = True
+            continue
         source_game = online._load(source) if source.state else None
         if source_game is None or not _between_hands(source, source_game) or not _has_room(table):
             continue
@@ -362,6 +367,8 @@ def hand_break(table: OnlineTable, game: Game) -> bool:
             changed = True
     if changed:  # the seats the next-hand task prefetched are stale now
         getattr(table, "_prefetched_objects_cache", {}).pop("seats", None)
+        if game.between_hands and online._decided(table, game, online._engine_seats(table)):
+            game.close_table()  # left with at most one player holding chips: the table's game is over
     return changed
 
 
@@ -409,8 +416,8 @@ def _has_room(table: OnlineTable) -> bool:
 
 def _arrive(target: OnlineTable, game: Game, change: SeatChange) -> bool:
     """Chips on their way to `target` join it at its hand break: a moved player sits down with their stack, a
-    re-buy's chips join the player's empty stack (engine `leave` with nothing, then `join` with the chips: the
-    same seat, for every variant). A player whose seat was taken meanwhile waits for the next hand break."""
+    re-buy's or an add-on's chips join the player's stack (engine `leave`, then `join` with the stack and the
+    chips: the same seat, for every variant). A player whose seat was taken meanwhile waits for the next hand break."""
     seat = target.seats.filter(player_id=change.player_id, left=False).first()
     if seat is None and not _has_room(target):
         return False
@@ -422,19 +429,24 @@ def _arrive(target: OnlineTable, game: Game, change: SeatChange) -> bool:
         _join(target, game, change.player_id, name, change.stack)
         _audit_move(None, change.source_id, target, change.player_id, change.stack)
     else:
-        if seat is not None and seat.engine_seat is not None and game.stacks[seat.engine_seat] == 0:
+        if seat is not None and seat.engine_seat is not None:
+            held = game.stacks[seat.engine_seat]
             game.leave(seat.engine_seat)
-            game.join(seat.name, change.stack)
+            game.join(seat.name, held + change.stack)
             row = Seat.objects.select_for_update().get(game_id=target.game_id, player_id=change.player_id)
-            row.rebuys += 1
-            row.rebuy_credits += change.stack
-            row.save(update_fields=["rebuys", "rebuy_credits"])
+            if change.kind == ChangeKind.REBUY:
+                row.rebuys += 1
+                row.rebuy_credits += change.stack
+            else:
+                row.addon_credits += change.stack
+            row.save(update_fields=["rebuys", "rebuy_credits", "addon_credits"])
+            # `_finish` counts a re-buy's chips (and an add-on's) as chips brought to the table.
             target.results = [*target.results, {"rebuy": seat.name, "amount": change.stack}]
-        else:  # moved away or back in chips since: the chips sit down with them as a join
+        else:  # moved since: the chips sit down with them as a join
             _join(target, game, change.player_id, name, change.stack)
         audit(
             actor=None,
-            action="online_table.tournament_rebuy",
+            action=f"online_table.tournament_{change.kind}",
             obj=target,
             league=target.event.season.league,
             data={"event": change.event_id, "player": change.player_id, "stack": change.stack},
@@ -503,13 +515,27 @@ def rebuy_place(*, event_id: int, player_id: int) -> dict[str, Any] | None:
     }
 
 
-def rebuy_queue(*, actor: Any, event_id: int, player_id: int, table_id: int, amount: int) -> SeatChange:
-    """A re-buy booked by the tournament (the caller holds its lock): the chips join the player's stack at the
-    table's next hand break (`hand_break`), once. A table waiting between hands deals again after the pause."""
+def rebuy_queue(
+    *, actor: Any, event_id: int, player_id: int, table_id: int, amount: int, kind: str = ChangeKind.REBUY
+) -> SeatChange:
+    """A re-buy or an add-on booked by the tournament (the caller holds its lock): the chips join the player's
+    stack at the table's next hand break (`hand_break`), once. A table waiting between hands deals again after
+    the pause. A move of the player still waiting for a hand to end is dropped (a player out of chips does not
+    move); chips already on their way must arrive first."""
     table = online._lock(table_id)
+    for change in SeatChange.objects.select_for_update().filter(
+        event_id=event_id, player_id=player_id, status__in=OPEN
+    ):
+        if change.kind == ChangeKind.MOVE and change.status == ChangeStatus.WAITING:
+            _drop(change, f"Not moved: the player {'re-bought' if kind == ChangeKind.REBUY else 'added on'} first.")
+            continue
+        raise ConflictError(
+            "Chips of this player are on their way to a table already; they join at its next hand break: try "
+            "again after it."
+        )
     change = SeatChange.objects.create(
         event_id=event_id,
-        kind=ChangeKind.REBUY,
+        kind=kind,
         player_id=player_id,
         target=table,
         status=ChangeStatus.ON_THE_WAY,

@@ -222,3 +222,30 @@ def test_after_the_period_the_next_hands_report_eliminates_those_still_out(rebuy
     assert registration.status == RegistrationStatus.ELIMINATED and registration.place == 2
     assert services.tournament_online_busts(event_id=tournament.event_id, table_id=table.pk, hand=999, busts=[]) == []
     assert AuditEntry.objects.filter(action="tournament_eliminate").count() == 1
+
+
+def test_an_add_on_booked_in_the_control_room_reaches_the_players_online_stack(
+    rebuy_night,
+    django_capture_on_commit_callbacks,
+    recorded,  # noqa: F811
+):
+    tournament, table, _users, busted = rebuy_night
+    policy = tournament.event.season.league.buy_in_policy
+    policy.addon_allowed, policy.addon_amount = True, 200
+    policy.save()
+    winner = Registration.objects.exclude(player__display_name=busted).get(tournament=tournament)
+    table.refresh_from_db()
+    seat = table.seats.get(player_id=winner.player_id).engine_seat
+    held = Game.from_json(table.state).stacks[seat]
+    organiser = signed_in(night_organiser(tournament))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = organiser.post(
+            f"/manage/tournaments/{tournament.pk}/", {"action": "addon", "player": str(winner.player_id)}
+        )
+    assert response.status_code == 302
+    assert LedgerEntry.objects.filter(kind=LedgerKind.ADDON, player_id=winner.player_id).count() == 1
+    _name, args = next(call for call in reversed(recorded) if call[0] == "next_hand")
+    online.next_hand(table_id=args[0], version=args[1])
+    table.refresh_from_db()
+    assert Game.from_json(table.state).stacks[seat] == held + 200
+    assert SeatChange.objects.get(kind=ChangeKind.ADDON).status == ChangeStatus.MADE

@@ -364,6 +364,15 @@ def tournament_rebuy(
             raise ConflictError(f"{player} is out: an add-on is for players still in.")
         registration.addons += 1
         _book(tournament, player, LedgerKind.ADDON, policy.addon_amount, actor)
+        if place is not None:  # the chips join the player's stack at the table's next hand break, once
+            online_tournament.rebuy_queue(
+                actor=actor,
+                event_id=tournament.event_id,
+                player_id=player.pk,
+                table_id=place["table"],
+                amount=policy.addon_amount,
+                kind="addon",
+            )
     if registration.table_number is None:
         _seat_late(tournament, registration)
     registration.save()
