@@ -542,8 +542,12 @@ def rebuy_queue(
         stack=amount,
         requested_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
+    # A new version, so every viewer's page shows the chips on their way (and the re-buy button goes).
+    table.version += 1
+    table.save(update_fields=["version", "updated_at"])
     if table.status == TableStatus.RUNNING and table.state and online._load(table).between_hands:
-        # A table stalled between hands (one player with chips) has no next hand scheduled: schedule it.
+        # The next hand waits for the version it was scheduled at (and a table stalled with one player holding
+        # chips has none scheduled): schedule it again.
         schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())
     _announce_change(table)
     return change

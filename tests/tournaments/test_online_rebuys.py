@@ -94,6 +94,7 @@ def test_a_player_out_of_chips_rebuys_through_the_api_once_and_the_chips_join_at
     assert 'data-action="rebuy"' in page and "Re-buy (300 credits)" in page
 
     ledger = LedgerEntry.objects.filter(kind=LedgerKind.REBUY)
+    version = state["table"]["version"]
     with django_capture_on_commit_callbacks(execute=True):
         first = client.post(
             f"/api/tournaments/{tournament.pk}/entry/", json.dumps({"action": "rebuy"}), content_type="application/json"
@@ -110,6 +111,7 @@ def test_a_player_out_of_chips_rebuys_through_the_api_once_and_the_chips_join_at
     assert (change.status, change.stack, change.target_id) == (ChangeStatus.ON_THE_WAY, 300, table.pk)
     state = client.get(f"/api/tables/{table.pk}/").json()
     assert state["can"]["rebuy"] is False and state["tournament_rebuy"]["on_the_way"] == 300
+    assert state["table"]["version"] == version + 1  # every viewer's page renders the change once
     assert "joins your stack at the next hand break" in client.get(f"/tables/{table.pk}/").content.decode()
 
     # The stalled table deals again after the pause: at that hand break the chips join the stack, once.
