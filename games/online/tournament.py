@@ -119,18 +119,16 @@ def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
 
 
 def _lock_other(current_id: int, other_id: int) -> OnlineTable | None:
-    """Lock a second table while holding `current_id`'s lock. Tables are locked in id order, so a table with a
-    lower id is only taken if nobody holds it (None otherwise: try again at a later hand break); waiting for
-    it could deadlock with someone who holds it and waits for ours."""
-    rows = online._locked_rows().filter(pk=other_id)
-    if other_id < current_id:
-        rows = (
-            OnlineTable.objects.select_for_update(of=("self",), skip_locked=True)
-            .select_related("event__season__league")
-            .defer("results")
-            .filter(pk=other_id)
-        )
-    return rows.first()
+    """Lock a second table during `current_id`'s hand break, only if nobody holds it now (None otherwise: the
+    change is made at a later hand break). A hand break never waits for a lock while it holds its table's, so
+    it can never be part of a deadlock (the next-hand task is not retried)."""
+    return (
+        OnlineTable.objects.select_for_update(of=("self",), skip_locked=True)
+        .select_related("event__season__league")
+        .defer("results")
+        .filter(pk=other_id)
+        .first()
+    )
 
 
 def _between_hands(table: OnlineTable, game: Game) -> bool:
@@ -334,21 +332,23 @@ def hand_break(table: OnlineTable, game: Game) -> bool:
         return False
     changed = False
     departures = list(
-        SeatChange.objects.select_for_update()
+        SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
         .select_related("target__event__season__league")
         .filter(source=table, status=ChangeStatus.WAITING)
     )
     for change in departures:
         changed = _depart(table, game, change) or changed
     arrivals = list(
-        SeatChange.objects.select_for_update()
+        SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
         .select_related("target__event__season__league")
         .filter(target=table, status=ChangeStatus.ON_THE_WAY)
     )
     for change in arrivals:
         changed = _arrive(table, game, change) or changed
     # A move whose source is between hands while this table waits for it: made now when the source is free.
-    for change in SeatChange.objects.select_for_update().filter(target=table, status=ChangeStatus.WAITING):
+    for change in SeatChange.objects.select_for_update(skip_locked=True).filter(
+        target=table, status=ChangeStatus.WAITING
+    ):
         source = _lock_other(table.pk, change.source_id)
         if source is None:
             continue
