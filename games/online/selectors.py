@@ -54,12 +54,16 @@ def public_log(table: OnlineTable, hand: int) -> list[dict]:
 
 
 def is_cash_table(table: OnlineTable) -> bool:
-    """A cash table (casino: the game never ends by itself) takes and lets go of players between hands."""
-    return table.options.get("end_rule") == "never"
+    """A cash table (casino: the game never ends by itself) takes and lets go of players between hands. A
+    tournament's table plays end rule `never` too, but the tournament seats and moves its players."""
+    return table.options.get("end_rule") == "never" and table.tournament_table is None
 
 
 def seats_open(table: OnlineTable) -> bool:
-    """Whether a seat can be taken now: before the start, or at a running cash table (between hands)."""
+    """Whether a seat can be taken now: before the start, or at a running cash table (between hands); never at a
+    tournament's table (the tournament seats its players)."""
+    if table.tournament_table is not None:
+        return False
     return table.status == TableStatus.OPEN or (
         is_cash_table(table) and table.status in (TableStatus.RUNNING, TableStatus.PAUSED)
     )
@@ -145,6 +149,7 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
             and sum(1 for s in table.seats.all() if not s.left) < table.seat_count
             and can_sit(user, table),
             "leave": me is not None
+            and table.tournament_table is None
             and (
                 table.status == TableStatus.OPEN
                 or (is_cash_table(table) and between_hands and table.status != TableStatus.FINISHED)

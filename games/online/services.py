@@ -276,6 +276,8 @@ def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> O
     """Sit the actor's player at the table: before the game starts, or between hands of a running cash
     table (casino), where the buy-in is booked in the ledger at once."""
     table = _lock(table)
+    if table.tournament_table is not None:
+        raise ConflictError("The tournament seats the players at its tables: register for it, and the draw seats you.")
     if not can_sit(actor, table):
         raise NotAllowed(f"Only members of {table.event.season.league} can sit at this table; join it first.")
     player = _player_of(actor)
@@ -345,6 +347,12 @@ def seat_leave(*, actor: Any, table: OnlineTable) -> None:
     seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
     if seat is None:
         raise ApplicationError("You have no seat at this table.")
+    if table.tournament_table is not None:
+        # Tournament chips are not credits: a player leaves a tournament's table by moving or going out.
+        raise ConflictError(
+            "You cannot leave a tournament's table: you move when the organiser balances the tables, or play until "
+            "you are out. Step away instead: the clock acts for you."
+        )
     if table.status == TableStatus.OPEN:
         seat.delete()
     elif table.status == TableStatus.FINISHED:

@@ -12,7 +12,7 @@ from games.engine.bots import SensibleBot
 from games.online import services as online
 from games.online.models import ChangeStatus, OnlineSeat, OnlineTable, SeatChange, TableStatus
 from games.online.tournament import seat_move
-from league.models import AuditEntry
+from league.models import AuditEntry, LedgerEntry
 from tests.factories import UserFactory
 from tournaments import selectors, services
 from tournaments.models import Registration
@@ -307,3 +307,27 @@ def test_players_move_between_corellian_spike_and_classic_online_tables(
     assert _next_hand(target) is True
     target.refresh_from_db()
     assert arrived.engine_seat in Game.from_json(target.state).hand.seats
+
+
+def test_nobody_takes_or_leaves_a_seat_at_a_tournaments_table_by_themselves(night, tournament, recorded):  # noqa: F811
+    tables, users = _two_running_tables(night, tournament)
+    table = tables[1]
+    seated = table.seats.filter(left=False).first()
+    stranger = UserFactory()
+    stranger_player = night.players[-1]  # a member of the league, not in the tournament
+    stranger_player.user = stranger
+    stranger_player.save()
+    before = (list(OnlineTable.objects.values()), list(OnlineSeat.objects.values()), LedgerEntry.objects.count())
+    for user, what, message in (
+        (stranger, "join", "The tournament seats the players"),
+        (users[seated.player_id], "leave", "cannot leave a tournament's table"),
+    ):
+        response = signed_in(user).post(f"/api/tables/{table.pk}/{what}/")
+        assert response.status_code == 409 and message in response.json()["detail"], response.content
+    assert (
+        list(OnlineTable.objects.values()),
+        list(OnlineSeat.objects.values()),
+        LedgerEntry.objects.count(),
+    ) == before
+    state = signed_in(users[seated.player_id]).get(f"/api/tables/{table.pk}/").json()
+    assert state["can"]["leave"] is False and state["can"]["sit"] is False
