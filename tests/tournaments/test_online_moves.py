@@ -331,3 +331,29 @@ def test_nobody_takes_or_leaves_a_seat_at_a_tournaments_table_by_themselves(nigh
     ) == before
     state = signed_in(users[seated.player_id]).get(f"/api/tables/{table.pk}/").json()
     assert state["can"]["leave"] is False and state["can"]["sit"] is False
+
+
+def test_a_table_left_with_one_player_by_a_waiting_move_ends_at_its_hand_break(night, tournament, recorded):  # noqa: F811
+    drawn(night, tournament, players=5)  # tables of three and two
+    users = _users(tournament)
+    tables = {}
+    for number in (1, 2):
+        table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=number)
+        online.table_start(actor=night.organiser, table=table)
+        tables[number] = table
+    small, big = sorted(tables.values(), key=lambda t: t.seats.count())
+    assert small.seats.count() == 2
+    mover = small.seats.order_by("number").first()
+    Registration.objects.filter(tournament=tournament, player_id=mover.player_id).update(
+        table_number=big.tournament_table, seat_number=9
+    )
+    outcome = services.tournament_online_moves(actor=night.organiser, tournament=tournament)
+    assert outcome["made"] == [] and len(outcome["waiting"]) == 1
+    _finish_hand(small, users)
+    small.refresh_from_db()
+    assert small.status == TableStatus.RUNNING
+    assert _next_hand(small) is False  # the hand break: the player leaves, and the table is over
+    small.refresh_from_db()
+    assert small.status == TableStatus.FINISHED
+    assert small.game.status == "finished"
+    assert SeatChange.objects.get(player_id=mover.player_id).status in (ChangeStatus.ON_THE_WAY, ChangeStatus.MADE)
