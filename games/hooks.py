@@ -25,6 +25,38 @@ def online_players_out(*, event_id: int, table_id: int, hand: int, busts: list[d
         function(event_id=event_id, table_id=table_id, hand=hand, busts=busts)
 
 
+def online_move_wanted(*, event_id: int, player_id: int, to_table: int) -> str | None:
+    """Whether a balancing move waiting for a hand break is still wanted: None when it is, else why not (the
+    player is out, or the tournament seats them elsewhere now). Without a listener every move is wanted."""
+    function = _listeners.get("online_move_wanted")
+    return function(event_id=event_id, player_id=player_id, to_table=to_table) if function is not None else None
+
+
+def online_rebuys_open(*, event_id: int, player_ids: list[int]) -> bool:
+    """Whether any of these players, out of chips at one of the event's tournament tables, may still re-buy
+    (the tournament's re-buy period and rules): the table then waits for them instead of ending. Without a
+    listener, no."""
+    function = _listeners.get("online_rebuys_open")
+    return bool(function(event_id=event_id, player_ids=player_ids)) if function is not None else False
+
+
+def online_rebuy_offer(*, event_id: int, player_id: int) -> dict[str, Any] | None:
+    """What a player out of chips at a tournament's online table may re-buy now (`{"amount"}`), or None."""
+    function = _listeners.get("online_rebuy_offer")
+    return function(event_id=event_id, player_id=player_id) if function is not None else None
+
+
+def online_tournament_rebuy(*, actor: Any, event_id: int, player_id: int) -> None:
+    """A player's re-buy at a tournament's online table, booked by the tournament (its rules, its ledger line);
+    the chips join their stack at the table's next hand break."""
+    function = _listeners.get("online_tournament_rebuy")
+    if function is None:
+        from config.errors import ConflictError
+
+        raise ConflictError("This table's re-buys are the tournament's, and no tournament takes them here.")
+    function(actor=actor, event_id=event_id, player_id=player_id)
+
+
 def resolve_rules(*, variant: str, preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
     from games.engine import EngineError, resolve_options
 

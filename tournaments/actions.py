@@ -35,6 +35,7 @@ ACTIONS = (
     "undo",
     "balance",
     "move_online",
+    "cancel_online_move",
     "payouts",
     "deal",
     "complete",
@@ -114,7 +115,14 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
         outcome = services.tournament_online_moves(actor=actor, tournament=tournament)
         made = ", ".join(f"{m['name']} to table {m['to_table']}" for m in outcome["made"])
         waiting = " ".join(f"{m['name']}: {m['reason']}" for m in outcome["waiting"])
-        return f"Moved online: {made}." + (f" Still to move: {waiting}" if waiting else "")
+        if not made:
+            return f"Waiting for a hand to end: {waiting}"
+        return f"Moved online: {made}." + (f" Waiting for a hand to end: {waiting}" if waiting else "")
+    if action == "cancel_online_move":
+        change = services.tournament_online_move_cancel(
+            actor=actor, tournament=tournament, move_id=int_field(data, "move", "The waiting move")
+        )
+        return f"The move of {change.player} is cancelled; it is listed to make again."
     if action == "payouts":
         template = data.get("template", "")
         shares = None

@@ -91,11 +91,24 @@ class OnlineMoveOutput(serializers.Serializer):
 
 
 class OnlineMoveDoneOutput(OnlineMoveOutput):
-    stack = serializers.IntegerField(help_text="The chips the player brought.")
+    stack = serializers.IntegerField(required=False, help_text="The chips the player brought.")
+    dropped = serializers.CharField(
+        allow_null=True, help_text="Why a waiting move was dropped at the hand break (null: made)."
+    )
+
+
+class OnlineMoveWaitingOutput(OnlineMoveOutput):
+    id = serializers.IntegerField(help_text="Cancel it with the action `cancel_online_move` and `move`.")
+    status = serializers.ChoiceField(
+        choices=["waiting", "on_the_way"],
+        help_text="waiting: for the hand at the player's table to end (cancellable); on_the_way: the player "
+        "left it and joins the new table at its next hand break.",
+    )
 
 
 class OnlineMovesOutput(serializers.Serializer):
     to_make = OnlineMoveOutput(many=True)
+    waiting = OnlineMoveWaitingOutput(many=True)
     done = OnlineMoveDoneOutput(many=True)
 
 
@@ -119,7 +132,11 @@ class TournamentOutput(serializers.Serializer):
 
 
 class TournamentEntryInput(serializers.Serializer):
-    action = serializers.ChoiceField(choices=["register", "unregister"])
+    action = serializers.ChoiceField(
+        choices=["register", "unregister", "rebuy"],
+        help_text="rebuy: out of chips at an online table during the re-buy period; the chips join your stack at "
+        "the table's next hand break (asked twice, one re-buy).",
+    )
 
 
 class TournamentActionInput(serializers.Serializer):
@@ -131,6 +148,7 @@ class TournamentActionInput(serializers.Serializer):
     shares = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=10_000), required=False)
     method = serializers.CharField(required=False, max_length=16)
     table = serializers.IntegerField(required=False, min_value=1, max_value=10_000)
+    move = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1, help_text="A waiting move.")
     replay = serializers.JSONField(required=False, help_text="Halcyon: the table's game, sabacc-replay/1.")
     stacks = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=10**12), required=False, help_text="player id -> chips"
@@ -212,14 +230,15 @@ class TournamentDetailView(APIView):
 
 
 class TournamentEntryView(APIView):
-    """`/api/tournaments/{id}/entry/`: the signed-in player registers or unregisters themselves."""
+    """`/api/tournaments/{id}/entry/`: the signed-in player registers or unregisters themselves, or re-buys at
+    their online table when out of chips in the re-buy period."""
 
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         request=TournamentEntryInput,
         responses={200: TournamentOutput},
-        summary="Register or unregister yourself",
+        summary="Register, unregister or re-buy yourself",
         operation_id="tournaments_entry_create",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -227,7 +246,9 @@ class TournamentEntryView(APIView):
         data = TournamentEntryInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = league_services.player_for_user(user=request.user)
-        if data.validated_data["action"] == "register":
+        if data.validated_data["action"] == "rebuy":
+            services.tournament_rebuy(actor=request.user, tournament=tournament, player=player, kind="rebuy")
+        elif data.validated_data["action"] == "register":
             services.tournament_register(actor=request.user, tournament=tournament, player=player)
         else:
             services.tournament_unregister(actor=request.user, tournament=tournament, player=player)

@@ -15,5 +15,12 @@ class TournamentsConfig(AppConfig):
         # Online tables report busts through games.hooks; a task records them (after the table's commit).
         from games import hooks as game_hooks
         from tournaments import tasks
+        from tournaments.services.online import move_wanted, player_rebuy, rebuy_offer, rebuys_open_at
 
-        game_hooks.listen(online_players_out=lambda **report: tasks.online_busts.delay(**report))
+        game_hooks.listen(
+            online_players_out=lambda **report: tasks.online_busts.delay(**report),
+            online_move_wanted=move_wanted,
+            online_rebuys_open=rebuys_open_at,
+            online_rebuy_offer=rebuy_offer,
+            online_tournament_rebuy=player_rebuy,
+        )

@@ -158,16 +158,47 @@ def online_tables(tournament: Tournament) -> dict[int, dict[str, Any]]:
 
 def online_moves(tournament: Tournament, registrations: list[Registration]) -> dict[str, list[dict[str, Any]]]:
     """Balancing moves between online tables: `to_make` (a player seated by the tournament at a table played
-    online while still sitting at another online table) and `done` (made, newest first)."""
+    online while still sitting at another online table), `waiting` (asked for, waiting for a hand to end:
+    `status` "waiting" for the player's table, cancellable, or "on_the_way" to the new one) and `done` (made or
+    dropped, newest first)."""
+    from games.online.models import ChangeKind, ChangeStatus, SeatChange
     from games.online.tournament import seated_online
     from league.models import AuditEntry
 
+    names = {registration.player_id: registration.player.display_name for registration in registrations}
+    waiting = [
+        {
+            "id": change["pk"],
+            "player": change["player_id"],
+            "name": names.get(change["player_id"]) or change["player__display_name"],
+            "from_table": change["source__tournament_table"],
+            "to_table": change["target__tournament_table"],
+            "status": change["status"],
+        }
+        for change in SeatChange.objects.filter(
+            event_id=tournament.event_id,
+            kind=ChangeKind.MOVE,
+            status__in=(ChangeStatus.WAITING, ChangeStatus.ON_THE_WAY),
+        )
+        .order_by("pk")
+        .values(
+            "pk",
+            "player_id",
+            "player__display_name",
+            "source__tournament_table",
+            "target__tournament_table",
+            "status",
+        )
+    ]
+    under_way = {change["player"] for change in waiting}
     online = online_tables(tournament)
     sitting = seated_online(event_id=tournament.event_id)
     to_make = []
     for registration in registrations:
         where = sitting.get(registration.player_id)
         if registration.status != RegistrationStatus.REGISTERED or where is None:
+            continue
+        if registration.player_id in under_way:
             continue
         if registration.table_number != where["table"] and registration.table_number in online:
             to_make.append(
@@ -180,11 +211,34 @@ def online_moves(tournament: Tournament, registrations: list[Registration]) -> d
                     "target": online[registration.table_number]["id"],
                 }
             )
-    names = {registration.player_id: registration.player.display_name for registration in registrations}
     done = [
-        {**entry.data, "name": names.get(entry.data.get("player"), "")}
+        {
+            **entry.data,
+            "name": names.get(entry.data.get("player"), ""),
+            "dropped": entry.data.get("reason") if entry.action.endswith("_dropped") else None,
+        }
         for entry in AuditEntry.objects.filter(
-            action="online_table.tournament_move", data__event=tournament.event_id
+            action__in=("online_table.tournament_move", "online_table.tournament_move_dropped"),
+            data__event=tournament.event_id,
         ).order_by("-pk")[:20]
     ]
-    return {"to_make": to_make, "done": done}
+    return {"to_make": to_make, "waiting": waiting, "done": done}
+
+
+def my_rebuy(tournament: Tournament, mine: Registration | None) -> dict[str, Any] | None:
+    """For a player still in and out of chips at an online table: the re-buy open to them (`offer`, None when
+    none is) and the chips of a re-buy on their way (`on_the_way`); None otherwise."""
+    if mine is None or mine.status != RegistrationStatus.REGISTERED:
+        return None
+    from games.online.tournament import rebuy_place
+    from tournaments.services.online import rebuy_offer
+
+    place = rebuy_place(event_id=tournament.event_id, player_id=mine.player_id)
+    if place is None or place["stack"] > 0:
+        return None
+    return {
+        "table": place["tournament_table"],
+        "online_table": place["table"],
+        "on_the_way": place["pending"],
+        "offer": rebuy_offer(event_id=tournament.event_id, player_id=mine.player_id),
+    }

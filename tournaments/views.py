@@ -79,6 +79,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         registration.stack = stacks.get(registration.player_id)
     my_table = next((t for t in tables if mine and t["number"] == mine.table_number), None)
     return {
+        "my_rebuy": selectors.my_rebuy(tournament, mine),
         "tournament": tournament,
         "event": tournament.event,
         "league": tournament.event.season.league,
@@ -107,16 +108,20 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def tournament_entry(request: HttpRequest, pk: int) -> HttpResponse:
-    """A player registers or unregisters themselves (the same services and checks as the API)."""
+    """A player registers or unregisters themselves, or re-buys at their online table when out of chips (the
+    same services and checks as the API)."""
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("tournament-detail", args=[pk]))
     tournament = _tournament(request, pk)
     action = request.POST.get("action")
     try:
-        if action not in ("register", "unregister"):
-            raise ApplicationError("Choose register or unregister.", extra={"field": "action"})
+        if action not in ("register", "unregister", "rebuy"):
+            raise ApplicationError("Choose register, unregister or rebuy.", extra={"field": "action"})
         player = league_services.player_for_user(user=request.user)
-        if action == "register":
+        if action == "rebuy":
+            services.tournament_rebuy(actor=request.user, tournament=tournament, player=player, kind="rebuy")
+            messages.success(request, "Re-buy booked: the chips join your stack at your table's next hand break.")
+        elif action == "register":
             registration = services.tournament_register(actor=request.user, tournament=tournament, player=player)
             waiting = registration.status == RegistrationStatus.WAITING
             messages.success(request, "You are on the waiting list." if waiting else "You are registered.")

@@ -66,7 +66,8 @@ def dump_history(game: "Game") -> str:
 @lru_cache(maxsize=64)
 def _option_diff(options: Any) -> dict:
     default = type(options)().to_dict()
-    return {k: v for k, v in options.to_dict().items() if default[k] != v}
+    # A variant may leave an option at its default out of `to_dict` (Corellian Spike's and Classic's end rule).
+    return {k: v for k, v in options.to_dict().items() if default.get(k, None) != v}
 
 
 def _live_part(entry: dict) -> dict:

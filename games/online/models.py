@@ -148,4 +148,64 @@ class OnlineAction(models.Model):
         return f"{self.verb} by seat {self.seat_id} at table {self.table_id}"
 
 
-__all__ = ["ActionSource", "OnlineAction", "OnlineSeat", "OnlineTable", "SeatKind", "TableStatus"]
+class ChangeKind(models.TextChoices):
+    MOVE = "move", "Move between tables"
+    REBUY = "rebuy", "Re-buy"
+    ADDON = "addon", "Add-on"
+
+
+class ChangeStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting for the hand to end"
+    ON_THE_WAY = "on_the_way", "Joins at the next hand break"
+    MADE = "made", "Made"
+    CANCELLED = "cancelled", "Cancelled"
+    DROPPED = "dropped", "Dropped"
+
+
+class SeatChange(models.Model):
+    """A tournament's change to a seat that waits for a hand break (`games.online.tournament`): a balancing move
+    between two running tables (waiting for the source's hand to end, then on the way to the target) or a
+    re-buy's chips (booked by the tournament, on the way to the player's stack). Made once, under the tables'
+    locks, at the next hand break (`services.next_hand`)."""
+
+    event = models.ForeignKey("league.Event", on_delete=models.CASCADE, related_name="seat_changes")
+    kind = models.CharField(max_length=8, choices=ChangeKind.choices)
+    player = models.ForeignKey("league.Player", on_delete=models.PROTECT, related_name="seat_changes")
+    source = models.ForeignKey(OnlineTable, null=True, blank=True, on_delete=models.CASCADE, related_name="departures")
+    target = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="arrivals")
+    status = models.CharField(max_length=12, choices=ChangeStatus.choices, default=ChangeStatus.WAITING)
+    stack = models.PositiveBigIntegerField(null=True, blank=True, help_text="The chips on the way to the target.")
+    note = models.CharField(max_length=300, blank=True, help_text="Why it was dropped or cancelled.")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            # One open change per player and event: a double submit cannot queue a second move or re-buy.
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                condition=Q(status__in=["waiting", "on_the_way"]),
+                name="seat_change_one_open_per_player",
+            )
+        ]
+        indexes = [models.Index(fields=["target", "status"]), models.Index(fields=["source", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of player {self.player_id} to table {self.target_id} ({self.status})"
+
+
+__all__ = [
+    "ActionSource",
+    "ChangeKind",
+    "ChangeStatus",
+    "OnlineAction",
+    "OnlineSeat",
+    "OnlineTable",
+    "SeatChange",
+    "SeatKind",
+    "TableStatus",
+]

@@ -5,8 +5,17 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
+from games import hooks as game_hooks
 from games.engine import Game
-from games.online.models import OnlineAction, OnlineSeat, OnlineTable, TableStatus
+from games.online.models import (
+    ChangeKind,
+    ChangeStatus,
+    OnlineAction,
+    OnlineSeat,
+    OnlineTable,
+    SeatChange,
+    TableStatus,
+)
 from games.online.permissions import can_run_table, can_sit
 from league.selectors import league_list, user_player_id
 
@@ -45,12 +54,16 @@ def public_log(table: OnlineTable, hand: int) -> list[dict]:
 
 
 def is_cash_table(table: OnlineTable) -> bool:
-    """A cash table (casino: the game never ends by itself) takes and lets go of players between hands."""
-    return table.options.get("end_rule") == "never"
+    """A cash table (casino: the game never ends by itself) takes and lets go of players between hands. A
+    tournament's table plays end rule `never` too, but the tournament seats and moves its players."""
+    return table.options.get("end_rule") == "never" and table.tournament_table is None
 
 
 def seats_open(table: OnlineTable) -> bool:
-    """Whether a seat can be taken now: before the start, or at a running cash table (between hands)."""
+    """Whether a seat can be taken now: before the start, or at a running cash table (between hands); never at a
+    tournament's table (the tournament seats its players)."""
+    if table.tournament_table is not None:
+        return False
     return table.status == TableStatus.OPEN or (
         is_cash_table(table) and table.status in (TableStatus.RUNNING, TableStatus.PAUSED)
     )
@@ -93,6 +106,18 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
     runner = can_run_table(user, table)
     my_row = next((p for p in (view or {}).get("players", []) if me and p["seat"] == me.engine_seat), None)
     between_hands = bool(view) and not view.get("waiting_for") and not view.get("over")
+    tournament_rebuy = None
+    if table.tournament_table is not None and my_row is not None and my_row["stack"] == 0:
+        # Out of chips at a tournament's table: the tournament's re-buy (its period, its amount), and chips of a
+        # re-buy already on their way to this seat (they join at the next hand break).
+        tournament_rebuy = {
+            "offer": game_hooks.online_rebuy_offer(event_id=table.event_id, player_id=me.player_id),
+            "on_the_way": SeatChange.objects.filter(
+                target=table, player_id=me.player_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY
+            )
+            .values_list("stack", flat=True)
+            .first(),
+        }
     return {
         "table": {
             **table_summary(table, user=user),
@@ -124,6 +149,7 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
             and sum(1 for s in table.seats.all() if not s.left) < table.seat_count
             and can_sit(user, table),
             "leave": me is not None
+            and table.tournament_table is None
             and (
                 table.status == TableStatus.OPEN
                 or (is_cash_table(table) and between_hands and table.status != TableStatus.FINISHED)
@@ -134,15 +160,19 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
             "resume": runner and table.status == TableStatus.PAUSED,
             "rebuy": my_row is not None
             and my_row["stack"] == 0
-            and between_hands
-            and bool(table.options.get("rebuys"))
-            and table.status in (TableStatus.RUNNING, TableStatus.PAUSED),
+            and table.status in (TableStatus.RUNNING, TableStatus.PAUSED)
+            and (
+                bool(tournament_rebuy and tournament_rebuy["offer"] and tournament_rebuy["on_the_way"] is None)
+                if table.tournament_table is not None
+                else between_hands and bool(table.options.get("rebuys"))
+            ),
             "close": runner
             and table.options.get("end_rule") == "never"
             and table.status in (TableStatus.RUNNING, TableStatus.PAUSED),
         },
         "view": view,
         "log": public_log(table, hand) if hand else [],
+        "tournament_rebuy": tournament_rebuy,
     }
 
 

@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from config.errors import ApplicationError, ConflictError
@@ -28,9 +29,11 @@ from games.online.models import (
     MIN_SEATS,
     MIN_TURN_SECONDS,
     ActionSource,
+    ChangeStatus,
     OnlineAction,
     OnlineSeat,
     OnlineTable,
+    SeatChange,
     SeatKind,
     TableStatus,
 )
@@ -274,6 +277,8 @@ def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> O
     """Sit the actor's player at the table: before the game starts, or between hands of a running cash
     table (casino), where the buy-in is booked in the ledger at once."""
     table = _lock(table)
+    if table.tournament_table is not None:
+        raise ConflictError("The tournament seats the players at its tables: register for it, and the draw seats you.")
     if not can_sit(actor, table):
         raise NotAllowed(f"Only members of {table.event.season.league} can sit at this table; join it first.")
     player = _player_of(actor)
@@ -343,6 +348,12 @@ def seat_leave(*, actor: Any, table: OnlineTable) -> None:
     seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
     if seat is None:
         raise ApplicationError("You have no seat at this table.")
+    if table.tournament_table is not None:
+        # Tournament chips are not credits: a player leaves a tournament's table by moving or going out.
+        raise ConflictError(
+            "You cannot leave a tournament's table: you move when the organiser balances the tables, or play until "
+            "you are out. Step away instead: the clock acts for you."
+        )
     if table.status == TableStatus.OPEN:
         seat.delete()
     elif table.status == TableStatus.FINISHED:
@@ -537,6 +548,11 @@ def table_close(*, actor: Any, table: OnlineTable) -> OnlineTable:
     _check_runner(actor, table)
     if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
         raise ConflictError("Only a running or paused game can be closed.")
+    if SeatChange.objects.filter(target_id=table.pk, status=ChangeStatus.ON_THE_WAY).exists():
+        raise ConflictError(
+            "A player (or a re-buy's chips) is on the way to this table and sits down at its next hand break; "
+            "close it after that."
+        )
     game = _load(table)
     try:
         game.close_table()  # the game is over and its hand seeds are revealed (RULES 1.7)
@@ -555,7 +571,15 @@ def table_close(*, actor: Any, table: OnlineTable) -> OnlineTable:
 @transaction.atomic
 def seat_rebuy(*, actor: Any, table: OnlineTable) -> OnlineSeat:
     """A player out of credits buys back in, between hands, where the rules and the event's policy allow it;
-    the re-buy is booked in the ledger at once."""
+    the re-buy is booked in the ledger at once. At a tournament's table the tournament takes it (its re-buy
+    period and rules, before any table lock: the tournament's lock comes first) and the chips join the stack at
+    the next hand break."""
+    if table.tournament_table is not None:
+        player_id = user_player_id(actor)
+        if player_id is None:
+            raise ApplicationError("Only a player seated in the game can re-buy.")
+        game_hooks.online_tournament_rebuy(actor=actor, event_id=table.event_id, player_id=player_id)
+        return table.seats.filter(player_id=player_id, left=False).first()
     table = _lock(table)
     player_id = user_player_id(actor)
     seat = table.seats.select_related("player").filter(player_id=player_id, left=False).first() if player_id else None
@@ -869,7 +893,7 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
         if _turn_key(game) != before:
             table.turn_version = table.version
             turn_changed = True
-    if table.tournament_table is not None and game.hands_played > played_before and _decided(game, seats):
+    if table.tournament_table is not None and game.hands_played > played_before and _decided(table, game, seats):
         game.close_table()  # a tournament's table plays on until one player there has chips (end rule "never")
     now = timezone.now()
     waiting = game.waiting_for()
@@ -900,12 +924,22 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
     _announce(table, "finished" if game.over else what)
 
 
-def _decided(game: Game, seats: dict[int, OnlineSeat]) -> bool:
+def _decided(table: OnlineTable, game: Game, seats: dict[int, OnlineSeat]) -> bool:
     """A tournament table whose game the engine never ends itself (players move in and out between hands) is
     over between hands once at most one seated player has chips."""
     seated = {number for number, seat in seats.items() if not seat.left}
     alive = [number for number in game.seats_with_credits() if number in seated]
-    return len(alive) <= 1 and game.can_close_table()
+    if len(alive) > 1 or not game.can_close_table():
+        return False
+    # Not while a player or a re-buy's chips are on their way here or a player waits to leave for another table
+    # (the hand break carries them out first), nor while those out may still re-buy.
+    if SeatChange.objects.filter(
+        Q(target_id=table.pk, status__in=(ChangeStatus.WAITING, ChangeStatus.ON_THE_WAY))
+        | Q(source_id=table.pk, status=ChangeStatus.WAITING)
+    ).exists():
+        return False
+    busted = [seat.player_id for number, seat in seats.items() if number in seated and game.stacks[number] == 0]
+    return not (busted and game_hooks.online_rebuys_open(event_id=table.event_id, player_ids=busted))
 
 
 def _tell_busts(table: OnlineTable, game: Game, seats: dict[int, OnlineSeat]) -> None:
@@ -999,9 +1033,17 @@ def next_hand(*, table_id: int, version: int) -> bool:
     if table is None or table.status != TableStatus.RUNNING or table.version != version:
         return False
     game = _load(table)
-    if not game.can_start_hand():
+    if not game.between_hands:
         return False
     before = _turn_key(game)
+    # A tournament's seat changes waiting for this hand break (moves, re-buys' chips), once, under the lock.
+    from games.online.tournament import hand_break
+
+    if hand_break(table, game) and not game.can_start_hand():
+        _changed(table, game, before, what="seat_change")
+        return False
+    if not game.can_start_hand():
+        return False
     _apply_pending_levels(table, game)
     game.start_hand()
     _changed(table, game, before, fresh_turn=True)

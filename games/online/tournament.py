@@ -13,10 +13,12 @@ from django.db import transaction
 
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
-from games.engine import EngineError, Game
+from games import hooks as game_hooks
+from games.engine import Game
 from games.models import Seat
+from games.online import schedule
 from games.online import services as online
-from games.online.models import OnlineSeat, OnlineTable, SeatKind, TableStatus
+from games.online.models import ChangeKind, ChangeStatus, OnlineSeat, OnlineTable, SeatChange, SeatKind, TableStatus
 from games.online.services import lobby_topic, table_topic
 from league.services import audit
 
@@ -67,7 +69,8 @@ def seated_online(*, event_id: int) -> dict[int, dict[str, int]]:
 def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
     """Each player's stack at the event's tournament tables, by player id (stacks are public): from the latest
     online table each sat at, `{"stack", "table", "online_table", "active"}`. A hand in progress counts what
-    the player had when it was dealt (their stack plus what they put in this hand). Two queries."""
+    the player had when it was dealt (their stack plus what they put in this hand); a player moving between
+    tables counts the stack they carry, at the table they are going to. Three queries."""
     tables = {
         row["pk"]: row
         for row in OnlineTable.objects.filter(event_id=event_id, tournament_table__isnull=False)
@@ -101,63 +104,54 @@ def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
             "online_table": table["pk"],
             "active": table["status"] in ACTIVE,
         }
+    moving = SeatChange.objects.filter(
+        event_id=event_id, kind=ChangeKind.MOVE, status=ChangeStatus.ON_THE_WAY, target_id__in=tables
+    ).values_list("player_id", "stack", "target_id")
+    for player_id, stack, target_id in moving:
+        table = tables[target_id]
+        known[player_id] = {
+            "stack": stack or 0,
+            "table": table["tournament_table"],
+            "online_table": target_id,
+            "active": table["status"] in ACTIVE,
+        }
     return known
 
 
-@transaction.atomic
-def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> bool:
-    """Move a player between two running online tables of a tournament (balancing), between hands: they leave
-    the source with their stack (engine `leave`) and join the target with it (engine `join`). Returns False
-    when the move is already made (so asking twice moves once). Refused, writing nothing, while either table
-    is playing a hand: it is made at a hand break. The caller holds the tournament's lock; the two tables
-    are locked in id order so two moves never wait on each other crosswise."""
-    if source_id == target_id:
-        raise ApplicationError("A player moves between two different tables.")
-    locked = {table.pk: table for table in (online._lock(pk) for pk in sorted((source_id, target_id)))}
-    source, target = locked[source_id], locked[target_id]
-    for table in (source, target):
-        if table.tournament_table is None or table.event_id != source.event_id:
-            raise ApplicationError("Players move only between the online tables of one tournament.")
-    sitting = target.seats.filter(player_id=player_id, left=False).first()
-    leaving = source.seats.filter(player_id=player_id, left=False).first()
-    if sitting is not None and leaving is None:
-        return False  # made already
-    if leaving is None:
-        raise ConflictError(f"The player has no seat at {source}; nothing to move.")
-    if sitting is not None:
-        raise ConflictError(f"The player already sits at {target}.")
-    for table in (source, target):
-        if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
-            raise ConflictError(
-                f"{table} is {table.get_status_display().lower()}; players move between running tables."
-            )
-    source_game, target_game = online._load(source), online._load(target)
-    name = online._seat_name(target, leaving.name)
-    stack = source_game.stacks[leaving.engine_seat]
-    try:
-        source_game.verify_leave(leaving.engine_seat)
-        target_game.verify_join(name, stack)
-    except EngineError as exc:
-        raise ConflictError(
-            f"{leaving.name} cannot move from {source} to {target} now: {exc} The move is made at a hand break; "
-            "try again then."
-        ) from exc
-    if stack <= 0:
-        raise ConflictError(f"{leaving.name} has no chips left at {source}; record the elimination instead.")
-    number = online._free_number(target, None)
+def _lock_other(current_id: int, other_id: int) -> OnlineTable | None:
+    """Lock a second table during `current_id`'s hand break, only if nobody holds it now (None otherwise: the
+    change is made at a later hand break). A hand break never waits for a lock while it holds its table's, so
+    it can never be part of a deadlock (the next-hand task is not retried)."""
+    return (
+        OnlineTable.objects.select_for_update(of=("self",), skip_locked=True)
+        .select_related("event__season__league")
+        .defer("results")
+        .filter(pk=other_id)
+        .first()
+    )
 
-    before = online._turn_key(source_game)
-    source_game.leave(leaving.engine_seat)
+
+def _between_hands(table: OnlineTable, game: Game) -> bool:
+    return table.status in (TableStatus.RUNNING, TableStatus.PAUSED) and game.between_hands
+
+
+def _leave(source: OnlineTable, game: Game, leaving: OnlineSeat) -> int:
+    """The player leaves `source` between hands with their stack (tournament chips: no ledger line)."""
+    stack = game.stacks[leaving.engine_seat]
+    game.leave(leaving.engine_seat)
     leaving.left, leaving.left_with = True, (leaving.left_with or 0) + stack
     leaving.save(update_fields=["left", "left_with"])
     source.results = [*source.results, {"leave": leaving.name, "amount": stack}]
-    online._changed(source, source_game, before, what="seat_left")
-    if not source.seats.filter(left=False).exists():  # a broken table: its game lands in the league, empty
-        online.table_close(actor=actor, table=source)
+    return stack
 
-    before = online._turn_key(target_game)
-    engine_seat = target_game.join(name, stack)
+
+def _join(target: OnlineTable, game: Game, player_id: int, name: str, stack: int) -> None:
+    """The player sits down at `target` between hands with `stack` chips (engine `join`); the league game's
+    seat row records the chips in."""
     earlier = target.seats.filter(player_id=player_id, left=True).first()
+    name = earlier.name if earlier is not None else online._seat_name(target, name)
+    number = online._free_number(target, None)
+    engine_seat = game.join(name, stack)
     if earlier is not None:  # back at a table they left earlier in the tournament
         earlier.number, earlier.left, earlier.engine_seat, earlier.away, earlier.timeouts = (
             number,
@@ -179,20 +173,405 @@ def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> 
         row.buy_in += stack
         row.save(update_fields=["buy_in"])
     target.results = [*target.results, {"join": name, "amount": stack}]
-    online._changed(target, target_game, before, what="seat_taken")
+
+
+def _audit_move(
+    actor: Any, source: OnlineTable | int, target: OnlineTable, player_id: int, stack: int, **extra
+) -> None:
+    source_id = source if isinstance(source, int) else source.pk
+    source_table = (
+        OnlineTable.objects.filter(pk=source_id).values_list("tournament_table", flat=True).first()
+        if isinstance(source, int)
+        else source.tournament_table
+    )
     audit(
         actor=actor,
         action="online_table.tournament_move",
         obj=target,
         league=target.event.season.league,
         data={
-            "event": source.event_id,
+            "event": target.event_id,
             "player": player_id,
-            "from": source.pk,
+            "from": source_id,
             "to": target.pk,
-            "from_table": source.tournament_table,
+            "from_table": source_table,
             "to_table": target.tournament_table,
             "stack": stack,
+            **extra,
         },
     )
+
+
+def _check_pair(source: OnlineTable, target: OnlineTable) -> None:
+    for table in (source, target):
+        if table.tournament_table is None or table.event_id != source.event_id:
+            raise ApplicationError("Players move only between the online tables of one tournament.")
+    for table in (source, target):
+        if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+            raise ConflictError(
+                f"{table} is {table.get_status_display().lower()}; players move between running tables."
+            )
+
+
+def _after_leaving(actor: Any, source: OnlineTable, game: Game) -> None:
+    """A table everyone left is closed: its game lands in the league, empty."""
+    if not source.seats.filter(left=False).exists() and game.can_close_table():
+        game.close_table()
+
+
+@transaction.atomic
+def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> str:
+    """Move a player between two running online tables of a tournament (balancing), between hands: they leave
+    the source with their stack (engine `leave`) and join the target with it (engine `join`).
+
+    Returns `"made"`; `"already"` when the move is made or under way (so asking twice moves once). When the
+    source is playing a hand the move waits for it to end (`"waiting"`: a `SeatChange`, carried out by the
+    source's next hand break, `hand_break`); when only the target is, the player leaves the source now and
+    joins the target at its next hand break (`"on_the_way"`). The caller holds the tournament's lock; the two
+    tables are locked in id order so two moves never wait on each other crosswise."""
+    if source_id == target_id:
+        raise ApplicationError("A player moves between two different tables.")
+    locked = {table.pk: table for table in (online._lock(pk) for pk in sorted((source_id, target_id)))}
+    source, target = locked[source_id], locked[target_id]
+    sitting = target.seats.filter(player_id=player_id, left=False).first()
+    leaving = source.seats.filter(player_id=player_id, left=False).first()
+    if sitting is not None and leaving is None:
+        return "already"
+    if SeatChange.objects.filter(event_id=source.event_id, player_id=player_id, status__in=OPEN).exists():
+        return "already"
+    if leaving is None:
+        raise ConflictError(f"The player has no seat at {source}; nothing to move.")
+    if sitting is not None:
+        raise ConflictError(f"The player already sits at {target}.")
+    _check_pair(source, target)
+    if leaving.engine_seat is None:
+        raise ConflictError(f"{source} has not started; open the tables again after their players move.")
+    source_game, target_game = online._load(source), online._load(target)
+    for table, game in ((source, source_game), (target, target_game)):
+        if getattr(game.options, "end_rule", None) != "never":
+            raise ConflictError(
+                f"{table} plays until its game ends by itself ({table.preset}): players cannot join or leave it "
+                "between hands. Finish it, then open the table again."
+            )
+    if source_game.stacks[leaving.engine_seat] <= 0:
+        raise ConflictError(f"{leaving.name} has no chips left at {source}; record the elimination instead.")
+    if not target.seats.filter(left=False).count() < target.seat_count:
+        raise ConflictError(f"{target} is full: all {target.seat_count} seats are taken.")
+    user = getattr(actor, "pk", None) and actor
+    if not _between_hands(source, source_game):
+        SeatChange.objects.create(
+            event_id=source.event_id,
+            kind=ChangeKind.MOVE,
+            player_id=player_id,
+            source=source,
+            target=target,
+            requested_by=user or None,
+        )
+        _announce_change(source, target)
+        return "waiting"
+    before = online._turn_key(source_game)
+    stack = _leave(source, source_game, leaving)
+    _after_leaving(actor, source, source_game)
+    online._changed(source, source_game, before, what="seat_left")
+    if not _between_hands(target, target_game):
+        SeatChange.objects.create(
+            event_id=source.event_id,
+            kind=ChangeKind.MOVE,
+            player_id=player_id,
+            source=source,
+            target=target,
+            status=ChangeStatus.ON_THE_WAY,
+            stack=stack,
+            requested_by=user or None,
+        )
+        _announce_change(source, target)
+        return "on_the_way"
+    before = online._turn_key(target_game)
+    _join(target, target_game, player_id, leaving.name, stack)
+    online._changed(target, target_game, before, what="seat_taken")
+    _audit_move(actor, source, target, player_id, stack)
+    return "made"
+
+
+OPEN = (ChangeStatus.WAITING, ChangeStatus.ON_THE_WAY)
+
+
+def _announce_change(*tables: OnlineTable) -> None:
+    for table in tables:
+        publish(table_topic(table.pk), {"table": table.pk, "version": table.version, "what": "seat_change"})
+
+
+def _drop(change: SeatChange, reason: str) -> None:
+    change.status, change.note = ChangeStatus.DROPPED, reason[:300]
+    change.save(update_fields=["status", "note", "updated_at"])
+    target = change.target
+    audit(
+        actor=None,
+        action="online_table.tournament_move_dropped",
+        obj=target,
+        league=target.event.season.league,
+        data={
+            "event": change.event_id,
+            "player": change.player_id,
+            "from": change.source_id,
+            "to": change.target_id,
+            "from_table": change.source.tournament_table if change.source_id else None,
+            "to_table": target.tournament_table,
+            "reason": reason,
+        },
+    )
+
+
+def hand_break(table: OnlineTable, game: Game) -> bool:
+    """At `table`'s hand break, under its lock, before the next hand is dealt (`services.next_hand`): carry out
+    the seat changes waiting for it, once each. A player waiting to leave leaves now (and joins the target now
+    if it is between hands too, else at its next hand break); chips on their way here join their stack. A move
+    no longer needed (the player is out of chips or out of the tournament, or seated elsewhere since) is dropped
+    with an audit line. Returns whether anything changed."""
+    if table.tournament_table is None:
+        return False
+    changed = False
+    departures = list(
+        SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
+        .select_related("target__event__season__league")
+        .filter(source=table, status=ChangeStatus.WAITING)
+    )
+    for change in departures:
+        changed = _depart(table, game, change) or changed
+    arrivals = list(
+        SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
+        .select_related("target__event__season__league")
+        .filter(target=table, status=ChangeStatus.ON_THE_WAY)
+    )
+    for change in arrivals:
+        changed = _arrive(table, game, change) or changed
+    # A move whose source is between hands while this table waits for it: made now when the source is free.
+    for change in SeatChange.objects.select_for_update(skip_locked=True).filter(
+        target=table, status=ChangeStatus.WAITING
+    ):
+        source = _lock_other(table.pk, change.source_id)
+        if source is None:
+            continue
+        if source.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+            change.target = table
+            _drop(change, f"Not moved: {source} is {source.get_status_display().lower()}.")
+            changed = True
+            continue
+        source_game = online._load(source) if source.state else None
+        if source_game is None or not _between_hands(source, source_game) or not _has_room(table):
+            continue
+        change.target = table
+        before = online._turn_key(source_game)
+        if _depart(source, source_game, change, target_game=game):
+            online._changed(source, source_game, before, what="seat_left")
+            changed = True
+    if changed:  # the seats the next-hand task prefetched are stale now
+        getattr(table, "_prefetched_objects_cache", {}).pop("seats", None)
+        if game.between_hands and online._decided(table, game, online._engine_seats(table)):
+            game.close_table()  # left with at most one player holding chips: the table's game is over
+    return changed
+
+
+def _depart(source: OnlineTable, game: Game, change: SeatChange, *, target_game: Game | None = None) -> bool:
+    """Carry out a waiting move at `source`'s hand break (both locked by the caller when `target_game` is
+    given, else the target is locked here if it can be)."""
+    leaving = source.seats.filter(player_id=change.player_id, left=False).first()
+    target = change.target
+    reason = None
+    if leaving is None or leaving.engine_seat is None:
+        reason = f"the player no longer sits at {source}"
+    elif game.stacks[leaving.engine_seat] <= 0:
+        reason = f"{leaving.name} has no chips left at {source}"
+    elif target.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+        reason = f"{target} is {target.get_status_display().lower()}"
+    else:
+        reason = game_hooks.online_move_wanted(
+            event_id=source.event_id, player_id=change.player_id, to_table=target.tournament_table
+        )
+    if reason:
+        _drop(change, f"Not moved: {reason}.")
+        return True
+    stack = _leave(source, game, leaving)
+    _after_leaving(None, source, game)
+    change.stack = stack
+    change.status = ChangeStatus.ON_THE_WAY
+    change.save(update_fields=["status", "stack", "updated_at"])
+    if target_game is None:
+        locked = _lock_other(source.pk, target.pk)
+        if locked is not None:
+            target = change.target = locked
+            target_game = online._load(target)
+            if _between_hands(target, target_game):
+                before = online._turn_key(target_game)
+                if _arrive(target, target_game, change):
+                    online._changed(target, target_game, before, what="seat_taken")
+        return True
+    _arrive(target, target_game, change)
     return True
+
+
+def _has_room(table: OnlineTable) -> bool:
+    return table.seats.filter(left=False).count() < table.seat_count
+
+
+def _arrive(target: OnlineTable, game: Game, change: SeatChange) -> bool:
+    """Chips on their way to `target` join it at its hand break: a moved player sits down with their stack, a
+    re-buy's or an add-on's chips join the player's stack (engine `leave`, then `join` with the stack and the
+    chips: the same seat, for every variant). A player whose seat was taken meanwhile waits for the next hand break."""
+    seat = target.seats.filter(player_id=change.player_id, left=False).first()
+    if seat is None and not _has_room(target):
+        return False
+    name = (
+        OnlineSeat.objects.filter(player_id=change.player_id).values_list("name", flat=True).last()
+        or change.player.display_name
+    )
+    if change.kind == ChangeKind.MOVE:
+        _join(target, game, change.player_id, name, change.stack)
+        _audit_move(None, change.source_id, target, change.player_id, change.stack)
+    else:
+        if seat is not None and seat.engine_seat is not None:
+            held = game.stacks[seat.engine_seat]
+            game.leave(seat.engine_seat)
+            game.join(seat.name, held + change.stack)
+            row = Seat.objects.select_for_update().get(game_id=target.game_id, player_id=change.player_id)
+            if change.kind == ChangeKind.REBUY:
+                row.rebuys += 1
+                row.rebuy_credits += change.stack
+            else:
+                row.addon_credits += change.stack
+            row.save(update_fields=["rebuys", "rebuy_credits", "addon_credits"])
+            # `_finish` counts a re-buy's chips (and an add-on's) as chips brought to the table.
+            target.results = [*target.results, {"rebuy": seat.name, "amount": change.stack}]
+        else:  # moved since: the chips sit down with them as a join
+            _join(target, game, change.player_id, name, change.stack)
+        audit(
+            actor=None,
+            action=f"online_table.tournament_{change.kind}",
+            obj=target,
+            league=target.event.season.league,
+            data={"event": change.event_id, "player": change.player_id, "stack": change.stack},
+        )
+    change.status = ChangeStatus.MADE
+    change.save(update_fields=["status", "stack", "updated_at"])
+    return True
+
+
+@transaction.atomic
+def change_cancel(*, change_id: int, event_id: int) -> SeatChange:
+    """Cancel a move still waiting for its table's hand to end (the caller holds the tournament's lock and checked
+    the organiser). A player already on their way cannot be called back: they join at the next hand break."""
+    change = SeatChange.objects.select_for_update().filter(pk=change_id, event_id=event_id).first()
+    if change is None:
+        raise ApplicationError(f"No waiting move {change_id!r} at this tournament.", extra={"field": "move"})
+    if change.status == ChangeStatus.ON_THE_WAY:
+        raise ConflictError(
+            "The player has left their table already; they join the new one at its next hand break, so the move "
+            "cannot be cancelled now."
+        )
+    if change.status != ChangeStatus.WAITING:
+        raise ConflictError(f"This move is {change.get_status_display().lower()} already; nothing to cancel.")
+    change.status, change.note = ChangeStatus.CANCELLED, "Cancelled by the organiser."
+    change.save(update_fields=["status", "note", "updated_at"])
+    return change
+
+
+# ----- re-buys at a tournament's online tables ---------------------------------------------------------------
+
+
+def rebuy_place(*, event_id: int, player_id: int) -> dict[str, Any] | None:
+    """Where the player sits online now at one of the event's tournament tables, with their stack between hands
+    (a player out of chips is in no hand) and whether a re-buy's chips are on their way to them; None when they
+    sit at none."""
+    seat = (
+        OnlineSeat.objects.filter(
+            player_id=player_id,
+            left=False,
+            table__event_id=event_id,
+            table__tournament_table__isnull=False,
+            table__status__in=ACTIVE,
+        )
+        .select_related("table")
+        .order_by("-table_id")
+        .first()
+    )
+    if seat is None:
+        return None
+    table = seat.table
+    stack = seat.stack if seat.stack is not None else table.buy_in
+    if table.state and seat.engine_seat is not None:
+        game = Game.from_json(table.state)
+        stack = game.stacks[seat.engine_seat]
+        if game.in_hand:
+            stack += game.hand.contributions.get(seat.engine_seat, 0)
+    pending = SeatChange.objects.filter(
+        event_id=event_id, player_id=player_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY
+    ).first()
+    return {
+        "table": table.pk,
+        "tournament_table": table.tournament_table,
+        "status": table.status,
+        "stack": stack,
+        "pending": pending.stack if pending else None,
+    }
+
+
+def rebuy_queue(
+    *, actor: Any, event_id: int, player_id: int, table_id: int, amount: int, kind: str = ChangeKind.REBUY
+) -> SeatChange:
+    """A re-buy or an add-on booked by the tournament (the caller holds its lock): the chips join the player's
+    stack at the table's next hand break (`hand_break`), once. A table waiting between hands deals again after
+    the pause. A move of the player still waiting for a hand to end is dropped (a player out of chips does not
+    move); chips already on their way must arrive first."""
+    table = online._lock(table_id)
+    for change in SeatChange.objects.select_for_update().filter(
+        event_id=event_id, player_id=player_id, status__in=OPEN
+    ):
+        if change.kind == ChangeKind.MOVE and change.status == ChangeStatus.WAITING:
+            _drop(change, f"Not moved: the player {'re-bought' if kind == ChangeKind.REBUY else 'added on'} first.")
+            continue
+        raise ConflictError(
+            "Chips of this player are on their way to a table already; they join at its next hand break: try "
+            "again after it."
+        )
+    change = SeatChange.objects.create(
+        event_id=event_id,
+        kind=kind,
+        player_id=player_id,
+        target=table,
+        status=ChangeStatus.ON_THE_WAY,
+        stack=amount,
+        requested_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    # A new version, so every viewer's page shows the chips on their way (and the re-buy button goes).
+    table.version += 1
+    table.save(update_fields=["version", "updated_at"])
+    if table.status == TableStatus.RUNNING and table.state and online._load(table).between_hands:
+        # The next hand waits for the version it was scheduled at (and a table stalled with one player holding
+        # chips has none scheduled): schedule it again.
+        schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())
+    _announce_change(table)
+    return change
+
+
+@transaction.atomic
+def tables_settle(*, event_id: int) -> list[int]:
+    """End the event's tournament tables that are decided between hands (at most one seated player with chips,
+    nobody on the way, nobody who may still re-buy): after a re-buy period closes, a table that waited for its
+    busted players' re-buys ends here. Returns the tables ended."""
+    ended = []
+    ids = OnlineTable.objects.filter(
+        event_id=event_id, tournament_table__isnull=False, status__in=(TableStatus.RUNNING, TableStatus.PAUSED)
+    ).values_list("pk", flat=True)
+    for table_id in sorted(ids):
+        table = online._lock(table_id)
+        if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED) or not table.state:
+            continue
+        game = online._load(table)
+        seats = online._engine_seats(table)
+        if not game.between_hands or not online._decided(table, game, seats):
+            continue
+        before = online._turn_key(game)
+        game.close_table()
+        online._changed(table, game, before, what="finished")
+        ended.append(table.pk)
+    return ended

@@ -69,6 +69,10 @@ def test_with_no_online_table_the_average_says_no_stack_is_known(night, tourname
     assert clock["stacks_unknown"] == 4 and "no stack is known" in clock["average_note"]
     page = signed_in(night.organiser).get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "no stack is known" in page
+    # The projector shows a dash at the figure's size and the note small beneath it, not the note as the figure.
+    projector = signed_in(night.organiser).get(f"/tournaments/{tournament.pk}/clock/").content.decode()
+    dash = '<span data-clock="average_stack">\u2013</span>'
+    assert dash + '<small class="p-note" data-clock="average_note">no stack' in projector
 
 
 def test_the_pages_read_a_fixed_number_of_queries_however_many_online_tables(night, tournament, recorded):  # noqa: F811

@@ -5,11 +5,14 @@ import json
 import random
 import uuid
 
+import pytest
+
 from games.engine import Game
 from games.engine.bots import SensibleBot
 from games.online import services as online
-from games.online.models import OnlineSeat, OnlineTable, TableStatus
+from games.online.models import ChangeStatus, OnlineSeat, OnlineTable, SeatChange, TableStatus
 from games.online.tournament import seat_move
+from league.models import AuditEntry, LedgerEntry
 from tests.factories import UserFactory
 from tournaments import selectors, services
 from tournaments.models import Registration
@@ -29,8 +32,9 @@ def _users(tournament) -> dict:
 
 
 def _finish_hand(table: OnlineTable, users: dict) -> None:
-    """Play the table's hand to its end: each awaited player checks or calls when they can, else as a bot."""
-    for _ in range(200):
+    """Play the table's hand to its end: each awaited player checks or calls when they can, else as a bot
+    (any variant's decision, through the table's API service)."""
+    for _ in range(400):
         table.refresh_from_db()
         game = Game.from_json(table.state)
         if not game.in_hand:
@@ -38,13 +42,20 @@ def _finish_hand(table: OnlineTable, users: dict) -> None:
         seat = game.waiting_for()[0]
         verbs = game.legal_actions(seat).verbs
         decision = SensibleBot(random.Random(table.version)).decide(game.view_for(seat))
-        verb = "check" if "check" in verbs else "call" if "call" in verbs else decision.verb
+        if table.variant == "coruscant_shift" and decision.verb != "select":
+            decision = type(decision)("check" if "check" in verbs else "call" if "call" in verbs else decision.verb)
         player = OnlineSeat.objects.get(table=table, engine_seat=seat, left=False).player_id
         online.table_act(
             actor=users[player],
             table=table,
-            verb=verb,
-            cards=list(decision.cards) if verb == "select" else None,
+            verb=decision.verb,
+            cards=list(decision.cards),
+            amount=decision.amount,
+            card=decision.card,
+            source=decision.source,
+            unlock=decision.unlock,
+            lock=decision.lock,
+            call_hand=decision.call_hand,
             version=table.version,
             key=uuid.uuid4().hex,
         )
@@ -74,12 +85,26 @@ def test_a_player_moves_between_running_online_tables_between_hands_once(night, 
     page = organiser.get(url).content.decode()
     assert 'data-action="move-online"' in page and f"{mover.player.display_name}: online table {big}" in page
 
-    # Mid-hand: refused beside the form, nothing written; the move stays to make.
+    # Mid-hand: the move waits for the hand to end (listed, cancellable); no table changes yet.
     before = (list(OnlineTable.objects.values("pk", "version", "state")), list(OnlineSeat.objects.values()))
     response = organiser.post(url, {"action": "move_online", "section": "seating"})
-    assert response.status_code == 409
-    assert "hand break" in response.content.decode()
+    assert response.status_code == 302
     assert (list(OnlineTable.objects.values("pk", "version", "state")), list(OnlineSeat.objects.values())) == before
+    change = SeatChange.objects.get(player_id=mover.player_id)
+    assert change.status == ChangeStatus.WAITING
+    page = organiser.get(url).content.decode()
+    assert "waiting for the hand to end" in page and f'data-action="cancel-online-move-{change.pk}"' in page
+    assert 'data-action="move-online"' not in page  # not listed twice
+    # Cancelled (so the organiser can make it between hands by hand below): listed to make again.
+    assert (
+        organiser.post(url, {"action": "cancel_online_move", "move": str(change.pk), "section": "seating"}).status_code
+        == 302
+    )
+    change.refresh_from_db()
+    assert change.status == ChangeStatus.CANCELLED
+    assert 'data-action="move-online"' in organiser.get(url).content.decode()
+    again = organiser.post(url, {"action": "cancel_online_move", "move": str(change.pk), "section": "seating"})
+    assert again.status_code == 409 and "cancelled already" in again.content.decode()
 
     # Between hands at both tables, the API makes it: the stack goes with the player.
     for table in tables.values():
@@ -111,7 +136,8 @@ def test_a_player_moves_between_running_online_tables_between_hands_once(night, 
     assert again.status_code == 409 and "No player waits to move" in again.content.decode()
     assert list(OnlineTable.objects.order_by("pk").values_list("version", flat=True)) == versions
     assert (
-        seat_move(actor=night.organiser, source_id=source.pk, target_id=target.pk, player_id=mover.player_id) is False
+        seat_move(actor=night.organiser, source_id=source.pk, target_id=target.pk, player_id=mover.player_id)
+        == "already"
     )
 
 
@@ -123,3 +149,211 @@ def test_only_organisers_move_players_between_online_tables(night, tournament, r
         content_type="application/json",
     )
     assert response.status_code == 403
+
+
+def _mid_hand_move(night, tournament):
+    """Two running tables mid-hand and a player the tournament seats at the other one, asked to move: waiting."""
+    tables, users = _two_running_tables(night, tournament)
+    big, small = (1, 2) if tables[1].seats.count() == 4 else (2, 1)
+    mover = Registration.objects.filter(tournament=tournament, table_number=big).order_by("seat_number").last()
+    Registration.objects.filter(pk=mover.pk).update(table_number=small, seat_number=9)
+    outcome = services.tournament_online_moves(actor=night.organiser, tournament=tournament)
+    assert outcome["made"] == [] and [m["player"] for m in outcome["waiting"]] == [mover.player_id]
+    return tables[big], tables[small], users, mover
+
+
+def _next_hand(table) -> bool:
+    """The next-hand task as the worker runs it: for the version the table was saved at."""
+    table.refresh_from_db()
+    return online.next_hand(table_id=table.pk, version=table.version)
+
+
+def test_a_move_refused_mid_hand_is_made_at_the_hand_breaks_once(night, tournament, recorded):  # noqa: F811
+    source, target, users, mover = _mid_hand_move(night, tournament)
+    chips = sum(selectors.player_stacks(tournament).values())
+    organiser = signed_in(night.organiser)
+    url = f"/manage/tournaments/{tournament.pk}/"
+
+    # The source's hand ends; at its hand break the player leaves with their stack. The target is still in its
+    # hand, so they are on their way and sit down at the target's hand break.
+    _finish_hand(source, users)
+    stack = Game.from_json(OnlineTable.objects.get(pk=source.pk).state).stacks[
+        source.seats.get(player_id=mover.player_id).engine_seat
+    ]
+    assert _next_hand(source) is True
+    change = SeatChange.objects.get(player_id=mover.player_id)
+    assert (change.status, change.stack) == (ChangeStatus.ON_THE_WAY, stack)
+    assert source.seats.get(player_id=mover.player_id).left
+    assert not target.seats.filter(player_id=mover.player_id).exists()
+    assert selectors.player_stacks(tournament)[mover.player_id] == stack  # counted while on the way
+    assert sum(selectors.player_stacks(tournament).values()) == chips
+    page = organiser.get(url).content.decode()
+    assert f"joins table {target.tournament_table} when its hand ends" in page
+    refused = organiser.post(url, {"action": "cancel_online_move", "move": str(change.pk), "section": "seating"})
+    assert refused.status_code == 409 and "cannot be cancelled now" in refused.content.decode()
+
+    _finish_hand(target, users)
+    assert _next_hand(target) is True
+    change.refresh_from_db()
+    assert change.status == ChangeStatus.MADE
+    arrived = OnlineTable.objects.get(pk=target.pk).seats.get(player_id=mover.player_id)
+    game = Game.from_json(OnlineTable.objects.get(pk=target.pk).state)
+    assert not arrived.left and arrived.engine_seat in game.hand.seats  # dealt into the hand just started
+    assert selectors.player_stacks(tournament)[mover.player_id] == stack
+    assert sum(selectors.player_stacks(tournament).values()) == chips
+
+    # The tasks again (a repeat, or a late one): nothing moves twice.
+    audits = AuditEntry.objects.filter(action="online_table.tournament_move").count()
+    versions = list(OnlineTable.objects.order_by("pk").values_list("version", flat=True))
+    for table in (source, target):
+        assert online.next_hand(table_id=table.pk, version=table.version) is False
+    assert list(OnlineTable.objects.order_by("pk").values_list("version", flat=True)) == versions
+    assert AuditEntry.objects.filter(action="online_table.tournament_move").count() == audits == 1
+    assert OnlineSeat.objects.filter(player_id=mover.player_id, left=False).count() == 1
+    page = organiser.get(url).content.decode()
+    assert f"{mover.player.display_name}: table {source.tournament_table} → table {target.tournament_table}" in page
+
+
+def test_a_waiting_move_made_in_one_step_when_both_tables_break(night, tournament, recorded):  # noqa: F811
+    source, target, users, mover = _mid_hand_move(night, tournament)
+    _finish_hand(target, users)  # the target waits for its next hand (between hands)
+    _finish_hand(source, users)
+    assert _next_hand(source) is True
+    assert SeatChange.objects.get(player_id=mover.player_id).status == ChangeStatus.MADE
+    target.refresh_from_db()
+    assert target.seats.filter(player_id=mover.player_id, left=False).exists()
+    assert Game.from_json(target.state).between_hands  # joined between hands, before its next hand
+
+
+def test_a_waiting_move_no_longer_needed_is_dropped_with_an_audit_line(night, tournament, recorded):  # noqa: F811
+    source, _target, users, mover = _mid_hand_move(night, tournament)
+    # The organiser seats the player back at their table before the hand ends (the tables balanced otherwise).
+    Registration.objects.filter(pk=mover.pk).update(table_number=source.tournament_table, seat_number=9)
+    _finish_hand(source, users)
+    assert _next_hand(source) is True
+    change = SeatChange.objects.get(player_id=mover.player_id)
+    assert change.status == ChangeStatus.DROPPED and f"at table {source.tournament_table} now" in change.note
+    assert source.seats.filter(player_id=mover.player_id, left=False).exists()
+    dropped = AuditEntry.objects.get(action="online_table.tournament_move_dropped")
+    assert dropped.data["player"] == mover.player_id
+    page = signed_in(night.organiser).get(f"/manage/tournaments/{tournament.pk}/").content.decode()
+    assert "dropped" in page and "Not moved:" in page
+
+
+def test_a_waiting_move_is_cancelled_through_the_api(night, tournament, recorded):  # noqa: F811
+    source, target, users, mover = _mid_hand_move(night, tournament)
+    change = SeatChange.objects.get(player_id=mover.player_id)
+    api = signed_in(night.organiser)
+    detail = api.get(f"/api/tournaments/{tournament.pk}/").json()
+    assert detail["online_moves"]["waiting"][0] | {} == {
+        "id": change.pk,
+        "player": mover.player_id,
+        "name": mover.player.display_name,
+        "from_table": source.tournament_table,
+        "to_table": target.tournament_table,
+        "status": "waiting",
+    }
+    assert detail["online_moves"]["to_make"] == []
+    refused = signed_in(night.member).post(
+        f"/api/tournaments/{tournament.pk}/actions/",
+        json.dumps({"action": "cancel_online_move", "move": change.pk}),
+        content_type="application/json",
+    )
+    assert refused.status_code == 403
+    answer = api.post(
+        f"/api/tournaments/{tournament.pk}/actions/",
+        json.dumps({"action": "cancel_online_move", "move": change.pk}),
+        content_type="application/json",
+    )
+    assert answer.status_code == 200, answer.content
+    _finish_hand(source, users)
+    assert _next_hand(source) is True
+    assert source.seats.filter(player_id=mover.player_id, left=False).exists()  # the cancelled move is not made
+    assert SeatChange.objects.get(pk=change.pk).status == ChangeStatus.CANCELLED
+
+
+@pytest.mark.parametrize(("variant", "preset"), [("corellian_spike", "galaxy_series"), ("classic", "classic")])
+def test_players_move_between_corellian_spike_and_classic_online_tables(
+    night,
+    tournament,
+    recorded,  # noqa: F811
+    variant,
+    preset,
+):
+    night.league.variant, night.league.preset, night.league.option_overrides = variant, preset, {}
+    night.league.save()
+    tables, users = _two_running_tables(night, tournament)
+    big, small = (1, 2) if tables[1].seats.count() == 4 else (2, 1)
+    source, target = tables[big], tables[small]
+    assert source.variant == target.variant == variant
+    assert source.options["end_rule"] == "never"  # the tournament, not the engine, ends its tables
+    for table in (source, target):
+        _finish_hand(table, users)
+    # The balancing moves the big table's chip leader (never out of chips) to the small table, between hands.
+    source.refresh_from_db()
+    game = Game.from_json(source.state)
+    leader = max(source.seats.all(), key=lambda seat: game.stacks[seat.engine_seat])
+    stack = game.stacks[leader.engine_seat]
+    Registration.objects.filter(tournament=tournament, player_id=leader.player_id).update(
+        table_number=small, seat_number=9
+    )
+    outcome = services.tournament_online_moves(actor=night.organiser, tournament=tournament)
+    assert [m["player"] for m in outcome["made"]] == [leader.player_id]
+    target.refresh_from_db()
+    arrived = target.seats.get(player_id=leader.player_id, left=False)
+    game = Game.from_json(target.state)
+    assert game.names[arrived.engine_seat] == arrived.name
+    assert game.stacks[arrived.engine_seat] == stack == selectors.player_stacks(tournament)[leader.player_id]
+    assert _next_hand(target) is True
+    target.refresh_from_db()
+    assert arrived.engine_seat in Game.from_json(target.state).hand.seats
+
+
+def test_nobody_takes_or_leaves_a_seat_at_a_tournaments_table_by_themselves(night, tournament, recorded):  # noqa: F811
+    tables, users = _two_running_tables(night, tournament)
+    table = tables[1]
+    seated = table.seats.filter(left=False).first()
+    stranger = UserFactory()
+    stranger_player = night.players[-1]  # a member of the league, not in the tournament
+    stranger_player.user = stranger
+    stranger_player.save()
+    before = (list(OnlineTable.objects.values()), list(OnlineSeat.objects.values()), LedgerEntry.objects.count())
+    for user, what, message in (
+        (stranger, "join", "The tournament seats the players"),
+        (users[seated.player_id], "leave", "cannot leave a tournament's table"),
+    ):
+        response = signed_in(user).post(f"/api/tables/{table.pk}/{what}/")
+        assert response.status_code == 409 and message in response.json()["detail"], response.content
+    assert (
+        list(OnlineTable.objects.values()),
+        list(OnlineSeat.objects.values()),
+        LedgerEntry.objects.count(),
+    ) == before
+    state = signed_in(users[seated.player_id]).get(f"/api/tables/{table.pk}/").json()
+    assert state["can"]["leave"] is False and state["can"]["sit"] is False
+
+
+def test_a_table_left_with_one_player_by_a_waiting_move_ends_at_its_hand_break(night, tournament, recorded):  # noqa: F811
+    drawn(night, tournament, players=5)  # tables of three and two
+    users = _users(tournament)
+    tables = {}
+    for number in (1, 2):
+        table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=number)
+        online.table_start(actor=night.organiser, table=table)
+        tables[number] = table
+    small, big = sorted(tables.values(), key=lambda t: t.seats.count())
+    assert small.seats.count() == 2
+    mover = small.seats.order_by("number").first()
+    Registration.objects.filter(tournament=tournament, player_id=mover.player_id).update(
+        table_number=big.tournament_table, seat_number=9
+    )
+    outcome = services.tournament_online_moves(actor=night.organiser, tournament=tournament)
+    assert outcome["made"] == [] and len(outcome["waiting"]) == 1
+    _finish_hand(small, users)
+    small.refresh_from_db()
+    assert small.status == TableStatus.RUNNING
+    assert _next_hand(small) is False  # the hand break: the player leaves, and the table is over
+    small.refresh_from_db()
+    assert small.status == TableStatus.FINISHED
+    assert small.game.status == "finished"
+    assert SeatChange.objects.get(player_id=mover.player_id).status in (ChangeStatus.ON_THE_WAY, ChangeStatus.MADE)

@@ -3,7 +3,12 @@
 
 from tournaments.services.clock import clock_tick_due, clock_topic, tournament_clock_tick
 from tournaments.services.halcyon import tournament_halcyon_table
-from tournaments.services.online import tournament_online_busts, tournament_online_moves, tournament_online_table_open
+from tournaments.services.online import (
+    tournament_online_busts,
+    tournament_online_move_cancel,
+    tournament_online_moves,
+    tournament_online_table_open,
+)
 from tournaments.services.registration import (
     MAX_STACK,
     check_structure,
@@ -56,6 +61,7 @@ __all__ = [
     "tournament_eliminate_undo",
     "tournament_halcyon_table",
     "tournament_online_busts",
+    "tournament_online_move_cancel",
     "tournament_online_moves",
     "tournament_online_table_open",
     "tournament_payouts_set",

@@ -140,6 +140,11 @@ def tournament_clock_tick(
         )
     if any(item.kind in (ClockEventKind.LEVEL, ClockEventKind.BREAK_END) for item in new):
         _apply_to_tables(tournament, levels[state.level_index], number=state.level_index + 1)
+    if any(item.kind in (ClockEventKind.LEVEL, ClockEventKind.BREAK_START) for item in new):
+        # A re-buy period that ended with this level: the players still out of chips online are out.
+        from tournaments.services.online import rebuy_period_sweep
+
+        rebuy_period_sweep(tournament, now=now)
     if new or reschedule:
         schedule_next_tick(tournament, state=state, now=now)
     return new

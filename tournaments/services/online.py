@@ -4,6 +4,7 @@ control room. Games never import this: the tables report busts through `games.ho
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import Any
 
@@ -12,10 +13,13 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from games.engine.variant import get_variant
 from games.online import services as online_services
 from games.online import tournament as online_tournament
 from games.online.models import OnlineTable, TableStatus
+from league import services as league_services
 from league.models import AuditEntry, Player
+from league.services import audit
 from tournaments import structures
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services.registration import (
@@ -24,6 +28,7 @@ from tournaments.services.registration import (
     _lock,
     _registration_open,
     tournament_clock,
+    tournament_rebuy,
 )
 
 
@@ -36,22 +41,28 @@ def tournament_online_busts(
 
     Once: a bust already recorded for that table and hand (or a player already out) is skipped, so the task
     may run twice. Players out in the same hand are placed by the stack they started it with (the smaller
-    goes out first, in the worse place). While a re-buy tournament's re-buy period is open nobody is
-    eliminated here: the player may still re-buy, and the organiser eliminates from the control room.
+    goes out first, in the worse place). While a re-buy tournament's re-buy period is open, a player who may
+    still re-buy is not eliminated: the bust is noted (`tournament_bust_deferred`) and, if they have not
+    re-bought when the period ends, they are eliminated then (`rebuy_period_sweep`), by the clock task or the
+    next report, whichever comes first.
     """
+    now = now or timezone.now()
     tournament = Tournament.objects.filter(event_id=event_id).first()
     if tournament is None:
         return []
     tournament = _lock(tournament)
     if tournament.status != TournamentStatus.RUNNING:
         return []
-    if tournament.format == Format.REBUY and _registration_open(tournament, now or timezone.now()):
-        return []
+    period = rebuys_open(tournament, now)
+    policy = league_services.effective_buy_in_policy(tournament.event) if period else None
     eliminated = []
     for bust in sorted(busts, key=lambda row: row["stack"]):
         player_id = bust["player_id"]
         recorded = AuditEntry.objects.filter(
-            action="tournament_eliminate", data__table=table_id, data__hand=hand, data__player=player_id
+            action__in=("tournament_eliminate", "tournament_bust_deferred"),
+            data__table=table_id,
+            data__hand=hand,
+            data__player=player_id,
         ).exists()
         registration = (
             Registration.objects.select_for_update(of=("self",))
@@ -61,24 +72,152 @@ def tournament_online_busts(
         )
         if recorded or registration is None:
             continue
+        if period and _may_rebuy_again(registration, policy):
+            audit(
+                actor=None,
+                action="tournament_bust_deferred",
+                obj=registration,
+                league=tournament.event.season.league,
+                data={
+                    "player": player_id,
+                    "table": table_id,
+                    "hand": hand,
+                    "stack": bust["stack"],
+                    "knocked_out_by": bust.get("knocked_out_by"),
+                },
+            )
+            continue
         if Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED).count() <= 1:
             break
-        winner = bust.get("knocked_out_by")
-        knocked_out_by = None
-        if winner and winner != player_id:
-            still_in = Registration.objects.filter(
-                tournament=tournament, player_id=winner, status=RegistrationStatus.REGISTERED
-            ).exists()
-            knocked_out_by = Player.objects.get(pk=winner) if still_in else None
         _eliminate(
             actor=None,
             tournament=tournament,
             registration=registration,
-            eliminated_by=knocked_out_by,
+            eliminated_by=_knocked_out_by(tournament, bust.get("knocked_out_by"), player_id),
             data={"table": table_id, "hand": hand, "source": "online"},
         )
         eliminated.append(registration.pk)
+    if not period:
+        eliminated += rebuy_period_sweep(tournament, now=now)
+    elif eliminated and tournament.format == Format.REBUY:
+        # A table that waited for its busted players' re-buys ends once none of them may re-buy any more.
+        online_tournament.tables_settle(event_id=event_id)
     return eliminated
+
+
+def _knocked_out_by(tournament: Tournament, winner: int | None, player_id: int) -> Player | None:
+    if not winner or winner == player_id:
+        return None
+    still_in = Registration.objects.filter(
+        tournament=tournament, player_id=winner, status=RegistrationStatus.REGISTERED
+    ).exists()
+    return Player.objects.get(pk=winner) if still_in else None
+
+
+def rebuys_open(tournament: Tournament, now: datetime) -> bool:
+    """Whether a re-buy tournament's re-buy period is open (it ends with late registration)."""
+    return (
+        tournament.format == Format.REBUY
+        and tournament.status == TournamentStatus.RUNNING
+        and _registration_open(tournament, now)
+    )
+
+
+def _may_rebuy_again(registration: Registration, policy: Any) -> bool:
+    """The event's buy-in policy lets this player re-buy (once more)."""
+    if policy is None or not policy.rebuys_allowed or not policy.rebuy_amount:
+        return False
+    return not policy.max_rebuys or registration.rebuys < policy.max_rebuys
+
+
+def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
+    """After a re-buy tournament's re-buy period (under the tournament's lock): every player still out of chips
+    at an online table, with no re-buy on its way, is eliminated, the earliest bust first (the worse place; the
+    same hand by the stack it started with), knocked out by the winner of the pot they lost; then the tables
+    left with one player holding chips end. Safe to run again: it finds nobody the second time."""
+    if tournament.format != Format.REBUY or tournament.status != TournamentStatus.RUNNING:
+        return []
+    if _registration_open(tournament, now):
+        return []
+    from games.online.models import ChangeKind, ChangeStatus, SeatChange
+
+    known = online_tournament.known_stacks(event_id=tournament.event_id)
+    coming = set(
+        SeatChange.objects.filter(
+            event_id=tournament.event_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY
+        ).values_list("player_id", flat=True)
+    )
+    out = [
+        registration
+        for registration in Registration.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .filter(tournament=tournament, status=RegistrationStatus.REGISTERED)
+        .order_by("pk")
+        if (row := known.get(registration.player_id)) is not None
+        and row["active"]
+        and row["stack"] <= 0
+        and registration.player_id not in coming
+    ]
+    if not out:
+        return []
+    busts = {}
+    for entry in AuditEntry.objects.filter(
+        action="tournament_bust_deferred", data__player__in=[r.player_id for r in out]
+    ).order_by("pk"):
+        busts[entry.data["player"]] = {**entry.data, "order": entry.pk}  # the latest bust of each player
+    out.sort(key=lambda r: (busts.get(r.player_id, {}).get("order", 0), busts.get(r.player_id, {}).get("stack", 0)))
+    eliminated = []
+    for registration in out:
+        if Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED).count() <= 1:
+            break
+        bust = busts.get(registration.player_id, {})
+        _eliminate(
+            actor=None,
+            tournament=tournament,
+            registration=registration,
+            eliminated_by=_knocked_out_by(tournament, bust.get("knocked_out_by"), registration.player_id),
+            data={"table": bust.get("table"), "hand": bust.get("hand"), "source": "rebuy_period_over"},
+        )
+        eliminated.append(registration.pk)
+    online_tournament.tables_settle(event_id=tournament.event_id)
+    return eliminated
+
+
+def rebuy_offer(*, event_id: int, player_id: int) -> dict[str, Any] | None:
+    """`games.hooks.online_rebuy_offer`: the re-buy a player out of chips may make now (`{"amount"}`), or None."""
+    tournament = Tournament.objects.filter(event_id=event_id).select_related("event__season__league").first()
+    if tournament is None or not rebuys_open(tournament, timezone.now()):
+        return None
+    registration = Registration.objects.filter(
+        tournament=tournament, player_id=player_id, status=RegistrationStatus.REGISTERED
+    ).first()
+    policy = league_services.effective_buy_in_policy(tournament.event)
+    if registration is None or not _may_rebuy_again(registration, policy):
+        return None
+    return {"amount": policy.rebuy_amount}
+
+
+def rebuys_open_at(*, event_id: int, player_ids: list[int]) -> bool:
+    """`games.hooks.online_rebuys_open`: whether any of these players may still re-buy (the re-buy period is open,
+    they are still in and the policy lets them re-buy once more)."""
+    tournament = Tournament.objects.filter(event_id=event_id).select_related("event__season__league").first()
+    if tournament is None or not rebuys_open(tournament, timezone.now()):
+        return False
+    policy = league_services.effective_buy_in_policy(tournament.event)
+    return any(
+        _may_rebuy_again(registration, policy)
+        for registration in Registration.objects.filter(
+            tournament=tournament, player_id__in=player_ids, status=RegistrationStatus.REGISTERED
+        )
+    )
+
+
+def player_rebuy(*, actor: Any, event_id: int, player_id: int) -> None:
+    """`games.hooks.online_tournament_rebuy`: a player's own re-buy from their online table."""
+    tournament = Tournament.objects.filter(event_id=event_id).first()
+    if tournament is None:
+        raise ConflictError("This table belongs to no tournament; there is no re-buy to make here.")
+    tournament_rebuy(actor=actor, tournament=tournament, player=Player.objects.get(pk=player_id), kind="rebuy")
 
 
 def _playing_level(levels: list[structures.Level], index: int) -> structures.Level:
@@ -165,11 +304,14 @@ def tournament_online_table_open(
         "rebuys": False,
         "starting_stack": tournament.starting_stack,
     }
-    if (season.variant or league.variant) == "coruscant_shift":
-        # The tournament decides when a table ends (its last player moves on or wins), so players can move
-        # between hands (engine join and leave: the cash-game rule); odd credits go to a player, never to a
-        # carry-over, so every chip stays in a stack.
-        overrides.update({"end_rule": "never", "odd_credits": "left_of_dealer"})
+    # The tournament decides when a table ends (its last player moves on or wins), so players can move between
+    # hands (engine join and leave), in every variant; odd credits go to a player, never to a carry-over, where
+    # the variant lets them. A variant without blinds (Corellian Spike, Classic) keeps its own forced bets.
+    overrides.update({"end_rule": "never", "odd_credits": "left_of_dealer"})
+    names = {field.name for field in dataclasses.fields(get_variant(season.variant or league.variant).options_class)}
+    overrides = {name: value for name, value in overrides.items() if name in names}
+    if "small_blind" not in names and not overrides.get("ante"):
+        overrides.pop("ante", None)  # a level of blinds only: the variant's ante (at least one credit) stays
     return online_services.table_open_seated(
         actor=actor,
         event=event,
@@ -187,10 +329,11 @@ def tournament_online_table_open(
 @retry_on_conflict
 @transaction.atomic
 def tournament_online_moves(*, actor: Any, tournament: Tournament) -> dict[str, list]:
-    """Carry out the balancing moves between running online tables (`selectors.online_moves`), each between
-    hands through `games.online.tournament.seat_move`: `{"made": [...], "waiting": [...]}`. A move refused
-    because a hand is being played writes nothing and stays to make (at the next hand break, or asked again);
-    when none can be made the request is refused. Asking twice moves nobody twice."""
+    """Carry out the balancing moves between running online tables (`selectors.online_moves`), each through
+    `games.online.tournament.seat_move`: `{"made": [...], "waiting": [...]}`. A move whose source table is
+    playing a hand waits for that hand to end and is made at its hand break by itself (`waiting`, cancellable);
+    a player whose new table is playing a hand leaves now and sits down there at its hand break (`on_the_way`,
+    also listed as waiting). Refused when nothing is to move. Asking twice moves nobody twice."""
     from tournaments import selectors
 
     tournament = _lock(tournament)
@@ -205,16 +348,56 @@ def tournament_online_moves(*, actor: Any, tournament: Tournament) -> dict[str, 
     moves = selectors.online_moves(tournament, registrations)["to_make"]
     if not moves:
         raise ConflictError("No player waits to move between online tables; balance the tables first.")
-    made, waiting = [], []
+    made, waiting, refused = [], [], []
     for move in moves:
         try:
             with transaction.atomic():
-                online_tournament.seat_move(
+                outcome = online_tournament.seat_move(
                     actor=actor, source_id=move["source"], target_id=move["target"], player_id=move["player"]
                 )
-            made.append(move)
         except ApplicationError as exc:
-            waiting.append({**move, "reason": exc.message})
-    if not made:
-        raise ConflictError(" ".join(move["reason"] for move in waiting))
-    return {"made": made, "waiting": waiting}
+            refused.append({**move, "reason": exc.message})
+            continue
+        if outcome == "made":
+            made.append(move)
+        elif outcome == "waiting":
+            waiting.append({**move, "reason": f"waiting for the hand at table {move['from_table']} to end"})
+        elif outcome == "on_the_way":
+            waiting.append({**move, "reason": f"joins table {move['to_table']} when its hand ends"})
+    if refused and not made and not waiting:
+        raise ConflictError(" ".join(move["reason"] for move in refused))
+    return {"made": made, "waiting": [*waiting, *refused]}
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_online_move_cancel(*, actor: Any, tournament: Tournament, move_id: Any) -> Any:
+    """Cancel a move between online tables still waiting for a hand to end; it is listed to make again."""
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    if isinstance(move_id, bool) or not isinstance(move_id, int) or move_id < 1:
+        raise ApplicationError(f"Choose a waiting move by its id; got {move_id!r}.", extra={"field": "move"})
+    change = online_tournament.change_cancel(change_id=move_id, event_id=tournament.event_id)
+    audit(
+        actor=actor,
+        action="tournament_online_move_cancel",
+        obj=tournament,
+        league=tournament.event.season.league,
+        data={"move": change.pk, "player": change.player_id},
+    )
+    return change
+
+
+def move_wanted(*, event_id: int, player_id: int, to_table: int) -> str | None:
+    """`games.hooks.online_move_wanted`: None while the tournament still seats the player at `to_table`."""
+    registration = (
+        Registration.objects.filter(tournament__event_id=event_id, player_id=player_id)
+        .values("status", "table_number")
+        .first()
+    )
+    if registration is None or registration["status"] != RegistrationStatus.REGISTERED:
+        return "the player is out of the tournament"
+    if registration["table_number"] != to_table:
+        where = registration["table_number"]
+        return f"the tournament seats them at table {where} now" if where else "the tournament no longer seats them"
+    return None

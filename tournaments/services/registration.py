@@ -307,13 +307,27 @@ def tournament_rebuy(
     """
     if kind not in ("rebuy", "addon", "reentry"):
         raise ApplicationError("Choose rebuy, addon or reentry.", extra={"field": "kind"})
+    from games.online import tournament as online_tournament
+
     now = now or timezone.now()
     tournament = _lock(tournament)
-    _check_manager(actor, tournament.event)
+    # At an online table a player out of chips re-buys there themselves; elsewhere the organiser books it.
+    place = online_tournament.rebuy_place(event_id=tournament.event_id, player_id=player.pk)
+    own = kind == "rebuy" and getattr(actor, "is_authenticated", False) and player.user_id == actor.pk
+    if not (own and place is not None):
+        _check_manager(actor, tournament.event)
     if not _registration_open(tournament, now):
         raise ConflictError("The re-buy period is over (it ends with late registration).")
     registration = _seated(tournament, player)
     policy = league_services.effective_buy_in_policy(tournament.event)
+    if kind == "rebuy" and place is not None:
+        if place["pending"] is not None:
+            return registration  # asked twice (a double submit): the first re-buy's chips are on their way
+        if place["stack"] > 0:
+            raise ConflictError(
+                f"{player} still has {place['stack']} chips at online table {place['tournament_table']}: a re-buy "
+                "at an online table is for a player out of chips."
+            )
     if kind == "reentry":
         if tournament.format != Format.REENTRY:
             raise ApplicationError("Only a re-entry tournament takes re-entries.", extra={"field": "kind"})
@@ -333,6 +347,14 @@ def tournament_rebuy(
         registration.status = RegistrationStatus.REGISTERED
         registration.place = None
         _book(tournament, player, LedgerKind.REBUY, policy.rebuy_amount, actor)
+        if place is not None:  # the chips join the player's stack at the table's next hand break, once
+            online_tournament.rebuy_queue(
+                actor=actor,
+                event_id=tournament.event_id,
+                player_id=player.pk,
+                table_id=place["table"],
+                amount=policy.rebuy_amount,
+            )
     else:
         if policy is None or not policy.addon_allowed or not policy.addon_amount:
             raise ApplicationError("The event's buy-in policy allows no add-on.")
@@ -342,6 +364,15 @@ def tournament_rebuy(
             raise ConflictError(f"{player} is out: an add-on is for players still in.")
         registration.addons += 1
         _book(tournament, player, LedgerKind.ADDON, policy.addon_amount, actor)
+        if place is not None:  # the chips join the player's stack at the table's next hand break, once
+            online_tournament.rebuy_queue(
+                actor=actor,
+                event_id=tournament.event_id,
+                player_id=player.pk,
+                table_id=place["table"],
+                amount=policy.addon_amount,
+                kind="addon",
+            )
     if registration.table_number is None:
         _seat_late(tournament, registration)
     registration.save()

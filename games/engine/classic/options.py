@@ -25,6 +25,9 @@ MINIMUMS = {
 }
 OPTIONAL = {"max_bet", "max_rounds", "hands"}
 MAXIMUM = 1_000_000_000
+# "never": the game ends when whoever runs the table closes it (a tournament's table), so players may join and
+# leave between hands; otherwise it ends when fewer than two players hold credits (RULES 3.7).
+END_RULES = ("last_player", "never")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,9 +46,9 @@ class ClassicOptions:
     hand_ranking: str = "magnitude"
     declare_totals: bool = True
     hands: int | None = None
-    # Fixed in this game (RULES 3.7): it ends when fewer than two players hold credits, or after `hands`;
-    # odd credits of a shared pot go one each from the dealer's left (Ruling 3.3.6); no re-buys in the engine.
-    end_rule: ClassVar[str] = "last_player"
+    end_rule: str = "last_player"
+    # Fixed in this game (RULES 3.7): odd credits of a shared pot go one each from the dealer's left (Ruling
+    # 3.3.6); no re-buys in the engine.
     odd_credits: ClassVar[str] = "left_of_dealer"
     rebuys: ClassVar[bool] = False
     add_ons: ClassVar[bool] = False
@@ -53,7 +56,7 @@ class ClassicOptions:
     chips: ClassVar[str] = "simple"
 
     def __post_init__(self) -> None:
-        check_choices_and_numbers(self, CHOICES, MINIMUMS, OPTIONAL, MAXIMUM)
+        check_choices_and_numbers(self, {**CHOICES, "end_rule": END_RULES}, MINIMUMS, OPTIONAL, MAXIMUM)
         if not isinstance(self.declare_totals, bool):
             raise InvalidOptions(f"Option 'declare_totals' must be true or false; got {self.declare_totals!r}.")
         if self.max_bet is not None and self.max_bet < self.min_bet:
@@ -67,7 +70,10 @@ class ClassicOptions:
             )
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in option_names()}
+        data = {name: getattr(self, name) for name in option_names()}
+        if self.end_rule == "last_player":  # the variant's own rule is not written: only a table run otherwise
+            del data["end_rule"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "ClassicOptions":

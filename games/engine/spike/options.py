@@ -24,6 +24,9 @@ MINIMUMS = {
 }
 OPTIONAL = {"max_bet", "hands"}
 BOOLEANS = ("gain_from_discard", "spike_dice")
+# "never": the game ends when whoever runs the table closes it (a tournament's table), so players may join and
+# leave between hands; otherwise the game ends with the last player holding credits (RULES 2.6).
+END_RULES = ("last_player", "never")
 # Where the market's cards lie, in price order: the newest card is the Pilot.
 POSITIONS = ("pilot", "wing", "gunner")
 
@@ -46,9 +49,9 @@ class CorellianSpikeOptions:
     spike_dice: bool = True
     odd_credits: str = "left_of_dealer"
     hands: int | None = None
+    end_rule: str = "last_player"
 
     # Fixed by the variant (RULES 2.5, 2.6): read by the shared `Game`, not options a table can set.
-    end_rule: ClassVar[str] = "last_player"
     betting: ClassVar[str] = "no_limit"
     stay_cost: ClassVar[int] = 1
     escalation: ClassVar[str] = "none"
@@ -61,7 +64,7 @@ class CorellianSpikeOptions:
     chips: ClassVar[str] = "simple"
 
     def __post_init__(self) -> None:
-        check_choices_and_numbers(self, CHOICES, MINIMUMS, OPTIONAL, MAXIMUM)
+        check_choices_and_numbers(self, {**CHOICES, "end_rule": END_RULES}, MINIMUMS, OPTIONAL, MAXIMUM)
         prices = self.market_prices
         if (
             not isinstance(prices, tuple)
@@ -83,6 +86,8 @@ class CorellianSpikeOptions:
     def to_dict(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in option_names()}
         data["market_prices"] = list(self.market_prices)
+        if self.end_rule == "last_player":  # the variant's own rule is not written: only a table run otherwise
+            del data["end_rule"]
         return data
 
     @classmethod
