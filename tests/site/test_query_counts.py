@@ -43,9 +43,9 @@ def _more_rows(site, rounds: int) -> None:
 # the next one reads only what says who may see it and the league's data version. The player page adds up its
 # chart and its games in the database and reads one ledger page (a count and 25 lines), not every line.
 PAGES = [
-    ("league", 9, 13, 1),
-    ("player", 9, 6, 2),  # the member sees the same leagues: their request finds the body cached
-    ("event", 6, 10, 1),
+    ("league", 10, 13, 1),
+    ("player", 9, 6, 1),  # the member sees the same leagues: their request finds the body cached
+    ("event", 7, 10, 1),
     ("game", 5, 9, 5),  # the chip history reads the ledger only (no query of the game itself); not cached
 ]
 
