@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from league import hooks, page_cache, page_stamps, pages, selectors
+from league.models import Player
 from league.permissions import can_edit_player
 
 
@@ -52,7 +53,14 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _render_player_page(request: HttpRequest, pk: int, state, raw: dict, csrf_token) -> str:
-    player = pages.player_for_viewer(user=request.user, pk=pk)
+    # The player as the stamp query read them (who may see them is decided there): no second read.
+    player = Player(
+        pk=state.pk,
+        display_name=state.display_name,
+        user_id=state.user_id,
+        created_by_id=state.created_by_id,
+        claim_code=state.claim_code,
+    )
     league_ids = [league_id for league_id, _ in state.leagues]
     audit = pages.audit_league_ids(request.user)  # whose ledger reasons this viewer may read
 
