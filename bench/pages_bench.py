@@ -2,11 +2,11 @@
 PostgreSQL with the league bench's 1,000 players and 50,000 games.
 
 Each page's server time (median and p95, through Django's test client, so no network) is reported against
-a bare Django view rendering a template of the same size: the page's own HTML, line by line, through one
-template loop. The ratio is the page's cost over the cost of just rendering that much HTML. Each page is
-measured, in turns with its bare view, cold (the league's data version moved before every request, as a
-write does, so every fragment comes from the database) and warm (served from the page cache, as every
-request is after the first since the league's data last changed).
+a bare Django view rendering a template of the same size (the page's own HTML, line by line, through one
+template loop), as two ratios, median over median and p95 over p95: the page's cost over the cost of just
+rendering that much HTML. Each page is measured, in turns with its bare view, cold (the league's data version
+moved before every request, as a write does, so every fragment comes from the database) and warm (served from
+the page cache, as every request is after the first since the league's data last changed).
 Run: `.venv/bin/python -m bench.pages_bench` (uses DATABASE_URL if set, and reuses the league it built there
 before; else creates and drops postgres://postgres@127.0.0.1:5432/sabacc_bench).
 """
@@ -28,7 +28,8 @@ from bench.league_bench import (
     _setup_django,
 )
 
-REQUESTS = 40
+REQUESTS = 40  # cold: each renders from the database
+WARM_REQUESTS = 300  # warm: enough for a steady p95
 HISTORY_EVENTS = 200
 HANDS_PER_GAME = 8
 AIM_RATIO = 2.0
@@ -183,38 +184,40 @@ def _run() -> int:
             # Cold: the league's data version moved before each request, as by a write (every fragment is
             # rendered from the database); warm: served from the page cache, as every request after the first
             # since the league's data last changed.
-            times = _side_by_side(
+            cold = _side_by_side(
                 client,
-                {
-                    "cold": (page_url, lambda: bump_data_version(league.pk)),
-                    "warm": (page_url, None),
-                    "bare": (f"/bare/{index}/", None),
-                },
+                {"page": (page_url, lambda: bump_data_version(league.pk)), "bare": (f"/bare/{index}/", None)},
                 REQUESTS,
             )
-            for kind in ("cold", "warm"):
-                rows.append((f"{label}, {kind}", times[kind], times["bare"], len(html), len(bare_html)))
+            warm = _side_by_side(client, {"page": (page_url, None), "bare": (f"/bare/{index}/", None)}, WARM_REQUESTS)
+            for kind, times in (("cold", cold), ("warm", warm)):
+                rows.append((f"{label}, {kind}", times["page"], times["bare"], len(html), len(bare_html)))
     backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
 
     print()
-    print(f"Pages bench: {PLAYERS:,} players, {GAMES:,} games; {REQUESTS} requests each, server time in-process")
+    print(
+        f"Pages bench: {PLAYERS:,} players, {GAMES:,} games; {REQUESTS} requests each cold, {WARM_REQUESTS} warm,"
+        " server time in-process"
+    )
     print(f"  page cache: {backend}")
-    print(f"  {'page':38} {'median':>9} {'p95':>9}   {'bare median':>11} {'bare p95':>9}   {'size':>9}   ratio")
-    worst = 0.0
+    print(
+        f"  {'page':38} {'median':>9} {'p95':>9}   {'bare median':>11} {'bare p95':>9}   {'size':>9}"
+        "   ratio (median, p95)"
+    )
+    worst = {"median": 0.0, "p95": 0.0}
     for label, times, bare_times, size, bare_size in rows:
         median, bare_median = statistics.median(times), statistics.median(bare_times)
-        ratio = median / bare_median
+        ratios = {"median": median / bare_median, "p95": _p95(times) / _p95(bare_times)}
         if label.endswith("warm"):
-            worst = max(worst, ratio)
+            worst = {kind: max(worst[kind], ratio) for kind, ratio in ratios.items()}
         print(
             f"  {label:38} {median * 1000:7.2f}ms {_p95(times) * 1000:7.2f}ms   {bare_median * 1000:9.2f}ms "
-            f"{_p95(bare_times) * 1000:7.2f}ms   {size / 1024:7.1f}KB   {ratio:5.2f}x"
+            f"{_p95(bare_times) * 1000:7.2f}ms   {size / 1024:7.1f}KB   {ratios['median']:5.2f}x {ratios['p95']:5.2f}x"
             + ("" if abs(size - bare_size) <= 1 else f" (bare {bare_size / 1024:.1f}KB)")
         )
-    print(
-        f"  result: worst warm ratio {worst:.2f}x",
-        "(within the 2x aim)" if worst <= AIM_RATIO else "(OUTSIDE the 2x aim)",
-    )
+    for kind, ratio in worst.items():
+        aim = "(within the 2x aim)" if ratio <= AIM_RATIO else "(OUTSIDE the 2x aim)"
+        print(f"  result: worst warm {kind} ratio {ratio:.2f}x {aim}")
     return 0
 
 
