@@ -105,7 +105,8 @@ class DenominationInline(admin.TabularInline):
 def _leagues_using(field: str, pk: int) -> set[int]:
     """The leagues whose pages show a chip set or buy-in policy: set on the league, a season or an event."""
     leagues = set(League.objects.filter(**{field: pk}).values_list("pk", flat=True))
-    leagues |= set(Season.objects.filter(**{field: pk}).values_list("league_id", flat=True))
+    if any(f.name == field for f in Season._meta.get_fields()):  # seasons have a buy-in policy, no chip set
+        leagues |= set(Season.objects.filter(**{field: pk}).values_list("league_id", flat=True))
     return leagues | set(Event.objects.filter(**{field: pk}).values_list("season__league_id", flat=True))
 
 
