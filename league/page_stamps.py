@@ -5,17 +5,55 @@ A warm page (`league.page_cache.serve_page`) does no other database work, so the
 are plain SQL, because compiling the equivalent ORM query takes several times as long as PostgreSQL takes to
 answer it. Who may see what is decided as `league.selectors` decides it (`can_see_league`, `player_list`),
 and `tests/site/test_page_cache.py` checks the two agree for every kind of viewer.
+
+For anonymous visitors a process remembers what it read for at most `PAGE_STAMP_MAX_AGE` seconds (0.1 by
+default; 0 turns it off): under a burst of visitors a page then costs no query at all, and a write shows to
+them at most that long after it commits (at once in the process that wrote it: a write's commit makes its
+process forget them all). Signed-in users, who write, always read the database.
 """
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import connection
 
 from league import selectors
 from league.models import Event, League, Membership, Player, Season, Visibility
 from league.page_cache import league_stamp
+
+T = TypeVar("T")
+_recent: dict[tuple, tuple[float, Any]] = {}
+_RECENT_LIMIT = 10_000
+
+
+def _for_anyone(key: tuple, read: Callable[[], T]) -> T:
+    """`read()`, or what it gave this process less than `PAGE_STAMP_MAX_AGE` seconds ago: the age counts from
+    before the read began, so a value is never more than that older than the database."""
+    max_age = getattr(settings, "PAGE_STAMP_MAX_AGE", 0)
+    if max_age <= 0:
+        return read()
+    began = time.monotonic()
+    seen = _recent.get(key)
+    if seen is not None and began - seen[0] < max_age:
+        return seen[1]
+    value = read()
+    if len(_recent) >= _RECENT_LIMIT:
+        _recent.clear()
+    _recent[key] = (began, value)
+    return value
+
+
+def forget() -> None:
+    """Drop what anonymous visitors' pages remembered: a write of some league's data has committed."""
+    _recent.clear()
+
+
+def _anonymous(user: Any) -> bool:
+    return not getattr(user, "is_authenticated", False)
 
 
 @dataclass(frozen=True)
@@ -27,7 +65,10 @@ class LeagueState:
     stamp: str
 
     def visible_to(self, user: Any) -> bool:
-        return self.public or selectors.is_admin(user) or self.pk in selectors.user_league_roles(user)
+        if self.public or selectors.is_admin(user):
+            return True
+        selectors.load_viewer(user)  # their player and roles in one query, as the page needs them after
+        return self.pk in selectors.user_league_roles(user)
 
 
 def _row(sql: str, params: list[Any]) -> tuple | None:
@@ -49,14 +90,20 @@ LEAGUE_OF_EVENT = (
 )
 
 
-def league_by_slug(slug: str) -> LeagueState | None:
-    row = _row(LEAGUE_BY_SLUG, [slug])
-    return _state(*row) if row else None
+def league_by_slug(slug: str, *, user: Any) -> LeagueState | None:
+    def read() -> LeagueState | None:
+        row = _row(LEAGUE_BY_SLUG, [slug])
+        return _state(*row) if row else None
+
+    return _for_anyone(("league", slug), read) if _anonymous(user) else read()
 
 
-def league_of_event(event_id: int) -> LeagueState | None:
-    row = _row(LEAGUE_OF_EVENT, [event_id])
-    return _state(*row) if row else None
+def league_of_event(event_id: int, *, user: Any) -> LeagueState | None:
+    def read() -> LeagueState | None:
+        row = _row(LEAGUE_OF_EVENT, [event_id])
+        return _state(*row) if row else None
+
+    return _for_anyone(("event", event_id), read) if _anonymous(user) else read()
 
 
 @dataclass(frozen=True)
@@ -101,6 +148,13 @@ def player_for_viewer(*, user: Any, pk: int) -> PlayerState | None:
     """The player and the viewer's leagues in one query, or None when there is no such player. `visible` as
     `selectors.player_list` decides: a site admin sees everyone, others members of leagues they can see and
     the players they are or entered."""
+    if _anonymous(user):
+        return _for_anyone(("player", pk), lambda: _player(user, pk))
+    return _player(user, pk)
+
+
+def _player(user: Any, pk: int) -> PlayerState | None:
+    selectors.load_viewer(user)  # their player and roles in one query, as the page needs them after
     admin = selectors.is_admin(user)
     params = {
         "pk": pk,

@@ -32,6 +32,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         raise pytest.UsageError(f"CI=true but Redis at REDIS_URL cannot be reached: {exc}") from exc
 
 
+@pytest.fixture(autouse=True)
+def fresh_page_stamps():
+    """What a process remembers of leagues for anonymous visitors' pages (`league.page_stamps`, a tenth of a
+    second) belongs to one test's data: each test starts as a new process would."""
+    from league import page_stamps
+
+    page_stamps.forget()
+
+
 _skipped: list[str] = []
 
 

@@ -14,7 +14,7 @@ from league.permissions import can_manage_league
 def event_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole page is rendered once per state of the league's data (its data version) and kind of viewer,
     then served from the cache (`league.page_cache.serve_page`) after reading the event's league alone."""
-    state = page_stamps.league_of_event(pk)
+    state = page_stamps.league_of_event(pk, user=request.user)
     if state is None or not state.visible_to(request.user):
         raise Http404("No such event.")
     return page_cache.serve_page(

@@ -20,7 +20,7 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
 
     The whole page is rendered once per state of the league's data (its data version) and kind of viewer,
     then served from the cache (`league.page_cache.serve_page`) after reading the league's row alone."""
-    state = page_stamps.league_by_slug(slug)
+    state = page_stamps.league_by_slug(slug, user=request.user)
     if state is None or not state.visible_to(request.user):
         raise Http404("No such league.")
     raw_season = request.GET.get("season")

@@ -54,7 +54,8 @@ def _standings_row(html: str, name: str) -> str:
     return next(row for row in table.split("<tr") if f">{name}</a>" in row)
 
 
-def test_a_page_served_twice_reads_the_cache_not_the_database(site_world, django_assert_num_queries):
+def test_a_page_served_twice_reads_the_cache_not_the_database(site_world, django_assert_num_queries, settings):
+    settings.PAGE_STAMP_MAX_AGE = 0  # no league read remembered (see test_whole_page_cache.py)
     url = f"/leagues/{site_world.base.league.slug}/"
     first = _get(Client(), url)
     with django_assert_num_queries(1):  # the league (who may see it, and its data version) only

@@ -3,6 +3,8 @@ they show and kind of viewer: every viewer still gets their own CSRF token, name
 controls and "My tables", and a members-only league's pages reach its members only, cached or not."""
 
 import re
+import time
+from unittest import mock
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -12,7 +14,7 @@ from django.contrib.messages.storage.cookie import CookieStorage
 from django.http import HttpResponse
 from django.test import Client, RequestFactory, TestCase
 
-from league import page_cache, page_stamps
+from league import page_cache, page_stamps, services
 from league.models import BuyInPolicy, Visibility
 from tests.factories import EventFactory, PlayerFactory, SeasonFactory, UserFactory
 from tests.site.conftest import build_site_world
@@ -66,7 +68,8 @@ def test_two_signed_in_users_get_their_own_name_token_and_row_from_warm_pages(si
     assert signed_out.status_code == 302
 
 
-def test_anonymous_visitors_share_a_cached_page_but_never_a_csrf_token(site_world, django_assert_num_queries):
+def test_anonymous_visitors_share_a_cached_page_but_never_a_csrf_token(site_world, django_assert_num_queries, settings):
+    settings.PAGE_STAMP_MAX_AGE = 0
     url = f"/events/{site_world.finished_game.event_id}/"
     first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
     page = _get(first, url)
@@ -191,4 +194,51 @@ def test_a_player_in_no_league_is_seen_by_whoever_entered_them_only(db):
     url = f"/players/{guest.pk}/"
     for _ in range(2):
         assert _signed_in(author).get(url).status_code == 200
+        assert Client().get(url).status_code == 404
+
+
+PAGE_URLS = {
+    "league": lambda site: f"/leagues/{site.base.league.slug}/",
+    "event": lambda site: f"/events/{site.finished_game.event_id}/",
+    "player": lambda site: f"/players/{site.base.players[0].pk}/",
+}
+
+
+@pytest.mark.parametrize("page", list(PAGE_URLS))
+def test_anonymous_visitors_in_a_burst_cost_no_query_and_signed_in_users_one(
+    site_world, settings, django_assert_num_queries, page
+):
+    settings.PAGE_STAMP_MAX_AGE = 60
+    url = PAGE_URLS[page](site_world)
+    _get(Client(), url)
+    with django_assert_num_queries(0):  # the league's state, read less than PAGE_STAMP_MAX_AGE ago
+        _get(Client(), url)
+    member = _signed_in(site_world.base.users["member"])
+    _get(member, url)
+    with django_assert_num_queries(4):  # session, user, their player and roles, then the league's state
+        _get(member, url)
+
+
+@pytest.mark.parametrize("page", list(PAGE_URLS))
+def test_a_write_shows_to_anonymous_visitors_at_once_however_long_they_may_be_remembered(site_world, settings, page):
+    settings.PAGE_STAMP_MAX_AGE = 60
+    world = site_world.base
+    han = world.players[0]
+    url = PAGE_URLS[page](site_world)
+    assert "Han the Bold" not in _get(Client(), url)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.player_update(actor=world.users["admin"], player=han, display_name="Han the Bold")
+    assert "Han the Bold" in _get(Client(), url)
+
+
+def test_a_league_made_members_only_closes_to_anonymous_visitors_within_the_max_age(site_world, settings):
+    settings.PAGE_STAMP_MAX_AGE = 60
+    world = site_world.base
+    url = f"/leagues/{world.league.slug}/"
+    _get(Client(), url)
+    world.league.visibility = Visibility.MEMBERS
+    world.league.save(update_fields=["visibility"])  # no service: nothing tells this process
+    assert Client().get(url).status_code == 200  # remembered for PAGE_STAMP_MAX_AGE at most
+    later = time.monotonic() + 61
+    with mock.patch("league.page_stamps.time.monotonic", return_value=later):
         assert Client().get(url).status_code == 404
