@@ -15,7 +15,7 @@ from config.errors import ApplicationError
 from league import services as league_services
 from league.models import Player, Role
 from tournaments import services
-from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.models import Format, Registration, RegistrationStatus, Tournament
 
 ACTIONS = (
     "add_guest",
@@ -164,6 +164,14 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
         if outcome["advancing"]:
             return f"Round {outcome['round']} is complete: {len(outcome['advancing'])} players go to the final table."
         return f"Table {outcome['table']}'s game is recorded."
+    if action == "open_online" and tournament.format == Format.HALCYON:
+        table = services.tournament_halcyon_online_open(
+            actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")
+        )
+        return (
+            f"{table.name} is open online with its players seated (Halcyon: every player deals once): start it "
+            f"from its page (/tables/{table.pk}/); its game is recorded here when it ends."
+        )
     if action == "open_online":
         table = services.tournament_online_table_open(
             actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")

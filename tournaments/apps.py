@@ -12,8 +12,12 @@ class TournamentsConfig(AppConfig):
         from tournaments.services.results import place_rows
 
         hooks.register(event_place_rows=place_rows, demo_extend=load_demo)
-        # Online tables report busts through games.hooks; a task records them (after the table's commit).
+        # Online tables report busts (and a finished table) through games.hooks; a task records each after the
+        # table's commit.
         from games import hooks as game_hooks
         from tournaments import tasks
 
-        game_hooks.listen(online_players_out=lambda **report: tasks.online_busts.delay(**report))
+        game_hooks.listen(
+            online_players_out=lambda **report: tasks.online_busts.delay(**report),
+            online_table_finished=lambda **report: tasks.halcyon_online_table.delay(**report),
+        )

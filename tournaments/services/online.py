@@ -43,8 +43,8 @@ def tournament_online_busts(
     if tournament is None:
         return []
     tournament = _lock(tournament)
-    if tournament.status != TournamentStatus.RUNNING:
-        return []
+    if tournament.status != TournamentStatus.RUNNING or tournament.format == Format.HALCYON:
+        return []  # a Halcyon table's places come from its whole game (tournaments.services.halcyon)
     if tournament.format == Format.REBUY and _registration_open(tournament, now or timezone.now()):
         return []
     eliminated = []
