@@ -1,22 +1,28 @@
 """Tournament benchmark: a 300-player freezeout on 38 tables with a compressed clock, through the real services.
 
 What runs: registration of every player (buy-ins booked through the league's ledger service), the seed hash and
-the seat draw, the clock started on a compressed structure (2-second levels), then eliminations until one player
-is left, each followed by balancing (moves and table breaks) through `tournament_balance`, while a second thread
-does what Celery beat does in production (`clock_tick_due()` every half second) and a third what the worker
-does with the tick scheduled for the exact time of the next change (eta): both call the services in-process,
-without a broker, so the figures are the services' own.
+the seat draw, the clock started on a compressed structure (2-second levels), then the tables play until one
+player is left. In the main process a thread does what Celery beat does in production (`clock_tick_due()` every
+half second) and another what the worker does with the tick scheduled for the exact time of the next change
+(eta); both call the services in-process, without a broker, so the figures are the services' own.
 
-The tables are played: each table's next hand is one hand of Coruscant Shift (the `better` preset's betting) by
-sensible bots on the engine, with the blinds of the level in force when the hand starts (a new level takes
-effect at each table's next hand); a player left with nothing is eliminated, knocked out by the hand's biggest
-winner, and balancing follows. The tables take turns in one process (a hand each), so the "tables applying a
-level" lag includes waiting for the other tables' hands. Reported: the time to finish,
-the lag between each level's scheduled time and the clock applying it (p95 and worst; aim under 1 s at p95,
-ratio printed against that aim), and the balancing work per elimination (moves, ms) against the pure
+The tables play concurrently, as an event's online tables do: `--workers` processes (4 by default; as Celery
+worker processes, each with its own database connection) each deal the next hand of the table waiting longest
+for one that no other worker is playing (the table's own lock, a PostgreSQL advisory lock, as a table's row lock
+in `games.online.services`). A hand is one hand of Coruscant Shift (the `better` preset's betting) by sensible
+bots on the engine, with the blinds of the level the clock last announced (a new level takes effect at each
+table's next hand, as `next_hand` applies a pending level); it holds its players' stack rows, so a player moved by
+balancing joins the new table's hands only once the hand they are in is over, and no chip is lost or made (checked
+at the end). A hand that leaves a player with nothing reports it, and a thread in the main process does what the
+`tournaments.online_busts` task does: it eliminates the player (knocked out by the hand's biggest winner) and
+balances the tables, through the services under the tournament's lock, while the tables play on.
+
+Reported: the time to finish; the clock's lag between each level's scheduled time and its announcement, and the
+tables' lag between a level's scheduled time and each table's first hand dealt under it (p95 and worst; aim under
+1 s at p95, ratios printed against that aim); the balancing work per elimination (moves, ms) against the pure
 `seating.balance` computation on the same tables (the named peer: the services' overhead ratio).
 
-Run: `.venv/bin/python -m bench.tournament_bench [--players 300] [--seats 8]` (creates and drops
+Run: `.venv/bin/python -m bench.tournament_bench [--players 300] [--seats 8] [--workers 4]` (creates and drops
 postgres://postgres@127.0.0.1:5432/sabacc_tournament_bench; `TOURNAMENT_BENCH_URL` overrides it).
 """
 
