@@ -132,7 +132,14 @@ def _play_tables(worker: int, tournament_id: int, seats: int, seed: int, busts) 
             options = build_options(
                 "coruscant_shift",
                 "better",
-                {"small_blind": level.small_blind, "big_blind": level.big_blind, "min_bet": level.big_blind},
+                {
+                    "small_blind": level.small_blind,
+                    "big_blind": level.big_blind,
+                    "min_bet": level.big_blind,
+                    # As at a tournament's online tables: odd credits to a player, none left in a carry-over
+                    # (each hand here is a game of its own, so a carry-over would be lost).
+                    "odd_credits": "left_of_dealer",
+                },
             )
             players_here = [player_id for player_id, _, _ in rows]
             before = [stack for _, stack, _ in rows]
