@@ -278,3 +278,26 @@ def test_the_pages_and_the_api_show_the_rounds_and_the_online_tables(
     assert sorted(r["place"] for r in row["results"])[0] == 1
     page = organiser.get(url).content.decode()
     assert 'data-action="open-online-1"' not in page and 'data-action="open-online-2"' in page
+
+
+def test_the_clock_leaves_a_halcyon_online_tables_forced_bets_alone(night, django_capture_on_commit_callbacks):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.structures import Level, structure_to_json
+
+    tournament = halcyon_night(night, players=8, per_table=4)
+    tournament.structure = structure_to_json(
+        [Level(ante=1, length=1, unit="seconds"), Level(ante=2, small_blind=1, big_blind=2, length=10)]
+    )
+    tournament.save(update_fields=["structure"])
+    table = open_online(night, tournament, 1)
+    options = dict(table.options)
+    with django_capture_on_commit_callbacks(execute=True):
+        announced = services.tournament_clock_tick(
+            tournament_id=tournament.pk, now=timezone.now() + timedelta(seconds=5)
+        )
+    assert any(item.level_index == 1 for item in announced)  # level 2 was announced
+    table.refresh_from_db()
+    assert table.options == options and table.options["ante"] == 1 and table.pending_levels is None
