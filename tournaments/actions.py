@@ -39,6 +39,7 @@ ACTIONS = (
     "deal",
     "complete",
     "halcyon_table",
+    "halcyon_online_record",
     "open_online",
 )
 
@@ -56,6 +57,14 @@ def player_field(data: Any, tournament: Tournament, name: str = "player") -> Pla
     if player is None:
         raise ApplicationError("Choose a player of this league.", extra={"field": name})
     return player
+
+
+def _halcyon_message(outcome: dict) -> str:
+    if outcome["final"]:
+        return "The final table's game is recorded: the places are set; complete the tournament."
+    if outcome["advancing"]:
+        return f"Round {outcome['round']} is complete: {len(outcome['advancing'])} players go to the final table."
+    return f"Table {outcome['table']}'s game is recorded."
 
 
 def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) -> str:
@@ -159,11 +168,12 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
         outcome = services.tournament_halcyon_table(
             actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table"), replay=replay
         )
-        if outcome["final"]:
-            return "The final table's game is recorded: the places are set; complete the tournament."
-        if outcome["advancing"]:
-            return f"Round {outcome['round']} is complete: {len(outcome['advancing'])} players go to the final table."
-        return f"Table {outcome['table']}'s game is recorded."
+        return _halcyon_message(outcome)
+    if action == "halcyon_online_record":
+        outcome = services.tournament_halcyon_online_record(
+            actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")
+        )
+        return _halcyon_message(outcome)
     if action == "open_online" and tournament.format == Format.HALCYON:
         table = services.tournament_halcyon_online_open(
             actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")

@@ -301,3 +301,37 @@ def test_the_clock_leaves_a_halcyon_online_tables_forced_bets_alone(night, djang
     assert any(item.level_index == 1 for item in announced)  # level 2 was announced
     table.refresh_from_db()
     assert table.options == options and table.options["ante"] == 1 and table.pending_levels is None
+
+
+def test_the_organiser_records_a_finished_online_game_the_task_did_not(night, users, recorded):
+    tournament = halcyon_night(night, players=8, per_table=4)
+    url = f"/api/tournaments/{tournament.pk}/actions/"
+    organiser = api(night.organiser)
+    before = snapshot()
+    never = organiser.post(url, {"action": "halcyon_online_record", "table": 1}, format="json")
+    assert never.status_code == 400 and "has not been played online in round 1" in never.json()["detail"]
+    assert snapshot() == before
+    table = open_online(night, tournament, 1)
+    early = organiser.post(url, {"action": "halcyon_online_record", "table": 1}, format="json")
+    assert early.status_code == 409 and "not finished" in early.json()["detail"]
+    # Played with its after-commit report never delivered (no worker, a lost message): nothing is recorded.
+    played = play(night, table, users, recorded)
+    assert tournament.__class__.objects.get(pk=tournament.pk).rounds == []
+    page = Client()
+    page.force_login(night.organiser)
+    control = f"/manage/tournaments/{tournament.pk}/"
+    assert 'data-action="halcyon-online-record-1"' in page.get(control).content.decode()
+    assert (
+        'data-action="halcyon-online-record-1"' not in Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    )
+    response = page.post(control, {"action": "halcyon_online_record", "table": "1", "section": "halcyon-rounds"})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert {row[0]: row[1] for row in tournament.rounds[0]["1"]} == {seat.player_id: seat.credits for seat in played}
+    before = snapshot()
+    again = page.post(control, {"action": "halcyon_online_record", "table": "1", "section": "halcyon-rounds"})
+    assert again.status_code == 409 and "already recorded" in again.content.decode()
+    assert snapshot() == before
+    # The report arriving late records nothing more.
+    assert tasks.halcyon_online_table.run(event_id=night.event.pk, table_id=table.pk, tournament_table=1) is False
+    assert AuditEntry.objects.filter(action="tournament_halcyon_table").count() == 1

@@ -4,6 +4,7 @@
 from tournaments.services.clock import clock_tick_due, clock_topic, tournament_clock_tick
 from tournaments.services.halcyon import (
     tournament_halcyon_online_open,
+    tournament_halcyon_online_record,
     tournament_halcyon_online_result,
     tournament_halcyon_table,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "tournament_eliminate",
     "tournament_eliminate_undo",
     "tournament_halcyon_online_open",
+    "tournament_halcyon_online_record",
     "tournament_halcyon_online_result",
     "tournament_halcyon_table",
     "tournament_online_busts",

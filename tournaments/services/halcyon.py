@@ -250,6 +250,50 @@ def tournament_halcyon_online_open(
 
 @retry_on_conflict
 @transaction.atomic
+def tournament_halcyon_online_record(*, actor: Any, tournament: Tournament, table_number: Any) -> dict:
+    """The organiser records a finished online table of the round being played whose game the task did not record
+    (it was refused, or the task has not run yet): the same path, with the reason shown when it is refused."""
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    _check_running(tournament)
+    if isinstance(table_number, bool) or not isinstance(table_number, int) or table_number < 1:
+        raise ApplicationError(
+            f"Choose a table by its number (1 or more); got {table_number!r}.", extra={"field": "table"}
+        )
+    number = current_round(tournament)
+    opened = (
+        AuditEntry.objects.filter(
+            object_type=Tournament._meta.label,
+            object_id=str(tournament.pk),
+            action=OPENED,
+            data__round=number,
+            data__table=table_number,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if opened is None:
+        raise ApplicationError(
+            f"Table {table_number} has not been played online in round {number}.", extra={"field": "table"}
+        )
+    table = OnlineTable.objects.filter(pk=opened.data["online_table"]).select_related("game").first()
+    if table is None or table.status != TableStatus.FINISHED:
+        raise ConflictError(f"Table {table_number}'s online game is not finished; it is recorded when it ends.")
+    document = table.game.replay_document if table.game is not None else None
+    if not document:
+        raise ConflictError(f"Online table {table.pk}'s game has no replay to record; enter the game instead.")
+    return _record(
+        actor=actor,
+        tournament=tournament,
+        table_number=table_number,
+        replay=document,
+        players={seat.name: seat.player_id for seat in table.seats.all()},
+        online_table=table.pk,
+    )
+
+
+@retry_on_conflict
+@transaction.atomic
 def tournament_halcyon_online_result(*, table_id: int) -> dict | None:
     """Record a finished online Halcyon table's game into its round, from the league game's replay, through the
     same path as an uploaded replay. Once: a table recorded already, a table that is not a Halcyon table of the
@@ -272,14 +316,13 @@ def tournament_halcyon_online_result(*, table_id: int) -> dict | None:
         return None
     document = table.game.replay_document if table.game is not None else None
     if not document:
-        raise ApplicationError(f"Online table {table_id}'s game has no replay to record; upload it instead.")
-    players = {seat.name: seat.player_id for seat in table.seats.all()}
+        raise ConflictError(f"Online table {table_id}'s game has no replay to record; enter the game instead.")
     return _record(
         actor=None,
         tournament=tournament,
         table_number=table.tournament_table,
         replay=document,
-        players=players,
+        players={seat.name: seat.player_id for seat in table.seats.all()},
         online_table=table_id,
     )
 
