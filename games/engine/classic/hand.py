@@ -297,7 +297,8 @@ class ClassicHand:
 
     def legal_actions(self, seat: int) -> ClassicLegal:
         phase = self.phase
-        if seat not in self._awaited():
+        waiting = self._waiting
+        if seat not in (self._awaited() if waiting is None else waiting):
             return ClassicLegal(seat=seat, phase=phase)
         legal = self._legal.get(seat)
         if legal is None:
@@ -429,9 +430,13 @@ class ClassicHand:
         self._skipped_from_start = self.actor() is None
 
     def _advance(self) -> None:
+        legal = self._legal
         while True:
-            self._changed()
-            if self.phase == "complete" or self.stalled:
+            self._waiting = None  # `self._changed()`, inlined: this loop runs several times a decision
+            if legal:
+                legal.clear()
+            phase = self.phase
+            if phase == "complete" or self.stalled:
                 return
             if len(self._live) == 1:
                 self._finish_fold_out()
@@ -447,12 +452,12 @@ class ClassicHand:
                 if what == "round":
                     self._after_round()
                 continue
-            if self.phase == "play":
+            if phase == "play":
                 if self._turn_seat() is not None:
                     return
                 self._open_betting_round()
                 continue
-            if self.phase == "betting":
+            if phase == "betting":
                 if self.actor() is not None:
                     return
                 self.phase = "closing"
@@ -623,9 +628,12 @@ class ClassicHand:
         return ", ".join(self.names[s] for s in self._awaited()) or "nobody"
 
     def _verify_waiting(self, seat: int, verb: str) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.names):
+        if (type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int))) or not (
+            0 <= seat < len(self.names)
+        ):
             raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
-        if self.phase == "complete":
+        phase = self.phase
+        if phase == "complete":
             raise WrongPhase(f"Hand {self.number} is over; the next hand has not started.")
         if self.stalled:
             raise WrongPhase(
@@ -639,12 +647,12 @@ class ClassicHand:
             if seat in self.folded:
                 raise NotYourTurn(f"{name} has folded and takes no part in the rest of hand {self.number}.")
             raise NotYourTurn(f"It is not {name}'s turn: waiting for {self._who()}.")
-        if verb in PLAY_VERBS and self.phase != "play":
+        if verb in PLAY_VERBS and phase != "play":
             raise WrongPhase(
                 f"wrong phase: it is {name}'s betting turn in round {self.round_number} "
                 "(check, call, bet, raise, fold or allin)"
             )
-        if verb in BET_VERBS and self.phase == "play":
+        if verb in BET_VERBS and phase == "play":
             raise WrongPhase(
                 f"wrong phase: it is {name}'s play turn in round {self.round_number} (draw, trade or stand)"
             )
