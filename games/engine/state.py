@@ -326,7 +326,7 @@ class Game:
 
     def _after_operation(self) -> None:
         hand = self.hand
-        if hand is None or not hand.is_complete or hand.number == self.hands_played:
+        if hand is None or hand.phase != "complete" or hand.number == self.hands_played:
             return
         if hand.reshuffled:
             # Every reshuffled pile, for exports (a seeded hand's follow from its seed and the play).

@@ -128,11 +128,12 @@ def parse_cards(items: Iterable[object]) -> list[ClassicCard]:
     return [parse_card(item) for item in items]
 
 
-def codes(cards: Iterable[ClassicCard]) -> list[str]:
-    return [card.code for card in cards]
-
-
 _INDEX = attrgetter("index")
+_CODE = attrgetter("code")
+
+
+def codes(cards: Iterable[ClassicCard]) -> list[str]:
+    return list(map(_CODE, cards))
 
 
 def canonical(cards: Iterable[ClassicCard]) -> list[ClassicCard]:

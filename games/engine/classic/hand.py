@@ -71,7 +71,7 @@ class ClassicLegal(LegalActions):
     unlockable: tuple[str, ...] = ()
     can_call_hand: bool = False
 
-    def _verb_list(self) -> list[str]:
+    def _play_verbs(self) -> list[str]:
         verbs = []
         if self.can_draw:
             verbs.append("draw")
@@ -79,10 +79,23 @@ class ClassicLegal(LegalActions):
             verbs.append("trade")
         if self.can_stand:
             verbs.append("stand")
-        return verbs + LegalActions._verb_list(self)
+        return verbs
+
+    def _verb_list(self) -> list[str]:
+        return self._play_verbs() + LegalActions._verb_list(self)
 
     def to_dict(self) -> dict:
-        data = LegalActions.to_dict(self)
+        if (
+            self.can_stand
+            and not (
+                self.can_fold or self.can_check or self.can_call or self.can_all_in or self.can_bet or self.can_raise
+            )
+            and not self.can_select
+        ):
+            # A play turn (no betting verb): `LegalActions.to_dict` would add nothing but the seat and the phase.
+            data = {"seat": self.seat, "phase": self.phase, "verbs": self._play_verbs()}
+        else:
+            data = LegalActions.to_dict(self)
         if self.can_stand:
             data["tradeable"] = list(self.tradeable)
             data["lockable"] = list(self.lockable)
@@ -100,7 +113,19 @@ _new_legal = builder(ClassicLegal)  # `ClassicLegal(...)`, cheaper: one is made 
 _DICE_RECORDS = {(a, b): new_record("dice", note=f"{a}-{b}") for a in range(1, 7) for b in range(1, 7)}
 _ROUND_RECORDS: dict[tuple[int, str], Record] = {}
 # Each card's one character in the compact actions.
-_CHARS = {card: encode_cards([card]) for card in full_deck()}
+_CHARS = {card.index: encode_cards([card]) for card in full_deck()}
+# The records of a card dealt or shifted to a seat are frozen, so each is made once (`card_record` without hashing
+# the card in Python: keyed by its index).
+_CARD_RECORDS: dict[tuple[str, int, int], Record] = {}
+_CODE = attrgetter("code")
+
+
+def _card_record(kind: str, seat: int, card: ClassicCard) -> Record:
+    key = (kind, seat, card.index)
+    record = _CARD_RECORDS.get(key)
+    if record is None:
+        record = _CARD_RECORDS[key] = card_record(kind, seat, card)
+    return record
 
 
 def _round_record(number: int, note: str) -> Record:
@@ -278,10 +303,13 @@ class ClassicHand:
         return waiting
 
     def waiting_for(self) -> list[int]:
-        return list(self._awaited())
+        waiting = self._waiting
+        return list(self._awaited() if waiting is None else waiting)
 
     def actor(self) -> int | None:
-        waiting = self._awaited()
+        waiting = self._waiting
+        if waiting is None:
+            waiting = self._awaited()
         return waiting[0] if waiting else None
 
     def _turn_seat(self) -> int | None:
@@ -343,14 +371,12 @@ class ClassicHand:
     def public_seats(self, viewer: int | None = None) -> dict[int, dict]:
         """Each seat's public part: how many cards it holds, its interference field (public, face up) and,
         with `declare_totals`, its declared two-card total."""
-        rows = {}
         hands, fields, declared = self._hand, self._field, self.declared
-        for seat in self.seats:
-            field = fields[seat]
-            row = {"cards_held": len(hands[seat]), "field": [card.code for card in field] if field else []}
-            if seat in declared:
-                row["declared_total"] = declared[seat]
-            rows[seat] = row
+        rows = {seat: {"cards_held": len(hands[seat]), "field": list(map(_CODE, fields[seat]))} for seat in self.seats}
+        if declared:
+            for seat, row in rows.items():
+                if seat in declared:
+                    row["declared_total"] = declared[seat]
         return rows
 
     def public_hand(self) -> dict:
@@ -364,7 +390,7 @@ class ClassicHand:
             "shifts": list(self.shifts),
             "draw_pile": len(self._draw),
             "discard_pile": len(self._discard),
-            "hand_pot": self.hand_pot(),
+            "hand_pot": sum(self.contributions.values()),  # `self.hand_pot()`
             "sabacc_pot": self.sabacc_pot,
             "call_round": self.options.call_round,
             "called_by": self.called_by,
@@ -373,7 +399,11 @@ class ClassicHand:
 
     def private_view(self, seat: int) -> dict:
         """What only `seat` sees: the cards in its hand (its field is public anyway)."""
-        return {"cards": codes(self._hand.get(seat, ())), "field": codes(self._field.get(seat, ())), "selection": []}
+        return {
+            "cards": list(map(_CODE, self._hand.get(seat, ()))),
+            "field": list(map(_CODE, self._field.get(seat, ()))),
+            "selection": [],
+        }
 
     # ----- the automatic steps -----------------------------------------------------------------
 
@@ -396,7 +426,7 @@ class ClassicHand:
             for seat in self.seats:
                 card = self._take()
                 self._hand[seat].append(card)
-                self._log.append(card_record("deal", seat, card))
+                self._log.append(_card_record("deal", seat, card))
         if self.options.declare_totals:
             for seat in self.seats:
                 total = sum(card.value for card in self._hand[seat])
@@ -511,7 +541,7 @@ class ClassicHand:
                     card = pile[taken]
                     taken += 1
                     hands[seat].append(card)
-                    log.append(card_record("shift", seat, card))
+                    log.append(_card_record("shift", seat, card))
         del pile[:taken]
 
     def _return_uncalled(self) -> None:
@@ -643,7 +673,8 @@ class ClassicHand:
         if verb not in VERBS:
             raise WrongPhase(f"Unknown action {verb!r}; the actions are: {', '.join(VERBS)}.")
         name = self.names[seat]
-        if seat not in self._awaited():
+        waiting = self._waiting
+        if seat not in (self._awaited() if waiting is None else waiting):
             if seat in self.folded:
                 raise NotYourTurn(f"{name} has folded and takes no part in the rest of hand {self.number}.")
             raise NotYourTurn(f"It is not {name}'s turn: waiting for {self._who()}.")
@@ -671,7 +702,7 @@ class ClassicHand:
         if verb not in PLAY_VERBS:
             raise WrongPhase(f"{verb} is a betting action; on a play turn draw, trade or stand.")
         name = self.names[seat]
-        hand, field = list(self._hand[seat]), list(self._field[seat])
+        hand, field = self._hand[seat], self._field[seat]  # only read: an unlock below works on copies
         out = into = given = None
         if unlock is not None:
             out = self._card(unlock, "unlock")
@@ -681,8 +712,9 @@ class ClassicHand:
                     f"cannot unlock {out.code}: it is not in {name}'s interference field{where}; "
                     f"the field holds: {', '.join(codes(field)) or 'nothing'}."
                 )
+            field = list(field)
             field.remove(out)
-            hand.append(out)
+            hand = [*hand, out]
         if verb in ("draw", "trade") and not (self._draw or self._discard):
             raise IllegalAction("The draw pile and the discard pile are both empty: nobody can draw; stand instead.")
         if verb == "trade":
@@ -867,7 +899,7 @@ def _only(verb: str, args: dict) -> dict:
 
 
 def _char(card: ClassicCard | None) -> str:
-    return "-" if card is None else _CHARS[card]
+    return "-" if card is None else _CHARS[card.index]
 
 
 def _canonical(cards: list[ClassicCard]) -> list[ClassicCard]:
