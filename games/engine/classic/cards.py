@@ -128,12 +128,11 @@ def parse_cards(items: Iterable[object]) -> list[ClassicCard]:
     return [parse_card(item) for item in items]
 
 
-_INDEX = attrgetter("index")
-_CODE = attrgetter("code")
-
-
 def codes(cards: Iterable[ClassicCard]) -> list[str]:
-    return list(map(_CODE, cards))
+    return [card.code for card in cards]
+
+
+_INDEX = attrgetter("index")
 
 
 def canonical(cards: Iterable[ClassicCard]) -> list[ClassicCard]:

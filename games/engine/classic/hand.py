@@ -117,7 +117,6 @@ _CHARS = {card.index: encode_cards([card]) for card in full_deck()}
 # The records of a card dealt or shifted to a seat are frozen, so each is made once (`card_record` without hashing
 # the card in Python: keyed by its index).
 _CARD_RECORDS: dict[tuple[str, int, int], Record] = {}
-_CODE = attrgetter("code")
 
 
 def _card_record(kind: str, seat: int, card: ClassicCard) -> Record:
@@ -372,11 +371,13 @@ class ClassicHand:
         """Each seat's public part: how many cards it holds, its interference field (public, face up) and,
         with `declare_totals`, its declared two-card total."""
         hands, fields, declared = self._hand, self._field, self.declared
-        rows = {seat: {"cards_held": len(hands[seat]), "field": list(map(_CODE, fields[seat]))} for seat in self.seats}
-        if declared:
-            for seat, row in rows.items():
-                if seat in declared:
-                    row["declared_total"] = declared[seat]
+        rows = {}
+        for seat in self.seats:
+            field = fields[seat]
+            row = {"cards_held": len(hands[seat]), "field": [card.code for card in field] if field else []}
+            if seat in declared:
+                row["declared_total"] = declared[seat]
+            rows[seat] = row
         return rows
 
     def public_hand(self) -> dict:
@@ -400,8 +401,8 @@ class ClassicHand:
     def private_view(self, seat: int) -> dict:
         """What only `seat` sees: the cards in its hand (its field is public anyway)."""
         return {
-            "cards": list(map(_CODE, self._hand.get(seat, ()))),
-            "field": list(map(_CODE, self._field.get(seat, ()))),
+            "cards": [card.code for card in self._hand.get(seat, ())],
+            "field": [card.code for card in self._field.get(seat, ())],
             "selection": [],
         }
 
