@@ -142,7 +142,7 @@ def canonical(cards: Iterable[ClassicCard]) -> list[ClassicCard]:
 
 def encode_cards(cards: Iterable[ClassicCard]) -> str:
     """A compact string, one character per card (saved games only: it holds hidden cards)."""
-    return bytes(map(_INDEX, cards)).translate(_INDEX_TO_CHAR).decode("ascii")
+    return "".join([_ALPHABET[card.index] for card in cards])
 
 
 def decode_cards(text: str) -> list[ClassicCard]:
