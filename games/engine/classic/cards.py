@@ -93,8 +93,6 @@ DECK: tuple[ClassicCard, ...] = (*KINDS[:60], *(card for card in KINDS[60:] for 
 DECK_COUNTS = Counter(DECK)
 _BY_CODE = {card.code: card for card in KINDS}
 _BY_CHAR = {_ALPHABET[card.index]: card for card in KINDS}
-# Byte i (a card's index) -> its character in `_ALPHABET`, for `encode_cards` in one `bytes.translate`.
-_INDEX_TO_CHAR = bytes(range(256)).translate(bytes.maketrans(bytes(range(68)), _ALPHABET.encode("ascii")))
 
 
 def full_deck() -> list[ClassicCard]:

@@ -370,8 +370,8 @@ class ClassicHand:
     def public_seats(self, viewer: int | None = None) -> dict[int, dict]:
         """Each seat's public part: how many cards it holds, its interference field (public, face up) and,
         with `declare_totals`, its declared two-card total."""
-        hands, fields, declared = self._hand, self._field, self.declared
         rows = {}
+        hands, fields, declared = self._hand, self._field, self.declared
         for seat in self.seats:
             field = fields[seat]
             row = {"cards_held": len(hands[seat]), "field": [card.code for card in field] if field else []}
