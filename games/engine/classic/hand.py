@@ -127,6 +127,20 @@ def _card_record(kind: str, seat: int, card: ClassicCard) -> Record:
     return record
 
 
+_SEAT_RECORDS: dict[tuple[str, int, int | None], Record] = {}
+
+
+def _seat_record(kind: str, seat: int, amount: int | None) -> Record:
+    """`new_record(kind, seat, amount)`, made once for the few that repeat (antes, stands)."""
+    key = (kind, seat, amount)
+    record = _SEAT_RECORDS.get(key)
+    if record is None:
+        if len(_SEAT_RECORDS) >= 4096:
+            _SEAT_RECORDS.clear()
+        record = _SEAT_RECORDS[key] = new_record(kind, seat, amount)
+    return record
+
+
 def _round_record(number: int, note: str) -> Record:
     record = _ROUND_RECORDS.get((number, note))
     if record is None:
@@ -420,9 +434,9 @@ class ClassicHand:
             self.forced[seat] = ante
             self.sabacc_antes[seat] = sabacc
             self.sabacc_pot += sabacc
-            self._log.append(new_record("ante", seat, ante))
+            self._log.append(_seat_record("ante", seat, ante))
             if sabacc:
-                self._log.append(new_record("sabacc_ante", seat, sabacc))
+                self._log.append(_seat_record("sabacc_ante", seat, sabacc))
         for _ in range(2):
             for seat in self.seats:
                 card = self._take()
@@ -758,7 +772,7 @@ class ClassicHand:
             hand.remove(given)
             self._discard.append(given)
         if verb == "stand":
-            self._log.append(new_record("stand", seat))
+            self._log.append(_seat_record("stand", seat, None))
         else:
             kept = (taken,) if given is None else (taken, given)
             self._log.append(new_record(verb, seat, cards=kept))
