@@ -187,18 +187,24 @@ class PlayerState:
 
 
 # The leagues a viewer can see: every league for a site admin (%(everything)s), else the public ones and those
-# they are a member of (%(mine)s), as `selectors.league_list` filters them.
+# they are a member of (`mine`), as `selectors.league_list` filters them. `me` is the viewer's player and
+# league roles (none for an anonymous visitor), read as `selectors.load_viewer` reads them, in the same query.
 PLAYER = """
+WITH me AS (SELECT v.id AS player_id, m.league_id, m.role
+              FROM league_player v LEFT JOIN league_membership m ON m.player_id = v.id
+             WHERE v.user_id = %(user)s),
+     mine AS (SELECT league_id FROM me WHERE league_id IS NOT NULL)
 SELECT p.id, p.display_name, p.user_id, p.created_by_id, p.claim_code,
        EXISTS (SELECT 1 FROM league_membership m JOIN league_league l ON l.id = m.league_id
                WHERE m.player_id = p.id
-                 AND (%(everything)s OR l.visibility = %(public)s OR l.id = ANY(%(mine)s))),
-       seen.ids, seen.created, seen.versions
+                 AND (%(everything)s OR l.visibility = %(public)s OR l.id IN (SELECT league_id FROM mine))),
+       seen.ids, seen.created, seen.versions,
+       (SELECT json_agg(json_build_array(me.player_id, me.league_id, me.role)) FROM me)
   FROM league_player p,
        (SELECT array_agg(l.id ORDER BY l.id) AS ids, array_agg(l.created_at ORDER BY l.id) AS created,
                array_agg(l.data_version ORDER BY l.id) AS versions
           FROM league_league l
-         WHERE %(everything)s OR l.visibility = %(public)s OR l.id = ANY(%(mine)s)) seen
+         WHERE %(everything)s OR l.visibility = %(public)s OR l.id IN (SELECT league_id FROM mine)) seen
  WHERE p.id = %(pk)s
 """
 TABLES = {
@@ -220,19 +226,18 @@ def player_for_viewer(*, user: Any, pk: int) -> PlayerState | None:
 
 
 def _player(user: Any, pk: int) -> PlayerState | None:
-    selectors.load_viewer(user)  # their player and roles in one query, as the page needs them after
     admin = selectors.is_admin(user)
-    params = {
-        "pk": pk,
-        "everything": admin,
-        "public": Visibility.PUBLIC.value,
-        "mine": [int(league_id) for league_id in selectors.user_league_roles(user)],
-    }
+    me = user.pk if getattr(user, "is_authenticated", False) else None
+    params = {"pk": pk, "user": me, "everything": admin, "public": Visibility.PUBLIC.value}
     row = _row(PLAYER, params)
     if row is None:
         return None
-    pk, name, user_id, created_by_id, claim_code, in_seen_league, ids, created, versions = row
-    me = user.pk if getattr(user, "is_authenticated", False) else None
+    pk, name, user_id, created_by_id, claim_code, in_seen_league, ids, created, versions, viewer = row
+    if me is not None and not hasattr(user, "_league_roles_cache"):  # as `selectors.load_viewer` leaves them
+        viewer = viewer or []
+        if not hasattr(user, "_player_id_cache"):
+            user._player_id_cache = viewer[0][0] if viewer else None
+        user._league_roles_cache = {league_id: role for _, league_id, role in viewer if league_id is not None}
     visible = admin or in_seen_league or (me is not None and me in (user_id, created_by_id))
     leagues = [(i, league_stamp(i, c, v)) for i, c, v in zip(ids or [], created or [], versions or [], strict=True)]
     return PlayerState(pk, name, user_id, created_by_id, claim_code, visible, leagues)

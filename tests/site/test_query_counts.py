@@ -47,7 +47,9 @@ def _more_rows(site, rounds: int) -> None:
 # its chart and its games in the database and reads one ledger page (a count and 25 lines), not every line.
 PAGES = [
     ("league", 10, 13, 1),
-    ("player", 8, 5, 1),  # the member sees the same leagues: their request finds the body fragment cached
+    # The member sees the same leagues: their request finds the body fragment cached; their player and roles are
+    # read in the page's first query.
+    ("player", 8, 4, 1),
     ("event", 7, 10, 1),
     ("game", 5, 9, 5),  # the chip history reads the ledger only (no query of the game itself); not cached
 ]
