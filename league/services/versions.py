@@ -93,10 +93,15 @@ def version_key(league_id: int) -> str:
 
 
 def client():
-    """The raw Redis client of the default cache (values here are plain strings, not pickled)."""
+    """The raw Redis client of the default cache (values here are plain strings, not pickled), made once per
+    cache connection: making one per call (`get_client`) costs more than the GET it sends."""
     from django.core.cache import cache
 
-    return cache._cache.get_client(write=True)
+    backend = cache._cache
+    made = getattr(backend, "_league_versions_client", None)
+    if made is None:
+        made = backend._league_versions_client = backend.get_client(write=True)
+    return made
 
 
 def encode(version: int, visibility: str, created_at, slug: str) -> str:
