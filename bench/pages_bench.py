@@ -219,7 +219,7 @@ def _run() -> int:
     from league.services.versions import redis_versions
 
     held = "leagues' state read from Redis" if redis_versions() else "leagues' state read from PostgreSQL"
-    session = settings.SESSION_ENGINE.rsplit(".", 1)[-1]
+    session = settings.SESSION_ENGINE
 
     print()
     print(
