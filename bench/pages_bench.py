@@ -8,9 +8,12 @@ rendering that much HTML. Each page is measured, in turns with its bare view, co
 moved before every request, as a write does, so every fragment comes from the database) and warm (served from
 the page cache, as every request is after the first since the league's data last changed).
 Run: `.venv/bin/python -m bench.pages_bench` (uses DATABASE_URL if set, and reuses the league it built there
-before; else creates and drops postgres://postgres@127.0.0.1:5432/sabacc_bench). The visitor is anonymous: with
-`PAGE_STAMP_MAX_AGE=0` every warm request reads its league's state from PostgreSQL (one query), as a signed-in
-user's always does; by default (0.1 s) a burst of anonymous requests reads it about ten times a second.
+before; else creates and drops postgres://postgres@127.0.0.1:5432/sabacc_bench). With `REDIS_URL` the cache is
+Redis: the league and event pages read their league's state there (`league.services.versions`), sessions come
+from the cache, and nothing is remembered per process (`PAGE_STAMP_MAX_AGE` 0). Without it (local-memory cache)
+every warm request reads its league's state from PostgreSQL (one query) when `PAGE_STAMP_MAX_AGE=0`, as a
+signed-in user's always does; by default (0.1 s) a burst of anonymous requests reads it ten times a second.
+The player page reads the player's row from PostgreSQL on every request either way.
 """
 
 import os
@@ -213,6 +216,10 @@ def _run() -> int:
             for kind, times in (("cold", cold), ("warm", warm), ("warm, member", member_warm)):
                 rows.append((f"{label}, {kind}", times["page"], times["bare"], len(html), len(bare_html)))
     backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+    from league.services.versions import redis_versions
+
+    held = "leagues' state read from Redis" if redis_versions() else "leagues' state read from PostgreSQL"
+    session = settings.SESSION_ENGINE
 
     print()
     print(
@@ -220,7 +227,7 @@ def _run() -> int:
         " server time in-process"
     )
     print(
-        f"  page cache: {backend}; anonymous visitors' league reads remembered for"
+        f"  page cache: {backend}; {held}; sessions: {session}; anonymous visitors' league reads remembered for"
         f" PAGE_STAMP_MAX_AGE={settings.PAGE_STAMP_MAX_AGE:g}s (0: every request reads them)"
     )
     print(

@@ -6,12 +6,22 @@ are plain SQL, because compiling the equivalent ORM query takes several times as
 answer it. Who may see what is decided as `league.selectors` decides it (`can_see_league`, `player_list`),
 and `tests/site/test_page_cache.py` checks the two agree for every kind of viewer.
 
-For anonymous visitors a process remembers what it read for at most `PAGE_STAMP_MAX_AGE` seconds (0.1 by
-default; 0 turns it off): under a burst of visitors a page then costs no query at all, and a write shows to
-them at most that long after it commits (at once in the process that wrote it: a write's commit makes its
-process forget them all). Signed-in users, who write, always read the database.
+When the cache is Redis, the league and event pages read their league's state from the copy held there
+(`league.services.versions` says why it is never stale past a commit's after-commit step), not from
+PostgreSQL: a warm page then costs one Redis GET and no query. What a process remembers to get there, which
+league a slug and an event belong to, is checked or can't change: the copy names the league's slug (a slug
+moved to another league reads the database), and an event never moves to another league (deleting one moves
+its league's version, so its page renders anew and is not found). A missing copy, Redis unreachable, or a
+request inside a transaction (whose own writes the copy can't show) read the database, as without Redis.
+The player page, which shows the player's own row, always reads the database (one query).
+
+For anonymous visitors a process may also remember what it read for at most `PAGE_STAMP_MAX_AGE` seconds (0.1
+by default without Redis, 0 with it; 0 turns it off): under a burst of visitors a page then costs no query at
+all, and a write shows to them at most that long after it commits (at once in the process that wrote it: a
+write's commit makes its process forget them all). Signed-in users, who write, never get a remembered read.
 """
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +34,9 @@ from django.db import connection
 from league import selectors
 from league.models import Event, League, Membership, Player, Season, Visibility
 from league.page_cache import league_stamp
+from league.services import versions
 
+logger = logging.getLogger(__name__)
 T = TypeVar("T")
 _recent: dict[tuple, tuple[float, Any]] = {}
 _RECENT_LIMIT = 10_000
@@ -77,21 +89,69 @@ def _row(sql: str, params: list[Any]) -> tuple | None:
         return cursor.fetchone()
 
 
-def _state(pk: int, visibility: str, created_at: datetime | None, version: int) -> LeagueState:
+def _state(pk: int, visibility: str, created_at: datetime | None, version: int, slug: str = "") -> LeagueState:
     return LeagueState(pk, visibility == Visibility.PUBLIC, league_stamp(pk, created_at, version))
 
 
 # The models' own tables (`tests/site/test_page_cache.py` checks the names against the models).
-LEAGUE_BY_SLUG = "SELECT id, visibility, created_at, data_version FROM league_league WHERE slug = %s"
+LEAGUE_BY_SLUG = "SELECT id, visibility, created_at, data_version, slug FROM league_league WHERE slug = %s"
 
 LEAGUE_OF_EVENT = (
-    "SELECT l.id, l.visibility, l.created_at, l.data_version FROM league_event e"
+    "SELECT l.id, l.visibility, l.created_at, l.data_version, l.slug FROM league_event e"
     " JOIN league_season s ON s.id = e.season_id JOIN league_league l ON l.id = s.league_id WHERE e.id = %s"
 )
+
+# Which league a slug named and an event is in, as this process last read them (checked against the copy).
+_slug_leagues: dict[str, int] = {}
+_event_leagues: dict[int, int] = {}
+
+
+def _from_redis() -> bool:
+    return versions.redis_versions() and not connection.in_atomic_block
+
+
+def _held(league_id: int | None) -> tuple[int, str, str, str] | None:
+    """The league's state held in Redis: (version, visibility, created, slug), or None (no copy, or Redis
+    unreachable: the caller reads the database)."""
+    if league_id is None:
+        return None
+    try:
+        raw = versions.client().get(versions.version_key(league_id))
+    except Exception:
+        logger.warning("Redis unreachable; league %s's state read from the database.", league_id, exc_info=True)
+        return None
+    return versions.decode(raw) if raw else None
+
+
+def _held_state(league_id: int, held: tuple[int, str, str, str]) -> LeagueState:
+    version, visibility, created, _ = held
+    return LeagueState(league_id, visibility == Visibility.PUBLIC, f"{league_id}.{created}.{version}")
+
+
+def _read_and_fill(sql: str, param: Any, remember: dict) -> LeagueState | None:
+    """The league's state from the database, its copy in Redis filled if there is none (never overwritten:
+    a writer's newer copy wins), and which league `param` named remembered."""
+    row = _row(sql, [param])
+    if row is None:
+        return None
+    if len(remember) >= _RECENT_LIMIT:
+        remember.clear()
+    remember[param] = row[0]
+    try:
+        versions.fill(row[0], versions.encode(row[3], row[1], row[2], row[4]))
+    except Exception:
+        logger.warning("Redis unreachable; league %s's state not copied there.", row[0], exc_info=True)
+    return _state(*row)
 
 
 def league_by_slug(slug: str, *, user: Any) -> LeagueState | None:
     def read() -> LeagueState | None:
+        if _from_redis():
+            league_id = _slug_leagues.get(slug)
+            held = _held(league_id)
+            if held is not None and held[3] == slug:
+                return _held_state(league_id, held)
+            return _read_and_fill(LEAGUE_BY_SLUG, slug, _slug_leagues)
         row = _row(LEAGUE_BY_SLUG, [slug])
         return _state(*row) if row else None
 
@@ -100,6 +160,12 @@ def league_by_slug(slug: str, *, user: Any) -> LeagueState | None:
 
 def league_of_event(event_id: int, *, user: Any) -> LeagueState | None:
     def read() -> LeagueState | None:
+        if _from_redis():
+            league_id = _event_leagues.get(event_id)
+            held = _held(league_id)
+            if held is not None:
+                return _held_state(league_id, held)
+            return _read_and_fill(LEAGUE_OF_EVENT, event_id, _event_leagues)
         row = _row(LEAGUE_OF_EVENT, [event_id])
         return _state(*row) if row else None
 
@@ -121,18 +187,24 @@ class PlayerState:
 
 
 # The leagues a viewer can see: every league for a site admin (%(everything)s), else the public ones and those
-# they are a member of (%(mine)s), as `selectors.league_list` filters them.
+# they are a member of (`mine`), as `selectors.league_list` filters them. `me` is the viewer's player and
+# league roles (none for an anonymous visitor), read as `selectors.load_viewer` reads them, in the same query.
 PLAYER = """
+WITH me AS (SELECT v.id AS player_id, m.league_id, m.role
+              FROM league_player v LEFT JOIN league_membership m ON m.player_id = v.id
+             WHERE v.user_id = %(user)s),
+     mine AS (SELECT league_id FROM me WHERE league_id IS NOT NULL)
 SELECT p.id, p.display_name, p.user_id, p.created_by_id, p.claim_code,
        EXISTS (SELECT 1 FROM league_membership m JOIN league_league l ON l.id = m.league_id
                WHERE m.player_id = p.id
-                 AND (%(everything)s OR l.visibility = %(public)s OR l.id = ANY(%(mine)s))),
-       seen.ids, seen.created, seen.versions
+                 AND (%(everything)s OR l.visibility = %(public)s OR l.id IN (SELECT league_id FROM mine))),
+       seen.ids, seen.created, seen.versions,
+       (SELECT json_agg(json_build_array(me.player_id, me.league_id, me.role)) FROM me)
   FROM league_player p,
        (SELECT array_agg(l.id ORDER BY l.id) AS ids, array_agg(l.created_at ORDER BY l.id) AS created,
                array_agg(l.data_version ORDER BY l.id) AS versions
           FROM league_league l
-         WHERE %(everything)s OR l.visibility = %(public)s OR l.id = ANY(%(mine)s)) seen
+         WHERE %(everything)s OR l.visibility = %(public)s OR l.id IN (SELECT league_id FROM mine)) seen
  WHERE p.id = %(pk)s
 """
 TABLES = {
@@ -154,19 +226,18 @@ def player_for_viewer(*, user: Any, pk: int) -> PlayerState | None:
 
 
 def _player(user: Any, pk: int) -> PlayerState | None:
-    selectors.load_viewer(user)  # their player and roles in one query, as the page needs them after
     admin = selectors.is_admin(user)
-    params = {
-        "pk": pk,
-        "everything": admin,
-        "public": Visibility.PUBLIC.value,
-        "mine": [int(league_id) for league_id in selectors.user_league_roles(user)],
-    }
+    me = user.pk if getattr(user, "is_authenticated", False) else None
+    params = {"pk": pk, "user": me, "everything": admin, "public": Visibility.PUBLIC.value}
     row = _row(PLAYER, params)
     if row is None:
         return None
-    pk, name, user_id, created_by_id, claim_code, in_seen_league, ids, created, versions = row
-    me = user.pk if getattr(user, "is_authenticated", False) else None
+    pk, name, user_id, created_by_id, claim_code, in_seen_league, ids, created, versions, viewer = row
+    if me is not None and not hasattr(user, "_league_roles_cache"):  # as `selectors.load_viewer` leaves them
+        viewer = viewer or []
+        if not hasattr(user, "_player_id_cache"):
+            user._player_id_cache = viewer[0][0] if viewer else None
+        user._league_roles_cache = {league_id: role for _, league_id, role in viewer if league_id is not None}
     visible = admin or in_seen_league or (me is not None and me in (user_id, created_by_id))
     leagues = [(i, league_stamp(i, c, v)) for i, c, v in zip(ids or [], created or [], versions or [], strict=True)]
     return PlayerState(pk, name, user_id, created_by_id, claim_code, visible, leagues)

@@ -131,6 +131,10 @@ if REDIS_URL:
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Sessions read from Redis, written through to the database (a signed-in page then reads no session row;
+    # `config.sessions`: Django's cached_db, safe with Redis down). Not with the embedded local-memory cache:
+    # a session ended in one process would live on in another's memory.
+    SESSION_ENGINE = "config.sessions"
 else:
     CELERY_BROKER_URL = "memory://localhost/"
     CELERY_RESULT_BACKEND = "cache+memory://"
@@ -214,7 +218,8 @@ TOKEN_RATE_LIMITS = {
 # admins) only. Development lets anyone; production settings default to staff.
 # How long a process may trust what it read of a league (visibility, data version) for anonymous visitors'
 # pages, in seconds: a write then shows to them at most this late (`league.page_stamps`); 0 turns it off.
-PAGE_STAMP_MAX_AGE = float(os.environ.get("PAGE_STAMP_MAX_AGE", "0.1"))
+# With Redis the league and event pages read the leagues' state there (no query), so nothing is remembered.
+PAGE_STAMP_MAX_AGE = float(os.environ.get("PAGE_STAMP_MAX_AGE", "0" if REDIS_URL else "0.1"))
 LEAGUE_CREATORS = os.environ.get("LEAGUE_CREATORS", "anyone")
 if LEAGUE_CREATORS not in ("anyone", "staff"):
     from django.core.exceptions import ImproperlyConfigured
