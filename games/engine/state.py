@@ -300,7 +300,7 @@ class Game:
             seats=seats,
             names=self.names,
             stacks=self.stacks,
-            options=self.options,
+            options=self.variant.hand_options(self.options, self.levels),
             variant=self.variant,
             structure=self.variant.structure(self.options, self.levels),
             levels=self.levels,
@@ -556,6 +556,15 @@ class Game:
         for name, value in (("ante", ante), ("small_blind", small_blind), ("big_blind", big_blind)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise InvalidAmount(f"'{name}' is a whole number of credits, 0 or more; got {value!r}.")
+        if not self.variant.has_blinds:
+            title = self.variant.name.replace("_", " ").title()
+            if small_blind or big_blind:
+                raise InvalidAmount(
+                    f"{title} has no blinds: a level sets its hand-pot ante (and min bet); give small_blind 0 "
+                    f"and big_blind 0, not {small_blind} and {big_blind}."
+                )
+            if ante < 1:
+                raise InvalidAmount(f"Every {title} hand has a hand-pot ante of at least 1 credit; got {ante}.")
         if small_blind > big_blind:
             raise InvalidAmount(f"The small blind ({small_blind}) may not exceed the big blind ({big_blind}).")
         if min_bet is not None:
@@ -576,7 +585,9 @@ class Game:
 
         The next hand plays exactly these levels; the preset's escalation, if any, continues from them at
         the hands after it. Without `min_bet` it is the `min_bet` option or the big blind, whichever is
-        larger. The doubling factor (which scales `max_bet`) is kept.
+        larger. The doubling factor (which scales `max_bet`) is kept. A variant without blinds (Corellian
+        Spike, Classic) takes the ante as its hand-pot ante (its Sabacc-pot ante stays the option's) and
+        refuses blinds (`Variant.has_blinds`).
         """
         self.verify_set_levels(ante=ante, small_blind=small_blind, big_blind=big_blind, min_bet=min_bet)
         if min_bet is None:
