@@ -595,6 +595,38 @@ class Game:
         self._record(["levels", [ante, small_blind, big_blind, min_bet]])
         return self.levels
 
+    def verify_pay_leftovers(self) -> None:
+        if self.options.end_rule != "never":
+            raise WrongPhase(
+                "Only a table whose organiser ends it (end rule 'never', a tournament's table) pays out what is "
+                "left in its pots; this game keeps them (RULES Rulings 2.6.1, 3.7.2)."
+            )
+        if self.in_hand:
+            raise WrongPhase("Paying out what is left in the pots happens between hands; wait for this hand to finish.")
+        if not self.carry and not any(self.pools.values()):
+            raise WrongPhase("Nothing is left in the carry-over or the Sabacc pot to pay out.")
+        if not self.seats_with_credits():
+            raise WrongPhase("Nobody at the table holds credits to take what is left in the pots.")
+
+    def can_pay_leftovers(self) -> bool:
+        return _can(self.verify_pay_leftovers)
+
+    def pay_leftovers(self) -> dict[int, int]:
+        """A table whose organiser ends it (a tournament's table), when its game ends or its last player holding
+        credits leaves: the carry-over and what the variant keeps between hands (the Sabacc pot) go to the
+        players holding credits, split evenly, odd credits one each from the dealer's left; returns each seat's
+        share. Also allowed once the game is over (the table closed first). Recorded for saves and replays."""
+        self.verify_pay_leftovers()
+        total = self.carry + sum(self.pools.values())
+        n = len(self.names)
+        dealer = self.first_dealer if self.dealer is None else self.dealer
+        order = [(dealer + step) % n for step in range(1, n + 1)]
+        holders = [seat for seat in order if self.stacks[seat] > 0]
+        each, odd = divmod(total, len(holders))
+        shares = {seat: each + (1 if index < odd else 0) for index, seat in enumerate(holders)}
+        self._record(["leftovers", [[seat, amount] for seat, amount in shares.items() if amount]])
+        return shares
+
     def _hand_seed(self, number: int, entry: dict) -> str:
         """The seed of seeded hand `number` from its history record (server seed mixed with its entropy)."""
         return mix_entropy(server_seed(self._master, number), [(n, v) for n, v in entry.get("n", [])])
@@ -717,6 +749,12 @@ class Game:
             self.entropy[seat] = value
         elif kind == "close":
             self.over = True
+        elif kind == "leftovers":
+            _, shares = event
+            for seat, amount in shares:
+                self.stacks[seat] += amount
+            self.carry = 0
+            self.pools = {}
         elif kind == "levels":
             _, (ante, small_blind, big_blind, min_bet) = event
             self.levels = Levels(ante, small_blind, big_blind, min_bet, self.levels.factor)
