@@ -15,7 +15,7 @@ from tournaments.structures import Level, structure_to_json
 from .test_online_moves import _finish_hand, _next_hand, _users
 from .test_online_play import drawn, recorded  # noqa: F401 (fixture)
 
-STACK = 100
+STACK = 200
 ANTES = structure_to_json([Level(ante=5, length=10), Level(ante=10, length=10), Level(ante=50, length=10)])
 
 
@@ -71,7 +71,7 @@ def test_a_tournament_keeps_every_chip_from_start_to_finish(night, recorded, var
     source.refresh_from_db()
     game = Game.from_json(source.state)
     left = game.carry + sum(game.pools.values())
-    assert left > 0 and source.status == TableStatus.RUNNING
+    assert left > 0 and source.status == TableStatus.RUNNING, (source.status, game.stacks, game.results[-3:])
     assert _chips(night.event) == total
     movers = [seat for seat in source.seats.filter(left=False) if game.stacks[seat.engine_seat] > 0]
     last = movers[-1]
