@@ -161,3 +161,23 @@ def test_a_tournament_keeps_every_chip_from_start_to_finish(night, recorded, var
     assert _chips(night.event) == total
     result = target.game.replay_result
     assert "unpaid" not in result and max(result["stacks"].values()) == total
+
+
+@pytest.mark.parametrize(
+    ("variant", "preset", "title"),
+    [("corellian_spike", "galaxy_series", "Corellian Spike"), ("classic", "classic", "Classic")],
+)
+def test_a_structure_with_blinds_is_refused_for_a_variant_without_them(night, variant, preset, title):
+    from config.errors import ApplicationError
+    from tournaments.models import Tournament
+
+    night.league.variant, night.league.preset, night.league.option_overrides = variant, preset, {}
+    night.league.save()
+    blinds = structure_to_json([Level(small_blind=5, big_blind=10, length=10)])
+    with pytest.raises(ApplicationError, match=rf"Level 1: {title} has no blinds; a level sets the hand-pot ante"):
+        services.tournament_create(actor=night.organiser, event=night.event, structure=blinds)
+    no_ante = structure_to_json([Level(ante=5, length=10), Level(length=5, is_break=True), Level(length=10)])
+    with pytest.raises(ApplicationError, match=r"Level 3: .* give an ante of at least 1 \(got 0/0, ante 0\)"):
+        services.tournament_create(actor=night.organiser, event=night.event, structure=no_ante)
+    assert not Tournament.objects.filter(event=night.event).exists()
+    services.tournament_create(actor=night.organiser, event=night.event, structure=ANTES)
