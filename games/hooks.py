@@ -11,7 +11,7 @@ _listeners: dict[str, Callable[..., Any]] = {}
 
 
 def listen(**functions: Callable[..., Any]) -> None:
-    """Register listeners by name (`online_players_out`)."""
+    """Register listeners by name (`online_players_out`, `online_table_finished`)."""
     _listeners.update(functions)
 
 
@@ -55,6 +55,14 @@ def online_tournament_rebuy(*, actor: Any, event_id: int, player_id: int) -> Non
 
         raise ConflictError("This table's re-buys are the tournament's, and no tournament takes them here.")
     function(actor=actor, event_id=event_id, player_id=player_id)
+
+
+def online_table_finished(*, event_id: int, table_id: int, tournament_table: int) -> None:
+    """A tournament's online table finished (its game is in the league, with its replay). Called after the
+    commit; a tournament whose tables play whole games (Halcyon) records the table's result."""
+    function = _listeners.get("online_table_finished")
+    if function is not None:
+        function(event_id=event_id, table_id=table_id, tournament_table=tournament_table)
 
 
 def resolve_rules(*, variant: str, preset: str, overrides: dict[str, Any]) -> dict[str, Any]:

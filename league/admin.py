@@ -102,16 +102,35 @@ class DenominationInline(admin.TabularInline):
     extra = 1
 
 
+def _leagues_using(field: str, pk: int) -> set[int]:
+    """The leagues whose pages show a chip set or buy-in policy: set on the league, a season or an event."""
+    leagues = set(League.objects.filter(**{field: pk}).values_list("pk", flat=True))
+    if any(f.name == field for f in Season._meta.get_fields()):  # seasons have a buy-in policy, no chip set
+        leagues |= set(Season.objects.filter(**{field: pk}).values_list("league_id", flat=True))
+    return leagues | set(Event.objects.filter(**{field: pk}).values_list("season__league_id", flat=True))
+
+
 @admin.register(ChipSet)
-class ChipSetAdmin(admin.ModelAdmin):
+class ChipSetAdmin(LeagueDataAdmin):
     list_display = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [DenominationInline]
 
+    def league_ids(self, obj) -> set[int]:
+        return _leagues_using("chip_set", obj.pk)
+
+    def save_related(self, request, form, formsets, change) -> None:
+        super().save_related(request, form, formsets, change)
+        self._changed(self.league_ids(form.instance))  # its denominations, edited inline
+
 
 @admin.register(BuyInPolicy)
-class BuyInPolicyAdmin(admin.ModelAdmin):
+class BuyInPolicyAdmin(LeagueDataAdmin):
     list_display = ["name", "buy_in", "rebuys_allowed", "max_rebuys", "rebuy_amount", "addon_allowed", "addon_amount"]
+
+    def league_ids(self, obj) -> set[int]:
+        """The league page shows its buy-in policy's buy-in and re-buys."""
+        return _leagues_using("buy_in_policy", obj.pk)
 
 
 class MembershipInline(admin.TabularInline):

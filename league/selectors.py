@@ -43,6 +43,17 @@ def user_league_roles(user: Any) -> dict[int, str]:
     return user._league_roles_cache
 
 
+def load_viewer(user: Any) -> None:
+    """Read the signed-in user's player id and league roles in one query, for `user_player_id` and
+    `user_league_roles` (each of which would read its own) to answer from for the rest of the request."""
+    if not getattr(user, "is_authenticated", False) or hasattr(user, "_league_roles_cache"):
+        return
+    rows = list(Player.objects.filter(user=user).values_list("pk", "memberships__league_id", "memberships__role"))
+    if not hasattr(user, "_player_id_cache"):
+        user._player_id_cache = rows[0][0] if rows else None
+    user._league_roles_cache = {league_id: role for _, league_id, role in rows if league_id is not None}
+
+
 def is_organiser(user: Any, league_id: int) -> bool:
     return is_admin(user) or user_league_roles(user).get(league_id) == Role.ORGANISER
 

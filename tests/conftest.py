@@ -32,6 +32,17 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         raise pytest.UsageError(f"CI=true but Redis at REDIS_URL cannot be reached: {exc}") from exc
 
 
+@pytest.fixture(autouse=True)
+def fresh_page_stamps():
+    """What a process remembers of leagues for anonymous visitors' pages (`league.page_stamps`, a tenth of a
+    second) and its copies of whole pages (`league.page_cache`) belong to one test's data: each test starts as
+    a new process would."""
+    from league import page_cache, page_stamps
+
+    page_stamps.forget()
+    page_cache._front.clear()
+
+
 _skipped: list[str] = []
 
 

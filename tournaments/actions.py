@@ -15,7 +15,7 @@ from config.errors import ApplicationError
 from league import services as league_services
 from league.models import Player, Role
 from tournaments import services
-from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.models import Format, Registration, RegistrationStatus, Tournament
 
 ACTIONS = (
     "add_guest",
@@ -40,6 +40,7 @@ ACTIONS = (
     "deal",
     "complete",
     "halcyon_table",
+    "halcyon_online_record",
     "open_online",
 )
 
@@ -57,6 +58,14 @@ def player_field(data: Any, tournament: Tournament, name: str = "player") -> Pla
     if player is None:
         raise ApplicationError("Choose a player of this league.", extra={"field": name})
     return player
+
+
+def _halcyon_message(outcome: dict) -> str:
+    if outcome["final"]:
+        return "The final table's game is recorded: the places are set; complete the tournament."
+    if outcome["advancing"]:
+        return f"Round {outcome['round']} is complete: {len(outcome['advancing'])} players go to the final table."
+    return f"Table {outcome['table']}'s game is recorded."
 
 
 def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) -> str:
@@ -167,11 +176,20 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
         outcome = services.tournament_halcyon_table(
             actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table"), replay=replay
         )
-        if outcome["final"]:
-            return "The final table's game is recorded: the places are set; complete the tournament."
-        if outcome["advancing"]:
-            return f"Round {outcome['round']} is complete: {len(outcome['advancing'])} players go to the final table."
-        return f"Table {outcome['table']}'s game is recorded."
+        return _halcyon_message(outcome)
+    if action == "halcyon_online_record":
+        outcome = services.tournament_halcyon_online_record(
+            actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")
+        )
+        return _halcyon_message(outcome)
+    if action == "open_online" and tournament.format == Format.HALCYON:
+        table = services.tournament_halcyon_online_open(
+            actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")
+        )
+        return (
+            f"{table.name} is open online with its players seated (Halcyon: every player deals once): start it "
+            f"from its page (/tables/{table.pk}/); its game is recorded here when it ends."
+        )
     if action == "open_online":
         table = services.tournament_online_table_open(
             actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")

@@ -83,6 +83,34 @@ class TournamentOnlineTableOutput(serializers.Serializer):
     status = serializers.CharField()
 
 
+class HalcyonSeatOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    credits = serializers.IntegerField(help_text="Credits held at the end of the table's game.")
+    out_hand = serializers.IntegerField(allow_null=True, help_text="The hand they went out in; null if never out.")
+    place = serializers.IntegerField(help_text="Place at the table (RULES 1.5).")
+    advances = serializers.BooleanField(help_text="Goes on to the final table.")
+
+
+class HalcyonOnlineOutput(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The online table (`/api/tables/{id}/`, page `/tables/{id}/`).")
+    status = serializers.CharField()
+
+
+class HalcyonTableOutput(serializers.Serializer):
+    table = serializers.IntegerField()
+    recorded = serializers.BooleanField(help_text="The table's game is recorded into the round.")
+    source = serializers.CharField(allow_null=True, help_text="online or replay, once recorded.")
+    online = HalcyonOnlineOutput(allow_null=True, help_text="The online table that plays (or played) it.")
+    results = HalcyonSeatOutput(many=True)
+
+
+class HalcyonRoundOutput(serializers.Serializer):
+    round = serializers.IntegerField()
+    final = serializers.BooleanField(help_text="One table: it decides the places.")
+    tables = HalcyonTableOutput(many=True)
+
+
 class OnlineMoveOutput(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
@@ -128,6 +156,7 @@ class TournamentOutput(serializers.Serializer):
     waiting = serializers.ListField(child=serializers.IntegerField())
     online_tables = TournamentOnlineTableOutput(many=True, help_text="The tables played online now.")
     online_moves = OnlineMovesOutput(help_text="Balancing moves between online tables: to make, and made.")
+    halcyon_rounds = HalcyonRoundOutput(many=True, help_text="Halcyon: each round's tables and results.")
     rounding_rule = serializers.CharField()
 
 
@@ -204,6 +233,7 @@ def _detail(tournament) -> dict[str, Any]:
             {"table": number, **online} for number, online in sorted(selectors.online_tables(tournament).items())
         ],
         "online_moves": selectors.online_moves(tournament, rows),
+        "halcyon_rounds": selectors.halcyon_rounds(tournament, rows),
         "rounding_rule": selectors.rounding_rule(),
     }
 

@@ -12,7 +12,8 @@ class TournamentsConfig(AppConfig):
         from tournaments.services.results import place_rows
 
         hooks.register(event_place_rows=place_rows, demo_extend=load_demo)
-        # Online tables report busts through games.hooks; a task records them (after the table's commit).
+        # Online tables report busts (and a finished table) through games.hooks; a task records each after the
+        # table's commit.
         from games import hooks as game_hooks
         from tournaments import tasks
         from tournaments.services.online import move_wanted, player_rebuy, rebuy_offer, rebuys_open_at
@@ -23,4 +24,5 @@ class TournamentsConfig(AppConfig):
             online_rebuys_open=rebuys_open_at,
             online_rebuy_offer=rebuy_offer,
             online_tournament_rebuy=player_rebuy,
+            online_table_finished=lambda **report: tasks.halcyon_online_table.delay(**report),
         )

@@ -12,8 +12,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from league import selectors as league_selectors
-from tournaments import payouts, seating, structures
-from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments import halcyon, payouts, seating, structures
+from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services import payout_table, prize_pool, revealed_seed, tournament_clock
 
 
@@ -242,3 +242,71 @@ def my_rebuy(tournament: Tournament, mine: Registration | None) -> dict[str, Any
         "on_the_way": place["pending"],
         "offer": rebuy_offer(event_id=tournament.event_id, player_id=mine.player_id),
     }
+
+
+def halcyon_rounds(tournament: Tournament, registrations: list[Registration]) -> list[dict[str, Any]]:
+    """A Halcyon tournament's rounds as its pages and API show them: each table of a round with its online table
+    (a live link) when played online, and, once recorded, where its game came from and each player's credits,
+    place at the table and whether they advance. Empty for other formats and before the draw. Three queries."""
+    from games.online.models import OnlineTable
+    from league.models import AuditEntry
+    from tournaments.services.halcyon import OPENED
+
+    if tournament.format != Format.HALCYON or tournament.drawn_at is None:
+        return []
+    names = {r.player_id: r.player.display_name for r in registrations}
+    opened: dict[tuple[int, int], int] = {}
+    sources: dict[tuple[int, int], str] = {}
+    for action, data in (
+        AuditEntry.objects.filter(
+            object_type=Tournament._meta.label,
+            object_id=str(tournament.pk),
+            action__in=(OPENED, "tournament_halcyon_table"),
+        )
+        .order_by("pk")
+        .values_list("action", "data")
+    ):
+        if action == OPENED:
+            opened[(data["round"], data["table"])] = data["online_table"]
+        else:
+            sources[(data["round"], data["table"])] = data.get("source") or "replay"
+    statuses = dict(OnlineTable.objects.filter(pk__in=opened.values()).values_list("pk", "status"))
+    played = list(tournament.rounds) or [{}]
+    rounds = []
+    for number, recorded in enumerate(played, start=1):
+        tables = {int(table) for table in recorded}
+        if number == len(played) and tournament.status == TournamentStatus.RUNNING:
+            tables |= {
+                r.table_number for r in registrations if r.status == RegistrationStatus.REGISTERED and r.table_number
+            }
+        final = len(tables) == 1
+        rows = []
+        for table in sorted(tables):
+            seats = [halcyon.SeatResult(*row) for row in recorded.get(str(table), [])]
+            places = halcyon.table_places(seats) if seats else {}
+            going_on = set() if final or not seats else set(halcyon.advancing(seats, tournament.advance_per_table))
+            online = opened.get((number, table))
+            rows.append(
+                {
+                    "table": table,
+                    "recorded": bool(seats),
+                    "source": sources.get((number, table)) if seats else None,
+                    "online": {"id": online, "status": statuses.get(online, "")} if online else None,
+                    "results": sorted(
+                        (
+                            {
+                                "player": seat.player_id,
+                                "name": names.get(seat.player_id, ""),
+                                "credits": seat.credits,
+                                "out_hand": seat.out_hand,
+                                "place": places[seat.player_id],
+                                "advances": seat.player_id in going_on,
+                            }
+                            for seat in seats
+                        ),
+                        key=lambda row: (row["place"], row["name"]),
+                    ),
+                }
+            )
+        rounds.append({"round": number, "final": final, "tables": rows})
+    return rounds

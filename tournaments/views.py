@@ -92,6 +92,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "my_table": my_table,
         "table_mates": [seat for seat in my_table["seats"] if seat.pk != mine.pk] if my_table and mine else [],
         "seed": selectors.public_seed(tournament),
+        "halcyon_rounds": selectors.halcyon_rounds(tournament, registrations),
         "rounding_rule": selectors.rounding_rule(),
         "can_manage": can_manage_event(request.user, tournament.event),
         "is_member": request.user.is_authenticated
@@ -204,8 +205,10 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
     registrations = context["registrations"]
     league = tournament.event.season.league
     online = selectors.online_tables(tournament)
+    recorded = set(tournament.rounds[-1]) if tournament.format == Format.HALCYON and tournament.rounds else set()
     for table in context["tables"]:
         table["online"] = online.get(table["number"])
+        table["recorded"] = str(table["number"]) in recorded  # Halcyon: this round's game is in
     registered = {r.player_id for r in registrations}
     names = {r.player_id: r.player.display_name for r in registrations}
     context.update(

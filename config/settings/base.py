@@ -212,6 +212,9 @@ TOKEN_RATE_LIMITS = {
 
 # Who may create a league (league.permissions.can_create_league): "anyone" signed in, or "staff" (site
 # admins) only. Development lets anyone; production settings default to staff.
+# How long a process may trust what it read of a league (visibility, data version) for anonymous visitors'
+# pages, in seconds: a write then shows to them at most this late (`league.page_stamps`); 0 turns it off.
+PAGE_STAMP_MAX_AGE = float(os.environ.get("PAGE_STAMP_MAX_AGE", "0.1"))
 LEAGUE_CREATORS = os.environ.get("LEAGUE_CREATORS", "anyone")
 if LEAGUE_CREATORS not in ("anyone", "staff"):
     from django.core.exceptions import ImproperlyConfigured

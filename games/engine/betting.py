@@ -116,7 +116,10 @@ _new_legal = builder(LegalActions)
 
 
 def _others_can_act(rnd: BettingRound, seat: int, stacks: list[int], folded: set[int]) -> bool:
-    return any(o != seat and o not in folded and stacks[o] > 0 for o in rnd.order)
+    for other in rnd.order:  # noqa: SIM110 - `any(...)` over the order, without a generator per call
+        if other != seat and other not in folded and stacks[other] > 0:
+            return True
+    return False
 
 
 class BettingStructure:
@@ -154,13 +157,14 @@ class BettingStructure:
 
     def actor(self, rnd: BettingRound, stacks: list[int], folded: set[int]) -> int | None:
         """The seat to act, scanning clockwise from where the last action left off; None when the round is over."""
-        if sum(1 for s in rnd.order if s not in folded) <= 1:
+        order = rnd.order
+        if len(order) - len(folded.intersection(order)) <= 1:  # at most one seat not folded
             return None
-        n = len(rnd.order)
+        n, start, needs = len(order), rnd.next_index, rnd.needs
         for step in range(n):
-            seat = rnd.order[(rnd.next_index + step) % n]
+            seat = order[(start + step) % n]
             if (
-                seat in rnd.needs
+                seat in needs
                 and seat not in folded
                 and stacks[seat] > 0
                 and self.has_decision(rnd, seat, stacks, folded)

@@ -40,16 +40,18 @@ def breakdown(credits: int, chips: tuple[Chip, ...] = STANDARD) -> dict:
 
 class _Shown(dict):
     """One chip set's breakdowns by stack size (credits -> (chip counts, loose credits)), remembered: views show
-    one for every seat on every decision, and stacks take few distinct sizes."""
+    one for every seat on every decision, and stacks take few distinct sizes. The counts are a dict (name ->
+    number) that callers copy, never change."""
 
     def __init__(self, chips: tuple[Chip, ...]) -> None:
         super().__init__()
         self.chips = chips
 
-    def remember(self, credits: int) -> tuple[tuple[tuple[str, int], ...], int]:
+    def remember(self, credits: int) -> tuple[dict[str, int], int]:
         if len(self) >= 4096:
             self.clear()
-        shown = self[credits] = _breakdown(credits, self.chips)
+        counts, left = _breakdown(credits, self.chips)
+        shown = self[credits] = (dict(counts), left)
         return shown
 
 
@@ -65,7 +67,7 @@ def breakdown_in(credits: int, chip_set: str) -> dict:
     """`breakdown(credits, CHIP_SETS[chip_set])`, remembered per stack size: views show it for every seat."""
     shown = _SHOWN[chip_set]
     counts, left = shown.get(credits) or shown.remember(credits)
-    return {"chips": dict(counts), "loose": left}
+    return {"chips": counts.copy(), "loose": left}
 
 
 @lru_cache(maxsize=4096)

@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from games.engine.frozen import builder
+
 
 @dataclass(frozen=True, slots=True)
 class Pot:
@@ -9,6 +11,10 @@ class Pot:
 
     amount: int
     eligible: tuple[int, ...]
+
+
+# `Pot(...)`, cheaper: views work the pots out again after every bet.
+_new_pot = builder(Pot)
 
 
 def uncalled(contributions: dict[int, int]) -> tuple[int, int] | None:
@@ -30,7 +36,9 @@ def side_pots(contributions: dict[int, int], folded: set[int], carry: int = 0) -
     folded joins the nearest pot below it, or the one above it when it is the lowest, so no credit is
     ever lost.
     """
-    levels = sorted({amount for amount in contributions.values() if amount > 0})
+    levels = sorted(set(contributions.values()))
+    while levels and levels[0] <= 0:  # only positive levels slice anything
+        del levels[0]
     pots: list[Pot] = []
     dead_below = 0  # dead slices below every pot so far: they join the first pot above them
     previous = 0
@@ -50,16 +58,16 @@ def side_pots(contributions: dict[int, int], folded: set[int], carry: int = 0) -
         if not eligible and not pots:
             dead_below += amount
         elif pots and (pots[-1].eligible == eligible or not eligible):
-            pots[-1] = Pot(pots[-1].amount + amount, pots[-1].eligible)
+            pots[-1] = _new_pot(pots[-1].amount + amount, pots[-1].eligible)
         else:
-            pots.append(Pot(amount + dead_below, eligible))
+            pots.append(_new_pot(amount + dead_below, eligible))
             dead_below = 0
     if dead_below:
         # Nobody who paid in is still in the hand: the credits go to those still in it (never lost).
-        pots.append(Pot(dead_below, ()))
+        pots.append(_new_pot(dead_below, ()))
     if carry:
         if pots:
-            pots[0] = Pot(pots[0].amount + carry, pots[0].eligible)
+            pots[0] = _new_pot(pots[0].amount + carry, pots[0].eligible)
         else:
-            pots.append(Pot(carry, tuple(sorted(s for s in contributions if s not in folded))))
+            pots.append(_new_pot(carry, tuple(sorted(s for s in contributions if s not in folded))))
     return pots

@@ -18,7 +18,7 @@ from games.engine.errors import EngineError, IllegalAction, InvalidAmount, Inval
 from games.engine.forced import Levels
 from games.engine.hand import Hand
 from games.engine.options import CoruscantShiftOptions
-from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, server_seed
+from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, server_seed, shuffle
 from games.engine.variant import get_variant
 
 MIN_SEATS, MAX_SEATS = 2, 8
@@ -129,7 +129,7 @@ class Game:
         contenders = [s for s, stack in enumerate(self.stacks) if stack > 0]
         while True:
             deck = self.variant.deck()
-            rng.shuffle(deck)
+            shuffle(deck, rng)  # exactly `rng.shuffle(deck)`, faster
             drawn = {seat: deck[i] for i, seat in enumerate(contenders)}
             self.dealer_draw.append({seat: card.code for seat, card in drawn.items()})
             top = max(card.value for card in drawn.values())
@@ -326,7 +326,7 @@ class Game:
 
     def _after_operation(self) -> None:
         hand = self.hand
-        if hand is None or not hand.is_complete or hand.number == self.hands_played:
+        if hand is None or hand.phase != "complete" or hand.number == self.hands_played:
             return
         if hand.reshuffled:
             # Every reshuffled pile, for exports (a seeded hand's follow from its seed and the play).
@@ -387,7 +387,10 @@ class Game:
     def act(self, seat: int, verb: str, **args: Any) -> None:
         """Verify, then apply, one decision of the variant: `act(seat, "raise", amount=40)` (Coruscant Shift
         also has the named methods `select`, `check`, `call`, `bet`, `raise_to`, `fold`, `all_in`)."""
-        self._hand_for(verb).act(seat, verb, **args)
+        hand = self.hand
+        if hand is None or hand.phase == "complete":
+            hand = self._hand_for(verb)  # raises why no hand can act
+        hand.act(seat, verb, **args)
         self._after_operation()
 
     def verify_select(self, seat: int, cards: list) -> None:

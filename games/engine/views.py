@@ -65,47 +65,47 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
     names, stacks, out_at, left = game.names, game.stacks, game.out_at, game.left
     # Each seat's chips, looked up once per stack size (`chips.breakdown_in` without its call per seat).
     shown = chips_shown(getattr(game.options, "chips", "simple"))
+    shown_get, remember = shown.get, shown.remember
     players = []
+    append = players.append
     if hand is None:
-        seats_in: list[int] = []
+        extra: dict[int, dict] = {}
     else:
-        seats_in = hand.seats
         folded, contributions = hand.folded, hand.contributions
         bets = hand.bets() if in_hand else {}
-        # The variant's own public fields of each seat in the hand (card counts, selection sizes...).
+        # The variant's own public fields of each seat in the hand (card counts, selection sizes...), by seat.
         extra = hand.public_seats(viewer)
     for seat, name in enumerate(names):
         stack = stacks[seat]
-        counts_left = shown.get(stack)
-        if counts_left is None:
-            counts_left = shown.remember(stack)
-        if seat in seats_in:
+        counts, loose = shown_get(stack) or remember(stack)
+        fields = extra.get(seat)
+        if fields is not None:
             is_folded = seat in folded
-            players.append(
+            append(
                 {
                     "seat": seat,
                     "name": name,
                     "stack": stack,
                     "out": stack == 0 and seat in out_at,
                     "left": seat in left,
-                    "chips": {"chips": dict(counts_left[0]), "loose": counts_left[1]},
+                    "chips": {"chips": counts.copy(), "loose": loose},
                     "in_hand": not is_folded,
                     "folded": is_folded,
                     "all_in": in_hand and not is_folded and stack == 0,
                     "bet": bets.get(seat, 0),
                     "contributed": contributions.get(seat, 0),
-                    **extra[seat],
+                    **fields,
                 }
             )
         else:
-            players.append(
+            append(
                 {
                     "seat": seat,
                     "name": name,
                     "stack": stack,
                     "out": stack == 0 and seat in out_at,
                     "left": seat in left,
-                    "chips": {"chips": dict(counts_left[0]), "loose": counts_left[1]},
+                    "chips": {"chips": counts.copy(), "loose": loose},
                 }
             )
     levels = game.levels

@@ -154,9 +154,11 @@ def table_open(
     turn_seconds: int = 30,
     preset: str | None = None,
     option_overrides: dict | None = None,
+    variant: str | None = None,
 ) -> OnlineTable:
     """Open a table at `event`: the league's (or season's) rules unless a preset or overrides are given,
-    checked by the engine; the buy-in comes from the event's buy-in policy."""
+    checked by the engine; the buy-in comes from the event's buy-in policy. `variant` is the league's unless
+    given (a Halcyon tournament plays Coruscant Shift)."""
     event = Event.objects.select_related("season__league").get(pk=event.pk)
     league, season = event.season.league, event.season
     check_can_open(actor, league)
@@ -167,7 +169,7 @@ def table_open(
     turn_seconds = _int(turn_seconds, "The turn time in seconds", MIN_TURN_SECONDS, MAX_TURN_SECONDS)
     if event.status == EventStatus.FINISHED:
         raise ApplicationError(f"{event} is finished; open a table at an event that is planned or running.")
-    variant = season.variant or league.variant
+    variant = variant or season.variant or league.variant
     preset = preset or season.preset or league.preset
     if option_overrides is None:
         option_overrides = {**league.option_overrides, **season.option_overrides}
@@ -205,6 +207,8 @@ def table_open_seated(
     turn_seconds: int = 30,
     stacks: list[int] | None = None,
     seat_count: int | None = None,
+    variant: str | None = None,
+    preset: str | None = None,
 ) -> OnlineTable:
     """Open a tournament's table with its players seated in order (the control room's "play online"):
     organisers only; each player starts with `stack` chips, or with their own of `stacks` (the stack each
@@ -224,6 +228,8 @@ def table_open_seated(
         seats=max(len(players), min(seat_count or 0, MAX_SEATS)),  # room for players moving in (balancing)
         turn_seconds=turn_seconds,
         option_overrides=option_overrides,
+        variant=variant,
+        preset=preset,
     )
     table = _lock(table)
     _check_runner(actor, table)
@@ -1153,3 +1159,9 @@ def _finish(table: OnlineTable, game: Game) -> None:
     event_results_rebuild(event=event)
     standings_schedule(league_id=event.season.league_id)
     publish("game.result_recorded", {"game": league_game.pk, "event": event.pk, "league": event.season.league.slug})
+    if table.tournament_table is not None:  # a tournament listening may record the table's game (Halcyon)
+        event_id, table_id, number = event.pk, table.pk, table.tournament_table
+        transaction.on_commit(
+            lambda: game_hooks.online_table_finished(event_id=event_id, table_id=table_id, tournament_table=number),
+            robust=True,
+        )

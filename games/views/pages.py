@@ -1,19 +1,32 @@
 """Event and game pages: an event's status, tables, games, results and prize pool; a game's seats, result,
 credits hand by hand and, when a replay is known, its hand history stepped through as the table saw it."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
 from games import pages
-from league import page_cache, selectors
+from league import page_cache, page_stamps, selectors
 from league import pages as league_pages
 from league.permissions import can_manage_league
 
 
 def event_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """The results, tables and prize pool are rendered once per state of the league's data (its data
-    version) and viewer's row, then served from the cache (`league.page_cache`)."""
+    """The whole page is rendered once per state of the league's data (its data version) and kind of viewer,
+    then served from the cache (`league.page_cache.serve_page`) after reading the event's league alone."""
+    state = page_stamps.league_of_event(pk, user=request.user)
+    if state is None or not state.visible_to(request.user):
+        raise Http404("No such event.")
+    return page_cache.serve_page(
+        request,
+        name="event",
+        stamps=[state.stamp],
+        parts=[pk],
+        render=lambda csrf_token: _render_event_page(request, pk, csrf_token),
+    )
+
+
+def _render_event_page(request: HttpRequest, pk: int, csrf_token) -> str:
     event = pages.event_for_viewer(user=request.user, pk=pk)
     league = event.season.league
     my_player_id = selectors.user_player_id(request.user)
@@ -27,7 +40,7 @@ def event_page(request: HttpRequest, pk: int) -> HttpResponse:
         "body_html": fragments["body_html"],
         "can_manage": can_manage_league(request.user, league),
     }
-    return render(request, "games/event_detail.html", context)
+    return page_cache.render_page(request, "games/event_detail.html", context, csrf_token)
 
 
 def _event_fragments(event, my_player_id: int | None) -> dict:

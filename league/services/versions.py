@@ -17,8 +17,13 @@ from league.models import League
 
 
 def bump_data_version(league_id: int) -> bool:
-    """Move the league's data version on, in the current transaction; False when the league is gone."""
-    return bool(League.objects.filter(pk=league_id).update(data_version=F("data_version") + 1))
+    """Move the league's data version on, in the current transaction; False when the league is gone. Once it
+    commits, this process forgets what it remembered for anonymous visitors' pages (`league.page_stamps`)."""
+    from league import page_stamps
+
+    moved = bool(League.objects.filter(pk=league_id).update(data_version=F("data_version") + 1))
+    transaction.on_commit(page_stamps.forget)  # outside a transaction: at once, the update committed
+    return moved
 
 
 def league_data_changed(*, league_id: int) -> None:

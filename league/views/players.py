@@ -3,12 +3,13 @@ time per season or all time, a game hand by hand, results and the paginated ledg
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from league import hooks, page_cache, pages, selectors
+from league import hooks, page_cache, page_stamps, pages, selectors
+from league.models import Player
 from league.permissions import can_edit_player
 
 
@@ -31,12 +32,36 @@ def my_player(request: HttpRequest) -> HttpResponse:
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     """`?scope=all|<season id>` picks the credits chart, `?game=<id>` the hand-by-hand one, `?page=` the ledger.
 
-    The body (figures, charts, results, ledger) is rendered once per state of the leagues the viewer can
-    see (their data versions) and served from the cache after (`league.page_cache`)."""
-    player = pages.player_for_viewer(user=request.user, pk=pk)
-    leagues = pages.visible_league_stamps(user=request.user)
-    league_ids = [league_id for league_id, _ in leagues]
+    The whole page is rendered once per state of the leagues the viewer can see (their data versions), the
+    player's row and kind of viewer, then served from the cache (`league.page_cache.serve_page`) after one
+    query; "My tables" on the player's own page is filled in afresh each time."""
+    state = page_stamps.player_for_viewer(user=request.user, pk=pk)
+    if state is None or not state.visible:
+        raise Http404("No such player.")
     raw = {name: request.GET.get(name) for name in ("scope", "game", "page")}
+    params = [page_cache.plain_param(raw["scope"], allowed=("all",))]
+    params += [page_cache.plain_param(raw["game"]), page_cache.plain_param(raw["page"])]
+    is_me = state.user_id is not None and state.user_id == request.user.pk
+    return page_cache.serve_page(
+        request,
+        name="player",
+        stamps=[stamp for _, stamp in state.leagues],
+        parts=[repr((state.pk, state.display_name, state.user_id, state.created_by_id, state.claim_code)), *params],
+        render=lambda csrf_token: _render_player_page(request, pk, state, raw, csrf_token),
+        slots={page_cache.MY_TABLES_SLOT: lambda: _my_tables(request, pk)} if is_me else None,
+    )
+
+
+def _render_player_page(request: HttpRequest, pk: int, state, raw: dict, csrf_token) -> str:
+    # The player as the stamp query read them (who may see them is decided there): no second read.
+    player = Player(
+        pk=state.pk,
+        display_name=state.display_name,
+        user_id=state.user_id,
+        created_by_id=state.created_by_id,
+        claim_code=state.claim_code,
+    )
+    league_ids = [league_id for league_id, _ in state.leagues]
     audit = pages.audit_league_ids(request.user)  # whose ledger reasons this viewer may read
 
     def build() -> dict:
@@ -47,24 +72,29 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     if None in params:
         fragments = build()
     else:
-        stamps = [stamp for _, stamp in leagues]
+        stamps = [stamp for _, stamp in state.leagues]
         audit_key = "all" if audit is None else sorted(audit)
         key = page_cache.fragment_key("player", stamps, player.pk, player.display_name, audit_key, *params)
         fragments = page_cache.cached(key, build)
+    is_me = player.user_id is not None and player.user_id == request.user.pk
     context = {
         "player": player,
         "leagues": fragments["leagues"],
         "body_html": fragments["body_html"],
-        "is_me": player.user_id is not None and player.user_id == request.user.pk,
+        "is_me": is_me,
         "can_manage": can_edit_player(request.user, player),
+        # "My tables": online tables are the player's own business, filled in on each request, never cached
+        "my_tables": (page_cache.MY_TABLES_SLOT if csrf_token is not None else _my_tables(request, pk))
+        if is_me
+        else "",
     }
-    if context["is_me"]:  # "My tables": online tables are the player's own business, never cached
-        tables = hooks.player_tables(player_id=player.pk)
-        context["my_tables"] = {
-            "now": [t for t in tables if t["seated"]],
-            "played": [t for t in tables if not t["seated"]],
-        }
-    return render(request, "players/player_detail.html", context)
+    return page_cache.render_page(request, "players/player_detail.html", context, csrf_token)
+
+
+def _my_tables(request: HttpRequest, player_id: int) -> str:
+    tables = hooks.player_tables(player_id=player_id)
+    context = {"now": [t for t in tables if t["seated"]], "played": [t for t in tables if not t["seated"]]}
+    return render_to_string("tables/_my_tables.html", {"tables": context}, request)
 
 
 # What the page shows of a result, its event, season and league: 200 results load without their JSON settings.

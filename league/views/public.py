@@ -4,7 +4,7 @@ provisional standings from running events, its events, its rules in words)."""
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from league import page_cache, pages, selectors
+from league import page_cache, page_stamps, pages, selectors
 from league.permissions import can_manage_league
 
 
@@ -18,14 +18,31 @@ def league_list_page(request: HttpRequest) -> HttpResponse:
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:
     """`?season=<id>|all` picks the table (bookmarkable), `?sort=&dir=` orders it; htmx gets the table only.
 
-    The standings and the events are rendered once per state of the league's data (its data version) and
-    viewer's row, then served from the cache (`league.page_cache`)."""
-    league = selectors.league_by_slug(user=request.user, slug=slug)
+    The whole page is rendered once per state of the league's data (its data version) and kind of viewer,
+    then served from the cache (`league.page_cache.serve_page`) after reading the league's row alone."""
+    state = page_stamps.league_by_slug(slug, user=request.user)
+    if state is None or not state.visible_to(request.user):
+        raise Http404("No such league.")
     raw_season = request.GET.get("season")
     sort = request.GET.get("sort", "")
     sort = sort if sort in pages.STANDING_SORTS else "rank"
     direction = request.GET.get("dir", "")
     direction = direction if direction in ("asc", "desc") else ""
+    if getattr(request, "htmx", False):
+        return HttpResponse(_league_fragments(request, slug, raw_season, sort, direction)[1]["standings_html"])
+    season_key = page_cache.plain_param(raw_season, allowed=("all",))
+    return page_cache.serve_page(
+        request,
+        name="league",
+        stamps=[state.stamp],
+        parts=[season_key, sort, direction],
+        render=lambda csrf_token: _render_league_page(request, slug, raw_season, sort, direction, csrf_token),
+    )
+
+
+def _league_fragments(request: HttpRequest, slug: str, raw_season, sort: str, direction: str) -> tuple:
+    """The league (read again: the page shows all of it) and its page's fragments, from their own cache."""
+    league = selectors.league_by_slug(user=request.user, slug=slug)
     my_player_id = selectors.user_player_id(request.user)
 
     def build() -> dict:
@@ -42,8 +59,11 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         fragments = page_cache.cached(key, build)
     if not fragments["known"]:
         raise Http404(f"{league.name} has no season {raw_season!r}; pick one from the list.")
-    if getattr(request, "htmx", False):
-        return HttpResponse(fragments["standings_html"])
+    return league, fragments
+
+
+def _render_league_page(request, slug: str, raw_season, sort: str, direction: str, csrf_token) -> str:
+    league, fragments = _league_fragments(request, slug, raw_season, sort, direction)
     context = {
         "league": league,
         "seasons": fragments["seasons"],
@@ -54,4 +74,4 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         "events_html": fragments["events_html"],
         "can_manage": can_manage_league(request.user, league),
     }
-    return render(request, "league/league_detail.html", context)
+    return page_cache.render_page(request, "league/league_detail.html", context, csrf_token)

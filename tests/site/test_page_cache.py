@@ -54,7 +54,8 @@ def _standings_row(html: str, name: str) -> str:
     return next(row for row in table.split("<tr") if f">{name}</a>" in row)
 
 
-def test_a_page_served_twice_reads_the_cache_not_the_database(site_world, django_assert_num_queries):
+def test_a_page_served_twice_reads_the_cache_not_the_database(site_world, django_assert_num_queries, settings):
+    settings.PAGE_STAMP_MAX_AGE = 0  # no league read remembered (see test_whole_page_cache.py)
     url = f"/leagues/{site_world.base.league.slug}/"
     first = _get(Client(), url)
     with django_assert_num_queries(1):  # the league (who may see it, and its data version) only
@@ -254,9 +255,10 @@ def test_saving_a_stale_copy_of_a_league_never_takes_its_version_back(site_world
     assert League.objects.get(pk=world.league.pk).description == "Edited in another window"
 
 
-def test_a_league_made_anew_with_a_used_id_never_meets_the_old_pages(db):
+def test_a_league_made_anew_with_a_used_id_never_meets_the_old_pages(db, settings):
     """A test database or a re-created site can give a new league an old id and version: the key also holds
     the league's creation time."""
+    settings.PAGE_STAMP_MAX_AGE = 0  # made anew without a service: as a new process, nothing remembered
     old = LeagueFactory(slug="phoenix", name="Old league")
     season = SeasonFactory(league=old)
     night = EventFactory(season=season, name="Old night")

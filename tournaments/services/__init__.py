@@ -2,7 +2,12 @@
 `from tournaments import services` and `services.tournament_register(...)` keep working."""
 
 from tournaments.services.clock import clock_tick_due, clock_topic, tournament_clock_tick
-from tournaments.services.halcyon import tournament_halcyon_table
+from tournaments.services.halcyon import (
+    tournament_halcyon_online_open,
+    tournament_halcyon_online_record,
+    tournament_halcyon_online_result,
+    tournament_halcyon_table,
+)
 from tournaments.services.online import (
     tournament_online_busts,
     tournament_online_move_cancel,
@@ -59,6 +64,9 @@ __all__ = [
     "tournament_draw",
     "tournament_eliminate",
     "tournament_eliminate_undo",
+    "tournament_halcyon_online_open",
+    "tournament_halcyon_online_record",
+    "tournament_halcyon_online_result",
     "tournament_halcyon_table",
     "tournament_online_busts",
     "tournament_online_move_cancel",

@@ -23,7 +23,7 @@ from django.utils import timezone
 from config.db import retry_on_conflict
 from config.events import publish
 from tournaments import clock, structures
-from tournaments.models import ClockEvent, ClockEventKind, Tournament, TournamentStatus
+from tournaments.models import ClockEvent, ClockEventKind, Format, Tournament, TournamentStatus
 from tournaments.services.registration import _lock, _pauses, tournament_clock
 
 logger = logging.getLogger(__name__)
@@ -153,6 +153,9 @@ def tournament_clock_tick(
 def _apply_to_tables(tournament: Tournament, level: structures.Level, *, number: int) -> None:
     """The new level reaches the tables at their next hand (online tables through games/online/tournament.py)."""
     from games.online import tournament as online_tournament
+
+    if tournament.format == Format.HALCYON:
+        return  # a Halcyon table plays its preset's forced bets for its whole game (every player deals once)
 
     transaction.on_commit(
         lambda: online_tournament.level_changed(

@@ -2,33 +2,47 @@
 to a final table; the final table decides the places, the others rank by round reached, then by place at their
 table (`tournaments.halcyon`).
 
-A table's game arrives as a `sabacc-replay/1` document (played online, by bots, or entered from a physical
-table's hands): the engine replays it and checks it, so places come from what was really played. Seat names in
-the document are the players' ids (`"p<id>"`), which keeps two players of the same name apart.
+A table's game arrives either as a `sabacc-replay/1` document (a physical table's hands, or a game played
+elsewhere), where seat names are the players' ids (`"p<id>"`, which keeps two players of the same name apart), or
+from an online table the control room opened with the Halcyon preset: when it finishes, `games.hooks` tells the
+task `tournaments.halcyon_online_table`, which records the league game's replay the same way (its seats named by
+the online seats). Either way the engine replays the game, so places come from what was really played.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db import transaction
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from games.online import services as online_services
+from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
+from league.models import AuditEntry
 from tournaments import halcyon
 from tournaments.errors import TournamentLogicError
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services.registration import _check_manager, _lock
+
+logger = logging.getLogger(__name__)
+
+HALCYON_VARIANT = "coruscant_shift"  # the Halcyon preset is Coruscant Shift's (seed 002)
+OPENED = "tournament_halcyon_online_open"
 
 
 def seat_name(player_id: int) -> str:
     return f"p{player_id}"
 
 
-def table_results(document: dict[str, Any]) -> tuple[list[halcyon.SeatResult], list[str]]:
+def table_results(
+    document: dict[str, Any], *, players: dict[str, int] | None = None
+) -> tuple[list[halcyon.SeatResult], list[str]]:
     """Replay a table's game through the engine: each player's final credits and the hand they went out in,
-    and the dealer of every hand (in order). Refuses a document the engine refuses, or an unfinished game."""
+    and the dealer of every hand (in order). Refuses a document the engine refuses, or an unfinished game.
+    Seats are named `p<player id>`, or by `players` (seat name -> player id: an online table's seat names)."""
     from games.engine.errors import EngineError
     from games.engine.replay import play_replay
 
@@ -45,28 +59,71 @@ def table_results(document: dict[str, Any]) -> tuple[list[halcyon.SeatResult], l
                 out_hand[name] = hand["number"]
     seats = []
     for name, credits in result["stacks"].items():
-        if not name.startswith("p") or not name[1:].isdigit():
+        if players is not None and name in players:
+            player_id = players[name]
+        elif players is None and name.startswith("p") and name[1:].isdigit():
+            player_id = int(name[1:])
+        else:
             raise ApplicationError(f"Seat {name!r} is not a player of the tournament (seats are named p<player id>).")
-        seats.append(halcyon.SeatResult(int(name[1:]), credits, out_hand.get(name)))
+        seats.append(halcyon.SeatResult(player_id, credits, out_hand.get(name)))
     return seats, [hand["dealer"] for hand in result["hands"]]
+
+
+def current_round(tournament: Tournament) -> int:
+    """The round being played: 1 until the first round's last table is in, then 2 (the final table)."""
+    return max(len(tournament.rounds), 1)
+
+
+ONLINE_STATUSES = (TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED)
 
 
 @retry_on_conflict
 @transaction.atomic
 def tournament_halcyon_table(*, actor: Any, tournament: Tournament, table_number: int, replay: dict[str, Any]) -> dict:
-    """Record one table's game of the current Halcyon round. When the round's last table is in: with several
-    tables, the best of each advance to a final table (the others are out); with one, the places are final."""
+    """Record one table's game of the current Halcyon round (a physical table's, or one played elsewhere). When
+    the round's last table is in: with several tables, the best of each advance to a final table (the others are
+    out); with one, the places are final."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
+    _check_running(tournament)
+    playing = OnlineTable.objects.filter(
+        event_id=tournament.event_id, tournament_table=table_number, status__in=ONLINE_STATUSES
+    ).first()
+    if playing is not None:
+        raise ConflictError(
+            f"Table {table_number} is being played online (online table {playing.pk}); its game is recorded "
+            "when it ends."
+        )
+    return _record(actor=actor, tournament=tournament, table_number=table_number, replay=replay)
+
+
+def _check_running(tournament: Tournament) -> None:
     if tournament.format != Format.HALCYON:
         raise ConflictError("Only a Halcyon tournament records table games by rounds.")
     if tournament.status != TournamentStatus.RUNNING:
         raise ConflictError("Start the tournament (draw and clock) before recording its tables.")
-    seated = list(
+
+
+def _seated(tournament: Tournament) -> list[Registration]:
+    return list(
         Registration.objects.select_for_update(of=("self",)).filter(
             tournament=tournament, status=RegistrationStatus.REGISTERED, table_number__isnull=False
         )
     )
+
+
+def _record(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    table_number: int,
+    replay: dict[str, Any],
+    players: dict[str, int] | None = None,
+    online_table: int | None = None,
+) -> dict:
+    """The one path a table's game takes into its round (replay upload and online table alike), under the
+    tournament's lock: the engine replays it, its players and dealers are checked, and the round moves on."""
+    seated = _seated(tournament)
     at_table = {r.player_id for r in seated if r.table_number == table_number}
     if not at_table:
         raise ApplicationError(f"Table {table_number} has nobody seated in this round.", extra={"field": "table"})
@@ -76,13 +133,12 @@ def tournament_halcyon_table(*, actor: Any, tournament: Tournament, table_number
     current = rounds[-1]
     if str(table_number) in current:
         raise ConflictError(f"Table {table_number}'s game of this round is already recorded.")
-    seats, dealers = table_results(replay)
+    seats, dealers = table_results(replay, players=players)
     if {seat.player_id for seat in seats} != at_table:
         raise ApplicationError(
             f"The game's players are not the players seated at table {table_number}.", extra={"field": "replay"}
         )
-    if sorted(dealers) != sorted(seat_name(p) for p in at_table):
-        raise ApplicationError("In Halcyon every player deals exactly once; this game's dealers differ.")
+    _check_dealers(seats, dealers, players)
     current[str(table_number)] = [[seat.player_id, seat.credits, seat.out_hand] for seat in seats]
     tournament.rounds = rounds
     tournament.save(update_fields=["rounds"])
@@ -99,9 +155,176 @@ def tournament_halcyon_table(*, actor: Any, tournament: Tournament, table_number
         action="tournament_halcyon_table",
         obj=tournament,
         league=tournament.event.season.league,
-        data=outcome,
+        data={**outcome, "source": "online" if online_table else "replay", "online_table": online_table},
     )
     return outcome
+
+
+def _check_dealers(seats: list[halcyon.SeatResult], dealers: list[str], players: dict[str, int] | None) -> None:
+    """Every player deals once: nobody twice, and whoever never dealt went out of credits before their turn."""
+    names = (
+        {p: n for n, p in players.items()}
+        if players is not None
+        else {s.player_id: seat_name(s.player_id) for s in seats}
+    )
+    twice = sorted({name for name in dealers if dealers.count(name) > 1})
+    missing = [s for s in seats if names[s.player_id] not in dealers and s.out_hand is None]
+    if twice or missing:
+        problem = (
+            f"{', '.join(twice)} dealt more than once"
+            if twice
+            else (f"{', '.join(names[s.player_id] for s in missing)} never dealt")
+        )
+        raise ApplicationError(f"In Halcyon every player deals exactly once; in this game {problem}.")
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_halcyon_online_open(
+    *, actor: Any, tournament: Tournament, table_number: Any, turn_seconds: Any = 30
+) -> OnlineTable:
+    """Open a Halcyon table of the current round online for its seated players: Coruscant Shift's Halcyon preset
+    (every player deals once) with the tournament's starting stack each; the clock's levels leave it alone. When
+    its game ends, `tournament_halcyon_online_result` records it into the round."""
+    from games.engine.errors import EngineError
+    from games.engine.options import resolve_options
+
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    if isinstance(table_number, bool) or not isinstance(table_number, int) or table_number < 1:
+        raise ApplicationError(
+            f"Choose a table by its number (1 or more); got {table_number!r}.", extra={"field": "table"}
+        )
+    _check_running(tournament)
+    seated = sorted(
+        (r for r in _seated(tournament) if r.table_number == table_number),
+        key=lambda r: (r.seat_number or 0, r.pk),
+    )
+    if not seated:
+        tables = sorted({r.table_number for r in _seated(tournament)})
+        raise ApplicationError(
+            f"Table {table_number} has nobody seated in this round; the tables are "
+            f"{', '.join(map(str, tables)) or 'none'}.",
+            extra={"field": "table"},
+        )
+    number = current_round(tournament)
+    if tournament.rounds and str(table_number) in tournament.rounds[-1]:
+        raise ConflictError(f"Table {table_number}'s game of round {number} is already recorded.")
+    playing = OnlineTable.objects.filter(
+        event_id=tournament.event_id, tournament_table=table_number, status__in=ONLINE_STATUSES
+    ).first()
+    if playing is not None:
+        raise ConflictError(
+            f"Table {table_number} already has an online table ({playing.pk}); its game is recorded when it ends."
+        )
+    try:
+        options = resolve_options(HALCYON_VARIANT, "halcyon", {"starting_stack": tournament.starting_stack})
+    except EngineError as exc:
+        raise ApplicationError(f"The Halcyon rules refuse this tournament's starting stack: {exc}") from exc
+    event = tournament.event
+    registrations = Registration.objects.select_related("player").filter(pk__in=[r.pk for r in seated])
+    players = {r.pk: r.player for r in registrations}
+    round_name = "final table" if number > 1 else f"table {table_number}"
+    table = online_services.table_open_seated(
+        actor=actor,
+        event=event,
+        name=f"{event.name}: Halcyon {round_name}"[:80],
+        players=[players[r.pk] for r in seated],
+        stack=tournament.starting_stack,
+        seat_count=len(seated),
+        option_overrides=options,
+        tournament_table=table_number,
+        turn_seconds=turn_seconds,
+        variant=HALCYON_VARIANT,
+        preset="halcyon",
+    )
+    league_services.audit(
+        actor=actor,
+        action=OPENED,
+        obj=tournament,
+        league=event.season.league,
+        data={"round": number, "table": table_number, "online_table": table.pk},
+    )
+    return table
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_halcyon_online_record(*, actor: Any, tournament: Tournament, table_number: Any) -> dict:
+    """The organiser records a finished online table of the round being played whose game the task did not record
+    (it was refused, or the task has not run yet): the same path, with the reason shown when it is refused."""
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    _check_running(tournament)
+    if isinstance(table_number, bool) or not isinstance(table_number, int) or table_number < 1:
+        raise ApplicationError(
+            f"Choose a table by its number (1 or more); got {table_number!r}.", extra={"field": "table"}
+        )
+    number = current_round(tournament)
+    opened = (
+        AuditEntry.objects.filter(
+            object_type=Tournament._meta.label,
+            object_id=str(tournament.pk),
+            action=OPENED,
+            data__round=number,
+            data__table=table_number,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if opened is None:
+        raise ApplicationError(
+            f"Table {table_number} has not been played online in round {number}.", extra={"field": "table"}
+        )
+    table = OnlineTable.objects.filter(pk=opened.data["online_table"]).select_related("game").first()
+    if table is None or table.status != TableStatus.FINISHED:
+        raise ConflictError(f"Table {table_number}'s online game is not finished; it is recorded when it ends.")
+    document = table.game.replay_document if table.game is not None else None
+    if not document:
+        raise ConflictError(f"Online table {table.pk}'s game has no replay to record; enter the game instead.")
+    return _record(
+        actor=actor,
+        tournament=tournament,
+        table_number=table_number,
+        replay=document,
+        players={seat.name: seat.player_id for seat in table.seats.all()},
+        online_table=table.pk,
+    )
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_halcyon_online_result(*, table_id: int) -> dict | None:
+    """Record a finished online Halcyon table's game into its round, from the league game's replay, through the
+    same path as an uploaded replay. Once: a table recorded already, a table that is not a Halcyon table of the
+    round being played, or an unfinished one records nothing (None), so the task may run twice or late."""
+    table = OnlineTable.objects.filter(pk=table_id).select_related("game").first()
+    if table is None or table.tournament_table is None or table.status != TableStatus.FINISHED:
+        return None
+    tournament = Tournament.objects.filter(event_id=table.event_id, format=Format.HALCYON).first()
+    if tournament is None:
+        return None
+    tournament = _lock(tournament)
+    mine = AuditEntry.objects.filter(object_type=Tournament._meta.label, object_id=str(tournament.pk))
+    if mine.filter(action="tournament_halcyon_table", data__online_table=table_id).exists():
+        return None
+    opened = mine.filter(action=OPENED, data__online_table=table_id).first()
+    if opened is None or tournament.status != TournamentStatus.RUNNING:
+        return None
+    if opened.data["round"] != current_round(tournament):
+        logger.warning("Halcyon online table %s belongs to round %s, not the round being played", table_id, opened.data)
+        return None
+    document = table.game.replay_document if table.game is not None else None
+    if not document:
+        raise ConflictError(f"Online table {table_id}'s game has no replay to record; enter the game instead.")
+    return _record(
+        actor=None,
+        tournament=tournament,
+        table_number=table.tournament_table,
+        replay=document,
+        players={seat.name: seat.player_id for seat in table.seats.all()},
+        online_table=table_id,
+    )
 
 
 def _results(table: list[list[int | None]]) -> list[halcyon.SeatResult]:

@@ -51,8 +51,8 @@ def tournament_online_busts(
     if tournament is None:
         return []
     tournament = _lock(tournament)
-    if tournament.status != TournamentStatus.RUNNING:
-        return []
+    if tournament.status != TournamentStatus.RUNNING or tournament.format == Format.HALCYON:
+        return []  # a Halcyon table's places come from its whole game (tournaments.services.halcyon)
     period = rebuys_open(tournament, now)
     policy = league_services.effective_buy_in_policy(tournament.event) if period else None
     eliminated = []

@@ -34,11 +34,8 @@ class Decision:
 
     def args(self, allowed: tuple[str, ...]) -> dict:
         """The keyword arguments of `Game.act` among `allowed` (the variant's `verb_args` for this verb)."""
-        if not allowed:
-            return {}
-        values = {"cards": list(self.cards), "amount": self.amount, "card": self.card, "source": self.source}
-        values.update(unlock=self.unlock, lock=self.lock, call_hand=self.call_hand)
-        return {name: values[name] for name in allowed}
+        # Each allowed name is a field of the decision; `cards` goes as a list.
+        return {name: list(self.cards) if name == "cards" else getattr(self, name) for name in allowed}
 
 
 class Bot(Protocol):

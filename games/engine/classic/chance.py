@@ -49,7 +49,8 @@ class SeededChance:
         return deck_from_seed(self.seed, full_deck())
 
     def next_roll(self) -> Roll | None:
-        return roll_dice(self._dice)
+        draw = self._dice.random  # `roll_dice(self._dice)`, inlined: a hand rolls after every play turn
+        return (1 + int(6 * draw()), 1 + int(6 * draw()))
 
     def new_pile(self, pool: list[ClassicCard], number: int, what: str) -> list[ClassicCard]:
         pile = canonical(pool)

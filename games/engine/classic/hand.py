@@ -71,7 +71,7 @@ class ClassicLegal(LegalActions):
     unlockable: tuple[str, ...] = ()
     can_call_hand: bool = False
 
-    def _verb_list(self) -> list[str]:
+    def _play_verbs(self) -> list[str]:
         verbs = []
         if self.can_draw:
             verbs.append("draw")
@@ -79,10 +79,23 @@ class ClassicLegal(LegalActions):
             verbs.append("trade")
         if self.can_stand:
             verbs.append("stand")
-        return verbs + LegalActions._verb_list(self)
+        return verbs
+
+    def _verb_list(self) -> list[str]:
+        return self._play_verbs() + LegalActions._verb_list(self)
 
     def to_dict(self) -> dict:
-        data = LegalActions.to_dict(self)
+        if (
+            self.can_stand
+            and not (
+                self.can_fold or self.can_check or self.can_call or self.can_all_in or self.can_bet or self.can_raise
+            )
+            and not self.can_select
+        ):
+            # A play turn (no betting verb): `LegalActions.to_dict` would add nothing but the seat and the phase.
+            data = {"seat": self.seat, "phase": self.phase, "verbs": self._play_verbs()}
+        else:
+            data = LegalActions.to_dict(self)
         if self.can_stand:
             data["tradeable"] = list(self.tradeable)
             data["lockable"] = list(self.lockable)
@@ -100,7 +113,32 @@ _new_legal = builder(ClassicLegal)  # `ClassicLegal(...)`, cheaper: one is made 
 _DICE_RECORDS = {(a, b): new_record("dice", note=f"{a}-{b}") for a in range(1, 7) for b in range(1, 7)}
 _ROUND_RECORDS: dict[tuple[int, str], Record] = {}
 # Each card's one character in the compact actions.
-_CHARS = {card: encode_cards([card]) for card in full_deck()}
+_CHARS = {card.index: encode_cards([card]) for card in full_deck()}
+# The records of a card dealt or shifted to a seat are frozen, so each is made once (`card_record` without hashing
+# the card in Python: keyed by its index).
+_CARD_RECORDS: dict[tuple[str, int, int], Record] = {}
+
+
+def _card_record(kind: str, seat: int, card: ClassicCard) -> Record:
+    key = (kind, seat, card.index)
+    record = _CARD_RECORDS.get(key)
+    if record is None:
+        record = _CARD_RECORDS[key] = card_record(kind, seat, card)
+    return record
+
+
+_SEAT_RECORDS: dict[tuple[str, int, int | None], Record] = {}
+
+
+def _seat_record(kind: str, seat: int, amount: int | None) -> Record:
+    """`new_record(kind, seat, amount)`, made once for the few that repeat (antes, stands)."""
+    key = (kind, seat, amount)
+    record = _SEAT_RECORDS.get(key)
+    if record is None:
+        if len(_SEAT_RECORDS) >= 4096:
+            _SEAT_RECORDS.clear()
+        record = _SEAT_RECORDS[key] = new_record(kind, seat, amount)
+    return record
 
 
 def _round_record(number: int, note: str) -> Record:
@@ -278,10 +316,13 @@ class ClassicHand:
         return waiting
 
     def waiting_for(self) -> list[int]:
-        return list(self._awaited())
+        waiting = self._waiting
+        return list(self._awaited() if waiting is None else waiting)
 
     def actor(self) -> int | None:
-        waiting = self._awaited()
+        waiting = self._waiting
+        if waiting is None:
+            waiting = self._awaited()
         return waiting[0] if waiting else None
 
     def _turn_seat(self) -> int | None:
@@ -297,7 +338,8 @@ class ClassicHand:
 
     def legal_actions(self, seat: int) -> ClassicLegal:
         phase = self.phase
-        if seat not in self._awaited():
+        waiting = self._waiting
+        if seat not in (self._awaited() if waiting is None else waiting):
             return ClassicLegal(seat=seat, phase=phase)
         legal = self._legal.get(seat)
         if legal is None:
@@ -363,7 +405,7 @@ class ClassicHand:
             "shifts": list(self.shifts),
             "draw_pile": len(self._draw),
             "discard_pile": len(self._discard),
-            "hand_pot": self.hand_pot(),
+            "hand_pot": sum(self.contributions.values()),  # `self.hand_pot()`
             "sabacc_pot": self.sabacc_pot,
             "call_round": self.options.call_round,
             "called_by": self.called_by,
@@ -372,7 +414,11 @@ class ClassicHand:
 
     def private_view(self, seat: int) -> dict:
         """What only `seat` sees: the cards in its hand (its field is public anyway)."""
-        return {"cards": codes(self._hand.get(seat, ())), "field": codes(self._field.get(seat, ())), "selection": []}
+        return {
+            "cards": [card.code for card in self._hand.get(seat, ())],
+            "field": [card.code for card in self._field.get(seat, ())],
+            "selection": [],
+        }
 
     # ----- the automatic steps -----------------------------------------------------------------
 
@@ -388,14 +434,14 @@ class ClassicHand:
             self.forced[seat] = ante
             self.sabacc_antes[seat] = sabacc
             self.sabacc_pot += sabacc
-            self._log.append(new_record("ante", seat, ante))
+            self._log.append(_seat_record("ante", seat, ante))
             if sabacc:
-                self._log.append(new_record("sabacc_ante", seat, sabacc))
+                self._log.append(_seat_record("sabacc_ante", seat, sabacc))
         for _ in range(2):
             for seat in self.seats:
                 card = self._take()
                 self._hand[seat].append(card)
-                self._log.append(card_record("deal", seat, card))
+                self._log.append(_card_record("deal", seat, card))
         if self.options.declare_totals:
             for seat in self.seats:
                 total = sum(card.value for card in self._hand[seat])
@@ -429,9 +475,13 @@ class ClassicHand:
         self._skipped_from_start = self.actor() is None
 
     def _advance(self) -> None:
+        legal = self._legal
         while True:
-            self._changed()
-            if self.phase == "complete" or self.stalled:
+            self._waiting = None  # `self._changed()`, inlined: this loop runs several times a decision
+            if legal:
+                legal.clear()
+            phase = self.phase
+            if phase == "complete" or self.stalled:
                 return
             if len(self._live) == 1:
                 self._finish_fold_out()
@@ -447,12 +497,12 @@ class ClassicHand:
                 if what == "round":
                     self._after_round()
                 continue
-            if self.phase == "play":
+            if phase == "play":
                 if self._turn_seat() is not None:
                     return
                 self._open_betting_round()
                 continue
-            if self.phase == "betting":
+            if phase == "betting":
                 if self.actor() is not None:
                     return
                 self.phase = "closing"
@@ -506,7 +556,7 @@ class ClassicHand:
                     card = pile[taken]
                     taken += 1
                     hands[seat].append(card)
-                    log.append(card_record("shift", seat, card))
+                    log.append(_card_record("shift", seat, card))
         del pile[:taken]
 
     def _return_uncalled(self) -> None:
@@ -623,9 +673,12 @@ class ClassicHand:
         return ", ".join(self.names[s] for s in self._awaited()) or "nobody"
 
     def _verify_waiting(self, seat: int, verb: str) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.names):
+        if (type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int))) or not (
+            0 <= seat < len(self.names)
+        ):
             raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
-        if self.phase == "complete":
+        phase = self.phase
+        if phase == "complete":
             raise WrongPhase(f"Hand {self.number} is over; the next hand has not started.")
         if self.stalled:
             raise WrongPhase(
@@ -635,16 +688,17 @@ class ClassicHand:
         if verb not in VERBS:
             raise WrongPhase(f"Unknown action {verb!r}; the actions are: {', '.join(VERBS)}.")
         name = self.names[seat]
-        if seat not in self._awaited():
+        waiting = self._waiting
+        if seat not in (self._awaited() if waiting is None else waiting):
             if seat in self.folded:
                 raise NotYourTurn(f"{name} has folded and takes no part in the rest of hand {self.number}.")
             raise NotYourTurn(f"It is not {name}'s turn: waiting for {self._who()}.")
-        if verb in PLAY_VERBS and self.phase != "play":
+        if verb in PLAY_VERBS and phase != "play":
             raise WrongPhase(
                 f"wrong phase: it is {name}'s betting turn in round {self.round_number} "
                 "(check, call, bet, raise, fold or allin)"
             )
-        if verb in BET_VERBS and self.phase == "play":
+        if verb in BET_VERBS and phase == "play":
             raise WrongPhase(
                 f"wrong phase: it is {name}'s play turn in round {self.round_number} (draw, trade or stand)"
             )
@@ -663,7 +717,7 @@ class ClassicHand:
         if verb not in PLAY_VERBS:
             raise WrongPhase(f"{verb} is a betting action; on a play turn draw, trade or stand.")
         name = self.names[seat]
-        hand, field = list(self._hand[seat]), list(self._field[seat])
+        hand, field = self._hand[seat], self._field[seat]  # only read: an unlock below works on copies
         out = into = given = None
         if unlock is not None:
             out = self._card(unlock, "unlock")
@@ -673,8 +727,9 @@ class ClassicHand:
                     f"cannot unlock {out.code}: it is not in {name}'s interference field{where}; "
                     f"the field holds: {', '.join(codes(field)) or 'nothing'}."
                 )
+            field = list(field)
             field.remove(out)
-            hand.append(out)
+            hand = [*hand, out]
         if verb in ("draw", "trade") and not (self._draw or self._discard):
             raise IllegalAction("The draw pile and the discard pile are both empty: nobody can draw; stand instead.")
         if verb == "trade":
@@ -717,7 +772,7 @@ class ClassicHand:
             hand.remove(given)
             self._discard.append(given)
         if verb == "stand":
-            self._log.append(new_record("stand", seat))
+            self._log.append(_seat_record("stand", seat, None))
         else:
             kept = (taken,) if given is None else (taken, given)
             self._log.append(new_record(verb, seat, cards=kept))
@@ -859,7 +914,7 @@ def _only(verb: str, args: dict) -> dict:
 
 
 def _char(card: ClassicCard | None) -> str:
-    return "-" if card is None else _CHARS[card]
+    return "-" if card is None else _CHARS[card.index]
 
 
 def _canonical(cards: list[ClassicCard]) -> list[ClassicCard]:
