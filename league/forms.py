@@ -114,11 +114,23 @@ def preset_choices(blank: str | None = None) -> list[tuple[str, str]]:
     return [("", blank), *choices] if blank is not None else choices
 
 
+def _variant_choices(spec: dict[str, Any]) -> list:
+    """A choice option's choices: one list when every variant that has it offers the same, else grouped by
+    variant, each offering only its own (the engine refuses another's, naming what is allowed)."""
+    by_variant = spec.get("by_variant") or {}
+    if len({frozenset(choices) for choices in by_variant.values()}) <= 1:
+        return [(c, c.replace("_", " ")) for c in spec["choices"]]
+    return [
+        (variant.replace("_", " ").title(), [(c, c.replace("_", " ")) for c in choices])
+        for variant, choices in by_variant.items()
+    ]
+
+
 def option_form_field(spec: dict[str, Any]) -> forms.Field:
     label = spec["label"]
     help_text = "Blank keeps the preset's value."
     if spec["kind"] == "choice":
-        choices = [("", "(preset)"), *((c, c.replace("_", " ")) for c in spec["choices"])]
+        choices = [("", "(preset)"), *_variant_choices(spec)]
         return forms.CharField(label=label, required=False, widget=_select(choices), help_text=help_text)
     if spec["kind"] == "bool":
         choices = [("", "(preset)"), ("yes", "yes"), ("no", "no")]
@@ -177,7 +189,7 @@ def season_option_field(spec: dict[str, Any], league_value: Any) -> forms.Field:
     keep = "(the league's)"  # its value is in the help below: a select stays narrow enough for a grid cell
     help_text = f"The league's: {shown}. Blank keeps it."
     if spec["kind"] == "choice":
-        choices = [("", keep), *((c, c.replace("_", " ")) for c in spec["choices"])]
+        choices = [("", keep), *_variant_choices(spec)]
         return forms.CharField(label=label, required=False, widget=_select(choices), help_text=help_text)
     if spec["kind"] == "bool":
         choices = [("", keep), ("yes", "yes"), ("no", "no")]

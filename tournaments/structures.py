@@ -76,12 +76,16 @@ def payable(amount: int, denominations: list[int]) -> bool:
     return reachable[amount]
 
 
-def validate_structure(levels: list[Level], *, denominations: list[int] | None = None) -> list[str]:
+def validate_structure(
+    levels: list[Level], *, denominations: list[int] | None = None, no_blinds: str | None = None
+) -> list[str]:
     """Refuse a structure that cannot be played; return the colour-up prompts (chips no longer needed).
 
     Rules: at least one playing level; every level lasts at least 1; a playing level has a big blind or an
     ante; the small blind is at most the big blind; the ante is at most the big blind (when there are blinds);
-    blinds and antes never decrease; with a chip set, every amount is payable in its denominations.
+    blinds and antes never decrease; with a chip set, every amount is payable in its denominations. For a
+    variant without blinds (`no_blinds` names it: Corellian Spike, Classic) a playing level has an ante, the
+    hand-pot ante every player pays each hand, and no blinds.
     """
     playing = [(index, level) for index, level in enumerate(levels) if not level.is_break]
     if not playing:
@@ -100,6 +104,12 @@ def validate_structure(levels: list[Level], *, denominations: list[int] | None =
             if level.small_blind or level.big_blind or level.ante:
                 raise TournamentLogicError(f"{where} is a break: it has no blinds or ante (leave them at 0).")
             continue
+        if no_blinds and (level.small_blind or level.big_blind or not level.ante):
+            raise TournamentLogicError(
+                f"{where}: {no_blinds} has no blinds; a level sets the hand-pot ante every player pays each hand. "
+                f"Leave small_blind and big_blind at 0 and give an ante of at least 1 "
+                f"(got {level.small_blind}/{level.big_blind}, ante {level.ante})."
+            )
         if level.big_blind == 0 and level.ante == 0:
             raise TournamentLogicError(f"{where} has no big blind and no ante: a level needs at least one forced bet.")
         if level.small_blind > level.big_blind:

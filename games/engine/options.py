@@ -237,16 +237,26 @@ def variant_presets() -> dict[str, tuple[str, ...]]:
 
 def option_specs() -> list[dict[str, Any]]:
     """Every option of every variant, once, for forms: its name, kind (`choice`, `bool`, `ints`, `int`), the
-    choices, whether it may be null, and the variants that have it (Coruscant Shift's first)."""
+    choices (all variants' together), each variant's own choices (`by_variant`, from its options module), whether
+    it may be null, and the variants that have it (Coruscant Shift's first)."""
+    from games.engine.classic import options as classic_options
     from games.engine.spike import options as spike_options
     from games.engine.variant import get_variant, variant_names
 
-    choices = {**CHOICES, **spike_options.CHOICES}
-    optional = OPTIONAL | spike_options.OPTIONAL
+    own = {
+        "coruscant_shift": CHOICES,
+        "corellian_spike": {**spike_options.CHOICES, "end_rule": spike_options.END_RULES},
+        "classic": {**classic_options.CHOICES, "end_rule": classic_options.END_RULES},
+    }
+    optional = OPTIONAL | spike_options.OPTIONAL | classic_options.OPTIONAL
     specs: dict[str, dict[str, Any]] = {}
     for variant in variant_names():
+        choices = own.get(variant, {})
         for field in fields(get_variant(variant).options_class):
             spec = specs.get(field.name)
+            if spec is not None and field.name in choices:
+                spec["by_variant"][variant] = choices[field.name]
+                spec["choices"] += tuple(c for c in choices[field.name] if c not in spec["choices"])
             if spec is None:
                 default = field.default
                 if field.name in choices:
@@ -261,6 +271,7 @@ def option_specs() -> list[dict[str, Any]]:
                     "name": field.name,
                     "kind": kind,
                     "choices": choices.get(field.name, ()),
+                    "by_variant": {variant: choices[field.name]} if field.name in choices else {},
                     "optional": field.name in optional,
                     "variants": [],
                 }

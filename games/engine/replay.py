@@ -39,6 +39,7 @@ EVENTS = {
     "stake": ("player", "item", "value"),
     "entropy": ("player", "value"),
     "close": (),
+    "leftovers": (),
     "levels": ("ante", "small_blind", "big_blind", "min_bet"),
 }
 
@@ -268,7 +269,7 @@ def _play_events(game: Game, where: str, events: Any) -> None:
                 raise _fail(f'{at}: needs "{key}".')
         player = event.get("player")
         seat = None
-        if kind not in ("join", "close", "levels"):
+        if kind not in ("join", "close", "levels", "leftovers"):
             if player not in game.names:
                 raise _fail(f"{at}: {player!r} is not one of the seated players ({', '.join(game.names)}).")
             seat = game.names.index(player)
@@ -292,6 +293,8 @@ def _play_events(game: Game, where: str, events: Any) -> None:
                     big_blind=event["big_blind"],
                     min_bet=event["min_bet"],
                 )
+            elif kind == "leftovers":
+                game.pay_leftovers()
             else:
                 game.close_table()
         except EngineError as exc:
@@ -440,8 +443,8 @@ def _export_event(event: list, names: list[str], left: set[int]) -> dict:
             names[seat] = name
         left.discard(seat)
         return {"do": "join", "player": name, "stack": stack}
-    if kind == "close":
-        return {"do": "close"}
+    if kind in ("close", "leftovers"):
+        return {"do": kind}
     if kind == "levels":
         ante, small_blind, big_blind, min_bet = event[1]
         return {"do": "levels", "ante": ante, "small_blind": small_blind, "big_blind": big_blind, "min_bet": min_bet}

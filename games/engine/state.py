@@ -300,7 +300,7 @@ class Game:
             seats=seats,
             names=self.names,
             stacks=self.stacks,
-            options=self.options,
+            options=self.variant.hand_options(self.options, self.levels),
             variant=self.variant,
             structure=self.variant.structure(self.options, self.levels),
             levels=self.levels,
@@ -559,6 +559,15 @@ class Game:
         for name, value in (("ante", ante), ("small_blind", small_blind), ("big_blind", big_blind)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise InvalidAmount(f"'{name}' is a whole number of credits, 0 or more; got {value!r}.")
+        if not self.variant.has_blinds:
+            title = self.variant.name.replace("_", " ").title()
+            if small_blind or big_blind:
+                raise InvalidAmount(
+                    f"{title} has no blinds: a level sets its hand-pot ante (and min bet); give small_blind 0 "
+                    f"and big_blind 0, not {small_blind} and {big_blind}."
+                )
+            if ante < 1:
+                raise InvalidAmount(f"Every {title} hand has a hand-pot ante of at least 1 credit; got {ante}.")
         if small_blind > big_blind:
             raise InvalidAmount(f"The small blind ({small_blind}) may not exceed the big blind ({big_blind}).")
         if min_bet is not None:
@@ -579,13 +588,47 @@ class Game:
 
         The next hand plays exactly these levels; the preset's escalation, if any, continues from them at
         the hands after it. Without `min_bet` it is the `min_bet` option or the big blind, whichever is
-        larger. The doubling factor (which scales `max_bet`) is kept.
+        larger. The doubling factor (which scales `max_bet`) is kept. A variant without blinds (Corellian
+        Spike, Classic) takes the ante as its hand-pot ante (its Sabacc-pot ante stays the option's) and
+        refuses blinds (`Variant.has_blinds`).
         """
         self.verify_set_levels(ante=ante, small_blind=small_blind, big_blind=big_blind, min_bet=min_bet)
         if min_bet is None:
             min_bet = max(self.options.min_bet, big_blind)
         self._record(["levels", [ante, small_blind, big_blind, min_bet]])
         return self.levels
+
+    def verify_pay_leftovers(self) -> None:
+        if self.options.end_rule != "never":
+            raise WrongPhase(
+                "Only a table whose organiser ends it (end rule 'never', a tournament's table) pays out what is "
+                "left in its pots; this game keeps them (RULES Rulings 2.6.1, 3.7.2)."
+            )
+        if self.in_hand:
+            raise WrongPhase("Paying out what is left in the pots happens between hands; wait for this hand to finish.")
+        if not self.carry and not any(self.pools.values()):
+            raise WrongPhase("Nothing is left in the carry-over or the Sabacc pot to pay out.")
+        if not self.seats_with_credits():
+            raise WrongPhase("Nobody at the table holds credits to take what is left in the pots.")
+
+    def can_pay_leftovers(self) -> bool:
+        return _can(self.verify_pay_leftovers)
+
+    def pay_leftovers(self) -> dict[int, int]:
+        """A table whose organiser ends it (a tournament's table), when its game ends or its last player holding
+        credits leaves: the carry-over and what the variant keeps between hands (the Sabacc pot) go to the
+        players holding credits, split evenly, odd credits one each from the dealer's left; returns each seat's
+        share. Also allowed once the game is over (the table closed first). Recorded for saves and replays."""
+        self.verify_pay_leftovers()
+        total = self.carry + sum(self.pools.values())
+        n = len(self.names)
+        dealer = self.first_dealer if self.dealer is None else self.dealer
+        order = [(dealer + step) % n for step in range(1, n + 1)]
+        holders = [seat for seat in order if self.stacks[seat] > 0]
+        each, odd = divmod(total, len(holders))
+        shares = {seat: each + (1 if index < odd else 0) for index, seat in enumerate(holders)}
+        self._record(["leftovers", [[seat, amount] for seat, amount in shares.items() if amount]])
+        return shares
 
     def _hand_seed(self, number: int, entry: dict) -> str:
         """The seed of seeded hand `number` from its history record (server seed mixed with its entropy)."""
@@ -709,6 +752,12 @@ class Game:
             self.entropy[seat] = value
         elif kind == "close":
             self.over = True
+        elif kind == "leftovers":
+            _, shares = event
+            for seat, amount in shares:
+                self.stacks[seat] += amount
+            self.carry = 0
+            self.pools = {}
         elif kind == "levels":
             _, (ante, small_blind, big_blind, min_bet) = event
             self.levels = Levels(ante, small_blind, big_blind, min_bet, self.levels.factor)

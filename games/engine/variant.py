@@ -42,6 +42,9 @@ class Variant:
     replay_min_stack = False
     # Whether the carry-over goes to the last player holding credits when the game ends that way.
     carry_to_last_player = True
+    # Whether the variant has blinds. Without them (Corellian Spike, Classic) `Game.set_levels` takes only an
+    # ante, which becomes the hand-pot ante of the hands after it (`hand_options`), and refuses blinds.
+    has_blinds = True
 
     # ----- cards and dice ---------------------------------------------------------------------
 
@@ -112,6 +115,11 @@ class Variant:
             big_blind=getattr(options, "big_blind", 0),
             min_bet=options.min_bet,
         )
+
+    def hand_options(self, options: Any, levels: Levels) -> Any:
+        """The options one hand plays with, given the levels in force; by default the game's options (a hand
+        reads its forced bets from `levels`)."""
+        return options
 
     def next_levels(self, levels: Levels, options: Any, *, players_left: int, passed_first_dealer: bool) -> Levels:
         """The levels of the next hand (escalation); by default they never change."""

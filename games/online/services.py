@@ -1062,8 +1062,13 @@ def _apply_pending_levels(table: OnlineTable, game: Game) -> None:
     pending = table.pending_levels
     if not pending:
         return
+    amounts = {key: pending[key] for key in ("ante", "small_blind", "big_blind")}
+    if not game.variant.has_blinds:
+        # Corellian Spike, Classic: the level's ante is the hand-pot ante (a level without one keeps the ante in
+        # force); blinds are not posted (docs/rules.md, "Tournament levels").
+        amounts = {"ante": amounts["ante"] or game.levels.ante, "small_blind": 0, "big_blind": 0}
     try:
-        game.set_levels(ante=pending["ante"], small_blind=pending["small_blind"], big_blind=pending["big_blind"])
+        game.set_levels(**amounts)
     except EngineError as exc:  # a structure validated by the tournament never gets here; keep playing
         logger.warning("Online table %s: level %s refused by the engine: %s", table.pk, pending, exc)
     table.pending_levels = None
@@ -1077,6 +1082,10 @@ def _finish(table: OnlineTable, game: Game) -> None:
     from games.engine.replay import export_replay
 
     table.status = TableStatus.FINISHED
+    if table.tournament_table is not None and game.can_pay_leftovers():
+        # No chip leaves a tournament: the Sabacc pot and carry-over go to the players holding chips there.
+        game.pay_leftovers()
+        _save(table, game)
     league_game = LeagueGame.objects.select_for_update().get(pk=table.game_id)
     event = Event.objects.select_related("season__league").get(pk=league_game.event_id)
     seats = {s.name: s for s in table.seats.select_related("player")}
@@ -1122,7 +1131,8 @@ def _finish(table: OnlineTable, game: Game) -> None:
         totals = sorted((row.final_credits for row in rows.values()), reverse=True)
         for row in rows.values():
             row.place = totals.index(row.final_credits) + 1
-    # Corellian Spike leaves the Sabacc pot and the carry-over unpaid at the end (RULES Ruling 2.6.1).
+    # Corellian Spike and Classic leave the Sabacc pot and the carry-over unpaid at the end (RULES Rulings 2.6.1,
+    # 3.7.2), except at a tournament's table (paid above).
     unpaid = game.carry + sum(game.pools.values())
     credits_out = sum(row.final_credits for row in rows.values()) + unpaid
     if credits_in != credits_out:  # a bug, never a user error: the engine conserves credits

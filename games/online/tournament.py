@@ -15,6 +15,7 @@ from config.errors import ApplicationError, ConflictError
 from config.events import publish
 from games import hooks as game_hooks
 from games.engine import Game
+from games.engine.variant import get_variant
 from games.models import Seat
 from games.online import schedule
 from games.online import services as online
@@ -36,9 +37,10 @@ def level_changed(
     )
     for table in tables.order_by("pk"):
         if table.status == TableStatus.OPEN:
-            if all(table.options.get(key) == value for key, value in amounts.items()):
+            options = _level_options(table.variant, amounts)
+            if all(table.options.get(key) == value for key, value in options.items()):
                 continue
-            table.options = {**table.options, **amounts}
+            table.options = {**table.options, **options}
             table.save(update_fields=["options", "updated_at"])
             applied.append(table.pk)
         else:
@@ -53,6 +55,14 @@ def level_changed(
     if applied or told:
         publish(lobby_topic(), {"event": event_id, "what": "level"})
     return {"applied": applied, "told": told}
+
+
+def _level_options(variant: str, amounts: dict[str, int]) -> dict[str, int]:
+    """A level as a table not yet started takes it into its options: a variant without blinds (Corellian Spike,
+    Classic) takes only the ante, as its hand-pot ante, and keeps its own when the level has none."""
+    if get_variant(variant).has_blinds:
+        return amounts
+    return {"ante": amounts["ante"]} if amounts["ante"] else {}
 
 
 ACTIVE = (TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED)
@@ -136,7 +146,11 @@ def _between_hands(table: OnlineTable, game: Game) -> bool:
 
 
 def _leave(source: OnlineTable, game: Game, leaving: OnlineSeat) -> int:
-    """The player leaves `source` between hands with their stack (tournament chips: no ledger line)."""
+    """The player leaves `source` between hands with their stack (tournament chips: no ledger line). The last
+    player holding chips there takes what is left in its Sabacc pot and carry-over with them (no chip leaves
+    a tournament)."""
+    if game.seats_with_credits() == [leaving.engine_seat] and game.can_pay_leftovers():
+        game.pay_leftovers()
     stack = game.stacks[leaving.engine_seat]
     game.leave(leaving.engine_seat)
     leaving.left, leaving.left_with = True, (leaving.left_with or 0) + stack
@@ -214,9 +228,16 @@ def _check_pair(source: OnlineTable, target: OnlineTable) -> None:
 
 
 def _after_leaving(actor: Any, source: OnlineTable, game: Game) -> None:
-    """A table everyone left is closed: its game lands in the league, empty."""
-    if not source.seats.filter(left=False).exists() and game.can_close_table():
+    """A table everyone left is closed: its game lands in the league, empty. So is one where nobody left holds
+    chips (only players out of chips stay seated, who may not re-buy): it is broken."""
+    if not game.can_close_table():
+        return
+    if not source.seats.filter(left=False).exists():
         game.close_table()
+    elif not game.seats_with_credits():
+        getattr(source, "_prefetched_objects_cache", {}).pop("seats", None)
+        if online._decided(source, game, online._engine_seats(source)):
+            game.close_table()
 
 
 @transaction.atomic

@@ -186,3 +186,92 @@ def test_manage_py_replay_reads_a_levels_event(tmp_path):
     out = io.StringIO()
     call_command("replay", str(path), stdout=out, stderr=io.StringIO())
     assert json.loads(out.getvalue())["hands"] == json.loads(json.dumps(game.results))
+
+
+# ----- variants without blinds: a level sets the hand-pot ante (Corellian Spike, Classic) --------------------
+
+BLINDLESS = [("corellian_spike", "galaxy_series"), ("classic", "classic")]
+
+
+def blindless_game(variant: str, preset: str, players: int = 3, seed: int = 1) -> Game:
+    options = build_options(variant, preset, {"end_rule": "never"})
+    return Game.new(
+        options=options,
+        players=[(f"P{seat}", 200) for seat in range(players)],
+        dealer=0,
+        rng=random.Random(seed),
+        variant=variant,
+        preset=preset,
+    )
+
+
+@pytest.mark.parametrize(("variant", "preset"), BLINDLESS)
+def test_a_level_sets_the_hand_pot_ante_and_keeps_the_sabacc_ante(variant, preset):
+    game = blindless_game(variant, preset)
+    sabacc_ante = game.options.sabacc_ante
+    game.start_hand()
+    assert set(game.hand.forced.values()) == {game.options.ante}
+    play_out_hand(game)
+    game.set_levels(ante=7, small_blind=0, big_blind=0)
+    game.start_hand()
+    assert game.hand.forced == dict.fromkeys(game.hand.seats, 7)  # every seat antes 7 into the hand pot
+    assert set(game.hand.sabacc_antes.values()) == {sabacc_ante}
+    assert game.view_for(0)["levels"]["ante"] == 7
+    play_out_hand(game)
+    if game.can_start_hand():  # no escalation: the level stays in force at the hands after it
+        game.start_hand()
+        assert all(v == min(7, game.stacks[s] + v) for s, v in game.hand.forced.items())
+        assert game.options.ante != 7  # the table's options are unchanged; the level lives in `levels`
+
+
+@pytest.mark.parametrize(("variant", "preset"), BLINDLESS)
+@pytest.mark.parametrize(
+    ("amounts", "message"),
+    [
+        ({"ante": 5, "small_blind": 5, "big_blind": 10}, "has no blinds: a level sets its hand-pot ante"),
+        ({"ante": 5, "small_blind": 0, "big_blind": 10}, "give small_blind 0 and big_blind 0, not 0 and 10"),
+        ({"ante": 0, "small_blind": 0, "big_blind": 0}, "hand-pot ante of at least 1 credit; got 0"),
+    ],
+)
+def test_blinds_are_refused_where_the_variant_has_none(variant, preset, amounts, message):
+    game = blindless_game(variant, preset)
+    before = game.to_json()
+    assert not game.can_set_levels(**amounts)
+    with pytest.raises(InvalidAmount, match=message):
+        game.set_levels(**amounts)
+    assert game.to_json() == before
+
+
+@pytest.mark.parametrize(("variant", "preset"), BLINDLESS)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1), antes=st.lists(st.integers(1, 12), min_size=1, max_size=5))
+def test_blindless_levels_survive_save_load_and_replay(variant, preset, seed, antes):
+    game = blindless_game(variant, preset, players=3, seed=seed)
+    bots = [SensibleBot(random.Random(f"{seed}/{seat}")) for seat in range(3)]
+    for ante in antes:
+        if not game.can_start_hand():
+            break
+        game.set_levels(ante=ante, small_blind=0, big_blind=0, min_bet=ante)
+        game.start_hand()
+        assert all(
+            v == min(ante, v + game.stacks[s] + game.hand.sabacc_antes.get(s, 0)) for s, v in game.hand.forced.items()
+        )
+        if game.in_hand:
+            seat = game.waiting_for()[0]
+            apply_decision(game, seat, bots[seat].decide(game.view_for(seat)))
+        loaded = Game.from_json(game.to_json(), history=game.history_json())
+        assert loaded.to_json() == game.to_json()
+        while game.in_hand:
+            seat = game.waiting_for()[0]
+            apply_decision(game, seat, bots[seat].decide(game.view_for(seat)))
+    document = json.loads(json.dumps(export_replay(game)))
+    assert document["hands"][0]["before"][0] == {
+        "do": "levels",
+        "ante": antes[0],
+        "small_blind": 0,
+        "big_blind": 0,
+        "min_bet": antes[0],
+    }
+    result = play_replay(document)
+    assert result["hands"] == game.results
+    assert result["stacks"] == {name: game.stacks[seat] for seat, name in enumerate(game.names)}

@@ -16,6 +16,7 @@ from django.utils import timezone
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError, ForbiddenError
 from config.events import publish
+from games.engine.variant import get_variant
 from league import services as league_services
 from league.models import AuditEntry, EventKind, LedgerEntry, LedgerKind, Membership, Player
 from league.permissions import can_manage_event
@@ -48,11 +49,17 @@ def _denominations(event: Any) -> list[int]:
     return list(chip_set.denominations.values_list("value", flat=True)) if chip_set else []
 
 
+def _no_blinds(event: Any) -> str | None:
+    """The name of the event's variant when it has no blinds (its levels set only an ante), else None."""
+    variant = get_variant(event.season.variant or event.season.league.variant)
+    return None if variant.has_blinds else variant.name.replace("_", " ").title()
+
+
 def check_structure(data: Any, *, event: Any) -> list[str]:
     """Validate a structure's JSON against the event's chips; returns the colour-up prompts."""
     try:
         levels = structures.structure_from_json(data)
-        return structures.validate_structure(levels, denominations=_denominations(event))
+        return structures.validate_structure(levels, denominations=_denominations(event), no_blinds=_no_blinds(event))
     except TournamentLogicError as exc:
         raise _refuse_logic(exc, "structure") from exc
 

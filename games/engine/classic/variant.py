@@ -6,6 +6,7 @@ A Classic hand's "dice" are a `RollSpec` when its deck is given (replays and tes
 rolls from its hand seed as it goes.
 """
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from games.engine.classic.hand import LETTERS, PLAY_VERBS, SABACC_POT, VERB_ARGS
 from games.engine.classic.options import PRESET_VALUES, ClassicOptions
 from games.engine.classic.order import complete_pile, deck_label
 from games.engine.errors import EngineError, IllegalAction, ReplayError
+from games.engine.forced import Levels
 from games.engine.variant import Variant, register
 
 # The keys of a replay hand and of each verb's action (besides player and do).
@@ -44,6 +46,11 @@ class Classic(Variant):
     presets = PRESET_VALUES
     uses_reshuffles = True
     carry_to_last_player = False
+    # No blinds: a tournament's level (`Game.set_levels`) sets the hand-pot ante; the Sabacc-pot ante stays.
+    has_blinds = False
+
+    def hand_options(self, options: Any, levels: Levels) -> Any:
+        return options if options.ante == levels.ante else dataclasses.replace(options, ante=levels.ante)
 
     def deck(self) -> list:
         return classic_cards.full_deck()

@@ -1,10 +1,12 @@
 """Corellian Spike as a plug-in of the shared engine (docs/engine.md): deck, dice, options, hand, replays."""
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 from games.engine.cards import decode_cards, encode_cards, parse_card
 from games.engine.errors import IllegalAction, ReplayError
+from games.engine.forced import Levels
 from games.engine.spike import dice as spike_dice
 from games.engine.spike.dice import SpikeDice, parse_spike_dice
 from games.engine.spike.hand import SpikeHand
@@ -50,6 +52,11 @@ class CorellianSpike(Variant):
     replay_min_stack = True
     # Ruling 2.6.1: the carry-over and the Sabacc pot stay where they are when the game ends.
     carry_to_last_player = False
+    # No blinds: a tournament's level (`Game.set_levels`) sets the hand-pot ante; the Sabacc-pot ante stays.
+    has_blinds = False
+
+    def hand_options(self, options: Any, levels: Levels) -> Any:
+        return options if options.ante == levels.ante else dataclasses.replace(options, ante=levels.ante)
 
     def roll(self, seed: str, options: Any) -> SpikeDice | None:
         return spike_dice.dice_from_seed(seed) if options.spike_dice else None

@@ -1,0 +1,98 @@
+"""`Game.pay_leftovers`: at a table its organiser ends (a tournament's), the Sabacc pot and carry-over are paid
+to the players holding credits, so no credit leaves the table; kept by save/load and by export -> replay."""
+
+import json
+import random
+
+import pytest
+
+from games.engine.bots import SensibleBot, apply_decision
+from games.engine.errors import WrongPhase
+from games.engine.options import build_options
+from games.engine.replay import export_replay, play_replay
+from games.engine.state import Game
+
+BLINDLESS = [("corellian_spike", "galaxy_series"), ("classic", "classic")]
+
+
+def new_game(variant: str, preset: str, *, end_rule: str = "never", seed: int = 3) -> Game:
+    return Game.new(
+        options=build_options(variant, preset, {"end_rule": end_rule}),
+        players=[(f"P{seat}", 80) for seat in range(4)],
+        dealer=0,
+        rng=random.Random(seed),
+        variant=variant,
+        preset=preset,
+    )
+
+
+def play_hand(game: Game, seed: int) -> None:
+    bots = [SensibleBot(random.Random(f"{seed}/{seat}")) for seat in range(len(game.names))]
+    game.start_hand()
+    while game.in_hand:
+        seat = game.waiting_for()[0]
+        apply_decision(game, seat, bots[seat].decide(game.view_for(seat)))
+
+
+def left_in_pots(game: Game) -> int:
+    return game.carry + sum(game.pools.values())
+
+
+def with_a_sabacc_pot(variant: str, preset: str) -> Game:
+    for seed in range(40):
+        game = new_game(variant, preset, seed=seed)
+        for number in range(3):
+            if game.can_start_hand():
+                play_hand(game, number)
+        if left_in_pots(game) and game.can_pay_leftovers():
+            return game
+    raise AssertionError("no game left credits in its Sabacc pot")
+
+
+@pytest.mark.parametrize(("variant", "preset"), BLINDLESS)
+def test_the_pots_left_go_to_the_players_holding_credits_and_nothing_is_lost(variant, preset):
+    game = with_a_sabacc_pot(variant, preset)
+    total = sum(game.stacks) + left_in_pots(game)
+    before = list(game.stacks)
+    left = left_in_pots(game)
+    shares = game.pay_leftovers()
+    holders = [seat for seat, stack in enumerate(before) if stack > 0]
+    assert sorted(shares) == sorted(holders) and sum(shares.values()) == left
+    assert max(shares.values()) - min(shares.values()) <= 1  # an even split, odd credits one each
+    assert left_in_pots(game) == 0 and sum(game.stacks) == total
+    assert all(game.stacks[seat] == before[seat] + shares.get(seat, 0) for seat in range(len(before)))
+    with pytest.raises(WrongPhase, match="Nothing is left"):
+        game.pay_leftovers()
+    loaded = Game.from_json(game.to_json(), history=game.history_json())
+    assert loaded.to_json() == game.to_json()
+    game.close_table()
+    document = json.loads(json.dumps(export_replay(game)))
+    assert document["after"][:1] == [{"do": "leftovers"}]
+    result = play_replay(document)
+    assert result["stacks"] == {name: game.stacks[seat] for seat, name in enumerate(game.names)}
+    assert result["sabacc_pot"] == 0
+
+
+@pytest.mark.parametrize(("variant", "preset"), BLINDLESS)
+def test_a_closed_table_pays_after_closing_and_its_replay_too(variant, preset):
+    game = with_a_sabacc_pot(variant, preset)
+    total = sum(game.stacks) + left_in_pots(game)
+    game.close_table()
+    game.pay_leftovers()
+    assert sum(game.stacks) == total
+    assert play_replay(json.loads(json.dumps(export_replay(game))))["stacks"] == dict(
+        zip(game.names, game.stacks, strict=True)
+    )
+
+
+@pytest.mark.parametrize(("variant", "preset"), BLINDLESS)
+def test_refused_mid_hand_and_where_the_game_keeps_its_pots(variant, preset):
+    game = with_a_sabacc_pot(variant, preset)
+    game.start_hand()
+    before = game.to_json()
+    with pytest.raises(WrongPhase, match="between hands"):
+        game.pay_leftovers()
+    assert game.to_json() == before
+    own = new_game(variant, preset, end_rule="last_player")
+    with pytest.raises(WrongPhase, match=r"end rule 'never'.*keeps them"):
+        own.pay_leftovers()
