@@ -193,6 +193,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Events' and games' status (the same three values) keeps its name beside other fields called "status".
+    "ENUM_NAME_OVERRIDES": {"StatusEnum": "league.models.EventStatus"},
 }
 
 LOGGING = {

@@ -47,7 +47,9 @@ import django, json; django.setup()
 from games.online.models import OnlineTable
 t = OnlineTable.objects.select_related("game").get(pk={pk})
 seats = list(t.game.seats.order_by("place").values_list("player__display_name", "place", "final_credits"))
-print(json.dumps({{"status": t.status, "game": t.game.status, "replay": bool(t.game.replay_document), "seats": seats}}))
+ann = t.game.seats.get(player__display_name="Ann").player_id
+print(json.dumps({{"status": t.status, "game": t.game.status, "replay": bool(t.game.replay_document), "seats": seats,
+                  "event": t.event_id, "game_id": t.game_id, "ann": ann}}))
 """
 
 
@@ -206,6 +208,16 @@ def test_a_whole_game_against_bots_on_the_embedded_default(browser, embedded_sit
         page.wait_for_selector("#history:has-text('Step 2 of')")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=str(SHOTS / "hands-390.png"), full_page=True)
+        # The league's pages on SQLite (their PostgreSQL-only fast paths fall back), signed in and anonymous.
+        pages = ["/leagues/embedded/", f"/players/{result['ann']}/", f"/events/{result['event']}/"]
+        pages.append(f"/games/{result['game_id']}/")
+        for signed_in in (True, False):
+            if not signed_in:
+                context.clear_cookies()
+            for path in pages:
+                answer = page.goto(f"{url}{path}")
+                assert answer is not None and answer.status == 200, (path, signed_in, answer and answer.status)
+                assert "Ann" in page.locator("main").inner_text(), path
         assert errors == []
     finally:
         context.close()
