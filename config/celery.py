@@ -4,6 +4,9 @@ import os
 
 from celery import Celery
 
+from config.broker import register as register_broker
+
+register_broker()  # `atomicfile://`, the embedded broker (config.broker)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
 app = Celery("sabacc")

@@ -275,13 +275,14 @@ ONLINE_EVENT_PREFIX = os.environ.get("ONLINE_EVENT_PREFIX", "online")
 ONLINE_HAND_PAUSE_SECONDS = float(os.environ.get("ONLINE_HAND_PAUSE_SECONDS", "5"))
 ONLINE_BOT_DELAY_SECONDS = (0.8, 2.0)
 # `make run` starts a Celery worker beside the server on an embedded broker (kombu's filesystem
-# transport in EMBEDDED_BROKER_DIR) when there is no Redis: bots, the turn clock and the next hand
+# transport, writing each message whole before it appears: config.broker; in EMBEDDED_BROKER_DIR)
+# when there is no Redis: bots, the turn clock and the next hand
 # then really run later, in another process. The table pages hear of the worker's changes through
 # the database (games/online/stream.py), so no Redis is needed for live updates either.
 EMBEDDED_BROKER_DIR = os.environ.get("EMBEDDED_BROKER_DIR", "")
 if not REDIS_URL and EMBEDDED_BROKER_DIR:
     Path(EMBEDDED_BROKER_DIR).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = "atomicfile://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": EMBEDDED_BROKER_DIR,
         "data_folder_out": EMBEDDED_BROKER_DIR,

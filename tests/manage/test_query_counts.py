@@ -2,6 +2,7 @@
 games there are (no N+1)."""
 
 import pytest
+from django.conf import settings
 
 from games.services import result_record, table_create
 from league.models import EventStatus, Role
@@ -32,6 +33,8 @@ def grow(world, times: int, start: int = 0) -> None:
         )
 
 
+# Counted with the session read from the database; with Redis (`cached_db`, config.sessions) it comes from the
+# cache, one query fewer.
 PAGES = {
     "dashboard": (lambda w: "/manage/", 6),
     "league": (lambda w: f"/manage/leagues/{w.league.slug}/", 8),
@@ -44,6 +47,7 @@ PAGES = {
 @pytest.mark.parametrize("page", list(PAGES))
 def test_list_pages_read_a_pinned_number_of_queries(world, page, django_assert_num_queries):
     url, expected = PAGES[page]
+    expected -= 0 if settings.SESSION_ENGINE.endswith(".db") else 1
     world.event.status = EventStatus.RUNNING
     world.event.save()
     grow(world, 1)

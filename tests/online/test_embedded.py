@@ -35,7 +35,7 @@ def test_embedded_settings_use_a_worker_on_the_filesystem_broker(tmp_path):
         "print(s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER, s.DATABASES['default']['OPTIONS']['transaction_mode'])",
         embedded_env(tmp_path),
     )
-    assert out.split() == ["filesystem://", "False", "IMMEDIATE"]
+    assert out.split() == ["atomicfile://", "False", "IMMEDIATE"]  # config.broker: whole messages only
 
 
 @pytest.mark.timeout(120)
