@@ -21,7 +21,7 @@ from config.errors import ApplicationError, ConflictError
 from games.online import services as online_services
 from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
-from league.models import AuditEntry
+from league.models import AuditEntry, Player
 from tournaments import halcyon
 from tournaments.errors import TournamentLogicError
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
@@ -133,35 +133,38 @@ def _entered_seats(tournament: Tournament, table_number: int, at_table: set[int]
             extra={"field": "results"},
         )
     players = [row.get("player") for row in entered]
+    names = dict(Player.objects.filter(pk__in=at_table).values_list("pk", "display_name"))
     if not all(_whole(p) for p in players) or len(set(players)) != len(players) or set(players) != at_table:
         raise ApplicationError(
             f"Enter each player seated at table {table_number} once: the players are "
-            f"{', '.join(map(str, sorted(at_table)))}; got {', '.join(map(str, players)) or 'none'}.",
+            f"{', '.join(f'{names[p]} ({p})' for p in sorted(at_table))}; "
+            f"got {', '.join(map(str, players)) or 'none'}.",
             extra={"field": "results"},
         )
     hands = len(at_table)
     seats = []
     for row in entered:
         player, credits, out = row["player"], row.get("credits"), row.get("out_hand")
+        who = f"{names[player]} (player {player})"
         if not _whole(credits) or credits < 0:
             raise ApplicationError(
-                f"Player {player}'s credits must be a whole number of 0 or more; got {credits!r}.",
+                f"{who}: the credits must be a whole number of 0 or more; got {credits!r}.",
                 extra={"field": f"credits_{player}"},
             )
         if out is not None and (not _whole(out) or not 0 <= out <= hands):
             raise ApplicationError(
-                f"Player {player}'s out hand must be a hand from 1 to {hands} (every player deals once; 0 = before "
+                f"{who}: the out hand must be a hand from 1 to {hands} (every player deals once; 0 = before "
                 f"hand 1), or empty if they never went out; got {out!r}.",
                 extra={"field": f"out_hand_{player}"},
             )
         if credits == 0 and out is None:
             raise ApplicationError(
-                f"Player {player} ends on 0 credits: give the hand they went out in (1 to {hands}).",
+                f"{who} ends on 0 credits: give the hand they went out in (1 to {hands}).",
                 extra={"field": f"out_hand_{player}"},
             )
         if credits > 0 and out is not None:
             raise ApplicationError(
-                f"Player {player} still holds {credits} credits, so never went out: leave the out hand empty.",
+                f"{who} still holds {credits} credits, so never went out: leave the out hand empty.",
                 extra={"field": f"out_hand_{player}"},
             )
         seats.append(halcyon.SeatResult(player, credits, out))
