@@ -6,7 +6,9 @@ A table's game arrives either as a `sabacc-replay/1` document (a physical table'
 elsewhere), where seat names are the players' ids (`"p<id>"`, which keeps two players of the same name apart), or
 from an online table the control room opened with the Halcyon preset: when it finishes, `games.hooks` tells the
 task `tournaments.halcyon_online_table`, which records the league game's replay the same way (its seats named by
-the online seats). Either way the engine replays the game, so places come from what was really played.
+the online seats). Either way the engine replays the game, so places come from what was really played. A physical
+table's result may also be entered without a replay (`tournament_halcyon_table_entered`: each player's credits and
+out hand, checked against the Halcyon rules), recorded through the same path.
 """
 
 from __future__ import annotations
