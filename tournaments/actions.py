@@ -40,6 +40,7 @@ ACTIONS = (
     "deal",
     "complete",
     "halcyon_table",
+    "halcyon_enter",
     "halcyon_online_record",
     "open_online",
 )
@@ -58,6 +59,27 @@ def player_field(data: Any, tournament: Tournament, name: str = "player") -> Pla
     if player is None:
         raise ApplicationError("Choose a player of this league.", extra={"field": name})
     return player
+
+
+def _entered_results(data: Any) -> Any:
+    """A Halcyon table's results entered by hand: the API sends `results` (a list); the page one credits field and
+    one out-hand field per seated player (`credits_<id>`, `out_hand_<id>`; an empty out hand is none)."""
+    given = data.get("results")
+    if given is not None:
+        return given
+    results = []
+    for key in data:
+        if key.startswith("credits_") and key[len("credits_") :].isdigit():
+            player = int(key[len("credits_") :])
+            out = str(data.get(f"out_hand_{player}") or "").strip()
+            results.append(
+                {
+                    "player": player,
+                    "credits": int_field(data, key, "The credits"),
+                    "out_hand": int_field(data, f"out_hand_{player}", "The out hand") if out else None,
+                }
+            )
+    return results
 
 
 def _halcyon_message(outcome: dict) -> str:
@@ -175,6 +197,14 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
             )
         outcome = services.tournament_halcyon_table(
             actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table"), replay=replay
+        )
+        return _halcyon_message(outcome)
+    if action == "halcyon_enter":
+        outcome = services.tournament_halcyon_table_entered(
+            actor=actor,
+            tournament=tournament,
+            table_number=int_field(data, "table", "The table"),
+            results=_entered_results(data),
         )
         return _halcyon_message(outcome)
     if action == "halcyon_online_record":

@@ -100,7 +100,9 @@ class HalcyonOnlineOutput(serializers.Serializer):
 class HalcyonTableOutput(serializers.Serializer):
     table = serializers.IntegerField()
     recorded = serializers.BooleanField(help_text="The table's game is recorded into the round.")
-    source = serializers.CharField(allow_null=True, help_text="online or replay, once recorded.")
+    source = serializers.CharField(
+        allow_null=True, help_text="online, replay or entered (credits and out hands), once recorded."
+    )
     online = HalcyonOnlineOutput(allow_null=True, help_text="The online table that plays (or played) it.")
     results = HalcyonSeatOutput(many=True)
 
@@ -168,6 +170,14 @@ class TournamentEntryInput(serializers.Serializer):
     )
 
 
+class HalcyonEnteredSeatInput(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+    credits = serializers.IntegerField(min_value=0, max_value=10**12, help_text="Credits held at the end.")
+    out_hand = serializers.IntegerField(
+        min_value=0, max_value=10_000, allow_null=True, required=False, help_text="The hand they went out in."
+    )
+
+
 class TournamentActionInput(serializers.Serializer):
     action = serializers.ChoiceField(choices=actions.ACTIONS)
     player = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
@@ -179,6 +189,12 @@ class TournamentActionInput(serializers.Serializer):
     table = serializers.IntegerField(required=False, min_value=1, max_value=10_000)
     move = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1, help_text="A waiting move.")
     replay = serializers.JSONField(required=False, help_text="Halcyon: the table's game, sabacc-replay/1.")
+    results = HalcyonEnteredSeatInput(
+        many=True,
+        required=False,
+        help_text="halcyon_enter: each player seated at the table with their final credits and the hand they went "
+        "out in (null if never out).",
+    )
     stacks = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=10**12), required=False, help_text="player id -> chips"
     )

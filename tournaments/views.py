@@ -209,6 +209,12 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
     for table in context["tables"]:
         table["online"] = online.get(table["number"])
         table["recorded"] = str(table["number"]) in recorded  # Halcyon: this round's game is in
+        # Halcyon: the form entering a physical table's result by hand (one row per seated player).
+        table["entry"] = [
+            {"player": seat.player_id, "name": seat.player.display_name, "credits": "", "out_hand": ""}
+            for seat in table["seats"]
+        ]
+        table["total"] = tournament.starting_stack * len(table["seats"])
     registered = {r.player_id for r in registrations}
     names = {r.player_id: r.player.display_name for r in registrations}
     context.update(
@@ -232,6 +238,20 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
     return context
 
 
+def _keep_entered(context: dict[str, Any], posted: Any) -> None:
+    """A refused Halcyon entry: the table's form shows what the organiser typed, the error beside its field."""
+    for table in context["tables"]:
+        if str(table["number"]) == posted.get("table", ""):
+            beside = False
+            for row in table["entry"]:
+                row["credits"] = posted.get(f"credits_{row['player']}", "")
+                row["out_hand"] = posted.get(f"out_hand_{row['player']}", "")
+                for name in ("credits", "out_hand"):
+                    if context["error_field"] == f"{name}_{row['player']}":
+                        row[f"{name}_error"], beside = context["error"], True
+            table["error"] = not beside  # shown above the table's fields when it is about no one field
+
+
 @require_http_methods(["GET", "POST"])
 def control_room(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's control room: registration, the draw, tables and moves, eliminations, the clock, payouts."""
@@ -247,7 +267,9 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         except ApplicationError as exc:
             tournament.refresh_from_db()
             context = _control_context(request, tournament)
-            context.update({"error": exc.message, "error_action": action})
+            context.update({"error": exc.message, "error_action": action, "error_field": exc.extra.get("field", "")})
+            if action == "halcyon_enter":
+                _keep_entered(context, request.POST)
             return render(request, "tournaments/control_room.html", context, status=exc.status_code)
         return redirect(f"{reverse('tournament-manage', args=[pk])}#{request.POST.get('section', 'clock')}")
     return render(request, "tournaments/control_room.html", _control_context(request, tournament))

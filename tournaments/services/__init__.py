@@ -7,6 +7,7 @@ from tournaments.services.halcyon import (
     tournament_halcyon_online_record,
     tournament_halcyon_online_result,
     tournament_halcyon_table,
+    tournament_halcyon_table_entered,
 )
 from tournaments.services.online import (
     tournament_online_busts,
@@ -68,6 +69,7 @@ __all__ = [
     "tournament_halcyon_online_record",
     "tournament_halcyon_online_result",
     "tournament_halcyon_table",
+    "tournament_halcyon_table_entered",
     "tournament_online_busts",
     "tournament_online_move_cancel",
     "tournament_online_moves",

@@ -6,7 +6,9 @@ A table's game arrives either as a `sabacc-replay/1` document (a physical table'
 elsewhere), where seat names are the players' ids (`"p<id>"`, which keeps two players of the same name apart), or
 from an online table the control room opened with the Halcyon preset: when it finishes, `games.hooks` tells the
 task `tournaments.halcyon_online_table`, which records the league game's replay the same way (its seats named by
-the online seats). Either way the engine replays the game, so places come from what was really played.
+the online seats). Either way the engine replays the game, so places come from what was really played. A physical
+table's result may also be entered without a replay (`tournament_halcyon_table_entered`: each player's credits and
+out hand, checked against the Halcyon rules), recorded through the same path.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from config.errors import ApplicationError, ConflictError
 from games.online import services as online_services
 from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
-from league.models import AuditEntry
+from league.models import AuditEntry, Player
 from tournaments import halcyon
 from tournaments.errors import TournamentLogicError
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
@@ -97,6 +99,88 @@ def tournament_halcyon_table(*, actor: Any, tournament: Tournament, table_number
     return _record(actor=actor, tournament=tournament, table_number=table_number, replay=replay)
 
 
+@retry_on_conflict
+@transaction.atomic
+def tournament_halcyon_table_entered(*, actor: Any, tournament: Tournament, table_number: int, results: Any) -> dict:
+    """Record one physical table's game of the current Halcyon round without a replay: for each player seated at
+    the table, their final credits and, for a player who went out, the hand they went out in. Checked as
+    `_entered_seats` says, then recorded through the same path as a replay (places, advancing, audit "entered")."""
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    _check_running(tournament)
+    playing = OnlineTable.objects.filter(
+        event_id=tournament.event_id, tournament_table=table_number, status__in=ONLINE_STATUSES
+    ).first()
+    if playing is not None:
+        raise ConflictError(
+            f"Table {table_number} is being played online (online table {playing.pk}); its game is recorded "
+            "when it ends."
+        )
+    return _record(actor=actor, tournament=tournament, table_number=table_number, entered=results)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _entered_seats(tournament: Tournament, table_number: int, at_table: set[int], entered: Any) -> list:
+    """A table's results entered by hand, checked against the Halcyon rules: exactly the players seated at the
+    table, once each; credits whole and at least 0, adding up to what the table started with (the starting stack
+    times the players: a Halcyon game pays every pot out, odd credits of its last hand included, so no credit is
+    left over); at least one player still holding credits; a player on 0 went out in a hand from 0 (before hand 1)
+    to the number of players (every player deals once), and a player still holding credits has no out hand."""
+    if not isinstance(entered, list | tuple) or not all(isinstance(row, dict) for row in entered):
+        raise ApplicationError(
+            'Give the results as a list of {"player": id, "credits": n, "out_hand": h or null}, one per player.',
+            extra={"field": "results"},
+        )
+    players = [row.get("player") for row in entered]
+    names = dict(Player.objects.filter(pk__in=at_table).values_list("pk", "display_name"))
+    if not all(_whole(p) for p in players) or len(set(players)) != len(players) or set(players) != at_table:
+        raise ApplicationError(
+            f"Enter each player seated at table {table_number} once: the players are "
+            f"{', '.join(f'{names[p]} ({p})' for p in sorted(at_table))}; "
+            f"got {', '.join(map(str, players)) or 'none'}.",
+            extra={"field": "results"},
+        )
+    hands = len(at_table)
+    seats = []
+    for row in entered:
+        player, credits, out = row["player"], row.get("credits"), row.get("out_hand")
+        who = f"{names[player]} (player {player})"
+        if not _whole(credits) or credits < 0:
+            raise ApplicationError(
+                f"{who}: the credits must be a whole number of 0 or more; got {credits!r}.",
+                extra={"field": f"credits_{player}"},
+            )
+        if out is not None and (not _whole(out) or not 0 <= out <= hands):
+            raise ApplicationError(
+                f"{who}: the out hand must be a hand from 1 to {hands} (every player deals once; 0 = before "
+                f"hand 1), or empty if they never went out; got {out!r}.",
+                extra={"field": f"out_hand_{player}"},
+            )
+        if credits == 0 and out is None:
+            raise ApplicationError(
+                f"{who} ends on 0 credits: give the hand they went out in (1 to {hands}).",
+                extra={"field": f"out_hand_{player}"},
+            )
+        if credits > 0 and out is not None:
+            raise ApplicationError(
+                f"{who} still holds {credits} credits, so never went out: leave the out hand empty.",
+                extra={"field": f"out_hand_{player}"},
+            )
+        seats.append(halcyon.SeatResult(player, credits, out))
+    started = tournament.starting_stack * hands
+    total = sum(seat.credits for seat in seats)
+    if total != started:
+        raise ApplicationError(
+            f"The credits add up to {total}; table {table_number} started with {started} ({hands} players of "
+            f"{tournament.starting_stack}) and a Halcyon game pays every credit out, so they must add up to {started}.",
+            extra={"field": "results"},
+        )
+    return seats
+
+
 def _check_running(tournament: Tournament) -> None:
     if tournament.format != Format.HALCYON:
         raise ConflictError("Only a Halcyon tournament records table games by rounds.")
@@ -117,12 +201,14 @@ def _record(
     actor: Any,
     tournament: Tournament,
     table_number: int,
-    replay: dict[str, Any],
+    replay: dict[str, Any] | None = None,
     players: dict[str, int] | None = None,
     online_table: int | None = None,
+    entered: Any = None,
 ) -> dict:
-    """The one path a table's game takes into its round (replay upload and online table alike), under the
-    tournament's lock: the engine replays it, its players and dealers are checked, and the round moves on."""
+    """The one path a table's game takes into its round (replay upload, online table and results entered by
+    hand alike), under the tournament's lock: the engine replays a game and its players and dealers are checked,
+    or the entered credits and out hands are checked (`_entered_seats`); then the round moves on."""
     seated = _seated(tournament)
     at_table = {r.player_id for r in seated if r.table_number == table_number}
     if not at_table:
@@ -133,12 +219,15 @@ def _record(
     current = rounds[-1]
     if str(table_number) in current:
         raise ConflictError(f"Table {table_number}'s game of this round is already recorded.")
-    seats, dealers = table_results(replay, players=players)
-    if {seat.player_id for seat in seats} != at_table:
-        raise ApplicationError(
-            f"The game's players are not the players seated at table {table_number}.", extra={"field": "replay"}
-        )
-    _check_dealers(seats, dealers, players)
+    if entered is not None:
+        seats = _entered_seats(tournament, table_number, at_table, entered)
+    else:
+        seats, dealers = table_results(replay or {}, players=players)
+        if {seat.player_id for seat in seats} != at_table:
+            raise ApplicationError(
+                f"The game's players are not the players seated at table {table_number}.", extra={"field": "replay"}
+            )
+        _check_dealers(seats, dealers, players)
     current[str(table_number)] = [[seat.player_id, seat.credits, seat.out_hand] for seat in seats]
     tournament.rounds = rounds
     tournament.save(update_fields=["rounds"])
@@ -155,7 +244,11 @@ def _record(
         action="tournament_halcyon_table",
         obj=tournament,
         league=tournament.event.season.league,
-        data={**outcome, "source": "online" if online_table else "replay", "online_table": online_table},
+        data={
+            **outcome,
+            "source": "online" if online_table else "entered" if entered is not None else "replay",
+            "online_table": online_table,
+        },
     )
     return outcome
 
