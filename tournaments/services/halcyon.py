@@ -88,14 +88,7 @@ def tournament_halcyon_table(*, actor: Any, tournament: Tournament, table_number
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
     _check_running(tournament)
-    playing = OnlineTable.objects.filter(
-        event_id=tournament.event_id, tournament_table=table_number, status__in=ONLINE_STATUSES
-    ).first()
-    if playing is not None:
-        raise ConflictError(
-            f"Table {table_number} is being played online (online table {playing.pk}); its game is recorded "
-            "when it ends."
-        )
+    _check_not_online(tournament, table_number)
     return _record(actor=actor, tournament=tournament, table_number=table_number, replay=replay)
 
 
@@ -108,6 +101,12 @@ def tournament_halcyon_table_entered(*, actor: Any, tournament: Tournament, tabl
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
     _check_running(tournament)
+    _check_not_online(tournament, table_number)
+    return _record(actor=actor, tournament=tournament, table_number=table_number, entered=results)
+
+
+def _check_not_online(tournament: Tournament, table_number: int) -> None:
+    """A table being played online has its game recorded when it ends: entering one for it is refused."""
     playing = OnlineTable.objects.filter(
         event_id=tournament.event_id, tournament_table=table_number, status__in=ONLINE_STATUSES
     ).first()
@@ -116,7 +115,6 @@ def tournament_halcyon_table_entered(*, actor: Any, tournament: Tournament, tabl
             f"Table {table_number} is being played online (online table {playing.pk}); its game is recorded "
             "when it ends."
         )
-    return _record(actor=actor, tournament=tournament, table_number=table_number, entered=results)
 
 
 def _whole(value: Any) -> bool:
