@@ -507,7 +507,6 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
         )
     if event.status == EventStatus.PLANNED:
         Event.objects.filter(pk=event.pk).update(status=EventStatus.RUNNING)
-    league_data_changed(league_id=event.season.league_id)  # the event's page and the league's show the game
     table.game = league_game
     table.status = TableStatus.RUNNING
     before = _turn_key(game)
