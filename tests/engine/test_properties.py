@@ -321,7 +321,10 @@ def illegal_attempts(game: Game, rng: random.Random) -> list[tuple[str, callable
             ("bet a non-number", lambda: game.bet(seat, "5")),
         ]
     else:
-        attempts.append(("bet when betting is not open", lambda: game.bet(seat, max(1, legal.min_bet))))
+        # RULES 1.4: a bet of exactly the whole stack is an all-in by another name, so never bet that here.
+        amount = max(1, legal.min_bet)
+        amount = amount + 1 if amount == game.stacks[seat] else amount
+        attempts.append(("bet when betting is not open", lambda: game.bet(seat, amount)))
     if legal.can_raise:
         attempts += [
             ("raise below the minimum", lambda: game.raise_to(seat, legal.min_raise_to - 1)),
