@@ -6,14 +6,19 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format install browser bench bench-engine bench-league worker beat serve migrate demo clean
+.PHONY: run test lint format install native browser bench bench-engine bench-league worker beat serve migrate demo clean
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements/dev.txt
 	touch $(STAMP)
 
-install: $(STAMP)
+# The engine's hottest modules compiled with Cython (games/native.py); only changed modules are rebuilt.
+# Without a C compiler the engine runs as plain Python (CI=true makes that an error: CI measures what ships).
+native: $(STAMP)
+	$(BIN)/python -m games.native_build $(if $(filter true,$(CI)),--strict,)
+
+install: $(STAMP) native
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
@@ -61,4 +66,4 @@ serve: install
 	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT)
 
 clean:
-	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache .ruff_cache
+	rm -rf $(VENV) .native staticfiles db.sqlite3 .pytest_cache .ruff_cache

@@ -14,6 +14,11 @@ BENCHES = (
 
 
 def main(names: list[str]) -> None:
+    import games.engine  # loads the engine, compiled or not, before saying which
+    import games.native
+
+    # The engine benchmarks measure the engine as `make install` built it; SABACC_ENGINE=python measures plain Python.
+    print(f"({games.native.describe()})", flush=True)
     for name in names or BENCHES:
         module = importlib.import_module(name if name.startswith("bench.") else f"bench.{name}")
         print(f"== {module.__name__}", flush=True)

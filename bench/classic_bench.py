@@ -61,7 +61,10 @@ def report(budget: float) -> list[str]:
     (bots, bots_count), (engine, engine_count), (peer, peer_count) = measured.values()
     ratio = bots / peer
     verdict = "met" if ratio >= SPEED_AIM else "NOT met"
+    import games.native
+
     return [
+        f"classic Sabacc, {games.native.describe()}:",
         f"classic, random-legal bots (ClassicRandomBot from view_for):  {bots:8.0f} hands/s ({bots_count} hands)",
         f"pokerkit 0.7 (6-seat NLHE, random legal), same run:           {peer:8.0f} hands/s ({peer_count} hands)",
         f"ratio classic bots/pokerkit: {ratio:.1f}x (aim >= {SPEED_AIM:.0f}x: {verdict})",

@@ -1,0 +1,79 @@
+"""The compiled engine (games/native.py) plays exactly like the plain-Python one, and is what CI runs."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import games.native as native
+from tests.engine.native_digest import fingerprint
+
+
+def _fingerprint_in(engine: str | None) -> tuple[str, int, str]:
+    env = {key: value for key, value in os.environ.items() if key != "SABACC_ENGINE"}
+    if engine:
+        env["SABACC_ENGINE"] = engine
+    out = subprocess.run(
+        [sys.executable, "-m", "tests.engine.native_digest"],
+        cwd=native.ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout.splitlines()
+    digest, decisions = out[0].split()
+    return digest, int(decisions), out[1]
+
+
+def test_compiled_and_plain_engines_play_the_same_games():
+    plain, plain_decisions, plain_mode = _fingerprint_in("python")
+    assert plain_mode.startswith("engine as plain Python")
+    assert plain_decisions > 1000  # every variant and preset really played
+    here, here_decisions = fingerprint()
+    assert (here, here_decisions) == (plain, plain_decisions), native.describe()
+
+
+@pytest.mark.skipif(os.environ.get("CI") != "true", reason="only CI promises a C compiler")
+def test_ci_runs_the_compiled_engine():
+    # CI measures and tests what `make install` ships: every hot module compiled and loaded.
+    import games.engine.bots.classic
+    import games.engine.classic.hand
+    import games.engine.spike.hand  # noqa: F401
+
+    info = native.status()
+    assert sorted(info["compiled"]) == sorted(native.MODULES), info
+
+
+def test_a_changed_source_is_run_as_python(tmp_path, monkeypatch):
+    # A manifest whose hash no longer matches the source: that module is stale and not loaded compiled.
+    module = "games.engine.pots"
+    compiled = tmp_path / "lib" / "pots.so"
+    compiled.parent.mkdir()
+    compiled.write_bytes(b"not loaded")
+    manifest = {
+        "python": sys.implementation.cache_tag,
+        "suffix": native.EXTENSION_SUFFIXES[0],
+        "modules": {
+            module: {"file": "lib/pots.so", "sha256": "0" * 64},
+            "games.engine.views": {
+                "file": "lib/pots.so",
+                "sha256": native.digest(native.source_of("games.engine.views")),
+            },
+        },
+    }
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    monkeypatch.setattr(native, "BUILD", tmp_path)
+    monkeypatch.setattr(native, "MANIFEST", tmp_path / "manifest.json")
+    monkeypatch.delenv("SABACC_ENGINE", raising=False)
+    ready, stale, reason = native._current()
+    assert module in stale and module not in ready
+    assert ready == {"games.engine.views": compiled}
+    assert reason == ""
+
+
+def test_plain_python_on_request(monkeypatch):
+    monkeypatch.setenv("SABACC_ENGINE", "python")
+    assert native._current() == ({}, [], "SABACC_ENGINE=python")
