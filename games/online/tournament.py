@@ -351,14 +351,7 @@ def hand_break(table: OnlineTable, game: Game) -> bool:
     with an audit line. Returns whether anything changed."""
     if table.tournament_table is None:
         return False
-    changed = False
-    departures = list(
-        SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
-        .select_related("target__event__season__league")
-        .filter(source=table, status=ChangeStatus.WAITING)
-    )
-    for change in departures:
-        changed = _depart(table, game, change) or changed
+    changed = _departures(table, game)
     arrivals = list(
         SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
         .select_related("target__event__season__league")
@@ -386,11 +379,67 @@ def hand_break(table: OnlineTable, game: Game) -> bool:
         if _depart(source, source_game, change, target_game=game):
             online._changed(source, source_game, before, what="seat_left")
             changed = True
-    if changed:  # the seats the next-hand task prefetched are stale now
-        getattr(table, "_prefetched_objects_cache", {}).pop("seats", None)
-        if game.between_hands and online._decided(table, game, online._engine_seats(table)):
-            game.close_table()  # left with at most one player holding chips: the table's game is over
+    if changed:
+        _settle(table, game)
     return changed
+
+
+def hand_ended(table: OnlineTable, game: Game) -> bool:
+    """As soon as a hand ends at `table` (under its lock, before the pause): the players waiting to leave it leave
+    now, so a player whose new table deals during this table's pause is dealt in there (they are in no hand
+    here any more). Their arrival is as at `hand_break`. Returns whether anything changed."""
+    if table.tournament_table is None or not game.between_hands:
+        return False
+    changed = _departures(table, game)
+    if changed:
+        _settle(table, game)
+    return changed
+
+
+def _departures(table: OnlineTable, game: Game) -> bool:
+    """The moves waiting for `table`'s hand to end, carried out (or dropped) once each."""
+    changed = False
+    departures = list(
+        SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
+        .select_related("target__event__season__league")
+        .filter(source=table, status=ChangeStatus.WAITING)
+    )
+    for change in departures:
+        changed = _depart(table, game, change) or changed
+    return changed
+
+
+def _settle(table: OnlineTable, game: Game) -> None:
+    """After seat changes: the seats prefetched with the table are stale; a table left with at most one player
+    holding chips is over."""
+    getattr(table, "_prefetched_objects_cache", {}).pop("seats", None)
+    if game.between_hands and online._decided(table, game, online._engine_seats(table)):
+        game.close_table()
+
+
+def arrivals(*, table_id: int) -> bool:
+    """The `seat_changes` task: chips on their way to a table whose lock a hand break could not take (it skips a
+    table busy at that moment). Between hands they join now and the next hand is scheduled again (a table waiting
+    for them, with nobody else to play, deals then); mid-hand they join at its hand break. Safe to run twice."""
+    with transaction.atomic():
+        table = online._lock_if_any(table_id)
+        if table is None or not table.state or table.tournament_table is None:
+            return False
+        game = online._load(table)
+        if not _between_hands(table, game):
+            return False
+        before = online._turn_key(game)
+        changed = False
+        for change in (
+            SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
+            .select_related("target__event__season__league")
+            .filter(target=table, status=ChangeStatus.ON_THE_WAY)
+        ):
+            changed = _arrive(table, game, change) or changed
+        if changed:
+            _settle(table, game)
+            online._changed(table, game, before, what="seat_taken")
+        return changed
 
 
 def _depart(source: OnlineTable, game: Game, change: SeatChange, *, target_game: Game | None = None) -> bool:
@@ -419,13 +468,17 @@ def _depart(source: OnlineTable, game: Game, change: SeatChange, *, target_game:
     change.save(update_fields=["status", "stack", "updated_at"])
     if target_game is None:
         locked = _lock_other(source.pk, target.pk)
-        if locked is not None:
-            target = change.target = locked
-            target_game = online._load(target)
-            if _between_hands(target, target_game):
-                before = online._turn_key(target_game)
-                if _arrive(target, target_game, change):
-                    online._changed(target, target_game, before, what="seat_taken")
+        if locked is None:
+            # The target is busy this moment (perhaps its own hand break): look again once this one commits, so
+            # a target between hands, even one waiting with nobody else to play, seats the player before it deals.
+            schedule.later("seat_changes", [target.pk], 0)
+            return True
+        target = change.target = locked
+        target_game = online._load(target)
+        if _between_hands(target, target_game):
+            before = online._turn_key(target_game)
+            if _arrive(target, target_game, change):
+                online._changed(target, target_game, before, what="seat_taken")
         return True
     _arrive(target, target_game, change)
     return True

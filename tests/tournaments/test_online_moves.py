@@ -10,6 +10,8 @@ import pytest
 from games.engine import Game
 from games.engine.bots import SensibleBot
 from games.online import services as online
+from games.online import tasks as online_tasks
+from games.online import tournament as online_tournament
 from games.online.models import ChangeStatus, OnlineSeat, OnlineTable, SeatChange, TableStatus
 from games.online.tournament import seat_move
 from league.models import AuditEntry, LedgerEntry
@@ -174,16 +176,19 @@ def test_a_move_refused_mid_hand_is_made_at_the_hand_breaks_once(night, tourname
     organiser = signed_in(night.organiser)
     url = f"/manage/tournaments/{tournament.pk}/"
 
-    # The source's hand ends; at its hand break the player leaves with their stack. The target is still in its
-    # hand, so they are on their way and sit down at the target's hand break.
+    # The source's hand ends: the player leaves with their stack at once, not after the pause (their new table
+    # may deal meanwhile). The target is still in its hand, so they are on their way and sit down at the
+    # target's hand break.
     _finish_hand(source, users)
-    stack = Game.from_json(OnlineTable.objects.get(pk=source.pk).state).stacks[
-        source.seats.get(player_id=mover.player_id).engine_seat
-    ]
-    assert _next_hand(source) is True
+    seat = source.seats.get(player_id=mover.player_id)
+    stack = seat.left_with
+    assert stack > 0
     change = SeatChange.objects.get(player_id=mover.player_id)
-    assert (change.status, change.stack) == (ChangeStatus.ON_THE_WAY, stack)
-    assert source.seats.get(player_id=mover.player_id).left
+    assert seat.left and (change.status, change.stack) == (ChangeStatus.ON_THE_WAY, stack)
+    assert _next_hand(source) is True  # the source deals its next hand without them
+    source.refresh_from_db()
+    dealt = Game.from_json(source.state).hand.seats
+    assert seat.engine_seat not in dealt and len(dealt) == source.seats.filter(left=False).count()
     assert not target.seats.filter(player_id=mover.player_id).exists()
     assert selectors.player_stacks(tournament)[mover.player_id] == stack  # counted while on the way
     assert sum(selectors.player_stacks(tournament).values()) == chips
@@ -214,15 +219,56 @@ def test_a_move_refused_mid_hand_is_made_at_the_hand_breaks_once(night, tourname
     assert f"{mover.player.display_name}: table {source.tournament_table} → table {target.tournament_table}" in page
 
 
-def test_a_waiting_move_made_in_one_step_when_both_tables_break(night, tournament, recorded):  # noqa: F811
+def test_a_waiting_move_is_made_as_the_source_hand_ends_and_the_target_deals_them_in(
+    night,
+    tournament,
+    recorded,  # noqa: F811
+):
     source, target, users, mover = _mid_hand_move(night, tournament)
     _finish_hand(target, users)  # the target waits for its next hand (between hands)
-    _finish_hand(source, users)
-    assert _next_hand(source) is True
+    _finish_hand(source, users)  # the source's hand ends: its pause has not run out, its next hand not dealt
     assert SeatChange.objects.get(player_id=mover.player_id).status == ChangeStatus.MADE
     target.refresh_from_db()
-    assert target.seats.filter(player_id=mover.player_id, left=False).exists()
+    arrived = target.seats.get(player_id=mover.player_id, left=False)
     assert Game.from_json(target.state).between_hands  # joined between hands, before its next hand
+    # The target deals first (the source is still in its pause): the player is in that hand, and in no other.
+    assert _next_hand(target) is True
+    target.refresh_from_db()
+    assert arrived.engine_seat in Game.from_json(target.state).hand.seats
+    assert _next_hand(source) is True
+    assert OnlineSeat.objects.filter(player_id=mover.player_id, left=False).count() == 1
+
+
+def test_a_player_leaving_while_their_new_table_is_busy_sits_down_by_the_seat_changes_task(
+    night,
+    tournament,
+    recorded,  # noqa: F811
+    monkeypatch,
+):
+    source, target, users, mover = _mid_hand_move(night, tournament)
+    _finish_hand(target, users)
+    # The target's row is locked by someone else at the moment the source's hand ends (a hand break never waits
+    # for a second table's lock): the player leaves, on their way, and a task looks at the target after commit.
+    with monkeypatch.context() as busy:
+        busy.setattr(online_tournament, "_lock_other", lambda current_id, other_id: None)
+        _finish_hand(source, users)
+    change = SeatChange.objects.get(player_id=mover.player_id)
+    assert change.status == ChangeStatus.ON_THE_WAY
+    assert ("seat_changes", [target.pk]) in recorded
+    target.refresh_from_db()
+    version = target.version
+    assert online_tasks.seat_changes(target.pk) is True
+    change.refresh_from_db()
+    target.refresh_from_db()
+    assert change.status == ChangeStatus.MADE and target.version > version
+    assert target.seats.filter(player_id=mover.player_id, left=False).exists()
+    assert ("next_hand", [target.pk, target.version]) in recorded  # its next hand deals them in
+    assert online_tasks.seat_changes(target.pk) is False  # a repeat changes nothing
+    assert _next_hand(target) is True
+    target.refresh_from_db()
+    arrived = target.seats.get(player_id=mover.player_id, left=False)
+    assert arrived.engine_seat in Game.from_json(target.state).hand.seats
+    assert online_tasks.seat_changes(target.pk) is False  # mid-hand: nothing to do
 
 
 def test_a_waiting_move_no_longer_needed_is_dropped_with_an_audit_line(night, tournament, recorded):  # noqa: F811
@@ -333,7 +379,7 @@ def test_nobody_takes_or_leaves_a_seat_at_a_tournaments_table_by_themselves(nigh
     assert state["can"]["leave"] is False and state["can"]["sit"] is False
 
 
-def test_a_table_left_with_one_player_by_a_waiting_move_ends_at_its_hand_break(night, tournament, recorded):  # noqa: F811
+def test_a_table_left_with_one_player_by_a_waiting_move_ends_when_its_hand_ends(night, tournament, recorded):  # noqa: F811
     drawn(night, tournament, players=5)  # tables of three and two
     users = _users(tournament)
     tables = {}
@@ -349,11 +395,9 @@ def test_a_table_left_with_one_player_by_a_waiting_move_ends_at_its_hand_break(n
     )
     outcome = services.tournament_online_moves(actor=night.organiser, tournament=tournament)
     assert outcome["made"] == [] and len(outcome["waiting"]) == 1
-    _finish_hand(small, users)
+    _finish_hand(small, users)  # the hand ends: the player leaves at once, and the table is over
     small.refresh_from_db()
-    assert small.status == TableStatus.RUNNING
-    assert _next_hand(small) is False  # the hand break: the player leaves, and the table is over
-    small.refresh_from_db()
+    assert _next_hand(small) is False
     assert small.status == TableStatus.FINISHED
     assert small.game.status == "finished"
     assert SeatChange.objects.get(player_id=mover.player_id).status in (ChangeStatus.ON_THE_WAY, ChangeStatus.MADE)
