@@ -226,21 +226,24 @@ def online_moves(tournament: Tournament, registrations: list[Registration]) -> d
 
 
 def my_rebuy(tournament: Tournament, mine: Registration | None) -> dict[str, Any] | None:
-    """For a player still in and out of chips at an online table: the re-buy open to them (`offer`, None when
-    none is) and the chips of a re-buy on their way (`on_the_way`); None otherwise."""
+    """For a player still in and out of chips at an online table (or at or below the tournament's re-buy
+    threshold): their `stack`, the re-buy open to them (`offer`, None when none is) and the chips of a re-buy on
+    their way (`on_the_way`); None otherwise."""
     if mine is None or mine.status != RegistrationStatus.REGISTERED:
         return None
     from games.online.tournament import rebuy_place
     from tournaments.services.online import rebuy_offer
 
     place = rebuy_place(event_id=tournament.event_id, player_id=mine.player_id)
-    if place is None or place["stack"] > 0:
+    if place is None or place["stack"] > tournament.rebuy_at_or_below:
         return None
     return {
+        "stack": place["stack"],
+        "threshold": tournament.rebuy_at_or_below,
         "table": place["tournament_table"],
         "online_table": place["table"],
         "on_the_way": place["pending"],
-        "offer": rebuy_offer(event_id=tournament.event_id, player_id=mine.player_id),
+        "offer": rebuy_offer(event_id=tournament.event_id, player_id=mine.player_id, stack=place["stack"]),
     }
 
 

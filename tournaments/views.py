@@ -47,6 +47,7 @@ CREATE_DEFAULTS = {
     "starting_stack": "450",
     "seats_per_table": "6",
     "late_registration_level": "0",
+    "rebuy_at_or_below": "0",
     "advance_per_table": "1",
     "duration": "180",
     "expected_players": "12",
@@ -341,6 +342,11 @@ def tournament_create(request: HttpRequest, pk: int) -> HttpResponse:
                 ),
                 advance_per_table=actions.int_field(request.POST, "advance_per_table", "Players advancing per table"),
                 payout_template=request.POST.get("payout_template", ""),
+                rebuy_at_or_below=actions.int_field(
+                    {"rebuy_at_or_below": request.POST.get("rebuy_at_or_below") or "0"},
+                    "rebuy_at_or_below",
+                    "The re-buy threshold",
+                ),
             )
         except ApplicationError as exc:
             context.update({"error": exc.message, "error_field": exc.extra.get("field")})

@@ -200,7 +200,7 @@ def test_a_player_with_no_rebuy_left_is_eliminated_at_once_in_the_period(night, 
     services.tournament_draw(actor=night.organiser, tournament=tournament)
     services.tournament_clock_start(actor=night.organiser, tournament=tournament)
     spent, fresh = night.players[0], night.players[1]
-    services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=spent, kind="rebuy")
+    services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=spent, kind="rebuy", stack=0)
     busts = [
         {"player_id": spent.pk, "knocked_out_by": night.players[2].pk, "stack": 40},
         {"player_id": fresh.pk, "knocked_out_by": night.players[2].pk, "stack": 50},
