@@ -5,13 +5,16 @@ Only public facts: names, seats, places, chips brought in. The draw seed appears
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from games.engine.variant import get_variant, variant_names
 from league import selectors as league_selectors
+from league import services as league_services
 from tournaments import halcyon, payouts, seating, structures
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services import payout_table, prize_pool, revealed_seed, tournament_clock
@@ -313,3 +316,29 @@ def halcyon_rounds(tournament: Tournament, registrations: list[Registration]) ->
             )
         rounds.append({"round": number, "final": final, "tables": rows})
     return rounds
+
+
+def _variant_label(name: str) -> str:
+    return "Classic Sabacc" if name == "classic" else name.replace("_", " ").title()
+
+
+def structure_rules(event: Any) -> dict[str, Any]:
+    """What a level does at this event's variant, for the organiser's structure form: the variant, whether it
+    takes blinds, which variants do and which do not, and (for a variant without blinds) an ante-only example
+    structure payable in the event's chips. A variant without blinds (Corellian Spike, Classic Sabacc) refuses a
+    level with blinds (`structures.validate_structure`)."""
+    variant = get_variant(event.season.variant or event.season.league.variant)
+    names = variant_names()
+    example = ""
+    if not variant.has_blinds:
+        chip_set = league_services.effective_chip_set(event)
+        chip = min(chip_set.denominations.values_list("value", flat=True), default=1) if chip_set else 1
+        levels = [{"small_blind": 0, "big_blind": 0, "ante": chip * step, "length": 20} for step in (1, 2, 3, 5, 8, 10)]
+        example = json.dumps(levels).replace("}, {", "},\n {")
+    return {
+        "variant": _variant_label(variant.name),
+        "has_blinds": variant.has_blinds,
+        "with_blinds": [_variant_label(n) for n in names if get_variant(n).has_blinds],
+        "without_blinds": [_variant_label(n) for n in names if not get_variant(n).has_blinds],
+        "example": example,
+    }

@@ -317,13 +317,18 @@ def tournament_create(request: HttpRequest, pk: int) -> HttpResponse:
     existing = Tournament.objects.filter(event=event).first()
     if existing is not None:
         return redirect("tournament-manage", pk=existing.pk)
+    rules = selectors.structure_rules(event)
+    defaults = CREATE_DEFAULTS
+    if not rules["has_blinds"]:  # the presets are blinds: start from an ante-only custom structure
+        defaults = {**CREATE_DEFAULTS, "structure": "custom", "structure_json": rules["example"]}
     context: dict[str, Any] = {
         "event": event,
         "league": event.season.league,
         "formats": Format.choices,
         "structures": STRUCTURE_CHOICES,
+        "structure_rules": rules,
         "templates": TEMPLATE_LABELS,
-        "values": request.POST if request.method == "POST" else CREATE_DEFAULTS,
+        "values": request.POST if request.method == "POST" else defaults,
         "is_tournament_event": event.kind == EventKind.TOURNAMENT,
     }
     if request.method == "POST":
