@@ -11,11 +11,7 @@ from rest_framework.test import APIClient
 from league.models import AuditEntry, EventStatus, LedgerEntry, LedgerKind, Player, Visibility
 from tournaments.models import Registration, RegistrationStatus, Tournament
 
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+from .conftest import signed_in
 
 
 def do(client, tournament, action, **fields):

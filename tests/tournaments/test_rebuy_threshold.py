@@ -8,39 +8,18 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from config.errors import ApplicationError, ConflictError
-from games.online import services as online
 from games.online.models import ChangeKind, ChangeStatus, SeatChange
 from league.models import LedgerEntry, LedgerKind
-from tests.factories import UserFactory
 from tournaments import services
-from tournaments.models import Format, Registration, Tournament
+from tournaments.models import Registration, Tournament
 
-from .conftest import STRUCTURE
-from .test_online_play import recorded, signed_in, snapshot  # noqa: F401 (fixture)
+from .conftest import rebuy_tournament, signed_in, snapshot
 
 pytestmark = pytest.mark.django_db
 
 
-def _rebuy_tournament(night, threshold: int, *, players: int = 2) -> Tournament:
-    policy = night.league.buy_in_policy
-    policy.rebuys_allowed, policy.max_rebuys, policy.rebuy_amount = True, 3, 300
-    policy.save()
-    tournament = services.tournament_create(
-        actor=night.organiser,
-        event=night.event,
-        structure=STRUCTURE,
-        format=Format.REBUY,
-        seats_per_table=4,
-        late_registration_level=2,
-        rebuy_at_or_below=threshold,
-    )
-    for player in night.players[1 : players + 1]:
-        services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
-    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
-    services.tournament_draw(actor=night.organiser, tournament=tournament)
-    services.tournament_clock_start(actor=night.organiser, tournament=tournament)
-    tournament.refresh_from_db()
-    return tournament
+def _rebuy_tournament(night, threshold: int) -> Tournament:
+    return rebuy_tournament(night, players=night.players[1:3], max_rebuys=3, rebuy_at_or_below=threshold)
 
 
 def test_the_threshold_is_set_at_creation_within_the_starting_stack_for_rebuy_tournaments_only(night):
@@ -124,17 +103,10 @@ def test_the_default_threshold_refuses_a_physical_rebuy_for_a_player_with_chips(
 
 
 def test_at_an_online_table_a_player_at_or_below_the_threshold_rebuys_and_one_above_is_refused(
-    night,
-    recorded,  # noqa: F811
+    night, users, online_tables
 ):
     tournament = _rebuy_tournament(night, 450)
-    users = {}
-    for player in night.players[1:3]:
-        player.user = UserFactory()
-        player.save()
-        users[player.pk] = player.user
-    table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=1)
-    online.table_start(actor=night.organiser, table=table)
+    table = online_tables(tournament, 1)[1]
     player = night.players[1]
     client = signed_in(users[player.pk])
     # 450 chips (the starting stack, counting what the hand took) is at or below 450: the re-buy is offered.
