@@ -66,6 +66,7 @@ def _level_options(variant: str, amounts: dict[str, int]) -> dict[str, int]:
 
 
 ACTIVE = (TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED)
+MOVED, DROPPED = "online_table.tournament_move", "online_table.tournament_move_dropped"
 
 
 def seated_online(*, event_id: int) -> dict[int, dict[str, int]]:
@@ -190,27 +191,36 @@ def _join(target: OnlineTable, game: Game, player_id: int, name: str, stack: int
 
 
 def _audit_move(
-    actor: Any, source: OnlineTable | int, target: OnlineTable, player_id: int, stack: int, **extra
+    action: str,
+    actor: Any,
+    *,
+    event_id: int,
+    player_id: int,
+    source: OnlineTable | int | None,
+    target: OnlineTable,
+    **extra,
 ) -> None:
-    source_id = source if isinstance(source, int) else source.pk
-    source_table = (
-        OnlineTable.objects.filter(pk=source_id).values_list("tournament_table", flat=True).first()
-        if isinstance(source, int)
-        else source.tournament_table
-    )
+    """The audit line of a move between two tables, made or dropped: the player, both tables' ids and numbers,
+    and `extra` (the stack moved, or why the move was dropped)."""
+    if isinstance(source, OnlineTable):
+        source_id, source_table = source.pk, source.tournament_table
+    else:
+        source_id = source
+        source_table = (
+            OnlineTable.objects.filter(pk=source).values_list("tournament_table", flat=True).first() if source else None
+        )
     audit(
         actor=actor,
-        action="online_table.tournament_move",
+        action=action,
         obj=target,
         league=target.event.season.league,
         data={
-            "event": target.event_id,
+            "event": event_id,
             "player": player_id,
             "from": source_id,
             "to": target.pk,
             "from_table": source_table,
             "to_table": target.tournament_table,
-            "stack": stack,
             **extra,
         },
     )
@@ -310,7 +320,7 @@ def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> 
     before = online._turn_key(target_game)
     _join(target, target_game, player_id, leaving.name, stack)
     online._changed(target, target_game, before, what="seat_taken")
-    _audit_move(actor, source, target, player_id, stack)
+    _audit_move(MOVED, actor, event_id=source.event_id, player_id=player_id, source=source, target=target, stack=stack)
     return "made"
 
 
@@ -325,21 +335,19 @@ def _announce_change(*tables: OnlineTable) -> None:
 def _drop(change: SeatChange, reason: str) -> None:
     change.status, change.note = ChangeStatus.DROPPED, reason[:300]
     change.save(update_fields=["status", "note", "updated_at"])
-    target = change.target
-    audit(
-        actor=None,
-        action="online_table.tournament_move_dropped",
-        obj=target,
-        league=target.event.season.league,
-        data={
-            "event": change.event_id,
-            "player": change.player_id,
-            "from": change.source_id,
-            "to": change.target_id,
-            "from_table": change.source.tournament_table if change.source_id else None,
-            "to_table": target.tournament_table,
-            "reason": reason,
-        },
+    _audit_change(DROPPED, change, reason=reason)
+
+
+def _audit_change(action: str, change: SeatChange, **extra) -> None:
+    """A waiting move's audit line, made or dropped at a hand break (nobody's request)."""
+    _audit_move(
+        action,
+        None,
+        event_id=change.event_id,
+        player_id=change.player_id,
+        source=change.source_id,
+        target=change.target,
+        **extra,
     )
 
 
@@ -501,7 +509,7 @@ def _arrive(target: OnlineTable, game: Game, change: SeatChange) -> bool:
     )
     if change.kind == ChangeKind.MOVE:
         _join(target, game, change.player_id, name, change.stack)
-        _audit_move(None, change.source_id, target, change.player_id, change.stack)
+        _audit_change(MOVED, change, stack=change.stack)
     else:
         if seat is not None and seat.engine_seat is not None:
             held = game.stacks[seat.engine_seat]
