@@ -154,6 +154,15 @@ def test_a_move_refused_mid_hand_is_made_at_the_hand_breaks_once(night, tourname
 
     # The tasks again (a repeat, or a late one): nothing moves twice.
     audits = AuditEntry.objects.filter(action="online_table.tournament_move").count()
+    assert AuditEntry.objects.get(action="online_table.tournament_move").data == {
+        "event": night.event.pk,
+        "player": mover.player_id,
+        "from": source.pk,
+        "to": target.pk,
+        "from_table": source.tournament_table,
+        "to_table": target.tournament_table,
+        "stack": stack,
+    }
     versions = list(OnlineTable.objects.order_by("pk").values_list("version", flat=True))
     for table in (source, target):
         assert online.next_hand(table_id=table.pk, version=table.version) is False
@@ -210,7 +219,7 @@ def test_a_player_leaving_while_their_new_table_is_busy_sits_down_by_the_seat_ch
 
 
 def test_a_waiting_move_no_longer_needed_is_dropped_with_an_audit_line(night, tournament, mid_hand_move, users):
-    source, _target, mover = mid_hand_move
+    source, target, mover = mid_hand_move
     # The organiser seats the player back at their table before the hand ends (the tables balanced otherwise).
     Registration.objects.filter(pk=mover.pk).update(table_number=source.tournament_table, seat_number=9)
     finish_hand(source, users)
@@ -219,7 +228,15 @@ def test_a_waiting_move_no_longer_needed_is_dropped_with_an_audit_line(night, to
     assert change.status == ChangeStatus.DROPPED and f"at table {source.tournament_table} now" in change.note
     assert source.seats.filter(player_id=mover.player_id, left=False).exists()
     dropped = AuditEntry.objects.get(action="online_table.tournament_move_dropped")
-    assert dropped.data["player"] == mover.player_id
+    assert dropped.data == {
+        "event": night.event.pk,
+        "player": mover.player_id,
+        "from": source.pk,
+        "to": target.pk,
+        "from_table": source.tournament_table,
+        "to_table": target.tournament_table,
+        "reason": f"Not moved: the tournament seats them at table {source.tournament_table} now.",
+    }
     page = signed_in(night.organiser).get(f"/manage/tournaments/{tournament.pk}/").content.decode()
     assert "dropped" in page and "Not moved:" in page
 
