@@ -234,7 +234,7 @@ def my_rebuy(tournament: Tournament, mine: Registration | None) -> dict[str, Any
     their way (`on_the_way`); None otherwise."""
     if mine is None or mine.status != RegistrationStatus.REGISTERED:
         return None
-    from games.online.tournament import rebuy_place
+    from games.online.tournament_rebuys import rebuy_place
     from tournaments.services.online import rebuy_offer
 
     place = rebuy_place(event_id=tournament.event_id, player_id=mine.player_id)

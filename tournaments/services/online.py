@@ -16,6 +16,7 @@ from config.errors import ApplicationError, ConflictError
 from games.engine.variant import get_variant
 from games.online import services as online_services
 from games.online import tournament as online_tournament
+from games.online import tournament_rebuys
 from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
 from league.models import AuditEntry, Player
@@ -191,7 +192,7 @@ def rebuy_offer(*, event_id: int, player_id: int, stack: int = 0) -> dict[str, A
     if tournament is None or stack > tournament.rebuy_at_or_below or not rebuys_open(tournament, timezone.now()):
         return None
     if stack > 0:
-        place = online_tournament.rebuy_place(event_id=event_id, player_id=player_id)
+        place = tournament_rebuys.rebuy_place(event_id=event_id, player_id=player_id)
         if place is None or place["stack"] > tournament.rebuy_at_or_below:
             return None
     registration = Registration.objects.filter(

@@ -342,12 +342,12 @@ def tournament_rebuy(
     """
     if kind not in ("rebuy", "addon", "reentry"):
         raise ApplicationError("Choose rebuy, addon or reentry.", extra={"field": "kind"})
-    from games.online import tournament as online_tournament
+    from games.online import tournament_rebuys
 
     now = now or timezone.now()
     tournament = _lock(tournament)
     # At an online table a player out of chips re-buys there themselves; elsewhere the organiser books it.
-    place = online_tournament.rebuy_place(event_id=tournament.event_id, player_id=player.pk)
+    place = tournament_rebuys.rebuy_place(event_id=tournament.event_id, player_id=player.pk)
     own = kind == "rebuy" and getattr(actor, "is_authenticated", False) and player.user_id == actor.pk
     if not (own and place is not None):
         _check_manager(actor, tournament.event)
@@ -378,7 +378,7 @@ def tournament_rebuy(
         registration.place = None
         _book(tournament, player, LedgerKind.REBUY, policy.rebuy_amount, actor)
         if place is not None:  # the chips join the player's stack at the table's next hand break, once
-            online_tournament.rebuy_queue(
+            tournament_rebuys.rebuy_queue(
                 actor=actor,
                 event_id=tournament.event_id,
                 player_id=player.pk,
@@ -395,7 +395,7 @@ def tournament_rebuy(
         registration.addons += 1
         _book(tournament, player, LedgerKind.ADDON, policy.addon_amount, actor)
         if place is not None:  # the chips join the player's stack at the table's next hand break, once
-            online_tournament.rebuy_queue(
+            tournament_rebuys.rebuy_queue(
                 actor=actor,
                 event_id=tournament.event_id,
                 player_id=player.pk,
