@@ -40,10 +40,11 @@ def online_rebuys_open(*, event_id: int, player_ids: list[int]) -> bool:
     return bool(function(event_id=event_id, player_ids=player_ids)) if function is not None else False
 
 
-def online_rebuy_offer(*, event_id: int, player_id: int) -> dict[str, Any] | None:
-    """What a player out of chips at a tournament's online table may re-buy now (`{"amount"}`), or None."""
+def online_rebuy_offer(*, event_id: int, player_id: int, stack: int = 0) -> dict[str, Any] | None:
+    """What a player at a tournament's online table, `stack` chips in front of them, may re-buy now (`{"amount"}`:
+    out of chips, or at or below the tournament's re-buy threshold), or None."""
     function = _listeners.get("online_rebuy_offer")
-    return function(event_id=event_id, player_id=player_id) if function is not None else None
+    return function(event_id=event_id, player_id=player_id, stack=stack) if function is not None else None
 
 
 def online_tournament_rebuy(*, actor: Any, event_id: int, player_id: int) -> None:

@@ -112,7 +112,10 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
         return f"{player} is unregistered; the buy-in is refunded."
     if action in ("rebuy", "addon", "reentry"):
         player = player_field(data, tournament)
-        services.tournament_rebuy(actor=actor, tournament=tournament, player=player, kind=action)
+        # A re-buy at a physical table: the chips the player has there now, as the organiser counted them.
+        given = str(data.get("stack") if data.get("stack") is not None else "").strip()
+        stack = int_field(data, "stack", "The chip count") if action == "rebuy" and given else None
+        services.tournament_rebuy(actor=actor, tournament=tournament, player=player, kind=action, stack=stack)
         return f"{action.replace('rebuy', 're-buy').replace('addon', 'add-on').capitalize()} booked for {player}."
     if action == "publish_seed":
         return f"Seed hash published: {services.tournament_publish_seed(actor=actor, tournament=tournament)}."

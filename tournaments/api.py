@@ -150,6 +150,9 @@ class TournamentOutput(serializers.Serializer):
     starting_stack = serializers.IntegerField()
     seats_per_table = serializers.IntegerField()
     cap = serializers.IntegerField(allow_null=True)
+    rebuy_at_or_below = serializers.IntegerField(
+        help_text="Re-buy tournaments: a player may re-buy while their stack is at or below this (0: out of chips)."
+    )
     seed_hash = serializers.CharField(allow_null=True, help_text="SHA-256 of the draw seed, published before it.")
     seed = serializers.CharField(allow_null=True, help_text="The draw seed, revealed after the draw only.")
     clock = ClockOutput()
@@ -165,8 +168,9 @@ class TournamentOutput(serializers.Serializer):
 class TournamentEntryInput(serializers.Serializer):
     action = serializers.ChoiceField(
         choices=["register", "unregister", "rebuy"],
-        help_text="rebuy: out of chips at an online table during the re-buy period; the chips join your stack at "
-        "the table's next hand break (asked twice, one re-buy).",
+        help_text="rebuy: out of chips (or at or below the tournament's `rebuy_at_or_below`) at an online table "
+        "during the re-buy period; the chips join your stack at the table's next hand break (asked twice, one "
+        "re-buy).",
     )
 
 
@@ -188,6 +192,13 @@ class TournamentActionInput(serializers.Serializer):
     method = serializers.CharField(required=False, max_length=16)
     table = serializers.IntegerField(required=False, min_value=1, max_value=10_000)
     move = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1, help_text="A waiting move.")
+    stack = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=10**9,
+        help_text="rebuy at a physical table: the chips the player has there now (an online table knows them); "
+        "a re-buy needs them at or below the tournament's `rebuy_at_or_below`.",
+    )
     replay = serializers.JSONField(required=False, help_text="Halcyon: the table's game, sabacc-replay/1.")
     results = HalcyonEnteredSeatInput(
         many=True,
@@ -220,6 +231,7 @@ def _detail(tournament) -> dict[str, Any]:
         "starting_stack": tournament.starting_stack,
         "seats_per_table": tournament.seats_per_table,
         "cap": tournament.cap,
+        "rebuy_at_or_below": tournament.rebuy_at_or_below,
         "seed_hash": seed["hash"],
         "seed": seed["seed"],
         "clock": selectors.clock_summary(tournament, stacks=stacks),

@@ -1,5 +1,6 @@
 """A tournament: one league event run as a whole night, with registration, a structure, a clock and seats."""
 
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from league.models import Event, Player
@@ -37,6 +38,11 @@ class Tournament(models.Model):
         default=0, help_text="Players may still register while this level (counted from 1) is in force; 0: none."
     )
     advance_per_table = models.PositiveSmallIntegerField(default=1, help_text="Halcyon: how many advance per table.")
+    rebuy_at_or_below = models.PositiveBigIntegerField(
+        default=0,
+        help_text="Re-buy tournaments: a player may re-buy while their stack is at or below this many chips "
+        "(0: only when out of chips; at most the starting stack).",
+    )
     payout_template = models.CharField(max_length=32, default="top_3")
     clock_started_at = models.DateTimeField(null=True, blank=True)
     clock_start_level = models.PositiveIntegerField(default=0, help_text="Index of the level the clock counts from.")
@@ -57,6 +63,24 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return f"Tournament of {self.event}"
+
+    def clean(self) -> None:
+        """The admin's form: the same limits on the re-buy threshold as `tournament_create`."""
+        message = rebuy_threshold_error(self.rebuy_at_or_below, format=self.format, starting_stack=self.starting_stack)
+        if message:
+            raise ValidationError({"rebuy_at_or_below": message})
+
+
+def rebuy_threshold_error(value: int, *, format: str, starting_stack: int) -> str | None:
+    """What is wrong with a re-buy threshold (the stack at or below which a player may re-buy), or None."""
+    if value and format != Format.REBUY:
+        return "Only a re-buy tournament takes re-buys: leave the re-buy threshold at 0."
+    if value > starting_stack:
+        return (
+            f"The re-buy threshold must be at most the starting stack ({starting_stack:,} chips); got {value:,}. "
+            "0 allows a re-buy only when out of chips."
+        )
+    return None
 
 
 class RegistrationStatus(models.TextChoices):

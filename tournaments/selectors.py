@@ -5,13 +5,16 @@ Only public facts: names, seats, places, chips brought in. The draw seed appears
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from games.engine.variant import get_variant, variant_names
 from league import selectors as league_selectors
+from league import services as league_services
 from tournaments import halcyon, payouts, seating, structures
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services import payout_table, prize_pool, revealed_seed, tournament_clock
@@ -226,21 +229,24 @@ def online_moves(tournament: Tournament, registrations: list[Registration]) -> d
 
 
 def my_rebuy(tournament: Tournament, mine: Registration | None) -> dict[str, Any] | None:
-    """For a player still in and out of chips at an online table: the re-buy open to them (`offer`, None when
-    none is) and the chips of a re-buy on their way (`on_the_way`); None otherwise."""
+    """For a player still in and out of chips at an online table (or at or below the tournament's re-buy
+    threshold): their `stack`, the re-buy open to them (`offer`, None when none is) and the chips of a re-buy on
+    their way (`on_the_way`); None otherwise."""
     if mine is None or mine.status != RegistrationStatus.REGISTERED:
         return None
-    from games.online.tournament import rebuy_place
+    from games.online.tournament_rebuys import rebuy_place
     from tournaments.services.online import rebuy_offer
 
     place = rebuy_place(event_id=tournament.event_id, player_id=mine.player_id)
-    if place is None or place["stack"] > 0:
+    if place is None or place["stack"] > tournament.rebuy_at_or_below:
         return None
     return {
+        "stack": place["stack"],
+        "threshold": tournament.rebuy_at_or_below,
         "table": place["tournament_table"],
         "online_table": place["table"],
         "on_the_way": place["pending"],
-        "offer": rebuy_offer(event_id=tournament.event_id, player_id=mine.player_id),
+        "offer": rebuy_offer(event_id=tournament.event_id, player_id=mine.player_id, stack=place["stack"]),
     }
 
 
@@ -310,3 +316,29 @@ def halcyon_rounds(tournament: Tournament, registrations: list[Registration]) ->
             )
         rounds.append({"round": number, "final": final, "tables": rows})
     return rounds
+
+
+def _variant_label(name: str) -> str:
+    return "Classic Sabacc" if name == "classic" else name.replace("_", " ").title()
+
+
+def structure_rules(event: Any) -> dict[str, Any]:
+    """What a level does at this event's variant, for the organiser's structure form: the variant, whether it
+    takes blinds, which variants do and which do not, and (for a variant without blinds) an ante-only example
+    structure payable in the event's chips. A variant without blinds (Corellian Spike, Classic Sabacc) refuses a
+    level with blinds (`structures.validate_structure`)."""
+    variant = get_variant(event.season.variant or event.season.league.variant)
+    names = variant_names()
+    example = ""
+    if not variant.has_blinds:
+        chip_set = league_services.effective_chip_set(event)
+        chip = min(chip_set.denominations.values_list("value", flat=True), default=1) if chip_set else 1
+        levels = [{"small_blind": 0, "big_blind": 0, "ante": chip * step, "length": 20} for step in (1, 2, 3, 5, 8, 10)]
+        example = json.dumps(levels).replace("}, {", "},\n {")
+    return {
+        "variant": _variant_label(variant.name),
+        "has_blinds": variant.has_blinds,
+        "with_blinds": [_variant_label(n) for n in names if get_variant(n).has_blinds],
+        "without_blinds": [_variant_label(n) for n in names if not get_variant(n).has_blinds],
+        "example": example,
+    }

@@ -47,6 +47,7 @@ CREATE_DEFAULTS = {
     "starting_stack": "450",
     "seats_per_table": "6",
     "late_registration_level": "0",
+    "rebuy_at_or_below": "0",
     "advance_per_table": "1",
     "duration": "180",
     "expected_players": "12",
@@ -316,13 +317,18 @@ def tournament_create(request: HttpRequest, pk: int) -> HttpResponse:
     existing = Tournament.objects.filter(event=event).first()
     if existing is not None:
         return redirect("tournament-manage", pk=existing.pk)
+    rules = selectors.structure_rules(event)
+    defaults = CREATE_DEFAULTS
+    if not rules["has_blinds"]:  # the presets are blinds: start from an ante-only custom structure
+        defaults = {**CREATE_DEFAULTS, "structure": "custom", "structure_json": rules["example"]}
     context: dict[str, Any] = {
         "event": event,
         "league": event.season.league,
         "formats": Format.choices,
         "structures": STRUCTURE_CHOICES,
+        "structure_rules": rules,
         "templates": TEMPLATE_LABELS,
-        "values": request.POST if request.method == "POST" else CREATE_DEFAULTS,
+        "values": request.POST if request.method == "POST" else defaults,
         "is_tournament_event": event.kind == EventKind.TOURNAMENT,
     }
     if request.method == "POST":
@@ -341,6 +347,11 @@ def tournament_create(request: HttpRequest, pk: int) -> HttpResponse:
                 ),
                 advance_per_table=actions.int_field(request.POST, "advance_per_table", "Players advancing per table"),
                 payout_template=request.POST.get("payout_template", ""),
+                rebuy_at_or_below=actions.int_field(
+                    {"rebuy_at_or_below": request.POST.get("rebuy_at_or_below") or "0"},
+                    "rebuy_at_or_below",
+                    "The re-buy threshold",
+                ),
             )
         except ApplicationError as exc:
             context.update({"error": exc.message, "error_field": exc.extra.get("field")})

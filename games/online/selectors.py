@@ -107,17 +107,20 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
     my_row = next((p for p in (view or {}).get("players", []) if me and p["seat"] == me.engine_seat), None)
     between_hands = bool(view) and not view.get("waiting_for") and not view.get("over")
     tournament_rebuy = None
-    if table.tournament_table is not None and my_row is not None and my_row["stack"] == 0:
-        # Out of chips at a tournament's table: the tournament's re-buy (its period, its amount), and chips of a
-        # re-buy already on their way to this seat (they join at the next hand break).
-        tournament_rebuy = {
-            "offer": game_hooks.online_rebuy_offer(event_id=table.event_id, player_id=me.player_id),
-            "on_the_way": SeatChange.objects.filter(
-                target=table, player_id=me.player_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY
-            )
-            .values_list("stack", flat=True)
-            .first(),
-        }
+    if table.tournament_table is not None and my_row is not None:
+        # At a tournament's table: the tournament's re-buy (its period, its amount, its threshold: out of chips,
+        # or at or below a stack it sets), and chips of a re-buy already on their way to this seat (they join at
+        # the next hand break).
+        offer = game_hooks.online_rebuy_offer(event_id=table.event_id, player_id=me.player_id, stack=my_row["stack"])
+        if offer is not None or my_row["stack"] == 0:
+            tournament_rebuy = {
+                "offer": offer,
+                "on_the_way": SeatChange.objects.filter(
+                    target=table, player_id=me.player_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY
+                )
+                .values_list("stack", flat=True)
+                .first(),
+            }
     return {
         "table": {
             **table_summary(table, user=user),
@@ -159,7 +162,7 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
             "pause": runner and table.status == TableStatus.RUNNING,
             "resume": runner and table.status == TableStatus.PAUSED,
             "rebuy": my_row is not None
-            and my_row["stack"] == 0
+            and (my_row["stack"] == 0 or table.tournament_table is not None)
             and table.status in (TableStatus.RUNNING, TableStatus.PAUSED)
             and (
                 bool(tournament_rebuy and tournament_rebuy["offer"] and tournament_rebuy["on_the_way"] is None)

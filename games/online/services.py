@@ -921,6 +921,12 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
     if finished_hands > 0:
         table.results = [*table.results, *game.results[-finished_hands:]]
         _tell_busts(table, game, seats)
+    if finished_hands > 0 and table.tournament_table is not None:
+        # A tournament's player waiting for this hand to end leaves now, not after the pause (their new table may
+        # deal meanwhile): games.online.tournament.
+        from games.online.tournament import hand_ended
+
+        hand_ended(table, game)
     history = table.history
     _save(table, game)
     if game.over:

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from games.online import services
+from games.online import services, tournament
 
 
 @shared_task(name="online.turn_timeout")
@@ -18,3 +18,8 @@ def bot_act(table_id: int, seat_number: int, turn_version: int) -> bool:
 @shared_task(name="online.next_hand")
 def next_hand(table_id: int, version: int) -> bool:
     return services.next_hand(table_id=table_id, version=version)
+
+
+@shared_task(name="online.seat_changes")
+def seat_changes(table_id: int) -> bool:
+    return tournament.arrivals(table_id=table_id)

@@ -66,6 +66,7 @@ def _level_options(variant: str, amounts: dict[str, int]) -> dict[str, int]:
 
 
 ACTIVE = (TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED)
+MOVED, DROPPED = "online_table.tournament_move", "online_table.tournament_move_dropped"
 
 
 def seated_online(*, event_id: int) -> dict[int, dict[str, int]]:
@@ -190,27 +191,36 @@ def _join(target: OnlineTable, game: Game, player_id: int, name: str, stack: int
 
 
 def _audit_move(
-    actor: Any, source: OnlineTable | int, target: OnlineTable, player_id: int, stack: int, **extra
+    action: str,
+    actor: Any,
+    *,
+    event_id: int,
+    player_id: int,
+    source: OnlineTable | int | None,
+    target: OnlineTable,
+    **extra,
 ) -> None:
-    source_id = source if isinstance(source, int) else source.pk
-    source_table = (
-        OnlineTable.objects.filter(pk=source_id).values_list("tournament_table", flat=True).first()
-        if isinstance(source, int)
-        else source.tournament_table
-    )
+    """The audit line of a move between two tables, made or dropped: the player, both tables' ids and numbers,
+    and `extra` (the stack moved, or why the move was dropped)."""
+    if isinstance(source, OnlineTable):
+        source_id, source_table = source.pk, source.tournament_table
+    else:
+        source_id = source
+        source_table = (
+            OnlineTable.objects.filter(pk=source).values_list("tournament_table", flat=True).first() if source else None
+        )
     audit(
         actor=actor,
-        action="online_table.tournament_move",
+        action=action,
         obj=target,
         league=target.event.season.league,
         data={
-            "event": target.event_id,
+            "event": event_id,
             "player": player_id,
             "from": source_id,
             "to": target.pk,
             "from_table": source_table,
             "to_table": target.tournament_table,
-            "stack": stack,
             **extra,
         },
     )
@@ -310,7 +320,7 @@ def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> 
     before = online._turn_key(target_game)
     _join(target, target_game, player_id, leaving.name, stack)
     online._changed(target, target_game, before, what="seat_taken")
-    _audit_move(actor, source, target, player_id, stack)
+    _audit_move(MOVED, actor, event_id=source.event_id, player_id=player_id, source=source, target=target, stack=stack)
     return "made"
 
 
@@ -325,21 +335,19 @@ def _announce_change(*tables: OnlineTable) -> None:
 def _drop(change: SeatChange, reason: str) -> None:
     change.status, change.note = ChangeStatus.DROPPED, reason[:300]
     change.save(update_fields=["status", "note", "updated_at"])
-    target = change.target
-    audit(
-        actor=None,
-        action="online_table.tournament_move_dropped",
-        obj=target,
-        league=target.event.season.league,
-        data={
-            "event": change.event_id,
-            "player": change.player_id,
-            "from": change.source_id,
-            "to": change.target_id,
-            "from_table": change.source.tournament_table if change.source_id else None,
-            "to_table": target.tournament_table,
-            "reason": reason,
-        },
+    _audit_change(DROPPED, change, reason=reason)
+
+
+def _audit_change(action: str, change: SeatChange, **extra) -> None:
+    """A waiting move's audit line, made or dropped at a hand break (nobody's request)."""
+    _audit_move(
+        action,
+        None,
+        event_id=change.event_id,
+        player_id=change.player_id,
+        source=change.source_id,
+        target=change.target,
+        **extra,
     )
 
 
@@ -351,14 +359,7 @@ def hand_break(table: OnlineTable, game: Game) -> bool:
     with an audit line. Returns whether anything changed."""
     if table.tournament_table is None:
         return False
-    changed = False
-    departures = list(
-        SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
-        .select_related("target__event__season__league")
-        .filter(source=table, status=ChangeStatus.WAITING)
-    )
-    for change in departures:
-        changed = _depart(table, game, change) or changed
+    changed = _departures(table, game)
     arrivals = list(
         SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
         .select_related("target__event__season__league")
@@ -386,11 +387,67 @@ def hand_break(table: OnlineTable, game: Game) -> bool:
         if _depart(source, source_game, change, target_game=game):
             online._changed(source, source_game, before, what="seat_left")
             changed = True
-    if changed:  # the seats the next-hand task prefetched are stale now
-        getattr(table, "_prefetched_objects_cache", {}).pop("seats", None)
-        if game.between_hands and online._decided(table, game, online._engine_seats(table)):
-            game.close_table()  # left with at most one player holding chips: the table's game is over
+    if changed:
+        _settle(table, game)
     return changed
+
+
+def hand_ended(table: OnlineTable, game: Game) -> bool:
+    """As soon as a hand ends at `table` (under its lock, before the pause): the players waiting to leave it leave
+    now, so a player whose new table deals during this table's pause is dealt in there (they are in no hand
+    here any more). Their arrival is as at `hand_break`. Returns whether anything changed."""
+    if table.tournament_table is None or not game.between_hands:
+        return False
+    changed = _departures(table, game)
+    if changed:
+        _settle(table, game)
+    return changed
+
+
+def _departures(table: OnlineTable, game: Game) -> bool:
+    """The moves waiting for `table`'s hand to end, carried out (or dropped) once each."""
+    changed = False
+    departures = list(
+        SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
+        .select_related("target__event__season__league")
+        .filter(source=table, status=ChangeStatus.WAITING)
+    )
+    for change in departures:
+        changed = _depart(table, game, change) or changed
+    return changed
+
+
+def _settle(table: OnlineTable, game: Game) -> None:
+    """After seat changes: the seats prefetched with the table are stale; a table left with at most one player
+    holding chips is over."""
+    getattr(table, "_prefetched_objects_cache", {}).pop("seats", None)
+    if game.between_hands and online._decided(table, game, online._engine_seats(table)):
+        game.close_table()
+
+
+def arrivals(*, table_id: int) -> bool:
+    """The `seat_changes` task: chips on their way to a table whose lock a hand break could not take (it skips a
+    table busy at that moment). Between hands they join now and the next hand is scheduled again (a table waiting
+    for them, with nobody else to play, deals then); mid-hand they join at its hand break. Safe to run twice."""
+    with transaction.atomic():
+        table = online._lock_if_any(table_id)
+        if table is None or not table.state or table.tournament_table is None:
+            return False
+        game = online._load(table)
+        if not _between_hands(table, game):
+            return False
+        before = online._turn_key(game)
+        changed = False
+        for change in (
+            SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
+            .select_related("target__event__season__league")
+            .filter(target=table, status=ChangeStatus.ON_THE_WAY)
+        ):
+            changed = _arrive(table, game, change) or changed
+        if changed:
+            _settle(table, game)
+            online._changed(table, game, before, what="seat_taken")
+        return changed
 
 
 def _depart(source: OnlineTable, game: Game, change: SeatChange, *, target_game: Game | None = None) -> bool:
@@ -419,13 +476,17 @@ def _depart(source: OnlineTable, game: Game, change: SeatChange, *, target_game:
     change.save(update_fields=["status", "stack", "updated_at"])
     if target_game is None:
         locked = _lock_other(source.pk, target.pk)
-        if locked is not None:
-            target = change.target = locked
-            target_game = online._load(target)
-            if _between_hands(target, target_game):
-                before = online._turn_key(target_game)
-                if _arrive(target, target_game, change):
-                    online._changed(target, target_game, before, what="seat_taken")
+        if locked is None:
+            # The target is busy this moment (perhaps its own hand break): look again once this one commits, so
+            # a target between hands, even one waiting with nobody else to play, seats the player before it deals.
+            schedule.later("seat_changes", [target.pk], 0)
+            return True
+        target = change.target = locked
+        target_game = online._load(target)
+        if _between_hands(target, target_game):
+            before = online._turn_key(target_game)
+            if _arrive(target, target_game, change):
+                online._changed(target, target_game, before, what="seat_taken")
         return True
     _arrive(target, target_game, change)
     return True
@@ -448,7 +509,7 @@ def _arrive(target: OnlineTable, game: Game, change: SeatChange) -> bool:
     )
     if change.kind == ChangeKind.MOVE:
         _join(target, game, change.player_id, name, change.stack)
-        _audit_move(None, change.source_id, target, change.player_id, change.stack)
+        _audit_change(MOVED, change, stack=change.stack)
     else:
         if seat is not None and seat.engine_seat is not None:
             held = game.stacks[seat.engine_seat]
@@ -493,84 +554,6 @@ def change_cancel(*, change_id: int, event_id: int) -> SeatChange:
         raise ConflictError(f"This move is {change.get_status_display().lower()} already; nothing to cancel.")
     change.status, change.note = ChangeStatus.CANCELLED, "Cancelled by the organiser."
     change.save(update_fields=["status", "note", "updated_at"])
-    return change
-
-
-# ----- re-buys at a tournament's online tables ---------------------------------------------------------------
-
-
-def rebuy_place(*, event_id: int, player_id: int) -> dict[str, Any] | None:
-    """Where the player sits online now at one of the event's tournament tables, with their stack between hands
-    (a player out of chips is in no hand) and whether a re-buy's chips are on their way to them; None when they
-    sit at none."""
-    seat = (
-        OnlineSeat.objects.filter(
-            player_id=player_id,
-            left=False,
-            table__event_id=event_id,
-            table__tournament_table__isnull=False,
-            table__status__in=ACTIVE,
-        )
-        .select_related("table")
-        .order_by("-table_id")
-        .first()
-    )
-    if seat is None:
-        return None
-    table = seat.table
-    stack = seat.stack if seat.stack is not None else table.buy_in
-    if table.state and seat.engine_seat is not None:
-        game = Game.from_json(table.state)
-        stack = game.stacks[seat.engine_seat]
-        if game.in_hand:
-            stack += game.hand.contributions.get(seat.engine_seat, 0)
-    pending = SeatChange.objects.filter(
-        event_id=event_id, player_id=player_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY
-    ).first()
-    return {
-        "table": table.pk,
-        "tournament_table": table.tournament_table,
-        "status": table.status,
-        "stack": stack,
-        "pending": pending.stack if pending else None,
-    }
-
-
-def rebuy_queue(
-    *, actor: Any, event_id: int, player_id: int, table_id: int, amount: int, kind: str = ChangeKind.REBUY
-) -> SeatChange:
-    """A re-buy or an add-on booked by the tournament (the caller holds its lock): the chips join the player's
-    stack at the table's next hand break (`hand_break`), once. A table waiting between hands deals again after
-    the pause. A move of the player still waiting for a hand to end is dropped (a player out of chips does not
-    move); chips already on their way must arrive first."""
-    table = online._lock(table_id)
-    for change in SeatChange.objects.select_for_update().filter(
-        event_id=event_id, player_id=player_id, status__in=OPEN
-    ):
-        if change.kind == ChangeKind.MOVE and change.status == ChangeStatus.WAITING:
-            _drop(change, f"Not moved: the player {'re-bought' if kind == ChangeKind.REBUY else 'added on'} first.")
-            continue
-        raise ConflictError(
-            "Chips of this player are on their way to a table already; they join at its next hand break: try "
-            "again after it."
-        )
-    change = SeatChange.objects.create(
-        event_id=event_id,
-        kind=kind,
-        player_id=player_id,
-        target=table,
-        status=ChangeStatus.ON_THE_WAY,
-        stack=amount,
-        requested_by=actor if getattr(actor, "is_authenticated", False) else None,
-    )
-    # A new version, so every viewer's page shows the chips on their way (and the re-buy button goes).
-    table.version += 1
-    table.save(update_fields=["version", "updated_at"])
-    if table.status == TableStatus.RUNNING and table.state and online._load(table).between_hands:
-        # The next hand waits for the version it was scheduled at (and a table stalled with one player holding
-        # chips has none scheduled): schedule it again.
-        schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())
-    _announce_change(table)
     return change
 
 

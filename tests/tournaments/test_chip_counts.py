@@ -10,23 +10,11 @@ from django.test.utils import CaptureQueriesContext
 from games.engine import Game
 from games.online import services as online
 from games.online.models import OnlineSeat, OnlineTable, TableStatus
-from tests.factories import UserFactory
 from tests.league.conftest import eager_tasks  # noqa: F401 (fixture)
 from tournaments import selectors, services
 from tournaments.models import Registration, RegistrationStatus
 
-from .conftest import STRUCTURE
-from .test_online_play import drawn, recorded, shove, signed_in  # noqa: F401 (fixture)
-
-
-def _with_users(players) -> dict:
-    users = {}
-    for player in players:
-        if player.user_id is None:
-            player.user = UserFactory()
-            player.save()
-        users[player.display_name] = player.user
-    return users
+from .conftest import STRUCTURE, drawn, play_out, signed_in
 
 
 def _set_stacks(table: OnlineTable, stacks: dict[str, int]) -> None:
@@ -35,7 +23,7 @@ def _set_stacks(table: OnlineTable, stacks: dict[str, int]) -> None:
         OnlineSeat.objects.filter(table=table, name=name).update(stack=stack)
 
 
-def test_pages_and_api_show_online_stacks_the_known_average_and_the_chip_leader(night, tournament, recorded):  # noqa: F811
+def test_pages_and_api_show_online_stacks_the_known_average_and_the_chip_leader(night, tournament, recorded):
     drawn(night, tournament, players=8)  # two tables of four
     table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=1)
     names = [seat.name for seat in table.seats.order_by("number")]
@@ -75,7 +63,7 @@ def test_with_no_online_table_the_average_says_no_stack_is_known(night, tourname
     assert dash + '<small class="p-note" data-clock="average_note">no stack' in projector
 
 
-def test_the_pages_read_a_fixed_number_of_queries_however_many_online_tables(night, tournament, recorded):  # noqa: F811
+def test_the_pages_read_a_fixed_number_of_queries_however_many_online_tables(night, tournament, online_tables):
     drawn(night, tournament, players=12)  # three tables of four
     organiser = signed_in(night.organiser)
     paths = [
@@ -94,19 +82,18 @@ def test_the_pages_read_a_fixed_number_of_queries_however_many_online_tables(nig
             result.append(len(queries))
         return result
 
-    table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=1)
-    online.table_start(actor=night.organiser, table=table)
+    online_tables(tournament, 1)
     one = counts()
-    for number in (2, 3):
-        table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=number)
-        online.table_start(actor=night.organiser, table=table)
+    online_tables(tournament, 2, 3)
     assert selectors.clock_summary(tournament)["stacks_known"] == 12
     assert counts() == one
 
 
 def test_stacks_follow_the_players_to_their_next_online_table_and_every_chip_is_accounted_for(
     night,
-    recorded,  # noqa: F811
+    recorded,
+    users,
+    online_tables,
     eager_tasks,  # noqa: F811
     django_capture_on_commit_callbacks,
 ):
@@ -121,17 +108,9 @@ def test_stacks_follow_the_players_to_their_next_online_table_and_every_chip_is_
         .order_by("seat_number")
     )
     assert len(first) == 2
-    users = _with_users([r.player for r in first])
     with django_capture_on_commit_callbacks(execute=True):
-        table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=1)
-        online.table_start(actor=night.organiser, table=table)
-        for _ in range(500):
-            table.refresh_from_db()
-            if table.status == TableStatus.FINISHED:
-                break
-            if not shove(table, users):
-                _name, args = next(call for call in reversed(recorded) if call[0] == "next_hand")
-                assert online.next_hand(table_id=args[0], version=args[1])
+        table = online_tables(tournament, 1)[1]
+        play_out(table, users, recorded)
     assert table.status == TableStatus.FINISHED
     winner = Registration.objects.get(tournament=tournament, table_number=1, status=RegistrationStatus.REGISTERED)
     game = Game.from_json(table.state)
@@ -141,8 +120,7 @@ def test_stacks_follow_the_players_to_their_next_online_table_and_every_chip_is_
     services.tournament_balance(actor=night.organiser, tournament=tournament)
     winner.refresh_from_db()
     assert winner.table_number == 2
-    second = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=2)
-    online.table_start(actor=night.organiser, table=second)
+    second = online_tables(tournament, 2)[2]
     second.refresh_from_db()
     started = Game.from_json(second.state)
     brought = {seat.player_id: started.starting_stacks[seat.engine_seat] for seat in second.seats.all()}
@@ -157,10 +135,9 @@ def test_stacks_follow_the_players_to_their_next_online_table_and_every_chip_is_
     assert Registration.objects.filter(tournament=tournament, status=RegistrationStatus.ELIMINATED).count() == 1
 
 
-def test_a_player_still_playing_at_another_online_table_is_not_seated_twice(night, tournament, recorded):  # noqa: F811
+def test_a_player_still_playing_at_another_online_table_is_not_seated_twice(night, tournament, online_tables):
     drawn(night, tournament, players=8)
-    table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=1)
-    online.table_start(actor=night.organiser, table=table)
+    online_tables(tournament, 1)
     moved = Registration.objects.filter(tournament=tournament, table_number=1).order_by("seat_number").first()
     Registration.objects.filter(pk=moved.pk).update(table_number=2, seat_number=9)
     before = OnlineTable.objects.count()

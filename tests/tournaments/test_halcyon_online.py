@@ -14,12 +14,10 @@ from rest_framework.test import APIClient
 from games.demo import bot_replay
 from games.engine import Game
 from games.engine.bots import SensibleBot
-from games.online import schedule
 from games.online import services as online
 from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
 from league.models import AuditEntry, EventResult, LedgerEntry, LedgerKind, Standing
-from tests.factories import UserFactory
 from tests.league.conftest import eager_tasks  # noqa: F401 (fixture)
 from tournaments import halcyon, services, tasks
 from tournaments.models import Registration, Tournament
@@ -28,25 +26,6 @@ from tournaments.services.halcyon import seat_name
 from .test_halcyon_games import halcyon_night, seated
 
 pytestmark = pytest.mark.usefixtures("eager_tasks")
-
-
-@pytest.fixture
-def recorded(monkeypatch) -> list:
-    calls: list = []
-    monkeypatch.setattr(schedule, "later", lambda name, args, countdown: calls.append((name, args)))
-    return calls
-
-
-@pytest.fixture
-def users(night) -> dict[int, object]:
-    """A signed-in user for every player (who acts at their online seat), by player id."""
-    found = {}
-    for player in night.players:
-        if player.user_id is None:
-            player.user = UserFactory()
-            player.save()
-        found[player.pk] = player.user
-    return found
 
 
 def api(user) -> APIClient:

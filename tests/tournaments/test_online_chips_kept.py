@@ -2,23 +2,16 @@
 table go with its last player holding chips (a table broken by balancing) or to the players holding chips when
 its game ends, and a new level reaches the tables as their hand-pot ante."""
 
-import dataclasses
-import random
-import uuid
-
 import pytest
 
 from games.engine import Game
-from games.engine.bots import SensibleBot
-from games.online import services as online
 from games.online import tournament as online_tournament
-from games.online.models import ChangeStatus, OnlineSeat, OnlineTable, SeatChange, TableStatus
+from games.online.models import ChangeStatus, OnlineTable, SeatChange, TableStatus
 from games.online.tournament import seat_move
 from tournaments import services
 from tournaments.structures import Level, structure_to_json
 
-from .test_online_moves import _next_hand, _users
-from .test_online_play import drawn, recorded  # noqa: F401 (fixture)
+from .conftest import drawn, finish_hand, next_hand
 
 STACK = 200
 ANTES = structure_to_json([Level(ante=5, length=10), Level(ante=10, length=10), Level(ante=50, length=10)])
@@ -36,50 +29,16 @@ def _chips(event) -> int:
     return total + sum(change.stack or 0 for change in moving)
 
 
-def _finish_hand(table, users, *, calm: bool = False) -> None:
-    """Play the table's hand to its end through the table's API service, as the bots decide; `calm`: bets of
-    the least, no raise and no all-in (so a table lasts long enough to break it with chips in its pots)."""
-    for _ in range(400):
-        table.refresh_from_db()
-        game = Game.from_json(table.state)
-        if not game.in_hand:
-            return
-        seat = game.waiting_for()[0]
-        legal = game.legal_actions(seat)
-        verbs = legal.verbs
-        decision = SensibleBot(random.Random(table.version)).decide(game.view_for(seat))
-        if calm and decision.verb in ("raise", "allin") and ("check" in verbs or "call" in verbs):
-            decision = dataclasses.replace(decision, verb="check" if "check" in verbs else "call", amount=None)
-        if calm and decision.verb == "bet":
-            decision = dataclasses.replace(decision, amount=legal.min_bet)
-        player = OnlineSeat.objects.get(table=table, engine_seat=seat, left=False).player_id
-        online.table_act(
-            actor=users[player],
-            table=table,
-            verb=decision.verb,
-            cards=list(decision.cards),
-            amount=decision.amount,
-            card=decision.card,
-            source=decision.source,
-            unlock=decision.unlock,
-            lock=decision.lock,
-            call_hand=decision.call_hand,
-            version=table.version,
-            key=uuid.uuid4().hex,
-        )
-    raise AssertionError("the hand did not end")
-
-
 def _play(table, users, hands: int, *, calm: bool = False) -> None:
     for _ in range(hands):
         table.refresh_from_db()
-        if table.status != TableStatus.RUNNING or not _next_hand(table):
+        if table.status != TableStatus.RUNNING or not next_hand(table):
             return
-        _finish_hand(table, users, calm=calm)
+        finish_hand(table, users, calm=calm)
 
 
 @pytest.mark.parametrize(("variant", "preset"), [("corellian_spike", "galaxy_series"), ("classic", "classic")])
-def test_a_tournament_keeps_every_chip_from_start_to_finish(night, recorded, variant, preset):  # noqa: F811
+def test_a_tournament_keeps_every_chip_from_start_to_finish(night, users, online_tables, variant, preset):
     night.league.variant, night.league.preset, night.league.option_overrides = variant, preset, {}
     night.league.save()
     tournament = services.tournament_create(
@@ -89,13 +48,9 @@ def test_a_tournament_keeps_every_chip_from_start_to_finish(night, recorded, var
     # The organiser lets a table seat eight, so that table 2 can break into table 1 with everyone still in.
     type(tournament).objects.filter(pk=tournament.pk).update(seats_per_table=8)
     tournament.refresh_from_db()
-    users = _users(tournament)
-    tables = {}
-    for number in (1, 2):
-        table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=number)
-        online.table_start(actor=night.organiser, table=table)
-        _finish_hand(table, users, calm=True)
-        tables[number] = table
+    tables = online_tables(tournament, 1, 2)
+    for table in tables.values():
+        finish_hand(table, users, calm=True)
     total = 7 * STACK
     assert _chips(night.event) == total
 
@@ -131,7 +86,7 @@ def test_a_tournament_keeps_every_chip_from_start_to_finish(night, recorded, var
     # A new level reaches the tables at their next hand as the hand-pot ante.
     online_tournament.level_changed(event_id=night.event.pk, small_blind=0, big_blind=0, ante=10, level=2)
     for table in (tables[1],):
-        assert _next_hand(table)
+        assert next_hand(table)
         table.refresh_from_db()
         game = Game.from_json(table.state)
         assert game.levels.ante == 10
@@ -139,7 +94,7 @@ def test_a_tournament_keeps_every_chip_from_start_to_finish(night, recorded, var
             v == min(10, v + game.stacks[s] + game.hand.sabacc_antes.get(s, 0)) for s, v in game.hand.forced.items()
         )
         assert max(game.hand.forced.values()) == 10
-        _finish_hand(table, users)
+        finish_hand(table, users)
     assert _chips(night.event) == total
 
     # The last level makes short work of the rest.

@@ -2,14 +2,13 @@
 between hands, once, through the control room and the API; refused mid-hand, writing nothing."""
 
 import json
-import random
-import uuid
 
 import pytest
 
 from games.engine import Game
-from games.engine.bots import SensibleBot
 from games.online import services as online
+from games.online import tasks as online_tasks
+from games.online import tournament as online_tournament
 from games.online.models import ChangeStatus, OnlineSeat, OnlineTable, SeatChange, TableStatus
 from games.online.tournament import seat_move
 from league.models import AuditEntry, LedgerEntry
@@ -17,64 +16,18 @@ from tests.factories import UserFactory
 from tournaments import selectors, services
 from tournaments.models import Registration
 
-from .test_online_play import drawn, recorded, signed_in  # noqa: F401 (fixture)
+from .conftest import drawn, finish_hand, next_hand, signed_in
 
 
-def _users(tournament) -> dict:
-    users = {}
-    for registration in Registration.objects.filter(tournament=tournament).select_related("player"):
-        player = registration.player
-        if player.user_id is None:
-            player.user = UserFactory()
-            player.save()
-        users[player.pk] = player.user
-    return users
+@pytest.fixture
+def two_tables(night, tournament, users, online_tables):
+    """Two running online tables (of four and three players), each dealing its first hand."""
+    drawn(night, tournament, players=7)
+    return online_tables(tournament, 1, 2)
 
 
-def _finish_hand(table: OnlineTable, users: dict) -> None:
-    """Play the table's hand to its end: each awaited player checks or calls when they can, else as a bot
-    (any variant's decision, through the table's API service)."""
-    for _ in range(400):
-        table.refresh_from_db()
-        game = Game.from_json(table.state)
-        if not game.in_hand:
-            return
-        seat = game.waiting_for()[0]
-        verbs = game.legal_actions(seat).verbs
-        decision = SensibleBot(random.Random(table.version)).decide(game.view_for(seat))
-        if table.variant == "coruscant_shift" and decision.verb != "select":
-            decision = type(decision)("check" if "check" in verbs else "call" if "call" in verbs else decision.verb)
-        player = OnlineSeat.objects.get(table=table, engine_seat=seat, left=False).player_id
-        online.table_act(
-            actor=users[player],
-            table=table,
-            verb=decision.verb,
-            cards=list(decision.cards),
-            amount=decision.amount,
-            card=decision.card,
-            source=decision.source,
-            unlock=decision.unlock,
-            lock=decision.lock,
-            call_hand=decision.call_hand,
-            version=table.version,
-            key=uuid.uuid4().hex,
-        )
-    raise AssertionError("the hand did not end")
-
-
-def _two_running_tables(night, tournament):
-    drawn(night, tournament, players=7)  # tables of four and three
-    users = _users(tournament)
-    tables = {}
-    for number in (1, 2):
-        table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=number)
-        online.table_start(actor=night.organiser, table=table)
-        tables[number] = table
-    return tables, users
-
-
-def test_a_player_moves_between_running_online_tables_between_hands_once(night, tournament, recorded):  # noqa: F811
-    tables, users = _two_running_tables(night, tournament)
+def test_a_player_moves_between_running_online_tables_between_hands_once(night, tournament, two_tables, users):
+    tables = two_tables
     assert sorted(t.seats.count() for t in tables.values()) == [3, 4]
     big, small = (1, 2) if tables[1].seats.count() == 4 else (2, 1)
     # The balancing rule seats a player of the bigger table at the smaller one (as `tournament_balance` does).
@@ -108,7 +61,7 @@ def test_a_player_moves_between_running_online_tables_between_hands_once(night, 
 
     # Between hands at both tables, the API makes it: the stack goes with the player.
     for table in tables.values():
-        _finish_hand(table, users)
+        finish_hand(table, users)
     stack = selectors.player_stacks(tournament)[mover.player_id]
     chips = sum(selectors.player_stacks(tournament).values())
     api = signed_in(night.organiser)
@@ -141,8 +94,7 @@ def test_a_player_moves_between_running_online_tables_between_hands_once(night, 
     )
 
 
-def test_only_organisers_move_players_between_online_tables(night, tournament, recorded):  # noqa: F811
-    _two_running_tables(night, tournament)
+def test_only_organisers_move_players_between_online_tables(night, tournament, two_tables):
     response = signed_in(night.member).post(
         f"/api/tournaments/{tournament.pk}/actions/",
         json.dumps({"action": "move_online"}),
@@ -151,39 +103,37 @@ def test_only_organisers_move_players_between_online_tables(night, tournament, r
     assert response.status_code == 403
 
 
-def _mid_hand_move(night, tournament):
+@pytest.fixture
+def mid_hand_move(night, tournament, two_tables):
     """Two running tables mid-hand and a player the tournament seats at the other one, asked to move: waiting."""
-    tables, users = _two_running_tables(night, tournament)
+    tables = two_tables
     big, small = (1, 2) if tables[1].seats.count() == 4 else (2, 1)
     mover = Registration.objects.filter(tournament=tournament, table_number=big).order_by("seat_number").last()
     Registration.objects.filter(pk=mover.pk).update(table_number=small, seat_number=9)
     outcome = services.tournament_online_moves(actor=night.organiser, tournament=tournament)
     assert outcome["made"] == [] and [m["player"] for m in outcome["waiting"]] == [mover.player_id]
-    return tables[big], tables[small], users, mover
+    return tables[big], tables[small], mover
 
 
-def _next_hand(table) -> bool:
-    """The next-hand task as the worker runs it: for the version the table was saved at."""
-    table.refresh_from_db()
-    return online.next_hand(table_id=table.pk, version=table.version)
-
-
-def test_a_move_refused_mid_hand_is_made_at_the_hand_breaks_once(night, tournament, recorded):  # noqa: F811
-    source, target, users, mover = _mid_hand_move(night, tournament)
+def test_a_move_refused_mid_hand_is_made_at_the_hand_breaks_once(night, tournament, mid_hand_move, users):
+    source, target, mover = mid_hand_move
     chips = sum(selectors.player_stacks(tournament).values())
     organiser = signed_in(night.organiser)
     url = f"/manage/tournaments/{tournament.pk}/"
 
-    # The source's hand ends; at its hand break the player leaves with their stack. The target is still in its
-    # hand, so they are on their way and sit down at the target's hand break.
-    _finish_hand(source, users)
-    stack = Game.from_json(OnlineTable.objects.get(pk=source.pk).state).stacks[
-        source.seats.get(player_id=mover.player_id).engine_seat
-    ]
-    assert _next_hand(source) is True
+    # The source's hand ends: the player leaves with their stack at once, not after the pause (their new table
+    # may deal meanwhile). The target is still in its hand, so they are on their way and sit down at the
+    # target's hand break.
+    finish_hand(source, users)
+    seat = source.seats.get(player_id=mover.player_id)
+    stack = seat.left_with
+    assert stack > 0
     change = SeatChange.objects.get(player_id=mover.player_id)
-    assert (change.status, change.stack) == (ChangeStatus.ON_THE_WAY, stack)
-    assert source.seats.get(player_id=mover.player_id).left
+    assert seat.left and (change.status, change.stack) == (ChangeStatus.ON_THE_WAY, stack)
+    assert next_hand(source) is True  # the source deals its next hand without them
+    source.refresh_from_db()
+    dealt = Game.from_json(source.state).hand.seats
+    assert seat.engine_seat not in dealt and len(dealt) == source.seats.filter(left=False).count()
     assert not target.seats.filter(player_id=mover.player_id).exists()
     assert selectors.player_stacks(tournament)[mover.player_id] == stack  # counted while on the way
     assert sum(selectors.player_stacks(tournament).values()) == chips
@@ -192,8 +142,8 @@ def test_a_move_refused_mid_hand_is_made_at_the_hand_breaks_once(night, tourname
     refused = organiser.post(url, {"action": "cancel_online_move", "move": str(change.pk), "section": "seating"})
     assert refused.status_code == 409 and "cannot be cancelled now" in refused.content.decode()
 
-    _finish_hand(target, users)
-    assert _next_hand(target) is True
+    finish_hand(target, users)
+    assert next_hand(target) is True
     change.refresh_from_db()
     assert change.status == ChangeStatus.MADE
     arrived = OnlineTable.objects.get(pk=target.pk).seats.get(player_id=mover.player_id)
@@ -204,6 +154,15 @@ def test_a_move_refused_mid_hand_is_made_at_the_hand_breaks_once(night, tourname
 
     # The tasks again (a repeat, or a late one): nothing moves twice.
     audits = AuditEntry.objects.filter(action="online_table.tournament_move").count()
+    assert AuditEntry.objects.get(action="online_table.tournament_move").data == {
+        "event": night.event.pk,
+        "player": mover.player_id,
+        "from": source.pk,
+        "to": target.pk,
+        "from_table": source.tournament_table,
+        "to_table": target.tournament_table,
+        "stack": stack,
+    }
     versions = list(OnlineTable.objects.order_by("pk").values_list("version", flat=True))
     for table in (source, target):
         assert online.next_hand(table_id=table.pk, version=table.version) is False
@@ -214,34 +173,76 @@ def test_a_move_refused_mid_hand_is_made_at_the_hand_breaks_once(night, tourname
     assert f"{mover.player.display_name}: table {source.tournament_table} → table {target.tournament_table}" in page
 
 
-def test_a_waiting_move_made_in_one_step_when_both_tables_break(night, tournament, recorded):  # noqa: F811
-    source, target, users, mover = _mid_hand_move(night, tournament)
-    _finish_hand(target, users)  # the target waits for its next hand (between hands)
-    _finish_hand(source, users)
-    assert _next_hand(source) is True
+def test_a_waiting_move_is_made_as_the_source_hand_ends_and_the_target_deals_them_in(mid_hand_move, users):
+    source, target, mover = mid_hand_move
+    finish_hand(target, users)  # the target waits for its next hand (between hands)
+    finish_hand(source, users)  # the source's hand ends: its pause has not run out, its next hand not dealt
     assert SeatChange.objects.get(player_id=mover.player_id).status == ChangeStatus.MADE
     target.refresh_from_db()
-    assert target.seats.filter(player_id=mover.player_id, left=False).exists()
+    arrived = target.seats.get(player_id=mover.player_id, left=False)
     assert Game.from_json(target.state).between_hands  # joined between hands, before its next hand
+    # The target deals first (the source is still in its pause): the player is in that hand, and in no other.
+    assert next_hand(target) is True
+    target.refresh_from_db()
+    assert arrived.engine_seat in Game.from_json(target.state).hand.seats
+    assert next_hand(source) is True
+    assert OnlineSeat.objects.filter(player_id=mover.player_id, left=False).count() == 1
 
 
-def test_a_waiting_move_no_longer_needed_is_dropped_with_an_audit_line(night, tournament, recorded):  # noqa: F811
-    source, _target, users, mover = _mid_hand_move(night, tournament)
+def test_a_player_leaving_while_their_new_table_is_busy_sits_down_by_the_seat_changes_task(
+    mid_hand_move, users, recorded, monkeypatch
+):
+    source, target, mover = mid_hand_move
+    finish_hand(target, users)
+    # The target's row is locked by someone else at the moment the source's hand ends (a hand break never waits
+    # for a second table's lock): the player leaves, on their way, and a task looks at the target after commit.
+    with monkeypatch.context() as busy:
+        busy.setattr(online_tournament, "_lock_other", lambda current_id, other_id: None)
+        finish_hand(source, users)
+    change = SeatChange.objects.get(player_id=mover.player_id)
+    assert change.status == ChangeStatus.ON_THE_WAY
+    assert ("seat_changes", [target.pk]) in recorded
+    target.refresh_from_db()
+    version = target.version
+    assert online_tasks.seat_changes(target.pk) is True
+    change.refresh_from_db()
+    target.refresh_from_db()
+    assert change.status == ChangeStatus.MADE and target.version > version
+    assert target.seats.filter(player_id=mover.player_id, left=False).exists()
+    assert ("next_hand", [target.pk, target.version]) in recorded  # its next hand deals them in
+    assert online_tasks.seat_changes(target.pk) is False  # a repeat changes nothing
+    assert next_hand(target) is True
+    target.refresh_from_db()
+    arrived = target.seats.get(player_id=mover.player_id, left=False)
+    assert arrived.engine_seat in Game.from_json(target.state).hand.seats
+    assert online_tasks.seat_changes(target.pk) is False  # mid-hand: nothing to do
+
+
+def test_a_waiting_move_no_longer_needed_is_dropped_with_an_audit_line(night, tournament, mid_hand_move, users):
+    source, target, mover = mid_hand_move
     # The organiser seats the player back at their table before the hand ends (the tables balanced otherwise).
     Registration.objects.filter(pk=mover.pk).update(table_number=source.tournament_table, seat_number=9)
-    _finish_hand(source, users)
-    assert _next_hand(source) is True
+    finish_hand(source, users)
+    assert next_hand(source) is True
     change = SeatChange.objects.get(player_id=mover.player_id)
     assert change.status == ChangeStatus.DROPPED and f"at table {source.tournament_table} now" in change.note
     assert source.seats.filter(player_id=mover.player_id, left=False).exists()
     dropped = AuditEntry.objects.get(action="online_table.tournament_move_dropped")
-    assert dropped.data["player"] == mover.player_id
+    assert dropped.data == {
+        "event": night.event.pk,
+        "player": mover.player_id,
+        "from": source.pk,
+        "to": target.pk,
+        "from_table": source.tournament_table,
+        "to_table": target.tournament_table,
+        "reason": f"Not moved: the tournament seats them at table {source.tournament_table} now.",
+    }
     page = signed_in(night.organiser).get(f"/manage/tournaments/{tournament.pk}/").content.decode()
     assert "dropped" in page and "Not moved:" in page
 
 
-def test_a_waiting_move_is_cancelled_through_the_api(night, tournament, recorded):  # noqa: F811
-    source, target, users, mover = _mid_hand_move(night, tournament)
+def test_a_waiting_move_is_cancelled_through_the_api(night, tournament, mid_hand_move, users):
+    source, target, mover = mid_hand_move
     change = SeatChange.objects.get(player_id=mover.player_id)
     api = signed_in(night.organiser)
     detail = api.get(f"/api/tournaments/{tournament.pk}/").json()
@@ -266,29 +267,26 @@ def test_a_waiting_move_is_cancelled_through_the_api(night, tournament, recorded
         content_type="application/json",
     )
     assert answer.status_code == 200, answer.content
-    _finish_hand(source, users)
-    assert _next_hand(source) is True
+    finish_hand(source, users)
+    assert next_hand(source) is True
     assert source.seats.filter(player_id=mover.player_id, left=False).exists()  # the cancelled move is not made
     assert SeatChange.objects.get(pk=change.pk).status == ChangeStatus.CANCELLED
 
 
 @pytest.mark.parametrize(("variant", "preset"), [("corellian_spike", "galaxy_series"), ("classic", "classic")])
 def test_players_move_between_corellian_spike_and_classic_online_tables(
-    night,
-    tournament,
-    recorded,  # noqa: F811
-    variant,
-    preset,
+    night, tournament, users, online_tables, variant, preset
 ):
     night.league.variant, night.league.preset, night.league.option_overrides = variant, preset, {}
     night.league.save()
-    tables, users = _two_running_tables(night, tournament)
+    drawn(night, tournament, players=7)
+    tables = online_tables(tournament, 1, 2)
     big, small = (1, 2) if tables[1].seats.count() == 4 else (2, 1)
     source, target = tables[big], tables[small]
     assert source.variant == target.variant == variant
     assert source.options["end_rule"] == "never"  # the tournament, not the engine, ends its tables
     for table in (source, target):
-        _finish_hand(table, users)
+        finish_hand(table, users)
     # The balancing moves the big table's chip leader (never out of chips) to the small table, between hands.
     source.refresh_from_db()
     game = Game.from_json(source.state)
@@ -304,13 +302,13 @@ def test_players_move_between_corellian_spike_and_classic_online_tables(
     game = Game.from_json(target.state)
     assert game.names[arrived.engine_seat] == arrived.name
     assert game.stacks[arrived.engine_seat] == stack == selectors.player_stacks(tournament)[leader.player_id]
-    assert _next_hand(target) is True
+    assert next_hand(target) is True
     target.refresh_from_db()
     assert arrived.engine_seat in Game.from_json(target.state).hand.seats
 
 
-def test_nobody_takes_or_leaves_a_seat_at_a_tournaments_table_by_themselves(night, tournament, recorded):  # noqa: F811
-    tables, users = _two_running_tables(night, tournament)
+def test_nobody_takes_or_leaves_a_seat_at_a_tournaments_table_by_themselves(night, tournament, two_tables, users):
+    tables = two_tables
     table = tables[1]
     seated = table.seats.filter(left=False).first()
     stranger = UserFactory()
@@ -333,14 +331,11 @@ def test_nobody_takes_or_leaves_a_seat_at_a_tournaments_table_by_themselves(nigh
     assert state["can"]["leave"] is False and state["can"]["sit"] is False
 
 
-def test_a_table_left_with_one_player_by_a_waiting_move_ends_at_its_hand_break(night, tournament, recorded):  # noqa: F811
+def test_a_table_left_with_one_player_by_a_waiting_move_ends_when_its_hand_ends(
+    night, tournament, users, online_tables
+):
     drawn(night, tournament, players=5)  # tables of three and two
-    users = _users(tournament)
-    tables = {}
-    for number in (1, 2):
-        table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=number)
-        online.table_start(actor=night.organiser, table=table)
-        tables[number] = table
+    tables = online_tables(tournament, 1, 2)
     small, big = sorted(tables.values(), key=lambda t: t.seats.count())
     assert small.seats.count() == 2
     mover = small.seats.order_by("number").first()
@@ -349,11 +344,9 @@ def test_a_table_left_with_one_player_by_a_waiting_move_ends_at_its_hand_break(n
     )
     outcome = services.tournament_online_moves(actor=night.organiser, tournament=tournament)
     assert outcome["made"] == [] and len(outcome["waiting"]) == 1
-    _finish_hand(small, users)
+    finish_hand(small, users)  # the hand ends: the player leaves at once, and the table is over
     small.refresh_from_db()
-    assert small.status == TableStatus.RUNNING
-    assert _next_hand(small) is False  # the hand break: the player leaves, and the table is over
-    small.refresh_from_db()
+    assert next_hand(small) is False
     assert small.status == TableStatus.FINISHED
     assert small.game.status == "finished"
     assert SeatChange.objects.get(player_id=mover.player_id).status in (ChangeStatus.ON_THE_WAY, ChangeStatus.MADE)

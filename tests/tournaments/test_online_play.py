@@ -1,58 +1,18 @@
 """A tournament played on online tables: the control room (page and API) opens a table for its seated players
 at the level in force, and a player who runs out of chips there is eliminated once, the knockout credited."""
 
-import random
-import uuid
-
-import pytest
-from django.test import Client
 from rest_framework.test import APIClient
 
 from games.engine import Game
-from games.engine.bots import SensibleBot
-from games.online import schedule
 from games.online import services as online
 from games.online.models import OnlineTable, TableStatus
 from league.models import AuditEntry, LedgerEntry
-from tests.factories import UserFactory
 from tests.league.conftest import eager_tasks  # noqa: F401 (fixture)
 from tournaments import services
-from tournaments.models import Format, Registration, RegistrationStatus, Tournament
+from tournaments.models import Format, Registration, RegistrationStatus
 from tournaments.services.online import tournament_online_busts
 
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def snapshot():
-    return (
-        list(Tournament.objects.values()),
-        list(Registration.objects.values()),
-        list(OnlineTable.objects.values_list("pk", flat=True)),
-        LedgerEntry.objects.count(),
-        AuditEntry.objects.count(),
-    )
-
-
-def drawn(night, tournament, players: int = 4, *, clock: bool = True):
-    for player in night.players[:players]:
-        services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
-    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
-    services.tournament_draw(actor=night.organiser, tournament=tournament)
-    if clock:
-        services.tournament_clock_start(actor=night.organiser, tournament=tournament)
-    tournament.refresh_from_db()
-    return tournament
-
-
-@pytest.fixture
-def recorded(monkeypatch) -> list:
-    calls: list = []
-    monkeypatch.setattr(schedule, "later", lambda name, args, countdown: calls.append((name, args)))
-    return calls
+from .conftest import drawn, play_out, signed_in, snapshot
 
 
 def test_the_control_room_opens_an_online_table_for_a_tables_seated_players(night, tournament):
@@ -115,53 +75,20 @@ def test_no_online_table_opens_before_the_draw(night, tournament):
     assert snapshot() == before
 
 
-def shove(table: OnlineTable, users: dict) -> bool:
-    """The awaited player's decision: all-in when they can, else call, else a sensible bot's selection."""
-    table.refresh_from_db()
-    game = Game.from_json(table.state)
-    if not game.in_hand:
-        return False
-    seat = game.waiting_for()[0]
-    verbs = game.legal_actions(seat).verbs
-    decision = SensibleBot(random.Random(table.version)).decide(game.view_for(seat))
-    verb = "allin" if "allin" in verbs else "call" if "call" in verbs else decision.verb
-    name = game.names[seat]
-    online.table_act(
-        actor=users[name],
-        table=table,
-        verb=verb,
-        cards=list(decision.cards) if verb == "select" else None,
-        version=table.version,
-        key=uuid.uuid4().hex,
-    )
-    return True
-
-
 def test_a_player_out_of_chips_at_an_online_table_is_eliminated_once_with_the_knockout(
     night,
     tournament,
     recorded,
+    users,
+    online_tables,
     eager_tasks,  # noqa: F811
     django_capture_on_commit_callbacks,
 ):
     drawn(night, tournament, players=2)
-    users = {}
-    for player in night.players[:2]:
-        if player.user_id is None:
-            player.user = UserFactory()
-            player.save()
-        users[player.display_name] = player.user
     ledger = LedgerEntry.objects.count()
     with django_capture_on_commit_callbacks(execute=True):
-        table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=1)
-        online.table_start(actor=night.organiser, table=table)
-        for _ in range(500):
-            table.refresh_from_db()
-            if table.status == TableStatus.FINISHED:
-                break
-            if not shove(table, users):
-                _name, args = next(call for call in reversed(recorded) if call[0] == "next_hand")
-                assert online.next_hand(table_id=args[0], version=args[1])
+        table = online_tables(tournament, 1)[1]
+        play_out(table, users, recorded)
     game = Game.from_json(table.state)
     assert table.status == TableStatus.FINISHED, (game.stacks, game.hands_played, table.results[-1:])
     loser = next(name for seat, name in enumerate(game.names) if game.stacks[seat] == 0)
@@ -226,28 +153,17 @@ def test_a_casual_online_table_at_the_tournaments_event_eliminates_nobody(
     night,
     tournament,
     recorded,
+    users,
     eager_tasks,  # noqa: F811
     django_capture_on_commit_callbacks,
 ):
     drawn(night, tournament, players=2)
-    users = {}
-    for player in night.players[:2]:
-        if player.user_id is None:
-            player.user = UserFactory()
-            player.save()
-        users[player.display_name] = player.user
     with django_capture_on_commit_callbacks(execute=True):
         table = online.table_open(actor=night.organiser, event=night.event, name="Side game", seats=2)
-        for user in users.values():
-            online.seat_take(actor=user, table=table)
+        for player in night.players[:2]:
+            online.seat_take(actor=users[player.pk], table=table)
         online.table_start(actor=night.organiser, table=table)
-        for _ in range(500):
-            table.refresh_from_db()
-            if table.status == TableStatus.FINISHED:
-                break
-            if not shove(table, users):
-                _name, args = next(call for call in reversed(recorded) if call[0] == "next_hand")
-                assert online.next_hand(table_id=args[0], version=args[1])
+        play_out(table, users, recorded)
     assert table.status == TableStatus.FINISHED and table.tournament_table is None
     assert not Registration.objects.filter(tournament=tournament, status=RegistrationStatus.ELIMINATED).exists()
     assert not AuditEntry.objects.filter(action="tournament_eliminate").exists()

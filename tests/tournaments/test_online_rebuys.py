@@ -11,44 +11,22 @@ from games.engine import Game
 from games.online import services as online
 from games.online.models import ChangeKind, ChangeStatus, OnlineTable, SeatChange, TableStatus
 from league.models import AuditEntry, LedgerEntry, LedgerKind
-from tests.factories import UserFactory
 from tests.league.conftest import eager_tasks  # noqa: F401 (fixture)
 from tournaments import services
-from tournaments.models import Format, Registration, RegistrationStatus
+from tournaments.models import Registration, RegistrationStatus
 
-from .conftest import STRUCTURE
-from .test_online_play import recorded, shove, signed_in, snapshot  # noqa: F401 (fixture)
+from .conftest import rebuy_tournament, shove, signed_in, snapshot
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def rebuy_night(night, recorded, eager_tasks, django_capture_on_commit_callbacks):  # noqa: F811
+def rebuy_night(night, users, online_tables, recorded, eager_tasks, django_capture_on_commit_callbacks):  # noqa: F811
     """A re-buy tournament (re-buys of 300 until level 2 ends, at most 2 each) with two players at one online
     table, played all-in until one of them is out of chips."""
-    policy = night.league.buy_in_policy
-    policy.rebuys_allowed, policy.max_rebuys, policy.rebuy_amount = True, 2, 300
-    policy.save()
-    tournament = services.tournament_create(
-        actor=night.organiser,
-        event=night.event,
-        structure=STRUCTURE,
-        format=Format.REBUY,
-        seats_per_table=4,
-        late_registration_level=2,
-    )
-    users = {}
-    for player in night.players[1:3]:
-        player.user = UserFactory()
-        player.save()
-        users[player.display_name] = player.user
-        services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
-    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
-    services.tournament_draw(actor=night.organiser, tournament=tournament)
-    services.tournament_clock_start(actor=night.organiser, tournament=tournament)
+    tournament = rebuy_tournament(night, players=night.players[1:3])
     with django_capture_on_commit_callbacks(execute=True):
-        table = services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=1)
-        online.table_start(actor=night.organiser, table=table)
+        table = online_tables(tournament, 1)[1]
     busted = play_to_a_bust(table, users, recorded, django_capture_on_commit_callbacks)
     return tournament, table, users, busted
 
@@ -81,12 +59,12 @@ def test_a_bust_in_the_rebuy_period_is_not_an_elimination_and_the_table_waits(re
 def test_a_player_out_of_chips_rebuys_through_the_api_once_and_the_chips_join_at_the_hand_break(
     rebuy_night,
     django_capture_on_commit_callbacks,
-    recorded,  # noqa: F811
+    recorded,
 ):
     tournament, table, users, busted = rebuy_night
-    user = users[busted]
     registration = Registration.objects.get(tournament=tournament, player__display_name=busted)
     player_id = registration.player_id
+    user = users[player_id]
     client = signed_in(user)
     state = client.get(f"/api/tables/{table.pk}/").json()
     assert state["can"]["rebuy"] is True and state["tournament_rebuy"]["offer"] == {"amount": 300}
@@ -136,7 +114,7 @@ def test_a_rebuy_from_the_table_page_and_one_refused_after_the_period(
     django_capture_on_commit_callbacks,
 ):
     tournament, table, users, busted = rebuy_night
-    client = signed_in(users[busted])
+    client = signed_in(users[Registration.objects.get(tournament=tournament, player__display_name=busted).player_id])
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert 'data-action="rebuy"' in page and "Re-buy (300 chips)" in page
     with django_capture_on_commit_callbacks(execute=True):
@@ -182,25 +160,10 @@ def test_players_still_out_of_chips_when_the_period_ends_are_eliminated_by_the_c
     assert OnlineTable.objects.get(pk=table.pk).game.status == "finished"
 
 
-def test_a_player_with_no_rebuy_left_is_eliminated_at_once_in_the_period(night, recorded):  # noqa: F811
-    policy = night.league.buy_in_policy
-    policy.rebuys_allowed, policy.max_rebuys, policy.rebuy_amount = True, 1, 300
-    policy.save()
-    tournament = services.tournament_create(
-        actor=night.organiser,
-        event=night.event,
-        structure=STRUCTURE,
-        format=Format.REBUY,
-        seats_per_table=4,
-        late_registration_level=2,
-    )
-    for player in night.players[:3]:
-        services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
-    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
-    services.tournament_draw(actor=night.organiser, tournament=tournament)
-    services.tournament_clock_start(actor=night.organiser, tournament=tournament)
+def test_a_player_with_no_rebuy_left_is_eliminated_at_once_in_the_period(night, recorded):
+    tournament = rebuy_tournament(night, players=night.players[:3], max_rebuys=1)
     spent, fresh = night.players[0], night.players[1]
-    services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=spent, kind="rebuy")
+    services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=spent, kind="rebuy", stack=0)
     busts = [
         {"player_id": spent.pk, "knocked_out_by": night.players[2].pk, "stack": 40},
         {"player_id": fresh.pk, "knocked_out_by": night.players[2].pk, "stack": 50},
@@ -229,7 +192,7 @@ def test_after_the_period_the_next_hands_report_eliminates_those_still_out(rebuy
 def test_an_add_on_booked_in_the_control_room_reaches_the_players_online_stack(
     rebuy_night,
     django_capture_on_commit_callbacks,
-    recorded,  # noqa: F811
+    recorded,
 ):
     tournament, table, _users, busted = rebuy_night
     policy = tournament.event.season.league.buy_in_policy

@@ -2,6 +2,8 @@
 are shown beside the form with nothing written, the player sees their seat, the seed stays hidden until the
 draw, and the pages and the API agree on who may do what."""
 
+import html
+
 import pytest
 from django.test import Client
 from rest_framework.test import APIClient
@@ -9,11 +11,7 @@ from rest_framework.test import APIClient
 from league.models import AuditEntry, EventStatus, LedgerEntry, LedgerKind, Player, Visibility
 from tournaments.models import Registration, RegistrationStatus, Tournament
 
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+from .conftest import signed_in
 
 
 def do(client, tournament, action, **fields):
@@ -225,3 +223,42 @@ def test_the_clock_stream_sends_the_clock_and_never_the_seed(night, tournament, 
     assert body.startswith("retry: 1000") and "event: state" in body
     assert '"players_left":4' in body and '"prize_pool":1800' in body
     assert tournament.draw_seed not in body  # published as a hash only, and not on the clock's stream at all
+
+
+@pytest.mark.parametrize(
+    ("variant", "preset", "label"),
+    [("corellian_spike", "galaxy_series", "Corellian Spike"), ("classic", "classic", "Classic Sabacc")],
+)
+def test_the_structure_form_explains_ante_only_levels_and_its_example_is_accepted(night, variant, preset, label):
+    night.league.variant, night.league.preset, night.league.option_overrides = variant, preset, {}
+    night.league.save()
+    organiser = signed_in(night.organiser)
+    url = f"/manage/events/{night.event.pk}/tournament/"
+    page = organiser.get(url).content.decode()
+    assert f"This event plays <strong>{label}</strong>, which has <strong>no blinds</strong>" in page
+    assert "Blinds are for Coruscant Shift; Classic Sabacc and Corellian Spike take an ante only." in page
+    assert '<option value="custom" selected>' in page  # the presets are blinds: an ante-only example instead
+    form = {
+        "format": "freezeout",
+        "structure": "regular",
+        "starting_stack": "450",
+        "seats_per_table": "6",
+        "late_registration_level": "0",
+        "advance_per_table": "1",
+        "payout_template": "top_3",
+    }
+    refused = organiser.post(url, form)
+    assert refused.status_code == 400 and f"{label.split()[0]}" in refused.content.decode()
+    assert "has no blinds" in refused.content.decode() and not Tournament.objects.exists()
+    # The example the form fills in is ante-only and payable in the event's chips: it is accepted as it stands.
+    example = page.split('name="structure_json"')[1].split(">", 1)[1].split("</textarea>")[0]
+    response = organiser.post(url, {**form, "structure": "custom", "structure_json": html.unescape(example)})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    levels = Tournament.objects.get().structure
+    assert all(level["small_blind"] == level["big_blind"] == 0 < level["ante"] for level in levels)
+
+
+def test_the_structure_form_says_coruscant_shift_levels_are_blinds(night):
+    page = signed_in(night.organiser).get(f"/manage/events/{night.event.pk}/tournament/").content.decode()
+    assert "This event plays <strong>Coruscant Shift</strong>: each level sets the <strong>small and big blind" in page
+    assert '<option value="regular" selected>' in page

@@ -165,9 +165,9 @@ def test_rebuys_follow_the_buy_in_policy_and_reentry_needs_an_eliminated_player(
     )
     register(night, tournament, night.players[:4])
     player = night.players[0]
-    services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=player, kind="rebuy")
+    services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=player, kind="rebuy", stack=0)
     with pytest.raises(ConflictError, match="1 re-buys allowed"):
-        services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=player, kind="rebuy")
+        services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=player, kind="rebuy", stack=0)
     services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=player, kind="addon")
     with pytest.raises(ApplicationError, match="Only a re-entry tournament"):
         services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=player, kind="reentry")

@@ -16,6 +16,7 @@ from config.errors import ApplicationError, ConflictError
 from games.engine.variant import get_variant
 from games.online import services as online_services
 from games.online import tournament as online_tournament
+from games.online import tournament_rebuys
 from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
 from league.models import AuditEntry, Player
@@ -183,11 +184,17 @@ def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
     return eliminated
 
 
-def rebuy_offer(*, event_id: int, player_id: int) -> dict[str, Any] | None:
-    """`games.hooks.online_rebuy_offer`: the re-buy a player out of chips may make now (`{"amount"}`), or None."""
+def rebuy_offer(*, event_id: int, player_id: int, stack: int = 0) -> dict[str, Any] | None:
+    """`games.hooks.online_rebuy_offer`: the re-buy a player with `stack` chips in front of them may make now
+    (`{"amount"}`), or None: out of chips, or at or below the tournament's re-buy threshold (counting what they
+    put in the hand being played, as `tournament_rebuy` does)."""
     tournament = Tournament.objects.filter(event_id=event_id).select_related("event__season__league").first()
-    if tournament is None or not rebuys_open(tournament, timezone.now()):
+    if tournament is None or stack > tournament.rebuy_at_or_below or not rebuys_open(tournament, timezone.now()):
         return None
+    if stack > 0:
+        place = tournament_rebuys.rebuy_place(event_id=event_id, player_id=player_id)
+        if place is None or place["stack"] > tournament.rebuy_at_or_below:
+            return None
     registration = Registration.objects.filter(
         tournament=tournament, player_id=player_id, status=RegistrationStatus.REGISTERED
     ).first()

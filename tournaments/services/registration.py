@@ -22,7 +22,14 @@ from league.models import AuditEntry, EventKind, LedgerEntry, LedgerKind, Member
 from league.permissions import can_manage_event
 from tournaments import clock, seating, structures
 from tournaments.errors import TournamentLogicError
-from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
+from tournaments.models import (
+    Format,
+    Registration,
+    RegistrationStatus,
+    Tournament,
+    TournamentStatus,
+    rebuy_threshold_error,
+)
 
 MAX_STACK = 10**9
 
@@ -86,6 +93,7 @@ def tournament_create(
     late_registration_level: int = 0,
     advance_per_table: int = 1,
     payout_template: str = "top_3",
+    rebuy_at_or_below: int = 0,
 ) -> Tournament:
     """Run a league event (of kind tournament) as a tournament."""
     if format not in Format.values:
@@ -98,6 +106,9 @@ def tournament_create(
         _whole(cap, "The cap", "cap", low=2, high=10_000)
     _whole(late_registration_level, "The late registration level", "late_registration_level", low=0, high=1_000)
     _whole(advance_per_table, "Players advancing per table", "advance_per_table", low=1, high=8)
+    _whole(rebuy_at_or_below, "The re-buy threshold", "rebuy_at_or_below", low=0, high=MAX_STACK)
+    if message := rebuy_threshold_error(rebuy_at_or_below, format=format, starting_stack=starting_stack):
+        raise ApplicationError(message, extra={"field": "rebuy_at_or_below"})
     if payout_template not in ("winner_takes_all", "top_3", "top_15_percent"):
         raise ApplicationError(
             "Choose a payout template: winner_takes_all, top_3 or top_15_percent.", extra={"field": "payout_template"}
@@ -119,9 +130,17 @@ def tournament_create(
         late_registration_level=late_registration_level,
         advance_per_table=advance_per_table,
         payout_template=payout_template,
+        rebuy_at_or_below=rebuy_at_or_below,
     )
     league_services.audit(actor=actor, action="tournament_create", obj=tournament, league=event.season.league)
     return tournament
+
+
+def rebuy_limit(tournament: Tournament) -> str:
+    """The re-buy threshold in words, for refusals and pages."""
+    if not tournament.rebuy_at_or_below:
+        return "a re-buy is for a player out of chips"
+    return f"a re-buy is allowed at or below {tournament.rebuy_at_or_below:,} chips"
 
 
 def _pauses(tournament: Tournament) -> list[clock.Pause]:
@@ -305,21 +324,30 @@ def _seated(tournament: Tournament, player: Player) -> Registration:
 @retry_on_conflict
 @transaction.atomic
 def tournament_rebuy(
-    *, actor: Any, tournament: Tournament, player: Player, kind: str, now: datetime | None = None
+    *,
+    actor: Any,
+    tournament: Tournament,
+    player: Player,
+    kind: str,
+    stack: int | None = None,
+    now: datetime | None = None,
 ) -> Registration:
     """A re-buy, an add-on or a re-entry, within the late registration period, booked in the ledger.
 
     Re-buys and add-ons follow the event's buy-in policy (allowed, how many, how much); a re-entry brings a fresh
-    starting stack to an eliminated player of a re-entry tournament.
+    starting stack to an eliminated player of a re-entry tournament. A re-buy is for a player whose stack is at
+    or below the tournament's threshold (`rebuy_at_or_below`, 0: out of chips): an online table knows the stack;
+    at a physical table the organiser gives it (`stack`, the chips counted there now); an eliminated player has
+    none.
     """
     if kind not in ("rebuy", "addon", "reentry"):
         raise ApplicationError("Choose rebuy, addon or reentry.", extra={"field": "kind"})
-    from games.online import tournament as online_tournament
+    from games.online import tournament_rebuys
 
     now = now or timezone.now()
     tournament = _lock(tournament)
     # At an online table a player out of chips re-buys there themselves; elsewhere the organiser books it.
-    place = online_tournament.rebuy_place(event_id=tournament.event_id, player_id=player.pk)
+    place = tournament_rebuys.rebuy_place(event_id=tournament.event_id, player_id=player.pk)
     own = kind == "rebuy" and getattr(actor, "is_authenticated", False) and player.user_id == actor.pk
     if not (own and place is not None):
         _check_manager(actor, tournament.event)
@@ -327,14 +355,8 @@ def tournament_rebuy(
         raise ConflictError("The re-buy period is over (it ends with late registration).")
     registration = _seated(tournament, player)
     policy = league_services.effective_buy_in_policy(tournament.event)
-    if kind == "rebuy" and place is not None:
-        if place["pending"] is not None:
-            return registration  # asked twice (a double submit): the first re-buy's chips are on their way
-        if place["stack"] > 0:
-            raise ConflictError(
-                f"{player} still has {place['stack']} chips at online table {place['tournament_table']}: a re-buy "
-                "at an online table is for a player out of chips."
-            )
+    if kind == "rebuy" and place is not None and place["pending"] is not None:
+        return registration  # asked twice (a double submit): the first re-buy's chips are on their way
     if kind == "reentry":
         if tournament.format != Format.REENTRY:
             raise ApplicationError("Only a re-entry tournament takes re-entries.", extra={"field": "kind"})
@@ -350,12 +372,13 @@ def tournament_rebuy(
             raise ApplicationError("Re-buys need a re-buy tournament whose buy-in policy allows them with an amount.")
         if policy.max_rebuys and registration.rebuys >= policy.max_rebuys:
             raise ConflictError(f"{player} has had the {policy.max_rebuys} re-buys allowed.")
+        _check_rebuy_stack(tournament, registration, player, place, stack)
         registration.rebuys += 1
         registration.status = RegistrationStatus.REGISTERED
         registration.place = None
         _book(tournament, player, LedgerKind.REBUY, policy.rebuy_amount, actor)
         if place is not None:  # the chips join the player's stack at the table's next hand break, once
-            online_tournament.rebuy_queue(
+            tournament_rebuys.rebuy_queue(
                 actor=actor,
                 event_id=tournament.event_id,
                 player_id=player.pk,
@@ -372,7 +395,7 @@ def tournament_rebuy(
         registration.addons += 1
         _book(tournament, player, LedgerKind.ADDON, policy.addon_amount, actor)
         if place is not None:  # the chips join the player's stack at the table's next hand break, once
-            online_tournament.rebuy_queue(
+            tournament_rebuys.rebuy_queue(
                 actor=actor,
                 event_id=tournament.event_id,
                 player_id=player.pk,
@@ -388,6 +411,28 @@ def tournament_rebuy(
         actor=actor, action=f"tournament_{kind}", obj=registration, league=tournament.event.season.league
     )
     return registration
+
+
+def _check_rebuy_stack(
+    tournament: Tournament, registration: Registration, player: Player, place: dict | None, stack: Any
+) -> None:
+    """A re-buy only at or below the tournament's threshold, the same rule at online and physical tables."""
+    limit = tournament.rebuy_at_or_below
+    if place is not None:
+        held, where = place["stack"], f"online table {place['tournament_table']}"
+    elif registration.status == RegistrationStatus.ELIMINATED:
+        held, where = 0, ""
+    elif stack is None:
+        table = f"table {registration.table_number}" if registration.table_number else "their table"
+        raise ApplicationError(
+            f"Give {player}'s chip count at {table} now (they play at a physical table): {rebuy_limit(tournament)}.",
+            extra={"field": "stack"},
+        )
+    else:
+        held = _whole(stack, "The chip count", "stack", low=0, high=MAX_STACK)
+        where = f"table {registration.table_number}" if registration.table_number else "their table"
+    if held > limit:
+        raise ConflictError(f"{player} still has {held:,} chips at {where}: {rebuy_limit(tournament)}.")
 
 
 @retry_on_conflict
