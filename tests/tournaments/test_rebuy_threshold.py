@@ -100,6 +100,18 @@ def test_the_default_threshold_refuses_a_physical_rebuy_for_a_player_with_chips(
         services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=player, kind="rebuy", stack=1)
     services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=player, kind="rebuy", stack=0)
     assert Registration.objects.get(tournament=tournament, player=player).rebuys == 1
+    # With the default threshold no count is needed: booking the re-buy says the player is out, as before.
+    services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=player, kind="rebuy")
+    assert Registration.objects.get(tournament=tournament, player=player).rebuys == 2
+
+
+def test_above_the_default_threshold_a_physical_rebuy_without_a_count_is_refused(night):
+    tournament = _rebuy_tournament(night, 200)
+    player = night.players[1]
+    before = LedgerEntry.objects.count()
+    with pytest.raises(ApplicationError, match=r"Give .*'s chip count at table"):
+        services.tournament_rebuy(actor=night.organiser, tournament=tournament, player=player, kind="rebuy")
+    assert LedgerEntry.objects.count() == before
 
 
 def test_at_an_online_table_a_player_at_or_below_the_threshold_rebuys_and_one_above_is_refused(

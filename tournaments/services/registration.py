@@ -337,8 +337,8 @@ def tournament_rebuy(
     Re-buys and add-ons follow the event's buy-in policy (allowed, how many, how much); a re-entry brings a fresh
     starting stack to an eliminated player of a re-entry tournament. A re-buy is for a player whose stack is at
     or below the tournament's threshold (`rebuy_at_or_below`, 0: out of chips): an online table knows the stack;
-    at a physical table the organiser gives it (`stack`, the chips counted there now); an eliminated player has
-    none.
+    at a physical table the organiser gives it (`stack`, the chips counted there now; not needed when the
+    threshold is 0, where booking the re-buy says the player is out); an eliminated player has none.
     """
     if kind not in ("rebuy", "addon", "reentry"):
         raise ApplicationError("Choose rebuy, addon or reentry.", extra={"field": "kind"})
@@ -422,6 +422,8 @@ def _check_rebuy_stack(
         held, where = place["stack"], f"online table {place['tournament_table']}"
     elif registration.status == RegistrationStatus.ELIMINATED:
         held, where = 0, ""
+    elif stack is None and not limit:
+        held, where = 0, ""  # re-buys only when out of chips: booking one says the player is out, as before
     elif stack is None:
         table = f"table {registration.table_number}" if registration.table_number else "their table"
         raise ApplicationError(
