@@ -18,9 +18,10 @@ from games.engine import Game
 from games.engine.variant import get_variant
 from games.models import Seat
 from games.online import schedule
-from games.online import services as online
 from games.online.models import ChangeKind, ChangeStatus, OnlineSeat, OnlineTable, SeatChange, SeatKind, TableStatus
-from games.online.services import lobby_topic, table_topic
+from games.online.services.common import _load, _lock, _lock_if_any, _seat_name, lobby_topic, table_topic
+from games.online.services.seats import _free_number
+from games.online.services.turns import _changed, _decided, _engine_seats, _turn_key
 from league.services import audit
 
 
@@ -164,8 +165,8 @@ def _join(target: OnlineTable, game: Game, player_id: int, name: str, stack: int
     """The player sits down at `target` between hands with `stack` chips (engine `join`); the league game's
     seat row records the chips in."""
     earlier = target.seats.filter(player_id=player_id, left=True).first()
-    name = earlier.name if earlier is not None else online._seat_name(target, name)
-    number = online._free_number(target, None)
+    name = earlier.name if earlier is not None else _seat_name(target, name)
+    number = _free_number(target, None)
     engine_seat = game.join(name, stack)
     if earlier is not None:  # back at a table they left earlier in the tournament
         earlier.number, earlier.left, earlier.engine_seat, earlier.away, earlier.timeouts = (
@@ -246,7 +247,7 @@ def _after_leaving(actor: Any, source: OnlineTable, game: Game) -> None:
         game.close_table()
     elif not game.seats_with_credits():
         getattr(source, "_prefetched_objects_cache", {}).pop("seats", None)
-        if online._decided(source, game, online._engine_seats(source)):
+        if _decided(source, game, _engine_seats(source)):
             game.close_table()
 
 
@@ -262,7 +263,7 @@ def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> 
     tables are locked in id order so two moves never wait on each other crosswise."""
     if source_id == target_id:
         raise ApplicationError("A player moves between two different tables.")
-    locked = {table.pk: table for table in (online._lock(pk) for pk in sorted((source_id, target_id)))}
+    locked = {table.pk: table for table in (_lock(pk) for pk in sorted((source_id, target_id)))}
     source, target = locked[source_id], locked[target_id]
     sitting = target.seats.filter(player_id=player_id, left=False).first()
     leaving = source.seats.filter(player_id=player_id, left=False).first()
@@ -277,7 +278,7 @@ def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> 
     _check_pair(source, target)
     if leaving.engine_seat is None:
         raise ConflictError(f"{source} has not started; open the tables again after their players move.")
-    source_game, target_game = online._load(source), online._load(target)
+    source_game, target_game = _load(source), _load(target)
     for table, game in ((source, source_game), (target, target_game)):
         if getattr(game.options, "end_rule", None) != "never":
             raise ConflictError(
@@ -300,10 +301,10 @@ def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> 
         )
         _announce_change(source, target)
         return "waiting"
-    before = online._turn_key(source_game)
+    before = _turn_key(source_game)
     stack = _leave(source, source_game, leaving)
     _after_leaving(actor, source, source_game)
-    online._changed(source, source_game, before, what="seat_left")
+    _changed(source, source_game, before, what="seat_left")
     if not _between_hands(target, target_game):
         SeatChange.objects.create(
             event_id=source.event_id,
@@ -317,9 +318,9 @@ def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> 
         )
         _announce_change(source, target)
         return "on_the_way"
-    before = online._turn_key(target_game)
+    before = _turn_key(target_game)
     _join(target, target_game, player_id, leaving.name, stack)
-    online._changed(target, target_game, before, what="seat_taken")
+    _changed(target, target_game, before, what="seat_taken")
     _audit_move(MOVED, actor, event_id=source.event_id, player_id=player_id, source=source, target=target, stack=stack)
     return "made"
 
@@ -379,13 +380,13 @@ def hand_break(table: OnlineTable, game: Game) -> bool:
             _drop(change, f"Not moved: {source} is {source.get_status_display().lower()}.")
             changed = True
             continue
-        source_game = online._load(source) if source.state else None
+        source_game = _load(source) if source.state else None
         if source_game is None or not _between_hands(source, source_game) or not _has_room(table):
             continue
         change.target = table
-        before = online._turn_key(source_game)
+        before = _turn_key(source_game)
         if _depart(source, source_game, change, target_game=game):
-            online._changed(source, source_game, before, what="seat_left")
+            _changed(source, source_game, before, what="seat_left")
             changed = True
     if changed:
         _settle(table, game)
@@ -421,7 +422,7 @@ def _settle(table: OnlineTable, game: Game) -> None:
     """After seat changes: the seats prefetched with the table are stale; a table left with at most one player
     holding chips is over."""
     getattr(table, "_prefetched_objects_cache", {}).pop("seats", None)
-    if game.between_hands and online._decided(table, game, online._engine_seats(table)):
+    if game.between_hands and _decided(table, game, _engine_seats(table)):
         game.close_table()
 
 
@@ -430,13 +431,13 @@ def arrivals(*, table_id: int) -> bool:
     table busy at that moment). Between hands they join now and the next hand is scheduled again (a table waiting
     for them, with nobody else to play, deals then); mid-hand they join at its hand break. Safe to run twice."""
     with transaction.atomic():
-        table = online._lock_if_any(table_id)
+        table = _lock_if_any(table_id)
         if table is None or not table.state or table.tournament_table is None:
             return False
-        game = online._load(table)
+        game = _load(table)
         if not _between_hands(table, game):
             return False
-        before = online._turn_key(game)
+        before = _turn_key(game)
         changed = False
         for change in (
             SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
@@ -446,7 +447,7 @@ def arrivals(*, table_id: int) -> bool:
             changed = _arrive(table, game, change) or changed
         if changed:
             _settle(table, game)
-            online._changed(table, game, before, what="seat_taken")
+            _changed(table, game, before, what="seat_taken")
         return changed
 
 
@@ -482,11 +483,11 @@ def _depart(source: OnlineTable, game: Game, change: SeatChange, *, target_game:
             schedule.later("seat_changes", [target.pk], 0)
             return True
         target = change.target = locked
-        target_game = online._load(target)
+        target_game = _load(target)
         if _between_hands(target, target_game):
-            before = online._turn_key(target_game)
+            before = _turn_key(target_game)
             if _arrive(target, target_game, change):
-                online._changed(target, target_game, before, what="seat_taken")
+                _changed(target, target_game, before, what="seat_taken")
         return True
     _arrive(target, target_game, change)
     return True
@@ -567,15 +568,15 @@ def tables_settle(*, event_id: int) -> list[int]:
         event_id=event_id, tournament_table__isnull=False, status__in=(TableStatus.RUNNING, TableStatus.PAUSED)
     ).values_list("pk", flat=True)
     for table_id in sorted(ids):
-        table = online._lock(table_id)
+        table = _lock(table_id)
         if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED) or not table.state:
             continue
-        game = online._load(table)
-        seats = online._engine_seats(table)
-        if not game.between_hands or not online._decided(table, game, seats):
+        game = _load(table)
+        seats = _engine_seats(table)
+        if not game.between_hands or not _decided(table, game, seats):
             continue
-        before = online._turn_key(game)
+        before = _turn_key(game)
         game.close_table()
-        online._changed(table, game, before, what="finished")
+        _changed(table, game, before, what="finished")
         ended.append(table.pk)
     return ended

@@ -7,8 +7,8 @@ from typing import Any
 from config.errors import ConflictError
 from games.engine import Game
 from games.online import schedule
-from games.online import services as online
 from games.online.models import ChangeKind, ChangeStatus, OnlineSeat, SeatChange, TableStatus
+from games.online.services.common import _load, _lock
 from games.online.tournament import ACTIVE, OPEN, _announce_change, _drop
 
 
@@ -56,7 +56,7 @@ def rebuy_queue(
     stack at the table's next hand break (`hand_break`), once. A table waiting between hands deals again after
     the pause. A move of the player still waiting for a hand to end is dropped (a player out of chips does not
     move); chips already on their way must arrive first."""
-    table = online._lock(table_id)
+    table = _lock(table_id)
     for change in SeatChange.objects.select_for_update().filter(
         event_id=event_id, player_id=player_id, status__in=OPEN
     ):
@@ -79,7 +79,7 @@ def rebuy_queue(
     # A new version, so every viewer's page shows the chips on their way (and the re-buy button goes).
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
-    if table.status == TableStatus.RUNNING and table.state and online._load(table).between_hands:
+    if table.status == TableStatus.RUNNING and table.state and _load(table).between_hands:
         # The next hand waits for the version it was scheduled at (and a table stalled with one player holding
         # chips has none scheduled): schedule it again.
         schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())

@@ -15,6 +15,7 @@ from games.engine.replay import export_replay, play_replay
 from games.online import services
 from games.online.models import OnlineAction, OnlineTable
 from games.online.selectors import table_state
+from games.online.services.common import _lock
 
 
 @pytest.mark.django_db(transaction=True)
@@ -92,7 +93,7 @@ def test_tables_of_one_event_do_not_wait_for_each_other(world, open_table):
     def hold_first() -> None:
         try:
             with transaction.atomic():
-                services._lock(first)
+                _lock(first)
                 held.set()
                 release.wait(10)
         finally:
@@ -105,7 +106,7 @@ def test_tables_of_one_event_do_not_wait_for_each_other(world, open_table):
         with transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL lock_timeout = '2s'")
-            outcome["locked"] = services._lock(second).pk  # the old lock (event rows too) waited here
+            outcome["locked"] = _lock(second).pk  # the old lock (event rows too) waited here
             with pytest.raises(OperationalError), transaction.atomic(), connection.cursor() as cursor:
                 # while the first table really is held by the other transaction
                 cursor.execute("SELECT id FROM games_onlinetable WHERE id = %s FOR UPDATE NOWAIT", [first.pk])

@@ -1,7 +1,17 @@
 """Every write to a tournament, one module per subject; every public name is re-exported here, so
 `from tournaments import services` and `services.tournament_register(...)` keep working."""
 
-from tournaments.services.clock import clock_tick_due, clock_topic, tournament_clock_tick
+from tournaments.services.clock import (
+    clock_tick_due,
+    clock_topic,
+    tournament_clock,
+    tournament_clock_move,
+    tournament_clock_pause,
+    tournament_clock_start,
+    tournament_clock_tick,
+)
+from tournaments.services.common import MAX_STACK
+from tournaments.services.eliminations import tournament_eliminate, tournament_eliminate_undo
 from tournaments.services.halcyon import (
     tournament_halcyon_online_open,
     tournament_halcyon_online_record,
@@ -15,22 +25,11 @@ from tournaments.services.online import (
     tournament_online_moves,
     tournament_online_table_open,
 )
+from tournaments.services.rebuys import tournament_rebuy
 from tournaments.services.registration import (
-    MAX_STACK,
     check_structure,
     prize_pool,
-    revealed_seed,
-    tournament_balance,
-    tournament_clock,
-    tournament_clock_move,
-    tournament_clock_pause,
-    tournament_clock_start,
     tournament_create,
-    tournament_draw,
-    tournament_eliminate,
-    tournament_eliminate_undo,
-    tournament_publish_seed,
-    tournament_rebuy,
     tournament_register,
     tournament_unregister,
 )
@@ -42,6 +41,7 @@ from tournaments.services.results import (
     tournament_deal,
     tournament_payouts_set,
 )
+from tournaments.services.seats import revealed_seed, tournament_balance, tournament_draw, tournament_publish_seed
 
 __all__ = [
     "MAX_STACK",

@@ -1,4 +1,5 @@
-"""The clock's announcements: level changes, break starts and ends, one-minute warnings.
+"""The clock: the organiser's controls (start, pause and resume, move by levels), the clock as every screen
+shows it, and its announcements: level changes, break starts and ends, one-minute warnings.
 
 The level in force is always derived (`tournaments.clock`); what is stored here is only that an announcement
 was made, once per (tournament, epoch, level, kind) (`ClockEvent`'s unique key, checked under the tournament's
@@ -15,16 +16,20 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from config.db import retry_on_conflict
+from config.errors import ApplicationError, ConflictError
 from config.events import publish
+from league import services as league_services
 from tournaments import clock, structures
+from tournaments.errors import TournamentLogicError
 from tournaments.models import ClockEvent, ClockEventKind, Format, Tournament, TournamentStatus
-from tournaments.services.registration import _lock, _pauses, tournament_clock
+from tournaments.services.common import _check_manager, _lock
 
 logger = logging.getLogger(__name__)
 WARNING_SECONDS = 60
@@ -32,6 +37,32 @@ WARNING_SECONDS = 60
 
 def clock_topic(tournament_id: int) -> str:
     return f"tournament.{tournament_id}.clock"
+
+
+def _pauses(tournament: Tournament) -> list[clock.Pause]:
+    return [
+        clock.Pause(datetime.fromisoformat(begin), datetime.fromisoformat(end) if end else None)
+        for begin, end in tournament.clock_pauses
+    ]
+
+
+def _store_pauses(tournament: Tournament, pauses: list[clock.Pause]) -> None:
+    tournament.clock_pauses = [
+        [item.started_at.isoformat(), item.ended_at.isoformat() if item.ended_at else None] for item in pauses
+    ]
+
+
+def tournament_clock(tournament: Tournament, *, now: datetime | None = None) -> clock.ClockState | None:
+    """The clock as every screen shows it (None before the clock starts)."""
+    if tournament.clock_started_at is None:
+        return None
+    return clock.clock_state(
+        levels=structures.structure_from_json(tournament.structure),
+        started_at=tournament.clock_started_at,
+        pauses=_pauses(tournament),
+        now=now or timezone.now(),
+        start_level=tournament.clock_start_level,
+    )
 
 
 def wall_time(tournament: Tournament, played_seconds: int) -> datetime | None:
@@ -231,3 +262,89 @@ def clock_tick_due(*, now: datetime | None = None) -> int:
         if state is not None and _due(state, tournament):
             made += len(tournament_clock_tick(tournament_id=tournament.pk, now=now))
     return made
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_clock_start(*, actor: Any, tournament: Tournament, now: datetime | None = None) -> Tournament:
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    if tournament.clock_started_at is not None:
+        raise ConflictError("The clock is already started.")
+    if tournament.drawn_at is None:
+        raise ConflictError("Draw the seats before starting the clock.")
+    tournament.clock_started_at = now or timezone.now()
+    tournament.status = TournamentStatus.RUNNING
+    tournament.level_announced = tournament.clock_start_level - 1
+    tournament.save(update_fields=["clock_started_at", "status", "level_announced"])
+    clock_changed(tournament)
+    league_services.audit(
+        actor=actor, action="tournament_clock_start", obj=tournament, league=tournament.event.season.league
+    )
+    return tournament
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_clock_pause(
+    *, actor: Any, tournament: Tournament, resume: bool = False, now: datetime | None = None
+) -> Tournament:
+    """Pause the clock (or resume it with `resume=True`): the pause is recorded as an interval."""
+    now = now or timezone.now()
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    if tournament.clock_started_at is None:
+        raise ConflictError("The clock has not started.")
+    try:
+        pauses = (clock.resume if resume else clock.pause)(_pauses(tournament), now=now)
+    except TournamentLogicError as exc:
+        raise ConflictError(str(exc)) from exc
+    _store_pauses(tournament, pauses)
+    tournament.save(update_fields=["clock_pauses"])
+    clock_changed(tournament)
+    action = "tournament_clock_resume" if resume else "tournament_clock_pause"
+    league_services.audit(actor=actor, action=action, obj=tournament, league=tournament.event.season.league)
+    return tournament
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_clock_move(
+    *, actor: Any, tournament: Tournament, levels: int, now: datetime | None = None
+) -> Tournament:
+    """Move the clock `levels` forward (+) or back (-): the level moved to starts now, with its full time.
+
+    Recorded as a new start (time and level); a paused clock stays paused from now.
+    """
+    now = now or timezone.now()
+    if isinstance(levels, bool) or not isinstance(levels, int) or levels == 0:
+        raise ApplicationError("Move the clock by a whole number of levels other than 0.", extra={"field": "levels"})
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    state = tournament_clock(tournament, now=now)
+    if state is None:
+        raise ConflictError("The clock has not started.")
+    count = len(tournament.structure)
+    target = state.level_index + levels
+    if not 0 <= target < count:
+        raise ApplicationError(
+            f"The structure has levels 1 to {count}; level {target + 1} does not exist.", extra={"field": "levels"}
+        )
+    tournament.clock_started_at = now
+    tournament.clock_start_level = target
+    # A new epoch: the level moved to is announced (again, when moving back) by the next tick.
+    tournament.clock_epoch += 1
+    tournament.level_announced = target - 1
+    _store_pauses(tournament, [clock.Pause(started_at=now)] if state.paused else [])
+    tournament.save(
+        update_fields=["clock_started_at", "clock_start_level", "clock_pauses", "clock_epoch", "level_announced"]
+    )
+    clock_changed(tournament)
+    league_services.audit(
+        actor=actor,
+        action="tournament_clock_move",
+        obj=tournament,
+        league=tournament.event.season.league,
+        data={"from": state.level_index, "to": target},
+    )
+    return tournament

@@ -27,7 +27,7 @@ from league.models import AuditEntry, Player
 from tournaments import halcyon
 from tournaments.errors import TournamentLogicError
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
-from tournaments.services.registration import _check_manager, _lock
+from tournaments.services.common import _check_manager, _lock
 
 logger = logging.getLogger(__name__)
 

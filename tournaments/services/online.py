@@ -23,14 +23,11 @@ from league.models import AuditEntry, Player
 from league.services import audit
 from tournaments import structures
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
-from tournaments.services.registration import (
-    _check_manager,
-    _eliminate,
-    _lock,
-    _registration_open,
-    tournament_clock,
-    tournament_rebuy,
-)
+from tournaments.services.clock import tournament_clock
+from tournaments.services.common import _check_manager, _lock
+from tournaments.services.eliminations import _eliminate
+from tournaments.services.rebuys import tournament_rebuy
+from tournaments.services.registration import _registration_open
 
 
 @retry_on_conflict

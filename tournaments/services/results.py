@@ -16,7 +16,8 @@ from league.models import EventStatus, LedgerKind
 from tournaments import payouts
 from tournaments.errors import TournamentLogicError
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
-from tournaments.services.registration import _check_manager, _lock, prize_pool
+from tournaments.services.common import _check_manager, _lock
+from tournaments.services.registration import prize_pool
 
 TEMPLATES = ("winner_takes_all", "top_3", "top_15_percent", "custom")
 TEMPLATE_LABELS = {

@@ -1,0 +1,186 @@
+"""A player's decision at the table (`table_act`): checked as input, made against the table's current
+version, idempotent by its key, applied through the engine and logged; `_apply` is shared with the tasks."""
+
+from typing import Any
+
+from django.db import transaction
+
+from config.errors import ApplicationError, ConflictError
+from games.engine import EngineError, Game
+from games.engine.bots import Decision, apply_decision
+from games.online.models import ActionSource, OnlineAction, OnlineSeat, OnlineTable, TableStatus
+from games.online.services.common import _int, _load, _lock, _user
+from games.online.services.turns import _changed, _turn_key
+from league.models import MAX_CREDITS
+from league.selectors import user_player_id
+
+# Every variant's verbs: Coruscant Shift's, then Corellian Spike's card verbs (the engine refuses a verb
+# of another variant, saying which verbs it has).
+VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin", "stand", "draw", "trade", "buy", "spike")
+MAX_KEY_LENGTH = 80
+
+
+def _decision(
+    verb: Any,
+    cards: Any,
+    amount: Any,
+    card: Any = None,
+    source: Any = None,
+    *,
+    classic: dict | None = None,
+) -> Decision:
+    """`classic`: Classic Sabacc's extra fields (`unlock`, `lock`, `call_hand`), given only at a classic table."""
+    if classic is not None:
+        return _classic_decision(verb, amount, card, **classic)
+    if verb not in VERBS:
+        raise ApplicationError(
+            f"Unknown action {verb!r}; the actions are: {', '.join(VERBS)}.", extra={"field": "verb"}
+        )
+    if verb == "select":
+        if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards) or len(cards) > 10:
+            raise ApplicationError(
+                "Select needs `cards`, a list of the card codes you choose from your hand (it may be empty).",
+                extra={"field": "cards"},
+            )
+        return Decision("select", cards=tuple(cards))
+    if verb in ("bet", "raise"):
+        what = "A bet" if verb == "bet" else "A raise (your new total for the round)"
+        return Decision(verb, amount=_int(amount, what, 1, MAX_CREDITS))
+    for name, value in (("card", card), ("source", source)):
+        if value is not None and (not isinstance(value, str) or len(value) > 10):
+            raise ApplicationError(f"`{name}` is a short text such as +7c or pilot.", extra={"field": name})
+    if verb in ("trade", "spike") and card is None:
+        raise ApplicationError(
+            f"{verb.capitalize()} needs `card`, the card of your hand you give.", extra={"field": "card"}
+        )
+    if verb in ("trade", "buy") and source is None:
+        raise ApplicationError(
+            f"{verb.capitalize()} needs `source`: deck, pilot, wing, gunner or discard.", extra={"field": "source"}
+        )
+    return Decision(verb, card=card, source=source)
+
+
+def _classic_decision(verb: Any, amount: Any, card: Any, unlock: Any, lock: Any, call_hand: Any) -> Decision:
+    """A Classic Sabacc decision: a play turn (draw, trade with `card`, stand; each with an optional `unlock`
+    and `lock`) or a betting action that may call the hand."""
+    verbs = ("draw", "trade", "stand", "check", "call", "bet", "raise", "fold", "allin")
+    if verb not in verbs:
+        raise ApplicationError(
+            f"Unknown action {verb!r}; the actions are: {', '.join(verbs)}.", extra={"field": "verb"}
+        )
+    for name, value in (("card", card), ("unlock", unlock), ("lock", lock)):
+        if value is not None and (not isinstance(value, str) or len(value) > 10):
+            raise ApplicationError(f"`{name}` is a card code such as +7s or -17.", extra={"field": name})
+    if call_hand not in (None, False, True):
+        raise ApplicationError("`call_hand` is true or false.", extra={"field": "call_hand"})
+    if verb in ("draw", "trade", "stand"):
+        if verb == "trade" and card is None:
+            raise ApplicationError("Trade needs `card`, the card of your hand you give up.", extra={"field": "card"})
+        return Decision(verb, card=card, unlock=unlock, lock=lock)
+    if verb in ("bet", "raise"):
+        what = "A bet" if verb == "bet" else "A raise (your new total for the round)"
+        return Decision(verb, amount=_int(amount, what, 1, MAX_CREDITS), call_hand=bool(call_hand))
+    return Decision(verb, call_hand=bool(call_hand))
+
+
+def _apply(
+    table: OnlineTable,
+    game: Game,
+    seat: OnlineSeat,
+    decision: Decision,
+    *,
+    source: str,
+    key: str,
+    actor: Any = None,
+) -> dict:
+    """Apply one decision through the engine, log it, save, and schedule what follows."""
+    before = _turn_key(game)
+    hand_number = game.hands_played + (1 if game.in_hand else 0)
+    phase = game.legal_actions(seat.engine_seat).phase
+    try:
+        apply_decision(game, seat.engine_seat, decision)
+    except EngineError as exc:
+        raise ApplicationError(str(exc), code="illegal_action") from exc
+    version = table.version + 1
+    response = {"applied": True, "verb": decision.verb, "hand": hand_number, "version": version}
+    OnlineAction.objects.create(
+        table=table,
+        seat=seat,
+        key=key,
+        source=source,
+        actor=_user(actor),
+        verb=decision.verb,
+        amount=decision.amount,
+        hand=hand_number,
+        phase=phase,
+        version=version,
+        response=response,
+    )
+    _changed(table, game, before)
+    return response
+
+
+def _check_version(table: OnlineTable, version: Any, actor: Any) -> None:
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ApplicationError(
+            f"Every action carries `version`, the table version it was made against (a whole number); got {version!r}.",
+            extra={"field": "version"},
+        )
+    if not table.turn_version <= version <= table.version:
+        from games.online.selectors import table_state
+
+        raise ConflictError(
+            f"The table has moved on (version {table.version}; your action was made against {version}); nothing was "
+            "done. Here is the table as it is now.",
+            code="stale",
+            extra={"version": table.version, "state": table_state(table, user=actor)},
+        )
+
+
+@transaction.atomic
+def table_act(
+    *,
+    actor: Any,
+    table: OnlineTable,
+    verb: str,
+    version: int,
+    key: str,
+    cards: list[str] | None = None,
+    amount: int | None = None,
+    card: str | None = None,
+    source: str | None = None,
+    unlock: str | None = None,
+    lock: str | None = None,
+    call_hand: bool | None = None,
+) -> dict:
+    """A player's decision (`card` and `source` for Corellian Spike's card turns and spikes; `card`, `unlock`,
+    `lock` and `call_hand` for Classic Sabacc's play turns and calls). `key` makes it
+    idempotent (a repeat returns the first answer and acts once);
+    `version` is the table version it was made against (a stale one is refused with 409)."""
+    if not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY_LENGTH:
+        raise ApplicationError(
+            f"Every action carries `key`, an idempotency key of 1 to {MAX_KEY_LENGTH} characters; got {key!r}.",
+            extra={"field": "key"},
+        )
+    table = _lock(table)
+    player_id = user_player_id(actor)
+    seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
+    if seat is None:
+        raise ApplicationError("You have no seat at this table; only seated players act.", code="not_seated")
+    key = f"p{seat.pk}:{key}"
+    first = OnlineAction.objects.filter(table=table, key=key).first()
+    if first is not None:
+        return {**first.response, "repeated": True}
+    extra = {"unlock": unlock, "lock": lock, "call_hand": call_hand} if table.variant == "classic" else None
+    decision = _decision(verb, cards, amount, card, source, classic=extra)
+    if table.status != TableStatus.RUNNING:
+        raise ConflictError(f"The table is {table.get_status_display().lower()}: nobody can act now.")
+    _check_version(table, version, actor)
+    game = _load(table)
+    if seat.engine_seat not in game.waiting_for():
+        waiting = ", ".join(game.names[s] for s in game.waiting_for()) or "nobody (between hands)"
+        raise ConflictError(f"It is not your decision; the table is waiting for {waiting}.", code="not_your_turn")
+    response = _apply(table, game, seat, decision, source=ActionSource.PLAYER, key=key, actor=actor)
+    if seat.timeouts or seat.away:
+        OnlineSeat.objects.filter(pk=seat.pk).update(timeouts=0, away=False)
+    return response

@@ -1,0 +1,103 @@
+"""What every write of online play shares: the topics it announces on, locking the table row, loading and
+saving its engine state, saving the row, announcing a change, and small checks of input and seats."""
+
+from typing import Any
+
+from config.errors import ApplicationError
+from config.events import publish
+from games.engine import Game
+from games.online.models import OnlineSeat, OnlineTable
+
+
+def table_topic(table_id: int) -> str:
+    from django.conf import settings
+
+    return f"{getattr(settings, 'ONLINE_EVENT_PREFIX', 'online')}.table.{table_id}"
+
+
+def lobby_topic() -> str:
+    from django.conf import settings
+
+    return f"{getattr(settings, 'ONLINE_EVENT_PREFIX', 'online')}.lobby"
+
+
+def _user(actor: Any) -> Any:
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ApplicationError(f"{what} must be a whole number from {low} to {high:,}; got {value!r}.")
+    return value
+
+
+def _lock(table: OnlineTable | int) -> OnlineTable:
+    """Lock the table row only: its event, season and league are read, not locked, so the tables of one event
+    do not wait for each other."""
+    pk = table.pk if isinstance(table, OnlineTable) else table
+    return _locked_rows().get(pk=pk)
+
+
+def _locked_rows():
+    """The table rows to lock, with their event, season and league. `results` (every finished hand, growing by
+    one a hand) is deferred: most actions never read it, and a row saved without touching it is written
+    without it; a service that reads it loads it under the same lock, and one that changes it assigns it."""
+    return OnlineTable.objects.select_for_update(of=("self",)).select_related("event__season__league").defer("results")
+
+
+def _lock_if_any(table_id: int) -> OnlineTable | None:
+    """For tasks: a task for a table deleted since it was sent has nothing to do. The seats come along (read
+    after the lock), so the task's later looks at them cost no query. Tasks do not read the event, season or
+    league on the way (the end of a game reads them itself), so they are not joined; no ordering either."""
+    rows = list(
+        OnlineTable.objects.select_for_update()
+        .defer("results")
+        .order_by()
+        .prefetch_related("seats")
+        .filter(pk=table_id)
+    )
+    return rows[0] if rows else None
+
+
+def _load(table: OnlineTable) -> Game:
+    return Game.from_json(table.state, history=table.history or None)
+
+
+def _save(table: OnlineTable, game: Game) -> None:
+    table.state = game.to_json()
+    table.history = game.history_json()
+
+
+def _save_row(table: OnlineTable, *, unchanged: tuple[str, ...] = ()) -> None:
+    """Save the table row without the fields that did not change: the deferred `results` unless assigned, and
+    `unchanged` (the history, which grows by a hand each hand, is rewritten only when a hand ends)."""
+    deferred = table.get_deferred_fields()
+    fields = [
+        f.name
+        for f in table._meta.concrete_fields
+        if not f.primary_key and f.attname not in deferred and f.name not in unchanged
+    ]
+    table.save(update_fields=fields)
+
+
+def _announce(table: OnlineTable, what: str) -> None:
+    """Tell viewers the table changed: the version only, never a card (each viewer fetches its own view).
+
+    The lobby hears only of what it shows (seats, status), not of every decision in a hand: each lobby
+    stream renders the list again for each message it hears."""
+    publish(table_topic(table.pk), {"table": table.pk, "version": table.version, "what": what})
+    if what != "changed":
+        publish(lobby_topic(), {"table": table.pk, "version": table.version, "status": table.status})
+
+
+def _seat_name(table: OnlineTable, wanted: str) -> str:
+    names = set(table.seats.values_list("name", flat=True))
+    name, suffix = wanted[:70], 2
+    while name in names:
+        name, suffix = f"{wanted[:70]} ({suffix})", suffix + 1
+    return name
+
+
+def _starting(table: OnlineTable, seat: OnlineSeat) -> int:
+    """The chips a seat starts the game with: its own stack at a tournament table, else the buy-in."""
+    return seat.stack if seat.stack is not None else table.buy_in

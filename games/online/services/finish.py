@@ -1,0 +1,104 @@
+"""The end of an online game (`_finish`): places, final credits, the hand-by-hand ledger, the replay and
+the standings of its league game, and a tournament told its table finished."""
+
+from django.db import transaction
+
+from config.events import publish
+from games import hooks as game_hooks
+from games.engine import EngineError, Game
+from games.models import Game as LeagueGame
+from games.models import GameStatus, Seat
+from games.online.models import OnlineTable, TableStatus
+from games.online.services.common import _save, _starting
+from league.models import Event, EventKind, EventStatus, LedgerEntry, LedgerKind
+from league.services import event_results_rebuild, standings_schedule
+
+
+def _finish(table: OnlineTable, game: Game) -> None:
+    """The game is over: results, places, hand-by-hand ledger, replay and standings for the league game."""
+    from games.engine.replay import export_replay
+
+    table.status = TableStatus.FINISHED
+    if table.tournament_table is not None and game.can_pay_leftovers():
+        # No chip leaves a tournament: the Sabacc pot and carry-over go to the players holding chips there.
+        game.pay_leftovers()
+        _save(table, game)
+    league_game = LeagueGame.objects.select_for_update().get(pk=table.game_id)
+    event = Event.objects.select_related("season__league").get(pk=league_game.event_id)
+    seats = {s.name: s for s in table.seats.select_related("player")}
+    places = {row["player"]: row for row in game.standings()}
+    rows = {s.player_id: s for s in Seat.objects.select_for_update().filter(game=league_game)}
+    starting = set(game.starting_names)
+    previous = {name: _starting(table, seat) if name in starting else 0 for name, seat in seats.items()}
+    deltas: dict[str, list[int]] = {name: [] for name in seats}
+    history = []
+    credits_in = sum(previous.values())
+    for result in table.results:
+        if "rebuy" in result or "join" in result:  # credits brought to the table between hands
+            previous[result.get("rebuy") or result["join"]] += result["amount"]
+            credits_in += result["amount"]
+            continue
+        if "leave" in result:  # cashed out (booked in the ledger when the player left)
+            previous[result["leave"]] = 0
+            continue
+        stacks = result["stacks"]
+        for name in seats:
+            deltas[name].append(stacks.get(name, 0) - previous[name])
+            previous[name] = stacks.get(name, 0)
+        history.append({str(seats[name].player_id): stacks.get(name, 0) for name in seats})
+    entries = []
+    for name, seat in seats.items():
+        row = rows[seat.player_id]
+        at_table = 0 if seat.left else game.stacks[seat.engine_seat]
+        row.final_credits = at_table + (seat.left_with or 0)
+        row.place = places.get(name, {}).get("place")
+        row.biggest_pot = max([0, *deltas[name]])
+        for number, delta in enumerate(deltas[name], start=1):
+            if delta:
+                kind = LedgerKind.HAND_WON if delta > 0 else LedgerKind.HAND_LOST
+                entries.append(
+                    LedgerEntry(event=event, game=league_game, player=seat.player, kind=kind, amount=delta, hand=number)
+                )
+        if at_table:
+            entries.append(
+                LedgerEntry(event=event, game=league_game, player=seat.player, kind=LedgerKind.PAYOUT, amount=-at_table)
+            )
+    if any(seat.left_with for seat in seats.values()):
+        # Someone cashed out at a cash table: places go by all the credits each player took away.
+        totals = sorted((row.final_credits for row in rows.values()), reverse=True)
+        for row in rows.values():
+            row.place = totals.index(row.final_credits) + 1
+    # Corellian Spike and Classic leave the Sabacc pot and the carry-over unpaid at the end (RULES Rulings 2.6.1,
+    # 3.7.2), except at a tournament's table (paid above).
+    unpaid = game.carry + sum(game.pools.values())
+    credits_out = sum(row.final_credits for row in rows.values()) + unpaid
+    if credits_in != credits_out:  # a bug, never a user error: the engine conserves credits
+        raise RuntimeError(f"Online table {table.pk}: {credits_in} credits came in but {credits_out} went out.")
+    Seat.objects.bulk_update(list(rows.values()), ["final_credits", "place", "biggest_pot"])
+    if table.tournament_table is None:  # tournament chips are not credits (see table_start)
+        LedgerEntry.objects.bulk_create(entries)
+    try:
+        document = export_replay(game)
+    except EngineError:
+        document = None
+    league_game.status = GameStatus.FINISHED
+    league_game.replay_document = document
+    league_game.replay_result = {
+        "hands": [result for result in table.results if "stacks" in result],
+        "standings": game.standings(),
+        "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
+        **({"unpaid": {"carry_over": game.carry, **game.pools}} if unpaid else {}),
+    }
+    league_game.hands = history
+    league_game.save(update_fields=["status", "replay_document", "replay_result", "hands"])
+    if event.kind == EventKind.GAME and event.status != EventStatus.FINISHED:
+        Event.objects.filter(pk=event.pk).update(status=EventStatus.FINISHED)
+    event_results_rebuild(event=event)
+    standings_schedule(league_id=event.season.league_id)
+    publish("game.result_recorded", {"game": league_game.pk, "event": event.pk, "league": event.season.league.slug})
+    if table.tournament_table is not None:  # a tournament listening may record the table's game (Halcyon)
+        event_id, table_id, number = event.pk, table.pk, table.tournament_table
+        transaction.on_commit(
+            lambda: game_hooks.online_table_finished(event_id=event_id, table_id=table_id, tournament_table=number),
+            robust=True,
+        )

@@ -1,0 +1,308 @@
+"""The table's lifecycle, run by its organisers: open a table (a tournament's with its players seated), fill
+empty seats with bots, start the game, pause, resume, and close a cash table."""
+
+import random
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import ApplicationError, ConflictError
+from games.engine import EngineError, Game
+from games.engine.bots import BOTS
+from games.models import Game as LeagueGame
+from games.models import GameSource, GameStatus, Seat
+from games.online.models import (
+    MAX_SEATS,
+    MAX_TURN_SECONDS,
+    MIN_SEATS,
+    MIN_TURN_SECONDS,
+    ChangeStatus,
+    OnlineSeat,
+    OnlineTable,
+    SeatChange,
+    SeatKind,
+    TableStatus,
+)
+from games.online.permissions import NotAllowed, can_run_table, check_can_open
+from games.online.services.common import _announce, _int, _load, _lock, _save, _seat_name, _starting, _user
+from games.online.services.finish import _finish
+from games.online.services.turns import _changed, _turn_key
+from league.models import MAX_CREDITS, Event, EventStatus, LedgerEntry, LedgerKind, Player
+from league.services import audit, effective_buy_in_policy, lock_event, resolve_game_rules
+
+
+@transaction.atomic
+def table_open(
+    *,
+    actor: Any,
+    event: Event,
+    name: str,
+    seats: int = 6,
+    turn_seconds: int = 30,
+    preset: str | None = None,
+    option_overrides: dict | None = None,
+    variant: str | None = None,
+) -> OnlineTable:
+    """Open a table at `event`: the league's (or season's) rules unless a preset or overrides are given,
+    checked by the engine; the buy-in comes from the event's buy-in policy. `variant` is the league's unless
+    given (a Halcyon tournament plays Coruscant Shift)."""
+    event = Event.objects.select_related("season__league").get(pk=event.pk)
+    league, season = event.season.league, event.season
+    check_can_open(actor, league)
+    name = (name or "").strip()
+    if not name or len(name) > 80:
+        raise ApplicationError("A table needs a name of 1 to 80 characters.", extra={"field": "name"})
+    seats = _int(seats, "Seats", MIN_SEATS, MAX_SEATS)
+    turn_seconds = _int(turn_seconds, "The turn time in seconds", MIN_TURN_SECONDS, MAX_TURN_SECONDS)
+    if event.status == EventStatus.FINISHED:
+        raise ApplicationError(f"{event} is finished; open a table at an event that is planned or running.")
+    variant = variant or season.variant or league.variant
+    preset = preset or season.preset or league.preset
+    if option_overrides is None:
+        option_overrides = {**league.option_overrides, **season.option_overrides}
+    options = resolve_game_rules(variant=variant, preset=preset, overrides=option_overrides)
+    policy = effective_buy_in_policy(event)
+    buy_in = policy.buy_in if policy and policy.buy_in else options["starting_stack"]
+    if not 1 <= buy_in <= MAX_CREDITS // MAX_SEATS:
+        raise ApplicationError(f"The buy-in must be from 1 to {MAX_CREDITS // MAX_SEATS:,} credits; got {buy_in}.")
+    table = OnlineTable.objects.create(
+        event=event,
+        name=name,
+        variant=variant,
+        preset=preset,
+        options=options,
+        seat_count=seats,
+        buy_in=buy_in,
+        turn_seconds=turn_seconds,
+        created_by=_user(actor),
+    )
+    audit(actor=actor, action="online_table.open", obj=table, league=league, data={"seats": seats, "preset": preset})
+    _announce(table, "opened")
+    return table
+
+
+@transaction.atomic
+def table_open_seated(
+    *,
+    actor: Any,
+    event: Event,
+    name: str,
+    players: list[Player],
+    stack: int,
+    option_overrides: dict,
+    tournament_table: int,
+    turn_seconds: int = 30,
+    stacks: list[int] | None = None,
+    seat_count: int | None = None,
+    variant: str | None = None,
+    preset: str | None = None,
+) -> OnlineTable:
+    """Open a tournament's table with its players seated in order (the control room's "play online"):
+    organisers only; each player starts with `stack` chips, or with their own of `stacks` (the stack each
+    brings from earlier in the tournament); it starts when the organiser starts it."""
+    if not MIN_SEATS <= len(players) <= MAX_SEATS:
+        raise ConflictError(f"An online table seats {MIN_SEATS} to {MAX_SEATS} players; this table has {len(players)}.")
+    _int(stack, "The starting stack", 1, MAX_CREDITS // MAX_SEATS)
+    stacks = list(stacks) if stacks is not None else [stack] * len(players)
+    if len(stacks) != len(players):
+        raise ApplicationError(f"Give one stack per player: {len(players)} players, {len(stacks)} stacks.")
+    for each in stacks:
+        _int(each, "A player's stack", 1, MAX_CREDITS // MAX_SEATS)
+    table = table_open(
+        actor=actor,
+        event=event,
+        name=name,
+        seats=max(len(players), min(seat_count or 0, MAX_SEATS)),  # room for players moving in (balancing)
+        turn_seconds=turn_seconds,
+        option_overrides=option_overrides,
+        variant=variant,
+        preset=preset,
+    )
+    table = _lock(table)
+    _check_runner(actor, table)
+    table.buy_in = stack
+    table.tournament_table = tournament_table
+    for number, (player, chips) in enumerate(zip(players, stacks, strict=True)):
+        OnlineSeat.objects.create(
+            table=table,
+            number=number,
+            kind=SeatKind.PLAYER,
+            player=player,
+            name=_seat_name(table, player.display_name),
+            stack=None if chips == stack else chips,
+        )
+    table.version += 1
+    table.save(update_fields=["buy_in", "tournament_table", "version", "updated_at"])
+    _announce(table, "seat_taken")
+    return table
+
+
+def _bot_player(kind: str, number: int) -> Player:
+    """The guest player a bot seat plays as (one per bot kind and seat number, shared by every table)."""
+    name = f"{kind.capitalize()} bot {number + 1}"
+    player = Player.objects.filter(display_name=name, user=None, created_by=None).order_by("pk").first()
+    return player or Player.objects.create(display_name=name)
+
+
+@transaction.atomic
+def table_fill_bots(*, actor: Any, table: OnlineTable, kind: str = "sensible") -> list[OnlineSeat]:
+    """Fill every empty seat with a bot of `kind` (random or sensible)."""
+    table = _lock(table)
+    _check_runner(actor, table)
+    if kind not in BOTS:
+        raise ApplicationError(f"Unknown bot {kind!r}; the bots are: {', '.join(BOTS)}.", extra={"field": "kind"})
+    if table.status != TableStatus.OPEN:
+        raise ConflictError("Bots are seated before the game starts.")
+    taken = set(table.seats.values_list("number", flat=True))
+    created = []
+    for number in range(table.seat_count):
+        if number in taken:
+            continue
+        player = _bot_player(kind, number)
+        created.append(
+            OnlineSeat.objects.create(
+                table=table,
+                number=number,
+                kind=SeatKind.BOT,
+                bot_kind=kind,
+                player=player,
+                name=_seat_name(table, player.display_name),
+            )
+        )
+    if not created:
+        raise ConflictError("Every seat is taken already.")
+    table.version += 1
+    table.save(update_fields=["version", "updated_at"])
+    audit(actor=actor, action="online_table.bots", obj=table, league=table.event.season.league, data={"kind": kind})
+    _announce(table, "bots_seated")
+    return created
+
+
+def _check_runner(actor: Any, table: OnlineTable) -> None:
+    if not can_run_table(actor, table):
+        raise NotAllowed(f"Only organisers of {table.event.season.league} can run this table.")
+
+
+@transaction.atomic
+def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
+    """Start the game: book every seat's buy-in in the ledger, create the league game, deal the first hand.
+
+    Locks in the app's order: the league and the event first (the game and the ledger lines belong to them),
+    then the table, so a tournament service holding the event never waits on a table that waits on it."""
+    event_id = table.event_id if isinstance(table, OnlineTable) else OnlineTable.objects.get(pk=table).event_id
+    event = lock_event(event_id)
+    table = _lock(table)
+    _check_runner(actor, table)
+    if table.status != TableStatus.OPEN:
+        raise ConflictError(f"The game has already started (the table is {table.get_status_display().lower()}).")
+    seats = list(table.seats.select_related("player").order_by("number"))
+    if len(seats) < MIN_SEATS:
+        raise ConflictError(f"A game needs at least {MIN_SEATS} seats taken; take seats or fill them with bots.")
+    try:
+        game = Game.new(
+            options=table.options,
+            players=[(seat.name, _starting(table, seat)) for seat in seats],
+            rng=random.Random(secrets.randbits(256)),
+            variant=table.variant,
+            preset=table.preset,
+        )
+    except EngineError as exc:
+        raise ApplicationError(f"The engine refused to start this game: {exc}") from exc
+    now = timezone.now()
+    league_game = LeagueGame.objects.create(
+        event=event,
+        status=GameStatus.RUNNING,
+        source=GameSource.ONLINE,
+        variant=table.variant,
+        preset=table.preset,
+        options=table.options,
+        played_at=now,
+        recorded_by=_user(actor),
+    )
+    for index, seat in enumerate(seats):
+        seat.engine_seat = index
+    OnlineSeat.objects.bulk_update(seats, ["engine_seat"])
+    Seat.objects.bulk_create(
+        Seat(game=league_game, player=seat.player, number=index + 1, buy_in=_starting(table, seat))
+        for index, seat in enumerate(seats)
+    )
+    if table.tournament_table is None:  # a tournament's table plays its chips; the tournament books the money
+        LedgerEntry.objects.bulk_create(
+            LedgerEntry(
+                event=event,
+                game=league_game,
+                player=seat.player,
+                kind=LedgerKind.BUY_IN,
+                amount=table.buy_in,
+                author=None,
+            )
+            for seat in seats
+        )
+    if event.status == EventStatus.PLANNED:
+        Event.objects.filter(pk=event.pk).update(status=EventStatus.RUNNING)
+    table.game = league_game
+    table.status = TableStatus.RUNNING
+    before = _turn_key(game)
+    game.start_hand()
+    audit(actor=actor, action="online_table.start", obj=table, league=event.season.league)
+    _changed(table, game, before, fresh_turn=True, what="started")
+    return table
+
+
+@transaction.atomic
+def table_pause(*, actor: Any, table: OnlineTable) -> OnlineTable:
+    """Stop the clock and the bots; nobody can act until the table resumes."""
+    table = _lock(table)
+    _check_runner(actor, table)
+    if table.status != TableStatus.RUNNING:
+        raise ConflictError("Only a running table can be paused.")
+    table.status, table.deadline = TableStatus.PAUSED, None
+    table.version += 1
+    table.save(update_fields=["status", "deadline", "version", "updated_at"])
+    audit(actor=actor, action="online_table.pause", obj=table, league=table.event.season.league)
+    _announce(table, "paused")
+    return table
+
+
+@transaction.atomic
+def table_resume(*, actor: Any, table: OnlineTable) -> OnlineTable:
+    """Resume a paused table: the awaited decision gets a fresh turn time."""
+    table = _lock(table)
+    _check_runner(actor, table)
+    if table.status != TableStatus.PAUSED:
+        raise ConflictError("Only a paused table can be resumed.")
+    table.status = TableStatus.RUNNING
+    game = _load(table)
+    audit(actor=actor, action="online_table.resume", obj=table, league=table.event.season.league)
+    _changed(table, game, _turn_key(game), fresh_turn=True, what="resumed")
+    return table
+
+
+@transaction.atomic
+def table_close(*, actor: Any, table: OnlineTable) -> OnlineTable:
+    """Close a cash table (casino: the game never ends by itself) between hands: the game lands in the league
+    with every stack as it is."""
+    table = _lock(table)
+    _check_runner(actor, table)
+    if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+        raise ConflictError("Only a running or paused game can be closed.")
+    if SeatChange.objects.filter(target_id=table.pk, status=ChangeStatus.ON_THE_WAY).exists():
+        raise ConflictError(
+            "A player (or a re-buy's chips) is on the way to this table and sits down at its next hand break; "
+            "close it after that."
+        )
+    game = _load(table)
+    try:
+        game.close_table()  # the game is over and its hand seeds are revealed (RULES 1.7)
+    except EngineError as exc:
+        raise ConflictError(f"The table cannot close now: {exc}") from exc
+    table.deadline = None
+    table.version += 1
+    _save(table, game)
+    _finish(table, game)
+    table.save()
+    audit(actor=actor, action="online_table.close", obj=table, league=table.event.season.league)
+    _announce(table, "finished")
+    return table

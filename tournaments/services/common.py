@@ -1,0 +1,73 @@
+"""What every write to a tournament shares: the lock (league, event, then the tournament row), the
+organiser check, input checks, booking in the league's ledger, a player in the field, and telling the live pages
+the field changed.
+
+Locks: the league first (`league.services.lock_event` locks the league, then the event), then the tournament
+row, then its registrations; the ledger is append-only and never locked. A refused call raises
+`ApplicationError` before writing anything (and the transaction rolls back if it is refused later).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from config.errors import ApplicationError, ForbiddenError
+from config.events import publish
+from league import services as league_services
+from league.models import Player
+from league.permissions import can_manage_event
+from tournaments.errors import TournamentLogicError
+from tournaments.models import Registration, RegistrationStatus, Tournament
+
+MAX_STACK = 10**9
+
+
+def _refuse_logic(exc: TournamentLogicError, field: str) -> ApplicationError:
+    return ApplicationError(str(exc), extra={"field": field})
+
+
+def _check_manager(actor: Any, event: Any) -> None:
+    if not can_manage_event(actor, event):
+        raise ForbiddenError(f"Only the organisers of {event.season.league} (and site admins) may run its tournaments.")
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    """League, then event, then the tournament row: the project's one lock order."""
+    event = league_services.lock_event(tournament.event_id)
+    locked = Tournament.objects.select_for_update(no_key=True, of=("self",)).get(pk=tournament.pk)
+    locked.event = event
+    return locked
+
+
+def _whole(value: Any, what: str, field: str, *, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ApplicationError(
+            f"{what} must be a whole number from {low:,} to {high:,}; got {value!r}.", extra={"field": field}
+        )
+    return value
+
+
+def _field_changed(tournament: Tournament) -> None:
+    """Tell the clock's live pages that the field changed (players left, pool): public facts only, after commit."""
+    from tournaments.services.clock import clock_topic
+
+    publish(clock_topic(tournament.pk), {"tournament": tournament.pk, "kind": "field"})
+
+
+def _book(tournament: Tournament, player: Player, kind: str, amount: int, actor: Any, reason: str = "") -> None:
+    """A buy-in, re-buy or add-on (or its refund, negative) in the league's ledger, through the league's service."""
+    league_services.ledger_book(
+        actor=actor, event=tournament.event, player=player, kind=kind, amount=amount, reason=reason, reversal=amount < 0
+    )
+
+
+def _seated(tournament: Tournament, player: Player) -> Registration:
+    registration = (
+        Registration.objects.select_for_update(of=("self",))
+        .filter(tournament=tournament, player=player)
+        .exclude(status=RegistrationStatus.WAITING)
+        .first()
+    )
+    if registration is None:
+        raise ApplicationError(f"{player} is not in this tournament's field.", extra={"field": "player"})
+    return registration
