@@ -23,7 +23,7 @@ BUILD = ROOT / ".native"
 MANIFEST = BUILD / "manifest.json"
 
 # The modules a hand runs through on every decision (states, betting, pots, views, the three variants' hands,
-# the random and sensible bots); the rest of the engine (replay, options, serialisation) stays plain Python.
+# the random bots of each variant); the rest of the engine (replay, options, serialisation) stays plain Python.
 MODULES = (
     "games.engine.state",
     "games.engine.views",
@@ -37,8 +37,13 @@ MODULES = (
     "games.engine.classic.ranking",
     "games.engine.classic.cards",
     "games.engine.spike.hand",
+    "games.engine.variant",
+    "games.engine.records",
+    "games.engine.classic.variant",
     "games.engine.bots.base",
+    "games.engine.bots.random_legal",
     "games.engine.bots.classic",
+    "games.engine.bots.spike",
 )
 
 
