@@ -3,15 +3,38 @@ there because a write in any process can retire it. The embedded default (a loca
 is not shared, so what needs sharing is not held at all there."""
 
 from django.conf import settings
+from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
+from django.core.cache.backends.redis import RedisCacheClient
 from django.db import connection
+
+
+class _OneClientPerPool(RedisCacheClient):
+    """Django's Redis cache client, keeping one `redis.Redis` per connection pool: Django makes a new one for
+    every cache call, which costs more than the GET it sends (a warm page makes several). A `redis.Redis` is
+    safe to share between threads (each command takes a connection from the pool)."""
+
+    def get_client(self, key=None, *, write=False):
+        pool = self._get_connection_pool(write)
+        clients = self.__dict__.setdefault("_clients", {})
+        made = clients.get(id(pool))
+        if made is None:
+            made = clients[id(pool)] = self._client(connection_pool=pool)
+        return made
+
+
+class RedisCache(DjangoRedisCache):
+    """The cache with `REDIS_URL` (`CACHES`): Django's Redis cache, with one client per connection pool."""
+
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._class = _OneClientPerPool
 
 
 def redis_cache() -> bool:
     """Whether the default cache is Redis."""
     from django.core.cache import caches
-    from django.core.cache.backends.redis import RedisCache
 
-    return isinstance(caches["default"], RedisCache)
+    return isinstance(caches["default"], DjangoRedisCache)
 
 
 _database: list[str] = []
@@ -32,7 +55,7 @@ def database_id() -> str:
 
 def client():
     """The raw Redis client of the default cache (values are what the caller stores, not pickled by Django),
-    made once per cache connection: making one per call (`get_client`) costs more than the GET it sends."""
+    made once per cache connection (as `RedisCache` keeps its own, whatever the configured class)."""
     from django.core.cache import cache
 
     backend = cache._cache

@@ -250,3 +250,22 @@ def test_inside_a_transaction_the_user_is_read_from_the_database(world):
         get_user_model().objects.filter(pk=member.pk).update(is_active=False)  # no signal: only the database knows
         assert _viewer(client) is None
         transaction.set_rollback(True)
+
+
+def test_a_wrong_hint_of_whose_session_it_is_changes_nothing(world):
+    """The process remembers whose each session is, to read the session and the user in one go; a hint that
+    names someone else (or a session since signed out) is checked against the session read with it."""
+    member, outsider = world.base.users["member"], world.base.users["outsider"]
+    client = _signed_in(member)
+    assert _viewer(client).username == "member"
+    key = client.session.session_key
+    assert viewer_cache._session_users[key] == member.pk
+    _viewer(_signed_in(outsider))  # the outsider's copy is in Redis, ready to be read with the session
+    viewer_cache._session_users[key] = outsider.pk
+    assert _viewer(client).username == "member"
+    assert _viewer(client).username == "member"
+    assert client.post("/accounts/logout/").status_code == 302
+    viewer_cache._session_users[key] = member.pk
+    anonymous = Client()
+    anonymous.cookies["sessionid"] = key  # the signed-out session's old cookie
+    assert _viewer(anonymous) is None
