@@ -207,6 +207,21 @@ SELECT p.id, p.display_name, p.user_id, p.created_by_id, p.claim_code,
          WHERE %(everything)s OR l.visibility = %(public)s OR l.id IN (SELECT league_id FROM mine)) seen
  WHERE p.id = %(pk)s
 """
+# The same for a viewer whose league roles are known already (anonymous, or a signed-in user's copy held in
+# Redis, `config.viewer_cache`): their leagues given as %(mine)s, a query PostgreSQL plans in half the time.
+PLAYER_KNOWN_VIEWER = """
+SELECT p.id, p.display_name, p.user_id, p.created_by_id, p.claim_code,
+       EXISTS (SELECT 1 FROM league_membership m JOIN league_league l ON l.id = m.league_id
+               WHERE m.player_id = p.id
+                 AND (%(everything)s OR l.visibility = %(public)s OR l.id = ANY(%(mine)s))),
+       seen.ids, seen.created, seen.versions
+  FROM league_player p,
+       (SELECT array_agg(l.id ORDER BY l.id) AS ids, array_agg(l.created_at ORDER BY l.id) AS created,
+               array_agg(l.data_version ORDER BY l.id) AS versions
+          FROM league_league l
+         WHERE %(everything)s OR l.visibility = %(public)s OR l.id = ANY(%(mine)s)) seen
+ WHERE p.id = %(pk)s
+"""
 TABLES = {
     "league_league": League,
     "league_event": Event,
@@ -231,12 +246,15 @@ def _player(user: Any, pk: int) -> PlayerState | None:
     admin = selectors.is_admin(user)
     me = user.pk if getattr(user, "is_authenticated", False) else None
     params = {"pk": pk, "user": me, "everything": admin, "public": Visibility.PUBLIC.value}
-    row = _row(PLAYER, params)
+    known = me is None or hasattr(user, "_league_roles_cache")
+    if known:
+        params["mine"] = list(selectors.user_league_roles(user))
+    row = _row(PLAYER_KNOWN_VIEWER if known else PLAYER, params)
     if row is None:
         return None
-    pk, name, user_id, created_by_id, claim_code, in_seen_league, ids, created, versions, viewer = row
-    if me is not None and not hasattr(user, "_league_roles_cache"):  # as `selectors.load_viewer` leaves them
-        viewer = viewer or []
+    pk, name, user_id, created_by_id, claim_code, in_seen_league, ids, created, versions, *viewer = row
+    if not known:  # as `selectors.load_viewer` leaves them
+        viewer = viewer[0] or []
         if not hasattr(user, "_player_id_cache"):
             user._player_id_cache = viewer[0][0] if viewer else None
         user._league_roles_cache = {league_id: role for _, league_id, role in viewer if league_id is not None}
