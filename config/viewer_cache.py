@@ -6,7 +6,8 @@ Why a copy is never served after the user changed (the same reasoning as the lea
 `league.services.versions`):
 
 - Each user has a **token** in Redis, a random value. A copy of the user is stored with the token it was read
-  under, and served only while that token is still the user's: one MGET of both per request.
+  under, and served only while that token is still the user's: one MGET of both per request, with the
+  session itself when this process has seen that session signed in before.
 - Every write that changes what the copy holds retires the token **after its transaction commits**
   (`user_changed`: a new random value): a save or deletion of the user (a password change, deactivation,
   staff flags, a sign-in's `last_login`), of their player (a claim links one) and of their memberships (a
