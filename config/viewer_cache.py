@@ -43,7 +43,7 @@ from django.db import connection, transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils.crypto import constant_time_compare
-from django.utils.functional import SimpleLazyObject
+from django.utils.functional import SimpleLazyObject, empty
 
 from config import shared_cache
 
@@ -150,9 +150,10 @@ _session_users: dict[str, Any] = {}
 _SESSION_USERS_LIMIT = 10_000
 
 
-def _prefetch(request) -> dict[str, Any]:
+def _prefetch(request, raw_keys: tuple[str, ...], raw: dict[str, Any]) -> dict[str, Any]:
     """The session (loaded into `request.session` as its engine would) with the token and copy of the user it
-    was last seen signed in, in one read; {} when this process has not seen the session signed in."""
+    was last seen signed in, and `raw_keys` (into `raw`: values stored as they are, not through Django's
+    cache), in one read; {} when this process has not seen the session signed in."""
     session = request.session
     key = session.session_key
     if (
@@ -162,22 +163,39 @@ def _prefetch(request) -> dict[str, Any]:
         or session._cache is not caches["default"]
     ):
         return {}
-    keys = _keys(_session_users[key])
+    names = [session.cache_key, *_keys(_session_users[key])]
+    backend = caches["default"]
     try:
-        found = cache.get_many([session.cache_key, *keys])
+        values = shared_cache.client().mget([backend.make_and_validate_key(name) for name in names] + list(raw_keys))
+        loads = backend._cache._serializer.loads
+        found = {name: loads(value) for name, value in zip(names, values, strict=False) if value is not None}
     except Exception:
         logger.warning("Redis unreachable; the session and user are read one by one.", exc_info=True)
         return {}
+    raw.update(zip(raw_keys, values[len(names) :], strict=True))
     if found.get(session.cache_key) is not None:
         session._session_cache = found[session.cache_key]  # what `cached_db.SessionStore.load` would give
     return found
 
 
-def get_user(request) -> Any:
-    """`django.contrib.auth.get_user(request)`, from the user's copy in Redis when there is a current one."""
+def read_with(user: Any, raw_keys: tuple[str, ...]) -> dict[str, Any] | None:
+    """When `user` is a request's viewer not read yet, read them and `raw_keys` (values stored as they are, not
+    through Django's cache) in one Redis round trip: {key: value or None}. None when the keys were not read
+    (the viewer read already, anonymous, or a session this process has not seen signed in): read them apart."""
+    request = user.__dict__.get("_viewer_request") if isinstance(user, SimpleLazyObject) else None
+    if request is None or user._wrapped is not empty or hasattr(request, "_cached_user") or not enabled():
+        return None
+    raw: dict[str, Any] = {}
+    request._cached_user = get_user(request, raw_keys, raw)
+    return raw or None
+
+
+def get_user(request, raw_keys: tuple[str, ...] = (), raw: dict[str, Any] | None = None) -> Any:
+    """`django.contrib.auth.get_user(request)`, from the user's copy in Redis when there is a current one (and
+    `raw_keys` read with them into `raw`, see `read_with`)."""
     if not enabled():
         return auth.get_user(request)
-    found = _prefetch(request)
+    found = _prefetch(request, raw_keys, {} if raw is None else raw)
     try:
         user_id = auth._get_user_session_key(request)
         backend_path = request.session[auth.BACKEND_SESSION_KEY]
@@ -232,3 +250,4 @@ class AuthenticationMiddleware(DjangoAuthenticationMiddleware):
     def process_request(self, request) -> None:
         super().process_request(request)
         request.user = SimpleLazyObject(lambda: _request_user(request))
+        request.user.__dict__["_viewer_request"] = request  # for `read_with`

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import connection
 
+from config import viewer_cache
 from league import selectors
 from league.models import Event, League, Membership, Player, Season, Visibility
 from league.page_cache import league_stamp
@@ -110,17 +111,26 @@ def _from_redis() -> bool:
     return versions.redis_versions() and not connection.in_atomic_block
 
 
-def _held(league_id: int | None) -> tuple[int, str, str, str] | None:
+def _held(league_id: int | None, read: dict | None = None) -> tuple[int, str, str, str] | None:
     """The league's state held in Redis: (version, visibility, created, slug), or None (no copy, or Redis
-    unreachable: the caller reads the database)."""
+    unreachable: the caller reads the database). `read`: what `_with_viewer` read already."""
     if league_id is None:
         return None
+    key = versions.version_key(league_id)
     try:
-        raw = versions.client().get(versions.version_key(league_id))
+        raw = read[key] if read and key in read else versions.client().get(key)
     except Exception:
         logger.warning("Redis unreachable; league %s's state read from the database.", league_id, exc_info=True)
         return None
     return versions.decode(raw) if raw else None
+
+
+def _with_viewer(user: Any, league_id: int | None) -> dict | None:
+    """The league's state held in Redis read in the same round trip as a signed-in viewer, when neither is read
+    yet (`config.viewer_cache.read_with`): one Redis read for both, as for an anonymous visitor's page."""
+    if league_id is None or not _from_redis():
+        return None
+    return viewer_cache.read_with(user, (versions.version_key(league_id),))
 
 
 def _held_state(league_id: int, held: tuple[int, str, str, str]) -> LeagueState:
@@ -145,10 +155,12 @@ def _read_and_fill(sql: str, param: Any, remember: dict) -> LeagueState | None:
 
 
 def league_by_slug(slug: str, *, user: Any) -> LeagueState | None:
+    with_viewer = _with_viewer(user, _slug_leagues.get(slug))
+
     def read() -> LeagueState | None:
         if _from_redis():
             league_id = _slug_leagues.get(slug)
-            held = _held(league_id)
+            held = _held(league_id, with_viewer)
             if held is not None and held[3] == slug:
                 return _held_state(league_id, held)
             return _read_and_fill(LEAGUE_BY_SLUG, slug, _slug_leagues)
@@ -159,10 +171,12 @@ def league_by_slug(slug: str, *, user: Any) -> LeagueState | None:
 
 
 def league_of_event(event_id: int, *, user: Any) -> LeagueState | None:
+    with_viewer = _with_viewer(user, _event_leagues.get(event_id))
+
     def read() -> LeagueState | None:
         if _from_redis():
             league_id = _event_leagues.get(event_id)
-            held = _held(league_id)
+            held = _held(league_id, with_viewer)
             if held is not None:
                 return _held_state(league_id, held)
             return _read_and_fill(LEAGUE_OF_EVENT, event_id, _event_leagues)

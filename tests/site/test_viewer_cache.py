@@ -232,8 +232,9 @@ def test_with_redis_down_the_user_is_read_from_the_database(world):
     member = world.base.users["member"]
     client = _signed_in(member)
     assert _viewer(client) is not None
-    with mock.patch.object(viewer_cache, "cache") as down:
-        down.get_many.side_effect = down.set.side_effect = redis.ConnectionError("Redis is down")
+    unreachable = redis.ConnectionError("Redis is down")
+    with mock.patch.object(viewer_cache, "cache") as down, mock.patch.object(shared_cache, "client") as client_down:
+        down.get_many.side_effect = down.set.side_effect = client_down.side_effect = unreachable
         assert _viewer(client).username == "member"
         member.is_active = False
         member.save()  # its retirement fails (logged); the copy can't be read either
@@ -269,3 +270,26 @@ def test_a_wrong_hint_of_whose_session_it_is_changes_nothing(world):
     anonymous = Client()
     anonymous.cookies["sessionid"] = key  # the signed-out session's old cookie
     assert _viewer(anonymous) is None
+
+
+@pytest.mark.parametrize("page", ["league", "event"])
+def test_a_warm_signed_in_page_makes_one_redis_round_trip_as_an_anonymous_one_does(world, page):
+    """The session, the viewer's token and copy, and the league's state come in one MGET."""
+    url = _urls(world)[page]
+    member = _signed_in(world.base.users["member"])
+    for client in (Client(), member, Client(), member):
+        assert client.get(url).status_code == 200
+    sent = []
+    real = redis.Redis.execute_command
+
+    def counted(self, *args, **options):
+        sent.append(args[0])
+        return real(self, *args, **options)
+
+    with mock.patch.object(redis.Redis, "execute_command", counted):
+        for client in (Client(), member):
+            sent.clear()
+            response = client.get(url)
+            assert response.status_code == 200
+            assert sent == ["GET"] if client is not member else sent == ["MGET"]
+    assert response.wsgi_request.user.username == "member"
