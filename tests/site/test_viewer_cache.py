@@ -99,7 +99,11 @@ def test_the_copy_holds_the_viewers_roles_and_player_but_never_the_password(worl
     assert stored not in repr(held)
     served = _viewer(client)  # from the copy: the password is left deferred, read only if asked for
     assert "password" in served.get_deferred_fields()
-    assert served.check_password(PASSWORD)
+    served.first_name = "Mem"
+    served.save()  # a profile edit through the served user writes the fields it holds, never the password
+    assert get_user_model().objects.get(pk=member.pk).password == stored
+    assert _viewer(client).first_name == "Mem"  # and the save retired the copy
+    assert _viewer(client).check_password(PASSWORD)
 
 
 def test_a_deactivated_user_is_signed_out_on_the_next_request(world):
