@@ -7,6 +7,7 @@ reader's copy made before a change is never served after it, and Redis down read
 import os
 from unittest import mock
 
+import factory
 import pytest
 import redis
 from django.contrib.auth import get_user_model
@@ -297,3 +298,15 @@ def test_a_warm_signed_in_page_makes_one_redis_round_trip_as_an_anonymous_one_do
             assert response.status_code == 200
             assert sent == ["GET"] if client is not member else sent == ["MGET"]
     assert response.wsgi_request.user.username == "member"
+
+
+def test_a_deleted_league_leaves_its_members_roles_at_once(world, django_assert_max_num_queries):
+    base = world.base
+    organiser = base.users["other_organiser"]
+    league = base.other_league  # no seasons: a league the admin may delete
+    MembershipFactory.create_batch(30, league=league, player=factory.SubFactory(PlayerFactory))
+    client = _signed_in(organiser)
+    assert _viewer(client)._league_roles_cache == {league.pk: Role.ORGANISER}
+    with django_assert_max_num_queries(20):  # not one lookup per member: the cascade's own reads and one more
+        league.delete()  # the admin's way
+    assert _viewer(client)._league_roles_cache == {}
