@@ -13,7 +13,10 @@ league a slug and an event belong to, is checked or can't change: the copy names
 moved to another league reads the database), and an event never moves to another league (deleting one moves
 its league's version, so its page renders anew and is not found). A missing copy, Redis unreachable, or a
 request inside a transaction (whose own writes the copy can't show) read the database, as without Redis.
-The player page, which shows the player's own row, always reads the database (one query).
+For a signed-in viewer not read yet, the league's state comes in the same Redis read as their session and
+their cached copy (`config.viewer_cache.read_with`): one round trip, as for an anonymous visitor.
+The player page, which shows the player's own row, always reads the database (one query; a simpler one when
+the viewer's league roles are known already, from their cached copy or as an anonymous visitor's none).
 
 For anonymous visitors a process may also remember what it read for at most `PAGE_STAMP_MAX_AGE` seconds (0.1
 by default without Redis, 0 with it; 0 turns it off): under a burst of visitors a page then costs no query at
