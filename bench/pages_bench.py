@@ -10,9 +10,11 @@ the page cache, as every request is after the first since the league's data last
 Run: `.venv/bin/python -m bench.pages_bench` (uses DATABASE_URL if set, and reuses the league it built there
 before; else creates and drops postgres://postgres@127.0.0.1:5432/sabacc_bench). With `REDIS_URL` the cache is
 Redis: the league and event pages read their league's state there (`league.services.versions`), sessions come
-from the cache, and nothing is remembered per process (`PAGE_STAMP_MAX_AGE` 0). Without it (local-memory cache)
-every warm request reads its league's state from PostgreSQL (one query) when `PAGE_STAMP_MAX_AGE=0`, as a
-signed-in user's always does; by default (0.1 s) a burst of anonymous requests reads it ten times a second.
+from the cache, a signed-in member's user, player and league roles from their copy held in Redis
+(`config.viewer_cache`), and nothing is remembered per process (`PAGE_STAMP_MAX_AGE` 0). Without it
+(local-memory cache) every warm request reads its league's state from PostgreSQL (one query) when
+`PAGE_STAMP_MAX_AGE=0`, as a signed-in user's always does (with their session, user, player and roles: no
+copy of them is kept); by default (0.1 s) a burst of anonymous requests reads it ten times a second.
 The player page reads the player's row from PostgreSQL on every request either way.
 """
 
@@ -208,8 +210,9 @@ def _run() -> int:
                 REQUESTS,
             )
             warm = _side_by_side(client, {"page": (page_url, None), "bare": (f"/bare/{index}/", None)}, WARM_REQUESTS)
-            # A signed-in member's page: their session, user and player with roles are read as well, and the
-            # league's state on every request (`league.page_stamps`); their own copy of the page is cached.
+            # A signed-in member's page: their session, user and player with roles are read as well (with Redis,
+            # from their copy there, `config.viewer_cache`, in one round trip with the session), and the league's
+            # state on every request (`league.page_stamps`); their own copy of the page is cached.
             member_warm = _side_by_side(
                 member_client, {"page": (page_url, None), "bare": (f"/bare/{index}/", None)}, WARM_REQUESTS
             )

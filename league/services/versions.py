@@ -34,12 +34,12 @@ process, and its writes would never reach the web process's memory.
 
 import logging
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
+from config import shared_cache
 from league.models import Event, League, Season
 
 logger = logging.getLogger(__name__)
@@ -64,44 +64,18 @@ LEAGUE_ROW = "SELECT data_version, visibility, created_at, slug FROM league_leag
 
 def redis_versions() -> bool:
     """Whether league states are held in Redis: the default cache is Redis."""
-    from django.core.cache import caches
-    from django.core.cache.backends.redis import RedisCache
-
-    return isinstance(caches["default"], RedisCache)
-
-
-_database: list[str] = []
-
-
-def _database_id() -> str:
-    """What names this database, made anew or not: PostgreSQL's oid of it (a database dropped and created
-    again under the same name, with its ids starting over, never meets the copies of the one before)."""
-    if not _database:
-        name = str(settings.DATABASES["default"]["NAME"])
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT oid FROM pg_database WHERE datname = current_database()")
-                name = f"{name}.{cursor.fetchone()[0]}"
-        _database.append(name)
-    return _database[0]
+    return shared_cache.redis_cache()
 
 
 def version_key(league_id: int) -> str:
     from django.core.cache import cache
 
-    return cache.make_key(f"league-version:{_database_id()}:{league_id}")
+    return cache.make_key(f"league-version:{shared_cache.database_id()}:{league_id}")
 
 
 def client():
-    """The raw Redis client of the default cache (values here are plain strings, not pickled), made once per
-    cache connection: making one per call (`get_client`) costs more than the GET it sends."""
-    from django.core.cache import cache
-
-    backend = cache._cache
-    made = getattr(backend, "_league_versions_client", None)
-    if made is None:
-        made = backend._league_versions_client = backend.get_client(write=True)
-    return made
+    """The raw Redis client of the default cache (`config.shared_cache.client`)."""
+    return shared_cache.client()
 
 
 def encode(version: int, visibility: str, created_at, slug: str) -> str:

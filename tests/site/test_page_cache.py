@@ -337,3 +337,36 @@ def test_a_ledger_reason_shows_to_the_league_organisers_and_admins_only_cached_o
             "admin": True,
             "other_organiser": False,
         }
+
+
+def test_the_player_pages_read_decides_as_the_selectors_with_the_viewers_roles_known_or_not(db):
+    """`page_stamps.player_for_viewer` reads the viewer's roles with the player when they are not known yet,
+    and takes them as given when they are (a copy of the viewer held in Redis): the same answer either way,
+    and the one `selectors.player_list` and `selectors.league_list` give."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import AnonymousUser
+
+    from league import page_stamps, selectors
+    from league.models import Player
+    from tests.league.conftest import build_world
+
+    world = build_world(Visibility.MEMBERS)
+    PlayerFactory(display_name="Nowhere", created_by=world.users["member"])
+    viewers = [AnonymousUser(), *(user for user in world.users.values() if user is not None)]
+    for viewer in viewers:
+        for player in Player.objects.all():
+            unknown = get_user_model().objects.get(pk=viewer.pk) if viewer.pk else AnonymousUser()
+            known = get_user_model().objects.get(pk=viewer.pk) if viewer.pk else AnonymousUser()
+            selectors.load_viewer(known)
+            first = page_stamps.player_for_viewer(user=unknown, pk=player.pk)
+            assert page_stamps.player_for_viewer(user=known, pk=player.pk) == first
+            assert first.visible == selectors.player_list(user=viewer).filter(pk=player.pk).exists()
+            assert [pk for pk, _ in first.leagues] == sorted(
+                selectors.league_list(user=viewer).values_list("pk", flat=True)
+            )
+            if viewer.pk:
+                assert unknown._league_roles_cache == known._league_roles_cache
+                assert unknown._player_id_cache == known._player_id_cache
+    assert any(
+        not page_stamps.player_for_viewer(user=v, pk=p.pk).visible for v in viewers for p in Player.objects.all()
+    )

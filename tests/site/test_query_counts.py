@@ -38,13 +38,15 @@ def _more_rows(site, rounds: int) -> None:
 
 
 # (page, anonymous queries, a signed-in member's queries, anonymous queries served from the page cache).
-# A member adds three: the session, the user, and their player with their league roles in one query (who may
-# see and manage what, the highlighted row); two when sessions are read from the cache (`cached_db`, with
-# Redis). Every request first reads, in one plain query, who may see the page
-# and the data version of its leagues (`league.page_stamps`); a page cached whole for this kind of viewer needs
-# nothing more. Else the page is rendered, its fragments from their own cache when they are there (the league
-# and event pages read their league or event again, whole, for the rest of the page). The player page adds up
-# its chart and its games in the database and reads one ledger page (a count and 25 lines), not every line.
+# A member adds three: the session, the user, and their player with their league roles in one query (who may see and
+# manage what, the highlighted row); two when sessions are read from the cache (`cached_db`, with Redis). (These run
+# inside the test's transaction, where the viewer's copy in Redis is never read; outside one, with Redis, a warm
+# member's page reads no more than an anonymous one: `test_viewer_cache.py`.) Every request first reads, in one
+# plain query, who may see the page and the data version of its leagues (`league.page_stamps`); a page cached whole
+# for this kind of viewer needs nothing more. Else the page is rendered, its fragments from their own cache when
+# they are there (the league and event pages read their league or event again, whole, for the rest of the page). The
+# player page adds up its chart and its games in the database and reads one ledger page (a count and 25 lines), not
+# every line.
 PAGES = [
     ("league", 10, 13, 1),
     # The member sees the same leagues: their request finds the body fragment cached; their player and roles are
