@@ -46,9 +46,14 @@ ACTIONS = (
 )
 
 
+def _is_number(text: str) -> bool:
+    """ASCII digits that fit a bigint (`'¹'.isdigit()` is true, `int('¹')` fails)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
 def int_field(data: Any, name: str, what: str) -> int:
     value = str(data.get(name) if data.get(name) is not None else "").strip()
-    if not value.lstrip("-").isdigit() or len(value) > 12:
+    if not (value.isascii() and value.lstrip("-").isdigit()) or len(value) > 12:
         raise ApplicationError(f"{what} must be a whole number; got {value!r}.", extra={"field": name})
     return int(value)
 
@@ -69,7 +74,7 @@ def _entered_results(data: Any) -> Any:
         return given
     results = []
     for key in data:
-        if key.startswith("credits_") and key[len("credits_") :].isdigit():
+        if key.startswith("credits_") and _is_number(key[len("credits_") :]):
             player = int(key[len("credits_") :])
             out = str(data.get(f"out_hand_{player}") or "").strip()
             results.append(
@@ -164,7 +169,7 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
             given = data.get("shares", "")
             parts = given if isinstance(given, list) else str(given).replace(";", ",").split(",")
             parts = [str(part).strip() for part in parts if str(part).strip()]
-            if not parts or not all(part.isdigit() and len(part) <= 6 for part in parts):
+            if not parts or not all(part.isascii() and part.isdigit() and len(part) <= 6 for part in parts):
                 raise ApplicationError(
                     "Give the custom shares in basis points, 1st first, separated by commas (e.g. 6000, 4000).",
                     extra={"field": "shares"},

@@ -75,7 +75,7 @@ class TableViewSet(viewsets.ViewSet):
     queryset = OnlineTable.objects.none()  # for the schema's path parameter type only
 
     def _table(self, pk: str) -> OnlineTable:
-        table = selectors.table_list(user=self.request.user).filter(pk=pk).first() if str(pk).isdigit() else None
+        table = selectors.table_list(user=self.request.user).filter(pk=pk).first() if _is_id(str(pk)) else None
         if table is None:
             raise NotFound("No such table (or it belongs to a league you cannot see).")
         return table
@@ -208,7 +208,7 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["get"])
     def replay(self, request: Request, pk: str) -> Response:
         raw = request.query_params.get("hand")
-        if raw is not None and not raw.isdigit():
+        if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
             raise ApplicationError(f"`hand` is a hand number (1, 2, ...); got {raw!r}.")
         return Response(hand_history.replay_document(self._table(pk), upto=int(raw) if raw else None))
 
@@ -219,6 +219,11 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["get"])
     def seeds(self, request: Request, pk: str) -> Response:
         return Response(hand_history.seed_report(self._table(pk)))
+
+
+def _is_id(text: str) -> bool:
+    """A row id as a URL may give it: ASCII digits that fit a bigint (`'¹'.isdigit()` is true, `int('¹')` fails)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
 
 
 def _valid(serializer_class: type[serializers.Serializer], data) -> dict:

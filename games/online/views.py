@@ -241,7 +241,7 @@ def table_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     user = request.user
     user.is_authenticated  # noqa: B018 (resolve the lazy user here, not inside the stream)
     raw = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
-    since = int(raw) if raw.isdigit() else None
+    since = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
     def token() -> int:
         return OnlineTable.objects.filter(pk=pk).values_list("version", flat=True).first()

@@ -135,3 +135,17 @@ def test_entropy_is_refused_during_a_hand_with_the_reason(world, humans, api_tab
     start(world, humans, api_table)
     response = client_for(humans[0]).post(f"/api/tables/{api_table}/entropy/", {"value": "cafe"})
     assert response.status_code == 400 and "between hands" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("pk", ["%C2%B9", "%D9%A3", "9" * 30])
+def test_a_table_id_that_is_not_ascii_digits_or_too_long_is_not_found(world, api_table, pk):
+    # '¹'.isdigit() is true but int('¹') fails, and a 30-digit id overflows the database's bigint: 404, never 500.
+    client = client_for(world.users["organiser"])
+    assert client.get(f"/api/tables/{pk}/").status_code == 404
+
+
+@pytest.mark.parametrize("hand", ["%C2%B9", "1" * 30, "-1"])
+def test_a_replay_hand_number_that_is_not_ascii_digits_is_refused(world, api_table, hand):
+    response = client_for(world.users["organiser"]).get(f"/api/tables/{api_table}/replay/?hand={hand}")
+    assert response.status_code == 400
+    assert "hand number" in response.json()["detail"]

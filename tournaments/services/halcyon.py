@@ -63,7 +63,7 @@ def table_results(
     for name, credits in result["stacks"].items():
         if players is not None and name in players:
             player_id = players[name]
-        elif players is None and name.startswith("p") and name[1:].isdigit():
+        elif players is None and name.startswith("p") and name[1:].isascii() and name[1:].isdigit() and len(name) <= 19:
             player_id = int(name[1:])
         else:
             raise ApplicationError(f"Seat {name!r} is not a player of the tournament (seats are named p<player id>).")
