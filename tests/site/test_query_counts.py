@@ -1,6 +1,7 @@
 """The player, league, event and game pages read in a fixed number of queries, however many rows they show."""
 
 import pytest
+from django.db import connection
 from django.test import Client, TestCase
 from django.utils import timezone
 
@@ -47,6 +48,9 @@ def _more_rows(site, rounds: int) -> None:
 # they are there (the league and event pages read their league or event again, whole, for the rest of the page). The
 # player page adds up its chart and its games in the database and reads one ledger page (a count and 25 lines), not
 # every line.
+# What the player page's SQLite fallback adds to (anonymous, member, cached).
+PORTABLE_PLAYER = (2, 3, 2)
+
 PAGES = [
     ("league", 10, 13, 1),
     # The member sees the same leagues: their request finds the body fragment cached; their player and roles are
@@ -78,6 +82,14 @@ def test_page_query_counts_are_pinned_and_do_not_grow(
     django_assert_num_queries, settings, page, anonymous, member, cached
 ):
     settings.PAGE_STAMP_MAX_AGE = 0  # every request reads who may see the page (see test_whole_page_cache.py)
+    if page == "player" and connection.vendor != "postgresql":
+        # The embedded default (SQLite) has no arrays: the player page's first read takes the ORM's few queries
+        # (`page_stamps._player_portable`) where PostgreSQL takes one.
+        anonymous, member, cached = (
+            anonymous + PORTABLE_PLAYER[0],
+            member + PORTABLE_PLAYER[1],
+            cached + PORTABLE_PLAYER[2],
+        )
     site = build_site_world()
     signed_in = Client()
     signed_in.force_login(site.base.users["member"])

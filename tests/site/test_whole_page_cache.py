@@ -11,6 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import CookieStorage
+from django.db import connection
 from django.http import HttpResponse
 from django.test import Client, RequestFactory, TestCase
 
@@ -218,7 +219,10 @@ def test_anonymous_visitors_in_a_burst_cost_no_query_and_signed_in_users_one(
     session = 1 if settings.SESSION_ENGINE.endswith(".db") else 0  # with Redis, read from the cache
     # (the session,) the user, their player and roles, then the league's state; the player page reads their
     # player and roles in the query of the page's player and leagues
-    with django_assert_num_queries(session + (2 if page == "player" else 3)):
+    # (The embedded default, SQLite, has no arrays: there the player page's first read takes the ORM's four
+    # queries, `page_stamps._player_portable`, where PostgreSQL takes one.)
+    portable = 3 if page == "player" and connection.vendor != "postgresql" else 0
+    with django_assert_num_queries(session + (2 if page == "player" else 3) + portable):
         _get(member, url)
 
 
