@@ -10,7 +10,7 @@ PORT ?= 8000
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements/dev.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile --require-hashes -r requirements/dev.txt
 	touch $(STAMP)
 
 install: $(STAMP)
