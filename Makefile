@@ -44,8 +44,11 @@ format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# Two pytest-xdist workers, each with its own test database and Redis database (tests/conftest.py); `--dist load`
+# keeps pytest-django's order (transactional tests last) within each worker. PYTEST_WORKERS=0 runs in one process.
+PYTEST_WORKERS ?= 2
 test: lint browser
-	DEBUG=true $(BIN)/pytest $(PYTEST_ARGS)
+	DEBUG=true $(BIN)/pytest -n $(PYTEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/python -m bench
