@@ -10,7 +10,7 @@ PORT ?= 8000
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements/dev.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile --require-hashes -r requirements/dev.txt
 	touch $(STAMP)
 
 # The engine's hottest modules compiled with Cython (games/native.py); only changed modules are rebuilt.
@@ -49,8 +49,11 @@ format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# Two pytest-xdist workers, each with its own test database and Redis database (tests/conftest.py); `--dist load`
+# keeps pytest-django's order (transactional tests last) within each worker. PYTEST_WORKERS=0 runs in one process.
+PYTEST_WORKERS ?= 2
 test: lint browser
-	DEBUG=true $(BIN)/pytest $(PYTEST_ARGS)
+	DEBUG=true $(BIN)/pytest -n $(PYTEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/python -m bench

@@ -1,6 +1,7 @@
 """Suite-wide checks: in CI the real PostgreSQL and Redis must be there, or the run fails."""
 
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -13,6 +14,31 @@ hypothesis_settings.register_profile("dev", print_blob=True)
 
 def _ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1... under pytest-xdist (`make test` runs two)
+    if worker and os.environ.get("REDIS_URL"):
+        _own_redis_database(int(worker.removeprefix("gw")))
+
+
+def _own_redis_database(index: int) -> None:
+    """Each xdist worker has its own Redis database (REDIS_URL's number plus the worker's index), as it has its own
+    test database: its Celery queue, cache, keys and the cache.clear() some tests do never reach another worker's.
+    Settings read REDIS_URL before any conftest runs, so the settings derived from it are pointed there too, before
+    the cache or the Celery app are first used; subprocesses (a worker, a second server) inherit the environment.
+    Pub/sub channels are server-wide: a stream woken by another worker's table re-reads its own and sends nothing."""
+    from django.conf import settings
+    from django.core.cache import caches
+
+    from config.celery import app
+
+    parts = urlsplit(os.environ["REDIS_URL"])
+    url = urlunsplit(parts._replace(path=f"/{int(parts.path.strip('/') or 0) + index}"))
+    assert not app.configured and "settings" not in caches.__dict__, "Redis was used before the worker's was chosen"
+    os.environ["REDIS_URL"] = settings.REDIS_URL = url
+    settings.CELERY_BROKER_URL = settings.CELERY_RESULT_BACKEND = url
+    settings.CACHES["default"]["LOCATION"] = url
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

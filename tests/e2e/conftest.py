@@ -37,3 +37,21 @@ def session_cookie(user, base_url: str) -> dict:
     client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     return {"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base_url}
+
+
+@pytest.fixture(autouse=True)
+def streams_end_before_the_database(request):
+    """A page with a live stream (the lobby, a table, a tournament clock) leaves it open on the live server until
+    the stream next writes and finds its browser gone. With a keepalive every second, and a wait here (after the
+    test's browsers are closed, before its database is flushed and closed to the server's threads), no stream
+    outlives its test to read a database it may no longer use."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    from games.online import stream
+
+    request.getfixturevalue("transactional_db")
+    settings = request.getfixturevalue("settings")
+    settings.ONLINE_STREAM_KEEPALIVE_SECONDS = 1
+    yield
+    assert stream.wait_until_closed(timeout=15), "a live stream was still open 15 s after its test"
