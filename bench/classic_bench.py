@@ -7,12 +7,12 @@ The two take turns in short slices in one process (`engine_bench.rates`), so the
 
 import random
 
-from games.engine.bots import play_turn
+from bench.loops import SEATS, engine_only, with_bots
+from games.engine.bots import apply_decision
 from games.engine.bots.classic import ClassicRandomBot, random_decision
 from games.engine.options import build_options
 from games.engine.state import Game
 
-SEATS = 6
 SPEED_AIM = 5.0
 
 
@@ -24,33 +24,16 @@ def new_classic(rng: random.Random, preset: str = "classic") -> Game:
 
 def classic_bots(rng: random.Random, hands: int) -> int:
     """Play `hands` hands of 6-seat Classic (new games as games end), random-legal bots deciding from views."""
-    played = 0
-    bots = [ClassicRandomBot(random.Random(rng.random())) for _ in range(SEATS)]
-    while played < hands:
-        game = new_classic(rng)
-        while played < hands and game.can_start_hand():
-            game.start_hand()
-            while game.in_hand:
-                seat = game.waiting_for()[0]
-                play_turn(game, seat, bots[seat])
-            played += 1
-    return played
+    return with_bots(new_classic, ClassicRandomBot, rng, hands)
+
+
+def _random(game: Game, seat: int, rng: random.Random) -> None:
+    apply_decision(game, seat, random_decision(game.legal_actions(seat).to_dict(), rng))
 
 
 def classic_engine(rng: random.Random, hands: int) -> int:
     """The same games with decisions drawn straight from `legal_actions()` (no view built)."""
-    from games.engine.bots import apply_decision
-
-    played = 0
-    while played < hands:
-        game = new_classic(rng)
-        while played < hands and game.can_start_hand():
-            game.start_hand()
-            while game.in_hand:
-                seat = game.waiting_for()[0]
-                apply_decision(game, seat, random_decision(game.legal_actions(seat).to_dict(), rng))
-            played += 1
-    return played
+    return engine_only(new_classic, _random, rng, hands)
 
 
 def report(budget: float) -> list[str]:

@@ -17,12 +17,12 @@ import time
 import warnings
 from collections.abc import Callable
 
+from bench.loops import SEATS, engine_only, with_bots
 from games.engine.betting import LegalActions
 from games.engine.bots import RandomBot, SensibleBot, play_turn
 from games.engine.options import build_options
 from games.engine.state import Game
 
-SEATS = 6
 BUDGET_SECONDS = 8.0
 SLICE_SECONDS = 0.5
 STATE_SIZE_AIM = 4096
@@ -52,31 +52,14 @@ def new_cantina(rng: random.Random) -> Game:
 
 def ours_engine(rng: random.Random, hands: int) -> int:
     """Play `hands` hands of 6-seat Cantina (new games as games end) with random legal decisions."""
-    played = 0
-    while played < hands:
-        game = new_cantina(rng)
-        while played < hands and game.can_start_hand():
-            game.start_hand()
-            while game.in_hand:
-                seat = game.waiting_for()[0]
-                random_legal(game, seat, game.legal_actions(seat), rng)
-            played += 1
-    return played
+    return engine_only(
+        new_cantina, lambda game, seat, r: random_legal(game, seat, game.legal_actions(seat), r), rng, hands
+    )
 
 
 def ours_bots(rng: random.Random, hands: int) -> int:
     """The same games through the random bot, which decides from the seat's view."""
-    played = 0
-    bots = [RandomBot(random.Random(rng.random())) for _ in range(SEATS)]
-    while played < hands:
-        game = new_cantina(rng)
-        while played < hands and game.can_start_hand():
-            game.start_hand()
-            while game.in_hand:
-                seat = game.waiting_for()[0]
-                play_turn(game, seat, bots[seat])
-            played += 1
-    return played
+    return with_bots(new_cantina, RandomBot, rng, hands)
 
 
 def pokerkit_hands(rng: random.Random, hands: int) -> int:

@@ -12,7 +12,8 @@ import sys
 import warnings
 
 from bench.engine_bench import BUDGET_SECONDS, SEATS, SPEED_AIM, pokerkit_hands, rates
-from games.engine.bots import RandomBot, play_turn
+from bench.loops import engine_only, with_bots
+from games.engine.bots import RandomBot
 from games.engine.bots.base import apply_decision
 from games.engine.bots.random_legal import random_decision
 from games.engine.options import build_options
@@ -27,31 +28,16 @@ def new_galaxy(rng: random.Random) -> Game:
 
 def spike_bots(rng: random.Random, hands: int) -> int:
     """Play `hands` hands of 6-seat Galaxy Series through the random bot, which decides from the seat's view."""
-    played = 0
-    bots = [RandomBot(random.Random(rng.random())) for _ in range(SEATS)]
-    while played < hands:
-        game = new_galaxy(rng)
-        while played < hands and game.can_start_hand():
-            game.start_hand()
-            while game.in_hand:
-                seat = game.waiting_for()[0]
-                play_turn(game, seat, bots[seat])
-            played += 1
-    return played
+    return with_bots(new_galaxy, RandomBot, rng, hands)
+
+
+def _random(game: Game, seat: int, rng: random.Random) -> None:
+    apply_decision(game, seat, random_decision(game.legal_actions(seat).to_dict(), rng))
 
 
 def spike_engine(rng: random.Random, hands: int) -> int:
     """The same games with random decisions drawn from `legal_actions()` (no view is built)."""
-    played = 0
-    while played < hands:
-        game = new_galaxy(rng)
-        while played < hands and game.can_start_hand():
-            game.start_hand()
-            while game.in_hand:
-                seat = game.waiting_for()[0]
-                apply_decision(game, seat, random_decision(game.legal_actions(seat).to_dict(), rng))
-            played += 1
-    return played
+    return engine_only(new_galaxy, _random, rng, hands)
 
 
 def main() -> None:
