@@ -53,6 +53,10 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 def _error(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        # An address under the API that no route matches (a newline in an id, say): JSON as the API's own
+        # refusals are, never the site's HTML page.
+        return JsonResponse({"detail": message}, status=status)
     context = {"status": status, "title": title, "message": message}
     return render(request, "errors/error.html", context, status=status)
 

@@ -13,6 +13,16 @@ from league.models import League, Player
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.parametrize("path", ["/api/seasons/%0A/", "/api/buy-in-policies/s%C2%A9%0A/", "/api/no-such-thing/"])
+def test_an_api_address_no_route_matches_is_a_json_404(settings, path):
+    # Schemathesis found these answering the site's HTML page where the API documents JSON.
+    settings.DEBUG = False
+    response = Client().get(path)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["detail"]  # says why, as every API refusal does
+
+
 def test_a_404_is_the_styled_page_in_the_layout(settings):
     settings.DEBUG = False
     response = Client().get("/no/such/page/")
