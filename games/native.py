@@ -83,6 +83,12 @@ def _current() -> tuple[dict[str, Path], list[str], str]:
         str(manifest.get("suffix")) == suffix for suffix in EXTENSION_SUFFIXES
     ):
         return {}, [], f"compiled for {manifest.get('python')}, not {sys.implementation.cache_tag}"
+    ready, stale = sort_copies(manifest)
+    return ready, stale, "" if ready else "every compiled copy is stale"
+
+
+def sort_copies(manifest: dict) -> tuple[dict[str, Path], list[str]]:
+    """(each module's compiled copy built from its current source, the modules whose copy is missing or stale)."""
     ready, stale = {}, []
     for module in MODULES:
         entry = manifest.get("modules", {}).get(module)
@@ -92,7 +98,7 @@ def _current() -> tuple[dict[str, Path], list[str], str]:
             ready[module] = compiled
         else:
             stale.append(module)
-    return ready, stale, "" if ready else "every compiled copy is stale"
+    return ready, stale
 
 
 def install() -> None:

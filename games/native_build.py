@@ -15,7 +15,7 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-from games.native import BUILD, MANIFEST, MODULES, ROOT, digest, source_of
+from games.native import BUILD, MANIFEST, MODULES, ROOT, digest, sort_copies, source_of
 
 DIRECTIVES = {
     "language_level": 3,
@@ -42,14 +42,7 @@ def _suffix() -> str:
 
 def out_of_date(manifest: dict) -> tuple[str, ...]:
     """The modules whose compiled copy is missing or was built from other source."""
-    entries = manifest.get("modules", {})
-    return tuple(
-        module
-        for module in MODULES
-        if module not in entries
-        or entries[module]["sha256"] != digest(source_of(module))
-        or not (BUILD / entries[module]["file"]).is_file()
-    )
+    return tuple(sort_copies(manifest)[1])
 
 
 def build(modules: tuple[str, ...] | None = None) -> dict:
