@@ -62,6 +62,7 @@ def tournament_rebuy(
     policy = league_services.effective_buy_in_policy(tournament.event)
     if kind == "rebuy" and place is not None and place["pending"] is not None:
         return registration  # asked twice (a double submit): the first re-buy's chips are on their way
+    chips = 0  # a re-buy's or an add-on's chips, for the player's online table (a re-entry sits down afresh)
     if kind == "reentry":
         if tournament.format != Format.REENTRY:
             raise ApplicationError("Only a re-entry tournament takes re-entries.", extra={"field": "kind"})
@@ -82,14 +83,7 @@ def tournament_rebuy(
         registration.status = RegistrationStatus.REGISTERED
         registration.place = None
         _book(tournament, player, LedgerKind.REBUY, policy.rebuy_amount, actor)
-        if place is not None:  # the chips join the player's stack at the table's next hand break, once
-            tournament_rebuys.rebuy_queue(
-                actor=actor,
-                event_id=tournament.event_id,
-                player_id=player.pk,
-                table_id=place["table"],
-                amount=policy.rebuy_amount,
-            )
+        chips = policy.rebuy_amount
     else:
         if policy is None or not policy.addon_allowed or not policy.addon_amount:
             raise ApplicationError("The event's buy-in policy allows no add-on.")
@@ -99,15 +93,16 @@ def tournament_rebuy(
             raise ConflictError(f"{player} is out: an add-on is for players still in.")
         registration.addons += 1
         _book(tournament, player, LedgerKind.ADDON, policy.addon_amount, actor)
-        if place is not None:  # the chips join the player's stack at the table's next hand break, once
-            tournament_rebuys.rebuy_queue(
-                actor=actor,
-                event_id=tournament.event_id,
-                player_id=player.pk,
-                table_id=place["table"],
-                amount=policy.addon_amount,
-                kind="addon",
-            )
+        chips = policy.addon_amount
+    if chips and place is not None:  # the chips join the player's stack at the table's next hand break, once
+        tournament_rebuys.rebuy_queue(
+            actor=actor,
+            event_id=tournament.event_id,
+            player_id=player.pk,
+            table_id=place["table"],
+            amount=chips,
+            kind=kind,
+        )
     if registration.table_number is None:
         _seat_late(tournament, registration)
     registration.save()
