@@ -251,17 +251,32 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     return table
 
 
+def _switch(actor: Any, table: OnlineTable, *, was: str, becomes: str, refusal: str, action: str) -> OnlineTable:
+    """Pause and resume alike: lock the table, check its runner and its status, set the new status and audit it;
+    the caller saves and announces."""
+    table = _lock(table)
+    _check_runner(actor, table)
+    if table.status != was:
+        raise ConflictError(refusal)
+    table.status = becomes
+    audit(actor=actor, action=action, obj=table, league=table.event.season.league)
+    return table
+
+
 @transaction.atomic
 def table_pause(*, actor: Any, table: OnlineTable) -> OnlineTable:
     """Stop the clock and the bots; nobody can act until the table resumes."""
-    table = _lock(table)
-    _check_runner(actor, table)
-    if table.status != TableStatus.RUNNING:
-        raise ConflictError("Only a running table can be paused.")
-    table.status, table.deadline = TableStatus.PAUSED, None
+    table = _switch(
+        actor,
+        table,
+        was=TableStatus.RUNNING,
+        becomes=TableStatus.PAUSED,
+        refusal="Only a running table can be paused.",
+        action="online_table.pause",
+    )
+    table.deadline = None
     table.version += 1
     table.save(update_fields=["status", "deadline", "version", "updated_at"])
-    audit(actor=actor, action="online_table.pause", obj=table, league=table.event.season.league)
     _announce(table, "paused")
     return table
 
@@ -269,13 +284,15 @@ def table_pause(*, actor: Any, table: OnlineTable) -> OnlineTable:
 @transaction.atomic
 def table_resume(*, actor: Any, table: OnlineTable) -> OnlineTable:
     """Resume a paused table: the awaited decision gets a fresh turn time."""
-    table = _lock(table)
-    _check_runner(actor, table)
-    if table.status != TableStatus.PAUSED:
-        raise ConflictError("Only a paused table can be resumed.")
-    table.status = TableStatus.RUNNING
+    table = _switch(
+        actor,
+        table,
+        was=TableStatus.PAUSED,
+        becomes=TableStatus.RUNNING,
+        refusal="Only a paused table can be resumed.",
+        action="online_table.resume",
+    )
     game = _load(table)
-    audit(actor=actor, action="online_table.resume", obj=table, league=table.event.season.league)
     _changed(table, game, _turn_key(game), fresh_turn=True, what="resumed")
     return table
 
