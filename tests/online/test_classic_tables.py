@@ -87,7 +87,10 @@ def test_a_classic_game_is_played_online_and_lands_in_the_league(
                 scheduled.run(scheduled.last("next_hand"))
     table.refresh_from_db()
     assert table.status == TableStatus.FINISHED
-    assert seen & {"draw", "trade", "stand"} and seen & {"check", "call", "bet", "fold"}
+    # Both kinds of turn were played online (which verbs, in two hands, depends on the game's random seed: the
+    # betting may have been all-ins and raises only).
+    assert seen & {"draw", "trade", "stand"}
+    assert seen & {"check", "call", "bet", "raise", "fold", "allin"}
     game = LeagueGame.objects.get(pk=table.game_id)
     assert game.status == GameStatus.FINISHED and game.replay_document["variant"] == "classic"
     result = play_replay(game.replay_document)

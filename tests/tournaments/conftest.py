@@ -7,6 +7,7 @@ import random
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -117,6 +118,16 @@ def recorded(monkeypatch) -> list:
     calls: list = []
     monkeypatch.setattr(schedule, "later", lambda name, args, countdown: calls.append((name, args)))
     return calls
+
+
+@pytest.fixture
+def fixed_deals(monkeypatch) -> None:
+    """The online tables the test starts deal from master seeds of one fixed sequence, not from the system's
+    randomness: a test that needs something to happen in their hands (chips left in a pot) sees the same hands
+    every run."""
+    from games.online.services import tables
+
+    monkeypatch.setattr(tables, "secrets", SimpleNamespace(randbits=random.Random("fixed deals").getrandbits))
 
 
 @pytest.fixture
