@@ -11,6 +11,7 @@ from games.online import services
 from games.online.models import OnlineAction, OnlineSeat, OnlineTable, TableStatus
 from games.online.selectors import table_state
 from league.models import LedgerEntry
+from tests.online.helpers import act
 
 pytestmark = pytest.mark.django_db
 ALL_CODES = [f"{value:+d}{suit}" for suit in "cst" for value in range(-10, 11) if value]
@@ -233,16 +234,7 @@ def play_by_sensible_decisions(table, users, limit=5000):
             state = table_state(table, user=user)
             view = state["view"]
             if view["legal"]["verbs"]:
-                decision = bots[user.pk].decide(view)
-                services.table_act(
-                    actor=user,
-                    table=table,
-                    verb=decision.verb,
-                    cards=list(decision.cards),
-                    amount=decision.amount,
-                    version=table.version,
-                    key=f"{step}-{user.pk}",
-                )
+                act(table, user, bots[user.pk].decide(view), key=f"{step}-{user.pk}")
                 acted = True
                 break
         if not acted:

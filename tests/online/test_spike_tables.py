@@ -14,6 +14,7 @@ from games.models import GameStatus
 from games.online import services
 from games.online.models import TableStatus
 from games.online.selectors import table_state
+from tests.online.helpers import act
 
 pytestmark = pytest.mark.django_db
 
@@ -65,17 +66,7 @@ def test_a_corellian_spike_game_is_played_online_and_lands_in_the_league(
                 if view["legal"]["verbs"]:
                     decision = bots[user.pk].decide(view)
                     seen.add(decision.verb)
-                    services.table_act(
-                        actor=user,
-                        table=table,
-                        verb=decision.verb,
-                        cards=list(decision.cards),
-                        amount=decision.amount,
-                        card=decision.card,
-                        source=decision.source,
-                        version=table.version,
-                        key=f"{step}-{user.pk}",
-                    )
+                    act(table, user, decision, key=f"{step}-{user.pk}")
                     break
             else:
                 scheduled.run(scheduled.last("next_hand"))

@@ -4,11 +4,9 @@ tasks recorded, and hands played through the table's API service."""
 
 import dataclasses
 import random
-import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -20,6 +18,7 @@ from games.online import services as online
 from games.online.models import OnlineSeat, OnlineTable, TableStatus
 from league.models import AuditEntry, EventKind, EventStatus, LedgerEntry, Role
 from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory, UserFactory
+from tests.online.helpers import act
 from tournaments import services
 from tournaments.models import Format, Registration, Tournament
 from tournaments.structures import Level, structure_to_json
@@ -160,23 +159,10 @@ def online_tables(night, users, recorded):
     return open_and_start
 
 
-def _act(table: OnlineTable, users: dict, engine_seat: int, decision: Any) -> None:
-    """The decision of the player at `engine_seat`, through the table's API service."""
+def _act(table: OnlineTable, users: dict, engine_seat: int, decision: Decision) -> None:
+    """The decision of the player at `engine_seat`, through the table's API service (`tests.online.helpers.act`)."""
     player = OnlineSeat.objects.get(table=table, engine_seat=engine_seat, left=False).player_id
-    online.table_act(
-        actor=users[player],
-        table=table,
-        verb=decision.verb,
-        cards=list(decision.cards),
-        amount=decision.amount,
-        card=decision.card,
-        source=decision.source,
-        unlock=decision.unlock,
-        lock=decision.lock,
-        call_hand=decision.call_hand,
-        version=table.version,
-        key=uuid.uuid4().hex,
-    )
+    act(table, users[player], decision)
 
 
 def finish_hand(table: OnlineTable, users: dict, *, calm: bool = False) -> None:

@@ -5,7 +5,6 @@ task records it into the round through the same path as an uploaded replay, once
 online tables mix in one event."""
 
 import random
-import uuid
 
 import pytest
 from django.test import Client
@@ -19,6 +18,7 @@ from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
 from league.models import AuditEntry, EventResult, LedgerEntry, LedgerKind, Standing
 from tests.league.conftest import eager_tasks  # noqa: F401 (fixture)
+from tests.online.helpers import act
 from tournaments import halcyon, services, tasks
 from tournaments.models import Registration, Tournament
 from tournaments.services.halcyon import seat_name
@@ -60,15 +60,7 @@ def play(night, table: OnlineTable, users: dict, recorded: list) -> list[halcyon
             continue
         engine_seat = game.waiting_for()[0]
         decision = SensibleBot(random.Random(table.version)).decide(game.view_for(engine_seat))
-        online.table_act(
-            actor=users[by_name[game.names[engine_seat]].player_id],
-            table=table,
-            verb=decision.verb,
-            cards=list(decision.cards) if decision.verb == "select" else None,
-            amount=decision.amount,
-            version=table.version,
-            key=uuid.uuid4().hex,
-        )
+        act(table, users[by_name[game.names[engine_seat]].player_id], decision)
     assert table.status == TableStatus.FINISHED
     game = Game.from_json(table.state)
     hands = [result for result in table.results if "stacks" in result]
