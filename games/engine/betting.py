@@ -13,7 +13,7 @@ from games.engine.frozen import builder
 VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LegalActions:
     """What one seat may do now, with the bounds; every amount is in credits.
 
@@ -77,7 +77,7 @@ class LegalActions:
         return data
 
 
-@dataclass
+@dataclass(slots=True)
 class BettingRound:
     """One betting round: each seat's bet so far, who still has to act, and where each seat's last action
     left the betting (for reopening, RULES 1.4).

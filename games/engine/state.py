@@ -28,6 +28,41 @@ MAX_ENTROPY = 200
 class Game:
     """One game at one table. Build it with `Game.new()` or `Game.from_json()`."""
 
+    # Slots, not a `__dict__`: views and every decision read these, and a slot is read without a dict lookup.
+    __slots__ = (
+        "_current_index",
+        "_history",
+        "_history_from",
+        "_master",
+        "_pre",
+        "_replay_version",
+        "_tail",
+        "carry",
+        "dealer",
+        "dealer_draw",
+        "dealt",
+        "entropy",
+        "first_dealer",
+        "hand",
+        "hands_played",
+        "item_transfers",
+        "items",
+        "left",
+        "levels",
+        "levels_set",
+        "names",
+        "options",
+        "out_at",
+        "over",
+        "pools",
+        "preset",
+        "results",
+        "stacks",
+        "starting_names",
+        "starting_stacks",
+        "variant",
+    )
+
     def __init__(self) -> None:
         self.variant = get_variant("coruscant_shift")
         self.options: CoruscantShiftOptions = CoruscantShiftOptions()

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from games.engine.state import Game
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Decision:
     """One decision: `verb` is select, check, call, bet, raise, fold or allin.
 

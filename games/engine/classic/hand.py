@@ -55,7 +55,7 @@ VERB_OF = {letter: verb for verb, letter in LETTERS.items()}
 PRIVATE_KINDS = frozenset({"deal", "draw", "trade", "shift"})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ClassicLegal(LegalActions):
     """`LegalActions` with a play turn's choices and the call of the hand.
 
@@ -150,6 +150,63 @@ def _round_record(number: int, note: str) -> Record:
 
 class ClassicHand:
     """The state of one Classic hand. Hidden fields (cards, piles, seed) are private and kept out of repr."""
+
+    # Slots, not a `__dict__`: the engine reads these on every decision, and a slot is read without a dict lookup.
+    __slots__ = (
+        "_actions",
+        "_deck",
+        "_discard",
+        "_draw",
+        "_field",
+        "_hand",
+        "_legal",
+        "_live",
+        "_log",
+        "_pending_roll",
+        "_pots",
+        "_pots_key",
+        "_seed",
+        "_skipped_from_start",
+        "_stacks",
+        "_turn_index",
+        "_turns",
+        "_waiting",
+        "awards",
+        "called_by",
+        "carry_out",
+        "chance",
+        "commitment",
+        "contributions",
+        "dealer",
+        "declared",
+        "demise_cards",
+        "ended",
+        "folded",
+        "forced",
+        "names",
+        "number",
+        "options",
+        "penalties",
+        "phase",
+        "reshuffled",
+        "returned",
+        "reveal",
+        "revealed_cards",
+        "rolls",
+        "round",
+        "round_number",
+        "sabacc_antes",
+        "sabacc_award",
+        "sabacc_before",
+        "sabacc_from_pots",
+        "sabacc_penalties",
+        "sabacc_pot",
+        "scores",
+        "seats",
+        "shifts",
+        "stalled",
+        "structure",
+    )
 
     def __init__(
         self,

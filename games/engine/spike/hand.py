@@ -34,7 +34,7 @@ PRICE_NAMES = {
 PRIVATE_KINDS = ("deal", "draw", "trade", "buy", "spike")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CardTurnActions:
     """What one seat may do in a card turn or a spike, with each source's price (credits)."""
 
