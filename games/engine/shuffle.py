@@ -7,6 +7,7 @@ Everything random in a hand comes from its hand seed: the deck order (`deck_from
 recipe so that anyone can recompute a hand from the revealed seeds.
 """
 
+import _random
 import hashlib
 import json
 import random
@@ -40,11 +41,26 @@ def commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+_new_random = random.Random.__new__  # a generator not seeded yet (`random.Random.__init__` seeds it)
+_seed_random = _random.Random.seed  # the C seeding under `random.Random.seed`
+
+
+def seeded(text: str) -> random.Random:
+    """`random.Random(text)`: the same generator, seeded once. `random.Random(text)` seeds in C with the text's
+    hash, then again in Python from its SHA-512 (the documented version 2 seeding), and a hand makes several.
+    A test holds it to `random.Random(text)` for many texts."""
+    rng = _new_random(random.Random)
+    data = text.encode()
+    _seed_random(rng, int.from_bytes(data + hashlib.sha512(data).digest(), "big"))
+    rng.gauss_next = None
+    return rng
+
+
 def deck_from_seed(seed: str, cards: list[Card] | None = None) -> list[Card]:
     """The draw pile, top card first: the variant's canonical deck (default: the 62 cards) shuffled by
     `random.Random(seed)`."""
     deck = list(cards) if cards is not None else full_deck()
-    shuffle(deck, random.Random(seed))
+    shuffle(deck, seeded(seed))
     return deck
 
 
@@ -69,13 +85,13 @@ def shuffle(items: list, rng: random.Random) -> None:
 
 
 def dice_from_seed(seed: str) -> Dice:
-    return roll(random.Random(f"{seed}/dice"))
+    return roll(seeded(f"{seed}/dice"))
 
 
 def reshuffle_rng(source: str, count: int) -> random.Random:
     """The generator of a hand's reshuffle number `count` (from 1): `source` is the hand seed (a deck given
     without listed reshuffles uses its compact code instead)."""
-    return random.Random(f"{source}/reshuffle/{count}")
+    return seeded(f"{source}/reshuffle/{count}")
 
 
 def reshuffle_pile(seed: str, count: int, discard: list[Card]) -> list[Card]:

@@ -18,7 +18,7 @@ from games.engine.errors import EngineError, IllegalAction, InvalidAmount, Inval
 from games.engine.forced import Levels
 from games.engine.hand import Hand
 from games.engine.options import CoruscantShiftOptions
-from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, server_seed, shuffle
+from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, seeded, server_seed, shuffle
 from games.engine.variant import get_variant
 
 MIN_SEATS, MAX_SEATS = 2, 8
@@ -160,7 +160,7 @@ class Game:
 
     def _draw_for_dealer(self) -> int:
         """Each player with credits draws a card; highest value deals; tied players draw again (seed 000)."""
-        rng = random.Random(f"{self._master}/dealer")
+        rng = seeded(f"{self._master}/dealer")
         contenders = [s for s, stack in enumerate(self.stacks) if stack > 0]
         while True:
             deck = self.variant.deck()

@@ -22,7 +22,7 @@ from games.engine import (
 )
 from games.engine.cards import Card, codes, encode_cards
 from games.engine.hand import Hand
-from games.engine.shuffle import commitment, deck_from_seed, shuffle
+from games.engine.shuffle import commitment, deck_from_seed, seeded, shuffle
 from tests.engine.helpers import check_round, new_game, peek_cards, play_hand, select_all, start
 
 ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
@@ -290,6 +290,16 @@ def test_the_fast_shuffle_is_exactly_the_standard_one():
             shuffle(ours, random.Random(f"{seed}/{size}"))
             random.Random(f"{seed}/{size}").shuffle(theirs)
             assert ours == theirs
+
+
+def test_a_generator_seeded_once_is_exactly_random_random_of_the_text():
+    texts = ["", "a", "0123456789abcdef0123456789abcdef/dice", "é/reshuffle/3", "x" * 300]
+    for text in texts + [f"{seed:032x}/reshuffle/{seed % 7}" for seed in range(300)]:
+        ours, theirs = seeded(text), random.Random(text)
+        assert ours.getstate() == theirs.getstate(), text
+        assert [ours.random() for _ in range(3)] == [theirs.random() for _ in range(3)]
+        assert ours.gauss(0, 1) == theirs.gauss(0, 1)
+    assert seeded("a") is not seeded("a")  # a new generator each time: nothing shared between hands
 
 
 def test_log_for_a_seat_hides_other_players_cards_until_the_showdown():

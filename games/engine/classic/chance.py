@@ -5,7 +5,6 @@ and every new pile). A replayed or stacked hand is given its deck and lists its 
 new piles; the rest of a pile follows the seeded order (`order.py`), so the document fixes everything.
 """
 
-import random
 from collections import Counter
 from dataclasses import dataclass
 
@@ -13,7 +12,7 @@ from games.engine.classic.cards import ClassicCard, canonical, codes, encode_car
 from games.engine.classic.dice import Roll, roll_dice
 from games.engine.classic.order import complete_pile, pile_label
 from games.engine.errors import MissingReshuffle
-from games.engine.shuffle import deck_from_seed, reshuffle_rng, shuffle
+from games.engine.shuffle import deck_from_seed, reshuffle_rng, seeded, shuffle
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +42,7 @@ class SeededChance:
 
     def __init__(self, seed: str) -> None:
         self.seed = seed
-        self._dice = random.Random(f"{seed}/dice")
+        self._dice = seeded(f"{seed}/dice")
 
     def deck(self) -> list[ClassicCard]:
         return deck_from_seed(self.seed, full_deck())
@@ -79,7 +78,7 @@ class ListedChance:
     ) -> None:
         self._deck = list(deck)
         self.rolls = None if rolls is None else list(rolls)
-        self._generator = random.Random(f"{encode_cards(deck)}/dice") if rolls is None else None
+        self._generator = seeded(f"{encode_cards(deck)}/dice") if rolls is None else None
         self.used = 0
         self.piles = [list(p) for p in piles or []]
         self.hand = hand

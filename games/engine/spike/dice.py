@@ -4,6 +4,7 @@ import random
 from dataclasses import dataclass
 
 from games.engine.errors import EngineError
+from games.engine.shuffle import seeded
 
 FACES = range(1, 7)
 
@@ -27,7 +28,7 @@ def roll(rng: random.Random) -> SpikeDice:
 
 def dice_from_seed(seed: str) -> SpikeDice:
     """The spike dice of a hand from its hand seed (docs/rules.md, fair decks)."""
-    return roll(random.Random(f"{seed}/spike-dice"))
+    return roll(seeded(f"{seed}/spike-dice"))
 
 
 def parse_spike_dice(data: object) -> SpikeDice:
