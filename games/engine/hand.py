@@ -558,24 +558,22 @@ class Hand:
 
         return coruscant_summary(game, self)
 
-    def public_hand(self) -> dict:
-        """What the table sees of the hand besides pots and seats: the target and its suit."""
-        return {"target": self.dice.number, "suit": self.dice.suit}
+    def add_public_hand(self, data: dict) -> None:
+        """What the table sees of the hand besides pots and seats, added to `data`: the target and its suit."""
+        data["target"] = self.dice.number
+        data["suit"] = self.dice.suit
 
-    def public_seats(self, viewer: int | None) -> dict[int, dict]:
-        """Each seat's public fields as `viewer` (None: a spectator) sees them: selection sizes stay hidden
-        while their phase is open (RULES 1.2.4)."""
+    def add_public_seats(self, rows: list[dict], viewer: int | None) -> None:
+        """Each seat's public fields as `viewer` (None: a spectator) sees them, added to its row (`rows[seat]`):
+        selection sizes stay hidden while their phase is open (RULES 1.2.4)."""
         # Only an open select or improve phase hides sizes; outside them every size is public.
         sizes = self.public_sizes() if self.phase in SELECT_PHASES else None
         selections, held, acted = self._selection, self._cards, self.acted
-        return {
-            seat: {
-                "selection_size": len(selections[seat]) if sizes is None or seat == viewer else sizes[seat][0],
-                "cards_held": len(held[seat]) if sizes is None or seat == viewer else sizes[seat][1],
-                "has_acted": seat in acted,
-            }
-            for seat in self.seats
-        }
+        for seat in self.seats:
+            row = rows[seat]
+            row["selection_size"] = len(selections[seat]) if sizes is None or seat == viewer else sizes[seat][0]
+            row["cards_held"] = len(held[seat]) if sizes is None or seat == viewer else sizes[seat][1]
+            row["has_acted"] = seat in acted
 
     def private_view(self, seat: int) -> dict:
         """A seat's own cards, for its view only."""

@@ -21,15 +21,11 @@ def public_log(document: dict) -> list[dict]:
     def capture(game, hand, listed) -> None:
         names = game.names
         steps = [_step(record, names) for record in hand.log_for(None) if record.kind != "end"]
-        hands.append(
-            {
-                "number": hand.number,
-                "dealer": names[hand.dealer],
-                **hand.public_hand(),
-                "steps": steps,
-                "result": game.results[-1] if game.results else hand_summary(game, hand),
-            }
-        )
+        entry = {"number": hand.number, "dealer": names[hand.dealer]}
+        hand.add_public_hand(entry)
+        entry["steps"] = steps
+        entry["result"] = game.results[-1] if game.results else hand_summary(game, hand)
+        hands.append(entry)
 
     replay_game(document, on_hand_end=capture)
     return hands

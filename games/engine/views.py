@@ -69,17 +69,15 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
     players = []
     append = players.append
     if hand is None:
-        extra: dict[int, dict] = {}
+        seats_in: set[int] = set()
     else:
         folded, contributions = hand.folded, hand.contributions
         bets = hand.bets() if in_hand else {}
-        # The variant's own public fields of each seat in the hand (card counts, selection sizes...), by seat.
-        extra = hand.public_seats(viewer)
+        seats_in = set(hand.seats)
     for seat, name in enumerate(names):
         stack = stacks[seat]
         counts, loose = shown_get(stack) or remember(stack)
-        fields = extra.get(seat)
-        if fields is not None:
+        if seat in seats_in:
             is_folded = seat in folded
             append(
                 {
@@ -94,7 +92,6 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
                     "all_in": in_hand and not is_folded and stack == 0,
                     "bet": bets.get(seat, 0),
                     "contributed": contributions.get(seat, 0),
-                    **fields,
                 }
             )
         else:
@@ -108,6 +105,9 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
                     "chips": {"chips": counts.copy(), "loose": loose},
                 }
             )
+    if hand is not None:
+        # The variant's own public fields of each seat in the hand (card counts, selection sizes...), last in the row.
+        hand.add_public_seats(players, viewer)
     levels = game.levels
     view: dict = {
         "variant": game.variant.name,
@@ -125,17 +125,13 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
         "hand": None,
     }
     if hand is not None:
-        current = {
-            "number": hand.number,
-            "phase": hand.phase,
-            "dealer": hand.dealer,
-            **hand.public_hand(),
-            "commitment": hand.commitment,
-            "deck": "seeded" if hand.commitment else "given",
-            "to_act": hand.actor(),
-            "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.pots()] if in_hand else [],
-            "draw_pile": hand.draw_pile_size(),
-        }
+        current = {"number": hand.number, "phase": hand.phase, "dealer": hand.dealer}
+        hand.add_public_hand(current)
+        current["commitment"] = hand.commitment
+        current["deck"] = "seeded" if hand.commitment else "given"
+        current["to_act"] = hand.actor()
+        current["pots"] = [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.pots()] if in_hand else []
+        current["draw_pile"] = hand.draw_pile_size()
         if not in_hand:
             current["result"] = game.results[-1] if game.results else hand_summary(game, hand)
         view["hand"] = current

@@ -29,7 +29,9 @@ def reference_public(game: Game, viewer: int | None = None) -> dict:
         seats_in = hand.seats
         folded, contributions = hand.folded, hand.contributions
         bets = hand.bets() if in_hand else {}
-        extra = hand.public_seats(viewer)
+        scratch: list[dict] = [{} for _ in names]
+        hand.add_public_seats(scratch, viewer)
+        extra = {seat: scratch[seat] for seat in seats_in}
     for seat, name in enumerate(names):
         stack = stacks[seat]
         row = {
@@ -70,11 +72,13 @@ def reference_public(game: Game, viewer: int | None = None) -> dict:
         "hand": None,
     }
     if hand is not None:
+        public_part: dict = {}
+        hand.add_public_hand(public_part)
         current = {
             "number": hand.number,
             "phase": hand.phase,
             "dealer": hand.dealer,
-            **hand.public_hand(),
+            **public_part,
             "commitment": hand.commitment,
             "deck": "seeded" if hand.commitment else "given",
             "to_act": hand.actor(),

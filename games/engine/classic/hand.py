@@ -438,36 +438,34 @@ class ClassicHand:
 
     # ----- what the views show ----------------------------------------------------------------------
 
-    def public_seats(self, viewer: int | None = None) -> dict[int, dict]:
-        """Each seat's public part: how many cards it holds, its interference field (public, face up) and,
-        with `declare_totals`, its declared two-card total."""
-        rows = {}
+    def add_public_seats(self, rows: list[dict], viewer: int | None = None) -> None:
+        """Each seat's public part, added to its row (`rows[seat]`): how many cards it holds, its interference
+        field (public, face up) and, with `declare_totals`, its declared two-card total."""
         hands, fields, declared = self._hand, self._field, self.declared
         for seat in self.seats:
             field = fields[seat]
-            row = {"cards_held": len(hands[seat]), "field": [card.code for card in field] if field else []}
+            row = rows[seat]
+            row["cards_held"] = len(hands[seat])
+            row["field"] = [card.code for card in field] if field else []
             if seat in declared:
                 row["declared_total"] = declared[seat]
-            rows[seat] = row
-        return rows
 
-    def public_hand(self) -> dict:
-        """The hand's public part: the round, every roll and Shift as they happen, the piles' sizes, the pots."""
-        last = self.rolls[-1] if self.rolls else None
-        return {
-            "variant": "classic",
-            "round": self.round_number,
-            "rolls": [[a, b] for a, b in self.rolls],
-            "last_roll": list(last) if last else None,
-            "shifts": list(self.shifts),
-            "draw_pile": len(self._draw),
-            "discard_pile": len(self._discard),
-            "hand_pot": sum(self.contributions.values()),  # `self.hand_pot()`
-            "sabacc_pot": self.sabacc_pot,
-            "call_round": self.options.call_round,
-            "called_by": self.called_by,
-            "ended": self.ended,
-        }
+    def add_public_hand(self, data: dict) -> None:
+        """The hand's public part, added to `data`: the round, every roll and Shift as they happen, the piles'
+        sizes, the pots."""
+        rolls = self.rolls
+        data["variant"] = "classic"
+        data["round"] = self.round_number
+        data["rolls"] = [[a, b] for a, b in rolls]
+        data["last_roll"] = list(rolls[-1]) if rolls else None
+        data["shifts"] = list(self.shifts)
+        data["draw_pile"] = len(self._draw)
+        data["discard_pile"] = len(self._discard)
+        data["hand_pot"] = sum(self.contributions.values())  # `self.hand_pot()`
+        data["sabacc_pot"] = self.sabacc_pot
+        data["call_round"] = self.options.call_round
+        data["called_by"] = self.called_by
+        data["ended"] = self.ended
 
     def private_view(self, seat: int) -> dict:
         """What only `seat` sees: the cards in its hand (its field is public anyway)."""

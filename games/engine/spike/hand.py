@@ -718,40 +718,35 @@ class SpikeHand:
         summary["stacks"] = {name: game.stacks[s] for s, name in enumerate(names)}
         return summary
 
-    def public_hand(self) -> dict:
-        """What everyone sees: the round, the market and its prices, the top of a face-up discard pile, how
-        many cards are discarded, the Sabacc pot, the face-up cards taken and their prices, and the spike roll
-        once it is rolled (each seat's prices paid are in its row of the view)."""
+    def add_public_hand(self, data: dict) -> None:
+        """What everyone sees, added to `data`: the round, the market and its prices, the top of a face-up discard
+        pile, how many cards are discarded, the Sabacc pot, the face-up cards taken and their prices, and the spike
+        roll once it is rolled (each seat's prices paid are in its row of the view)."""
         opts = self.options
-        market = [
+        face_up = opts.market == "discard_pile"
+        data["round"] = self.round_number
+        data["market"] = [
             {"position": POSITIONS[i], "card": card.code, "price": opts.market_prices[i]}
             for i, card in enumerate(self._market)
         ]
-        face_up = opts.market == "discard_pile"
-        data = {
-            "round": self.round_number,
-            "market": market,
-            "discard_top": self._discard[-1].code if face_up and self._discard else None,
-            "discard_count": len(self._discard),
-            "discard_face_up": face_up,
-            # After the reveal: what the Sabacc pot keeps for the next hand.
-            "sabacc_pot": self.pools_out.get("sabacc_pot", 0) if self.is_complete else self.sabacc_pot(),
-            "purchases": [dict(p) for p in self.purchases] if self.purchases else [],
-            "spike_dice": [self.dice.first, self.dice.second] if self.rolled and self.dice is not None else None,
-        }
-        return data
+        data["discard_top"] = self._discard[-1].code if face_up and self._discard else None
+        data["discard_count"] = len(self._discard)
+        data["discard_face_up"] = face_up
+        # After the reveal: what the Sabacc pot keeps for the next hand.
+        data["sabacc_pot"] = self.pools_out.get("sabacc_pot", 0) if self.is_complete else self.sabacc_pot()
+        data["purchases"] = [dict(p) for p in self.purchases] if self.purchases else []
+        data["spike_dice"] = [self.dice.first, self.dice.second] if self.rolled and self.dice is not None else None
 
-    def public_seats(self, viewer: int | None) -> dict[int, dict]:
+    def add_public_seats(self, rows: list[dict], viewer: int | None) -> None:
+        """Each seat's public fields, added to its row (`rows[seat]`)."""
         costs = self.card_costs_paid if self.is_complete else self.card_costs
-        return {
-            seat: {
-                "cards_held": len(self._cards[seat]),
-                "selection_size": 0,
-                "has_acted": seat in self.acted,
-                "card_costs": costs.get(seat, 0),
-            }
-            for seat in self.seats
-        }
+        held, acted = self._cards, self.acted
+        for seat in self.seats:
+            row = rows[seat]
+            row["cards_held"] = len(held[seat])
+            row["selection_size"] = 0
+            row["has_acted"] = seat in acted
+            row["card_costs"] = costs.get(seat, 0)
 
     def private_view(self, seat: int) -> dict:
         return {"cards": codes(self._cards.get(seat, ())), "selection": []}
