@@ -13,6 +13,8 @@ import json
 import random
 from collections.abc import Iterable
 
+import cython
+
 from games.engine.cards import Card, encode_cards, full_deck
 from games.engine.dice import Dice, roll
 
@@ -64,6 +66,15 @@ def deck_from_seed(seed: str, cards: list[Card] | None = None) -> list[Card]:
     return deck
 
 
+# Compiled (`games.native`), the loop's numbers are C integers; as plain Python the declaration does nothing.
+@cython.locals(
+    size=cython.Py_ssize_t,
+    n=cython.Py_ssize_t,
+    i=cython.Py_ssize_t,
+    j=cython.Py_ssize_t,
+    low=cython.Py_ssize_t,
+    bits=cython.int,
+)
 def shuffle(items: list, rng: random.Random) -> None:
     """Exactly `rng.shuffle(items)` (CPython's Fisher-Yates over `getrandbits`), without its per-card calls.
 
