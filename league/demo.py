@@ -1,6 +1,7 @@
 """Demo data for `make run`: one account per role (an organiser who is not staff, a player who claimed the
 guest "Han" and so has a history, a site admin), a league of a dozen players, a finished season of results
-with their ledgers, and a current season with a tournament under way.
+with their ledgers, and a current season with a tournament under way; beside it a small Corellian Spike
+league and a small Classic Sabacc league, each with a practice table in the lobby to play against bots.
 
 Idempotent: running it again changes nothing that is already there.
 """
@@ -103,6 +104,7 @@ def load_demo_data(out: TextIO) -> None:
     out.write(f"  {DEMO_ADMIN:<10} site admin (staff): everything, and /admin/\n")
     if League.objects.filter(slug=DEMO_LEAGUE).exists():
         out.write(f"Demo league {DEMO_LEAGUE!r} is already there.\n")
+        _variant_leagues(organiser, out)
         hooks.demo_extend(out)
         return
 
@@ -207,4 +209,60 @@ def load_demo_data(out: TextIO) -> None:
     services.player_claim(user=player_user, player=han, claim_code=han.claim_code)
     services.standings_recompute(league_id=league.pk)
     out.write(f"Demo league {league.name!r}: {len(players)} players, 2 seasons, standings computed.\n")
+    _variant_leagues(organiser, out)
     hooks.demo_extend(out)
+
+
+# The other variants' demo leagues: (slug, name, variant, preset, description).
+VARIANT_LEAGUES = [
+    (
+        "outer-rim-spike",
+        "Outer Rim Spike",
+        "corellian_spike",
+        "galaxy_series",
+        "Corellian Spike as the Galaxy Series plays it: spike dice, a market of Pilots, Wings and Gunners.",
+    ),
+    (
+        "cloud-city-classic",
+        "Cloud City Classic",
+        "classic",
+        "classic",
+        "Classic Sabacc: interference fields, Sabacc Shifts, bombing out and the Sabacc pot.",
+    ),
+]
+
+
+def _variant_leagues(organiser, out: TextIO) -> None:
+    """A league per other variant, each with a running practice night and an online table in the lobby
+    (the organiser sits down, fills the empty seats with bots and starts it); those already there are left."""
+    from league import services
+    from league.models import BuyInPolicy, ChipSet, EventStatus, League
+
+    for slug, name, variant, preset, description in VARIANT_LEAGUES:
+        if League.objects.filter(slug=slug).exists():
+            continue
+        league = services.league_create(
+            actor=organiser,
+            name=name,
+            slug=slug,
+            description=description,
+            variant=variant,
+            preset=preset,
+            chip_set=ChipSet.objects.get(slug="standard"),
+            buy_in_policy=BuyInPolicy.objects.get(name="Standard stake"),
+        )
+        today = timezone.now().date()
+        season = services.season_create(
+            actor=organiser, league=league, name="Season 1", starts_on=today - datetime.timedelta(days=7)
+        )
+        practice = services.event_create(
+            actor=organiser,
+            season=season,
+            name="Practice night",
+            starts_at=timezone.now() - datetime.timedelta(minutes=5),
+            status=EventStatus.RUNNING,
+        )
+        hooks.get("online_table_open")(
+            actor=organiser, event=practice, name=f"{name} practice table", seats=4, turn_seconds=60
+        )
+        out.write(f"Demo league {name!r} ({variant.replace('_', ' ')}): a practice table in the lobby.\n")

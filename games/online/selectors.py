@@ -17,6 +17,7 @@ from games.online.models import (
     TableStatus,
 )
 from games.online.permissions import can_run_table, can_sit
+from league.pages import rules_name
 from league.selectors import league_list, user_player_id
 
 
@@ -79,6 +80,7 @@ def table_summary(table: OnlineTable, *, user: Any) -> dict:
         "event": table.event.name,
         "status": table.status,
         "preset": table.preset,
+        "rules": rules_name(table.variant, table.preset),  # "Better Coruscant Shift", "Classic (Universe)"
         "buy_in": table.buy_in,
         "seat_count": table.seat_count,
         "seats_free": table.seat_count - len(seats),

@@ -24,6 +24,7 @@ from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
 from games.views.pages import history_step
 from league.models import Event, EventStatus
+from league.pages import rules_name
 from league.selectors import league_list
 
 SUIT_NAMES = {"c": "circle", "s": "square", "t": "triangle"}
@@ -105,7 +106,7 @@ def present(state: dict) -> dict:
         players.append(
             {
                 **row,
-                "chips_text": ", ".join(f"{n} {name}" for name, n in (chips.get("chips") or {}).items()),
+                "chips_text": _chips_text(chips.get("chips") or {}, row.get("stack")),
                 "waiting": row["seat"] in waiting,
                 "dealer": hand.get("dealer") == row["seat"],
                 "you": seat.get("you", False),
@@ -180,6 +181,28 @@ def _openable_events(user) -> list[Event]:
     return [e for e in events if can_open_table(user, e.season.league)]
 
 
+def _chips_text(counts: dict[str, int], stack: int | None) -> str:
+    """ "2 gold, 4 silver, 10 bronze"; nothing when every chip is worth a credit (simple chips), where the
+    count would only repeat the stack."""
+    if sum(counts.values()) == stack:
+        return ""
+    return ", ".join(f"{n} {name}" for name, n in counts.items())
+
+
+def _preset_groups() -> list[dict]:
+    """The rules a table may be opened with, by variant: each preset named as the pages name rules
+    ("Better Coruscant Shift", "Classic Sabacc (Universe)"); a table plays its league's variant, so the
+    lobby offers only the chosen event's group (the service refuses any other, naming what is allowed)."""
+    return [
+        {
+            "variant": variant,
+            "label": variant.replace("_", " ").title(),
+            "presets": [(preset, rules_name(variant, preset)) for preset in presets],
+        }
+        for variant, presets in variant_presets().items()
+    ]
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     tables = list(selectors.lobby_tables(user=request.user))
     context = {"tables": [selectors.table_summary(t, user=request.user) for t in tables]}
@@ -187,7 +210,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         return render(request, "tables/_lobby.html", context)
     context.update(
         events=_openable_events(request.user),
-        presets=[preset for presets in variant_presets().values() for preset in presets],
+        preset_groups=_preset_groups(),
         seat_range=range(MIN_SEATS, MAX_SEATS + 1),
     )
     return render(request, "tables/lobby.html", context)

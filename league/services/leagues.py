@@ -88,6 +88,8 @@ def league_create(*, actor: Any, name: str, **fields: Any) -> League:
     league = League.objects.create(name=name, **fields)
     if getattr(actor, "is_authenticated", False):
         Membership.objects.create(league=league, player=player_for_user(user=actor), role=Role.ORGANISER)
+        if hasattr(actor, "_league_roles_cache"):  # the roles read earlier on this user object gain the new league
+            actor._league_roles_cache[league.pk] = Role.ORGANISER
     audit(actor=actor, action="league.create", obj=league, league=league, data={"name": name})
     publish("league.created", {"league": league.slug})
     return league

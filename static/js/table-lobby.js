@@ -20,3 +20,24 @@
     window.setInterval(reload, 5000);
   }
 })();
+
+// Opening a table: a table plays its event's variant, so only that variant's rules can be chosen.
+(function () {
+  "use strict";
+  const events = document.querySelector("[data-variant-select]");
+  const presets = document.querySelector("[data-preset-select]");
+  if (!events || !presets) return;
+  function offer() {
+    const chosen = events.options[events.selectedIndex];
+    const variant = chosen ? chosen.dataset.variant : "";
+    presets.querySelectorAll("optgroup").forEach(function (group) {
+      const own = group.dataset.variant === variant;
+      group.hidden = !own;
+      group.disabled = !own;
+    });
+    const picked = presets.options[presets.selectedIndex];
+    if (picked && picked.parentElement.disabled) presets.value = "";
+  }
+  events.addEventListener("change", offer);
+  offer();
+})();

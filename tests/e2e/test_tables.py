@@ -294,3 +294,40 @@ def test_keyboard_shortcuts_and_the_bet_slider_presets(browser, live_server, tab
     text = f"bet {low}" if verb == "bet" else f"raised to {low}"
     for other in pages.values():  # everyone sees it live
         other.wait_for_selector(f".log li:has-text('{text}')")
+
+
+def test_the_lobby_offers_only_the_chosen_events_variant_and_opens_a_classic_table(browser, live_server, contexts):
+    """The demo's three leagues: choosing an event keeps only its variant's rules choosable (a table plays its
+    league's variant), and a Classic table opened with a Classic preset shows the Classic parts of the page."""
+    import io
+
+    from django.contrib.auth import get_user_model
+
+    from league.demo import DEMO_ORGANISER, load_demo_data
+
+    load_demo_data(io.StringIO())
+    organiser = get_user_model().objects.get(username=DEMO_ORGANISER)
+    page = signed_in(browser, live_server.url, organiser, contexts, width=390, height=844)
+    page.goto(f"{live_server.url}/tables/")
+    choosable = (
+        "[...document.querySelectorAll('select[name=preset] option')]"
+        ".filter(o => !o.disabled && !o.parentElement.disabled).map(o => o.value)"
+    )
+    events = page.locator("select[name=event] option")
+    variants = dict(
+        zip(events.all_inner_texts(), events.evaluate_all("os => os.map(o => o.dataset.variant)"), strict=True)
+    )
+    spike_event = next(name for name, variant in variants.items() if variant == "corellian_spike")
+    page.select_option("select[name=event]", label=spike_event)
+    assert page.evaluate(choosable) == ["", "galaxy_series", "cantina_spike"]
+    page.select_option("select[name=preset]", "cantina_spike")
+    classic_event = next(name for name, variant in variants.items() if variant == "classic")
+    page.select_option("select[name=event]", label=classic_event)
+    assert page.evaluate(choosable) == ["", "classic", "universe"]
+    assert page.locator("select[name=preset]").input_value() == ""  # the Spike preset chosen before is dropped
+    page.select_option("select[name=preset]", label="Classic (Universe)")
+    page.fill("input[name=name]", "Universe table")
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_selector("h1:has-text('Universe table')")
+    assert page.locator("text=Classic (Universe)").count() >= 1
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0

@@ -5,7 +5,8 @@ import io
 from django.contrib.auth import get_user_model
 
 from games.models import Game
-from league.demo import DEMO_LEAGUE, load_demo_data
+from games.online.models import OnlineTable
+from league.demo import DEMO_LEAGUE, VARIANT_LEAGUES, load_demo_data
 from league.models import EventStatus, League, LedgerEntry, Standing
 from league.selectors import standings_rows
 
@@ -26,3 +27,10 @@ def test_the_demo_loads_once_and_keeps_the_organiser_login(db):
     # Every game balances in the ledger: what came in went out (the tournament still running holds its prize pool).
     settled = LedgerEntry.objects.exclude(event__name="Friday freezeout")
     assert sum(settled.values_list("amount", flat=True)) == 0
+    # Beside it a league of each other variant, with a table of that variant waiting in the lobby.
+    for slug, _, variant, preset, _ in VARIANT_LEAGUES:
+        other = League.objects.get(slug=slug)
+        assert (other.variant, other.preset) == (variant, preset)
+        table = OnlineTable.objects.get(event__season__league=other)
+        assert table.variant == variant and table.status == "open"
+    assert {league.variant for league in League.objects.all()} == {"coruscant_shift", "corellian_spike", "classic"}

@@ -44,3 +44,12 @@ def test_4_anonymous_users_never_create_leagues(world, settings, creators):
     assert permissions.can_create_league(None) is False
     assert create(None).status_code == 401
     assert not League.objects.filter(slug="new-league").exists()
+
+
+def test_the_creator_manages_the_new_league_at_once_on_the_same_user_object(world):
+    """The roles read earlier on a user object (cached for the request) gain the league it has just created,
+    so the same request (the demo loader, a page that creates then opens a table) may manage it."""
+    outsider = world.users["outsider"]
+    assert not permissions.can_manage_league(outsider, world.league)  # reads and caches the roles
+    league = league_create(actor=outsider, name="Fresh league")
+    assert permissions.can_manage_league(outsider, league)

@@ -121,3 +121,8 @@ def test_the_table_page_shows_the_fields_the_rolls_and_the_sabacc_pot(classic_le
     assert 'class="classic"' in page and "data-sabacc-pot>2<" in page
     assert f"data-field-card>{locked}<" in page
     assert "data-last-roll>" in page
+    # Selections are Coruscant Shift's: a Classic hand has a field instead, and simple chips (one credit
+    # each) are not counted again under the stack.
+    assert "Your selection" not in page and "Your hand" in page and "<kbd>S</kbd> select" not in page
+    stacks = [p["stack"] for p in table_state(table, user=actor)["view"]["players"]]
+    assert all(f"<strong>{n}</strong> credits<br>" not in page for n in stacks)

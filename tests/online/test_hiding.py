@@ -139,6 +139,7 @@ def test_a_selection_is_the_players_own_and_shows_apart_from_the_hand(world, hum
     html = client.get(f"/tables/{heads_up.pk}/").content.decode()
     selection = html.split('class="cards selection"', 1)[1].split("</div>", 1)[0]
     assert all(f'data-code="{c}"' in selection for c in chosen)
+    assert "<kbd>S</kbd> select" in html  # the shortcut of Coruscant Shift's selection, offered here only
     opponent = Client()
     opponent.force_login(world.users["organiser"])
     theirs = opponent.get(f"/tables/{heads_up.pk}/").content.decode()
