@@ -236,7 +236,7 @@ def _variant_leagues(organiser, out: TextIO) -> None:
     """A league per other variant, each with a running practice night and an online table in the lobby
     (the organiser sits down, fills the empty seats with bots and starts it); those already there are left."""
     from league import services
-    from league.models import BuyInPolicy, ChipSet, EventStatus, League
+    from league.models import ChipSet, EventStatus, League
 
     for slug, name, variant, preset, description in VARIANT_LEAGUES:
         if League.objects.filter(slug=slug).exists():
@@ -249,8 +249,7 @@ def _variant_leagues(organiser, out: TextIO) -> None:
             variant=variant,
             preset=preset,
             chip_set=ChipSet.objects.get(slug="standard"),
-            buy_in_policy=BuyInPolicy.objects.get(name="Standard stake"),
-        )
+        )  # no buy-in policy: a table's buy-in is the preset's starting stack (100 credits, simple chips)
         today = timezone.now().date()
         season = services.season_create(
             actor=organiser, league=league, name="Season 1", starts_on=today - datetime.timedelta(days=7)

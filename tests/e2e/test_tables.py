@@ -309,6 +309,9 @@ def test_the_lobby_offers_only_the_chosen_events_variant_and_opens_a_classic_tab
     organiser = get_user_model().objects.get(username=DEMO_ORGANISER)
     page = signed_in(browser, live_server.url, organiser, contexts, width=390, height=844)
     page.goto(f"{live_server.url}/tables/")
+    # On a phone the lobby lists each table as a card of labelled lines, not seven columns to scroll sideways.
+    assert page.locator("table.lobby thead").is_hidden()
+    assert page.locator("table.lobby").evaluate("t => t.scrollWidth <= t.clientWidth")
     choosable = (
         "[...document.querySelectorAll('select[name=preset] option')]"
         ".filter(o => !o.disabled && !o.parentElement.disabled).map(o => o.value)"
