@@ -10,6 +10,7 @@ is made, and seeds and commitments are dropped.
 from typing import Any
 
 from games.engine import EngineError, Game
+from games.engine.classic.ranking import HAND_TITLES as CLASSIC_TITLES
 from games.engine.replay import replay_game
 from games.engine.spike.evaluation import HAND_TITLES
 
@@ -157,8 +158,9 @@ def _public_result(result: dict[str, Any]) -> dict[str, Any]:
         if name not in folded
     }
     for shown in showdown.values():
-        if "hand" in shown:  # Corellian Spike: the hand's name as players say it
-            shown["title"] = HAND_TITLES.get(shown["hand"], shown["hand"])
+        title = shown_title(shown)
+        if title:
+            shown["title"] = title
     pots = [
         {"amount": pot["amount"], "winners": list(pot.get("winners") or []), "paid": dict(pot.get("paid") or {})}
         for pot in result.get("pots") or []
@@ -166,11 +168,50 @@ def _public_result(result: dict[str, Any]) -> dict[str, Any]:
     return {
         "target": result.get("target"),
         "suit": result.get("suit"),
+        "notes": reveal_notes(result),
         "folded": sorted(folded),
         "showdown": showdown,
         "pots": pots,
         "stacks": dict(result.get("stacks") or {}),
     }
+
+
+def shown_title(shown: dict[str, Any]) -> str | None:
+    """The name of a hand shown at the reveal, as players say it: Corellian Spike's hands ("Prime Sabacc"),
+    Classic's kinds ("Idiot's Array", "Pure Sabacc", "bombed out"; an ordinary total has none) and what a
+    Sudden Demise card made of it. Coruscant Shift's selections have no names (None)."""
+    hand = shown.get("hand")
+    if hand is None:
+        return None
+    if "field" not in shown:  # Corellian Spike
+        return HAND_TITLES.get(hand, hand)
+    title = CLASSIC_TITLES.get(hand, hand)
+    demise = shown.get("sudden_demise")
+    if demise:
+        after = CLASSIC_TITLES.get(demise.get("hand"), demise.get("hand"))
+        drawn = ", ".join(demise.get("cards") or [])
+        title = f"{title + '; ' if title else ''}Sudden Demise: drew {drawn}, total {_signed(demise.get('total', 0))}"
+        title += f", {after}" if after else ""
+    return title or None
+
+
+def reveal_notes(result: dict[str, Any]) -> list[str]:
+    """What else the reveal settled, in words: Classic's bomb-out penalties and its Sabacc pot (won, or carried
+    to the next hand); nothing for the other variants."""
+    notes = [
+        f"{name} bombed out and paid {amount:,} into the Sabacc pot."
+        for name, amount in (result.get("penalties") or {}).items()
+        if amount
+    ]
+    sabacc = result.get("sabacc_pot")
+    if isinstance(sabacc, dict):
+        paid = sabacc.get("paid") or {}
+        if paid:
+            won = " and ".join(f"{name} {amount:,}" for name, amount in paid.items())
+            notes.append(f"The Sabacc pot pays {won}.")
+        elif sabacc.get("after"):
+            notes.append(f"The Sabacc pot of {sabacc['after']:,} carries over to the next hand.")
+    return notes
 
 
 def _result_text(result: dict[str, Any]) -> str:

@@ -18,7 +18,10 @@ from django.views.decorators.http import require_POST
 
 from config.errors import ApplicationError
 from games.engine.bots import BOTS
+from games.engine.classic.cards import FACE_NAMES
+from games.engine.classic.cards import SUIT_NAMES as CLASSIC_SUIT_NAMES
 from games.engine.options import variant_presets
+from games.history import reveal_notes, shown_title
 from games.online import hands, selectors, services, stream
 from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
@@ -44,7 +47,8 @@ def _fresh(pk: int) -> OnlineTable:
 # ----- presenting a state ----------------------------------------------------------------------------
 
 
-CLASSIC_SUITS = {"s": "Sabers", "f": "Flasks", "c": "Coins", "t": "Staves"}
+CLASSIC_SUITS = CLASSIC_SUIT_NAMES  # Sabers, Flasks, Coins, Staves
+CLASSIC_FACES = FACE_NAMES  # the Idiot, the Queen of Air and Darkness, Endurance ... The Star
 
 
 def card(code: str, variant: str | None = None) -> dict:
@@ -52,9 +56,24 @@ def card(code: str, variant: str | None = None) -> dict:
     Classic Sabacc's cards (`+12f`, `-17`, `0`) have no shapes: value and suit in words."""
     if variant == "classic":
         if code[-1].isdigit():
-            return {"code": code, "sylop": False, "value": code, "suit": "face", "label": f"face card {code}"}
+            name = CLASSIC_FACES.get(int(code), "face card")
+            return {
+                "code": code,
+                "sylop": False,
+                "value": code,
+                "suit": "face",
+                "mark": "face",
+                "label": f"{name} {code}",
+            }
         suit = CLASSIC_SUITS.get(code[-1], code[-1])
-        return {"code": code, "sylop": False, "value": code[:-1], "suit": "classic", "label": f"{code[:-1]} {suit}"}
+        return {
+            "code": code,
+            "sylop": False,
+            "value": code[:-1],
+            "suit": f"classic-{code[-1]}",
+            "mark": suit,
+            "label": f"{code[:-1]} {suit}",
+        }
     if code == "0":
         return {"code": code, "sylop": True, "value": "0", "suit": "sylop", "label": "Sylop"}
     value, suit = int(code[:-1]), SUIT_NAMES.get(code[-1], code[-1])
@@ -122,9 +141,15 @@ def present(state: dict) -> dict:
             awarded["why"] = pot_reason(awarded, result.get("showdown", {}), view.get("variant", "coruscant_shift"))
         reveal = {
             "showdown": [
-                {**row, "name": name, "cards": [card(c, view.get("variant")) for c in row.get("cards", [])]}
+                {
+                    **row,
+                    "name": name,
+                    "cards": [card(c, view.get("variant")) for c in row.get("cards", [])],
+                    "title": shown_title(row),
+                }
                 for name, row in result.get("showdown", {}).items()
             ],
+            "notes": reveal_notes(result),
             "pots": result.get("pots", []),
             "folded": result.get("folded", []),
         }

@@ -126,3 +126,29 @@ def test_the_table_page_shows_the_fields_the_rolls_and_the_sabacc_pot(classic_le
     assert "Your selection" not in page and "Your hand" in page and "<kbd>S</kbd> select" not in page
     stacks = [p["stack"] for p in table_state(table, user=actor)["view"]["players"]]
     assert all(f"<strong>{n}</strong> credits<br>" not in page for n in stacks)
+
+
+def test_the_reveal_on_the_table_page_tells_the_sabacc_pot(classic_league, humans, open_table, scheduled):
+    """At the end of a hand the page says what became of the Sabacc pot (it always holds the antes): paid to a
+    Pure Sabacc or Idiot's Array, or carried over; named hands carry their names."""
+    world = classic_league
+    world.league.option_overrides = {"call_round": 1}
+    world.league.save()
+    table = _running(world, humans, open_table)
+    users = [world.users["organiser"], humans[0]]
+    bots = {user.pk: SensibleBot(random.Random(user.pk)) for user in users}
+    for step in range(500):
+        table.refresh_from_db()
+        if (table_state(table, user=users[0])["view"]["hand"] or {}).get("result"):
+            break
+        user = next(u for u in users if table_state(table, user=u)["view"]["legal"]["verbs"])
+        act(table, user, bots[user.pk].decide(table_state(table, user=user)["view"]), key=f"r{step}")
+    result = table_state(table, user=users[0])["view"]["hand"]["result"]
+    client = Client()
+    client.force_login(users[0])
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    reveal = page.split('class="reveal"', 1)[1].split("</section>", 1)[0]
+    assert 'class="note">The Sabacc pot ' in reveal
+    for name, shown in result["showdown"].items():
+        if shown["hand"] != "ordinary":
+            assert '<strong class="hand-title">' in reveal, (name, shown)

@@ -1,6 +1,6 @@
 """The lobby's form for opening a table: rules offered by variant under the names the pages use, each event
 saying its variant (the page keeps only that variant's rules choosable); chips shown only where they say more
-than the stack."""
+than the stack; Classic cards marked with their suit."""
 
 import re
 
@@ -49,3 +49,19 @@ def test_chips_are_listed_only_where_they_say_more_than_the_stack():
     assert _chips_text({"gold": 2, "silver": 4, "bronze": 10}, 450) == "2 gold, 4 silver, 10 bronze"
     assert _chips_text({"chip": 264}, 264) == ""
     assert _chips_text({}, 0) == ""
+
+
+def test_classic_cards_say_their_suit_and_face_cards_their_name():
+    from games.online.views import card
+
+    assert card("+12f", "classic") == {
+        "code": "+12f",
+        "sylop": False,
+        "value": "+12",
+        "suit": "classic-f",
+        "mark": "Flasks",
+        "label": "+12 Flasks",
+    }
+    assert card("-2", "classic")["label"] == "Queen of Air and Darkness -2"
+    assert card("0", "classic")["mark"] == "face" and card("0", "classic")["label"] == "Idiot 0"
+    assert "mark" not in card("+3c")  # Coruscant Shift draws the suit's shape

@@ -10,6 +10,8 @@ from games.engine.classic.cards import ClassicCard
 
 IDIOTS_ARRAY, PURE_SABACC, ORDINARY, BOMB_OUT = "idiots_array", "pure_sabacc", "ordinary", "bomb_out"
 KIND_RANK = {BOMB_OUT: 0, ORDINARY: 1, PURE_SABACC: 2, IDIOTS_ARRAY: 3}
+# The kinds as players say them at the reveal (an ordinary hand is named by its total alone).
+HAND_TITLES = {IDIOTS_ARRAY: "Idiot's Array", PURE_SABACC: "Pure Sabacc", ORDINARY: "", BOMB_OUT: "bombed out"}
 RANKINGS = ("magnitude", "signed")
 
 
