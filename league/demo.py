@@ -233,11 +233,18 @@ VARIANT_LEAGUES = [
 
 
 def _variant_leagues(organiser, out: TextIO) -> None:
-    """A league per other variant, each with a running practice night and an online table in the lobby
-    (the organiser sits down, fills the empty seats with bots and starts it); those already there are left."""
+    """A league per other variant, each with four members from the Coruscant Circuit (the demo player's Han
+    among them), a running practice night and an online table in the lobby (sit down, fill the empty seats
+    with bots, start it); those already there are left."""
     from league import services
-    from league.models import ChipSet, EventStatus, League
+    from league.models import ChipSet, EventStatus, League, Player, Role
 
+    # The demo player (as Han) and three friends from the Coruscant Circuit play these leagues too.
+    regulars = [
+        player
+        for name in (DEMO_PLAYER_CLAIMS, "Lando", "Leia", "Chewbacca")
+        if (player := Player.objects.filter(memberships__league__slug=DEMO_LEAGUE, display_name=name).first())
+    ]
     for slug, name, variant, preset, description in VARIANT_LEAGUES:
         if League.objects.filter(slug=slug).exists():
             continue
@@ -250,6 +257,8 @@ def _variant_leagues(organiser, out: TextIO) -> None:
             preset=preset,
             chip_set=ChipSet.objects.get(slug="standard"),
         )  # no buy-in policy: a table's buy-in is the preset's starting stack (100 credits, simple chips)
+        for player in regulars:
+            services.membership_add(actor=organiser, league=league, player=player, role=Role.PLAYER)
         today = timezone.now().date()
         season = services.season_create(
             actor=organiser, league=league, name="Season 1", starts_on=today - datetime.timedelta(days=7)

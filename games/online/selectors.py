@@ -16,7 +16,7 @@ from games.online.models import (
     SeatChange,
     TableStatus,
 )
-from games.online.permissions import can_run_table, can_sit
+from games.online.permissions import can_run_table, can_sit, sit_refusal
 from league.pages import rules_name
 from league.selectors import league_list, user_player_id
 
@@ -123,6 +123,12 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
                 .values_list("stack", flat=True)
                 .first(),
             }
+    seat_free = (
+        seats_open(table)
+        and (table.status == TableStatus.OPEN or between_hands)
+        and me is None
+        and sum(1 for s in table.seats.all() if not s.left) < table.seat_count
+    )
     return {
         "table": {
             **table_summary(table, user=user),
@@ -147,12 +153,10 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
             for s in table.seats.all()
         ],
         "you": {"seat": me.number, "engine_seat": me.engine_seat, "away": me.away} if me else None,
+        # A seat is free to take now, but not by this user: why, and how to become able to.
+        "why_not_sit": sit_refusal(user, table) if seat_free else None,
         "can": {
-            "sit": seats_open(table)
-            and (table.status == TableStatus.OPEN or between_hands)
-            and me is None
-            and sum(1 for s in table.seats.all() if not s.left) < table.seat_count
-            and can_sit(user, table),
+            "sit": seat_free and can_sit(user, table),
             "leave": me is not None
             and table.tournament_table is None
             and (

@@ -47,6 +47,7 @@ def _fresh(pk: int) -> OnlineTable:
 # ----- presenting a state ----------------------------------------------------------------------------
 
 
+SHARED_VERBS = frozenset(("select", "check", "call", "bet", "raise", "fold", "allin"))
 CLASSIC_SUITS = CLASSIC_SUIT_NAMES  # Sabers, Flasks, Coins, Staves
 CLASSIC_FACES = FACE_NAMES  # the Idiot, the Queen of Air and Darkness, Endurance ... The Star
 
@@ -173,6 +174,8 @@ def present(state: dict) -> dict:
         "waiting_names": [names[s] for s in view.get("waiting_for", []) if s in names],
         "reveal": reveal,
         "bet": bet,
+        # The shared form's verbs (selections and betting); the variants' turn forms have their own.
+        "shared_verbs": bool(SHARED_VERBS.intersection(legal["verbs"])),
         "target_suit": hand.get("suit"),
         "standings": view.get("standings"),
         "key": uuid.uuid4().hex,  # a fresh idempotency key per rendering: a double-click acts once

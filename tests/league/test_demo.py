@@ -33,4 +33,6 @@ def test_the_demo_loads_once_and_keeps_the_organiser_login(db):
         assert (other.variant, other.preset) == (variant, preset)
         table = OnlineTable.objects.get(event__season__league=other)
         assert table.variant == variant and table.status == "open"
+        members = set(other.memberships.values_list("player__display_name", flat=True))
+        assert {"Han", "Lando", "Leia", "Chewbacca"} <= members  # the demo player may sit down at its table
     assert {league.variant for league in League.objects.all()} == {"coruscant_shift", "corellian_spike", "classic"}

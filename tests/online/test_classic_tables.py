@@ -152,3 +152,14 @@ def test_the_reveal_on_the_table_page_tells_the_sabacc_pot(classic_league, human
     for name, shown in result["showdown"].items():
         if shown["hand"] != "ordinary":
             assert '<strong class="hand-title">' in reveal, (name, shown)
+
+
+def test_a_play_turn_shows_one_form_and_no_empty_betting_bar(classic_league, humans, open_table, scheduled):
+    world = classic_league
+    table = _running(world, humans, open_table)
+    actor = _actor(world, humans, table)
+    assert set(table_state(table, user=actor)["view"]["legal"]["verbs"]) <= {"draw", "trade", "stand"}
+    client = Client()
+    client.force_login(actor)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert page.count("data-act-form") == 1 and 'class="actions classic-turn"' in page

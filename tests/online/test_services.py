@@ -365,3 +365,31 @@ def test_a_player_out_of_credits_rebuys_through_the_ledger_and_the_game_still_ba
 
 def seat_of(table, user) -> int:
     return OnlineSeat.objects.get(table=table, player__user=user).engine_seat
+
+
+def test_the_table_says_why_a_seat_cannot_be_taken_and_how_to_become_able_to(world, humans, open_table):
+    from django.contrib.auth.models import AnonymousUser
+    from django.test import Client
+
+    from tests.factories import UserFactory
+
+    table = open_table(seats=2)
+    league = world.league.name
+    outsider = world.users["outsider"]
+    why = table_state(table, user=outsider)["why_not_sit"]
+    assert why == f"Only members of {league} can sit at this table: ask its organisers to add you as a member."
+    with pytest.raises(ApplicationError) as refused:
+        services.seat_take(actor=outsider, table=table)
+    assert str(refused.value) == why
+    client = Client()
+    client.force_login(outsider)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert f"data-why-not-sit>{why}<" in page.replace("&#x27;", "'") and "Take a seat" not in page
+    assert "no player profile" in table_state(table, user=UserFactory(username="newcomer"))["why_not_sit"]
+    assert table_state(table, user=AnonymousUser())["why_not_sit"].startswith("Sign in to take a seat")
+    assert (
+        table_state(table, user=humans[0])["why_not_sit"] is None and table_state(table, user=humans[0])["can"]["sit"]
+    )
+    services.seat_take(actor=humans[0], table=table)
+    services.seat_take(actor=humans[1], table=table)
+    assert table_state(table, user=outsider)["why_not_sit"] is None  # full: nobody could sit, nothing to explain
