@@ -50,7 +50,12 @@ class ActInput(serializers.Serializer):
         max_length=4, required=False, help_text="Classic Sabacc: a card of your field to unlock before the play."
     )
     lock = serializers.CharField(
-        max_length=4, required=False, help_text="Classic Sabacc: a card of your hand to lock after the play."
+        max_length=5,
+        required=False,
+        help_text=(
+            "Classic Sabacc: a card of your hand to lock after the play, or `taken` for the card your draw or "
+            "trade takes (a card you have not seen cannot be named)."
+        ),
     )
     call_hand = serializers.BooleanField(
         required=False, help_text="Classic Sabacc: call the hand with this betting action (from the call round on)."

@@ -66,7 +66,7 @@ def test_a_classic_hand_against_bots(browser, live_server, classic_world, contex
             stand = page.locator('.classic-turn button[value="stand"]')
             if locked is None and stand.count():
                 locked = page.locator(".cards.hand .card").first.get_attribute("data-code")
-                page.locator('.classic-turn input[name="lock"]').fill(locked)
+                page.locator('.classic-turn select[name="lock"]').select_option(locked)
                 stand.click()
                 done.append("stand+lock")
             else:

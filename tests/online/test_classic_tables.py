@@ -163,3 +163,33 @@ def test_a_play_turn_shows_one_form_and_no_empty_betting_bar(classic_league, hum
     client.force_login(actor)
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert page.count("data-act-form") == 1 and 'class="actions classic-turn"' in page
+
+
+def test_a_player_locks_the_card_they_take_as_taken_and_cannot_probe_the_pile_by_naming_it(
+    classic_league, humans, open_table, scheduled
+):
+    """Naming the card a draw would take is refused exactly as naming any card not held (the engine would accept
+    it, which would tell the top of the pile); `lock="taken"` locks it unseen."""
+    from games.online.services.common import _load
+
+    world = classic_league
+    table = _running(world, humans, open_table)
+    actor = _actor(world, humans, table)
+    game = _load(table)
+    top = game.hand._draw[0].code  # hidden: read by the test only
+    held = table_state(table, user=actor)["view"]["cards"]
+    other = next(code for code in ("+1s", "+2s", "+3s", "+4s") if code not in held and code != top)
+    messages = []
+    for named in (top, other):
+        with pytest.raises(ApplicationError, match="You can lock a card you hold") as refused:
+            services.table_act(actor=actor, table=table, verb="draw", lock=named, version=table.version, key=named)
+        message = str(refused.value)
+        assert message.endswith(f"; {named} is not in your hand.")
+        messages.append(message.removesuffix(f"; {named} is not in your hand."))
+    assert messages[0] == messages[1]  # the same answer for the top card and any other card not held
+    table.refresh_from_db()
+    assert _load(table).hand._draw[0].code == top  # nothing was drawn
+    services.table_act(actor=actor, table=table, verb="draw", lock="taken", version=table.version, key="t")
+    table.refresh_from_db()
+    fields = [p.get("field") for p in table_state(table, user=actor)["view"]["players"]]
+    assert [top] in fields

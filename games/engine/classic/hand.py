@@ -53,6 +53,9 @@ LETTERS = {
 VERB_OF = {letter: verb for verb, letter in LETTERS.items()}
 # Records whose cards only their own seat may see (the rest of the log is public).
 PRIVATE_KINDS = frozenset({"deal", "draw", "trade", "shift"})
+# `lock=TAKEN` on a draw or trade locks the card the play takes (Ruling 3.2.9) without naming it: a player
+# cannot name a card they have not seen, and the engine's answer to a named one would tell the pile's top.
+TAKEN = "taken"
 
 
 @dataclass(frozen=True)
@@ -797,7 +800,12 @@ class ClassicHand:
         elif card is not None:
             raise InvalidSelection(f"Only a trade names a card to give up; {verb} takes no card.")
         if lock is not None:
-            into = self._card(lock, "lock")
+            taken = isinstance(lock, str) and lock.strip().lower() == TAKEN
+            if taken and verb == "stand":
+                raise InvalidSelection(
+                    "Standing takes no card: lock a card you hold, or draw or trade and lock the card you take."
+                )
+            into = None if taken else self._card(lock, "lock")
             after = list(hand)
             if given is not None:
                 after.remove(given)
@@ -806,6 +814,8 @@ class ClassicHand:
                 # discard pile is about to become, which the hand's chance fixes without changing anything).
                 pile = self._draw or self.chance.new_pile(self._discard, len(self.reshuffled) + 1, "reshuffle")
                 after.append(pile[0])
+                if taken:  # `lock="taken"`: the card this play takes, named without being seen
+                    into = pile[0]
             if into not in after:
                 where = " (it is already in the interference field)" if into in field else ""
                 raise InvalidSelection(f"cannot lock {into.code}: it is not in {name}'s hand{where}")

@@ -8,6 +8,8 @@ from django.db import transaction
 from config.errors import ApplicationError, ConflictError
 from games.engine import EngineError, Game
 from games.engine.bots import Decision, apply_decision
+from games.engine.classic.cards import codes, parse_card
+from games.engine.classic.hand import TAKEN
 from games.online.models import ActionSource, OnlineAction, OnlineSeat, OnlineTable, TableStatus
 from games.online.services.common import _int, _load, _lock, _user
 from games.online.services.turns import _changed, _turn_key
@@ -81,6 +83,28 @@ def _classic_decision(verb: Any, amount: Any, card: Any, unlock: Any, lock: Any,
         what = "A bet" if verb == "bet" else "A raise (your new total for the round)"
         return Decision(verb, amount=_int(amount, what, 1, MAX_CREDITS), call_hand=bool(call_hand))
     return Decision(verb, call_hand=bool(call_hand))
+
+
+def _check_lock_is_seen(game: Game, seat: int, decision: Decision) -> None:
+    """A player locks a card they hold (or unlock this turn), or `taken`, the card the draw or trade takes. A named
+    card they have not seen is refused here, before the engine: the engine accepts the code of the card a play
+    takes (replays name it), so its answer would tell a player whether that is the top of the pile."""
+    if decision.lock is None or decision.lock.strip().lower() == TAKEN:
+        return
+    try:
+        wanted = parse_card(decision.lock)
+        held = [parse_card(code) for code in game.hand.private_view(seat)["cards"]]
+        if decision.unlock is not None:
+            held.append(parse_card(decision.unlock))
+    except EngineError as exc:
+        raise ApplicationError(str(exc), extra={"field": "lock"}) from None
+    if wanted not in held:
+        hand = ", ".join(codes(held)) or "nothing"
+        raise ApplicationError(
+            f"You can lock a card you hold ({hand}) or `taken`, the card your draw or trade takes; "
+            f"{wanted.code} is not in your hand.",
+            extra={"field": "lock"},
+        )
 
 
 def _apply(
@@ -180,6 +204,8 @@ def table_act(
     if seat.engine_seat not in game.waiting_for():
         waiting = ", ".join(game.names[s] for s in game.waiting_for()) or "nobody (between hands)"
         raise ConflictError(f"It is not your decision; the table is waiting for {waiting}.", code="not_your_turn")
+    if table.variant == "classic":
+        _check_lock_is_seen(game, seat.engine_seat, decision)
     response = _apply(table, game, seat, decision, source=ActionSource.PLAYER, key=key, actor=actor)
     if seat.timeouts or seat.away:
         OnlineSeat.objects.filter(pk=seat.pk).update(timeouts=0, away=False)

@@ -96,6 +96,24 @@ def test_3_2_9_unlock_comes_before_the_play_and_lock_after_it():
     assert "+7s" not in hand_of(game, "Bob")
 
 
+def test_3_2_9_lock_taken_locks_the_card_the_play_takes_without_naming_it():
+    """A player has not seen the card a draw or trade takes: `lock="taken"` locks it (the replay names it)."""
+    game = new_game()
+    start(game, TWO, then=["+7s", "+8s", "+1c"])
+    act(game, "Bob", "draw", lock="taken")
+    assert field_of(game, "Bob") == ["+7s"]
+    before = game.to_json()
+    with pytest.raises(IllegalAction, match="Standing takes no card"):
+        act(game, "Ann", "stand", lock="TAKEN ")
+    assert game.to_json() == before
+    act(game, "Ann", "trade", card="+10s", lock="taken")
+    assert field_of(game, "Ann") == ["+8s"]
+    from games.engine.replay import export_replay
+
+    actions = [a for a in export_replay(game)["hands"][0]["actions"] if a.get("lock")]
+    assert [a["lock"] for a in actions] == ["+7s", "+8s"]  # the replay names the cards
+
+
 def test_3_2_10_a_trade_never_gives_up_the_card_just_taken():
     game = new_game()
     start(game, TWO, then=["+7s"])
