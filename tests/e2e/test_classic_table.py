@@ -73,7 +73,7 @@ def test_a_classic_hand_against_bots(browser, live_server, classic_world, contex
                 done.append(act_passively(page))
             page.wait_for_function(f"document.getElementById('table').dataset.version !== '{version}'")
             if done == ["stand+lock"]:  # the field is public and drawn at once
-                page.wait_for_selector(f"[data-field-card]:text-is('{locked}')", timeout=WAIT)
+                page.wait_for_selector(f"[data-field-card='{locked}']", timeout=WAIT)
         else:
             page.wait_for_function(f"Number(document.getElementById('table').dataset.version) > {table.version}")
     else:

@@ -13,12 +13,12 @@ def test_partial_shows_fields_rolls_shifts_and_pots_but_no_hand_card():
     act(game, "Bob", "draw", lock="+7s")
     act(game, "Cat", "stand", lock="+6s")  # then 4-4: a Shift
     html = render_to_string("tables/variants/classic.html", {"view": game.view_for(seat(game, "Ann"))})
-    assert "data-field-card>+7s<" in html and "data-field-card>+6s<" in html
+    assert 'data-field-card="+7s"' in html and 'data-field-card="+6s"' in html
     assert "data-last-roll>4-4<" in html and "Sabacc Shift at roll 2" in html
     assert "data-sabacc-pot>3<" in html and "data-hand-pot>3<" in html
     for name in ("Bob", "Cat"):
         for code in hand_of(game, name):
-            assert f">{code}<" not in html
+            assert f">{code}<" not in html and f'data-code="{code}"' not in html
     act(game, "Ann", "stand")
     check_round(game)
     later = render_to_string("tables/variants/classic.html", {"view": game.spectator_view()})

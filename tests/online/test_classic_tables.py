@@ -119,7 +119,7 @@ def test_the_table_page_shows_the_fields_the_rolls_and_the_sabacc_pot(classic_le
     client.force_login(world.users["organiser"])
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert 'class="classic"' in page and "data-sabacc-pot>2<" in page
-    assert f"data-field-card>{locked}<" in page
+    assert f'data-field-card="{locked}"' in page
     assert "data-last-roll>" in page
     # Selections are Coruscant Shift's: a Classic hand has a field instead, and simple chips (one credit
     # each) are not counted again under the stack.
