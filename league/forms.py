@@ -114,6 +114,17 @@ def preset_choices(blank: str | None = None) -> list[tuple[str, str]]:
     return [("", blank), *choices] if blank is not None else choices
 
 
+def grouped_preset_choices(blank: str | None = None) -> list:
+    """The presets grouped by variant under the variant's name (the same name as the variant choice, which the
+    organiser pages' script matches to keep only the chosen variant's group choosable): "Better" under
+    "Coruscant Shift", "Universe" under "Classic"."""
+    groups = [
+        (label, [(preset, preset.replace("_", " ").title()) for preset in hooks.rule_choices()[variant]])
+        for variant, label in variant_choices()
+    ]
+    return [("", blank), *groups] if blank is not None else groups
+
+
 def _variant_choices(spec: dict[str, Any]) -> list:
     """A choice option's choices: one list when every variant that has it offers the same, else grouped by
     variant, each offering only its own (the engine refuses another's, naming what is allowed)."""
@@ -154,7 +165,7 @@ class RulesMixin:
             widget=_select(([("", blank)] if blank is not None else []) + variant_choices()),
         )
         self.fields["preset"] = forms.CharField(
-            label="Preset", required=blank is None, widget=_select(preset_choices(blank))
+            label="Preset", required=blank is None, widget=_select(grouped_preset_choices(blank))
         )
         for spec in option_specs():
             self.fields[f"opt_{spec['name']}"] = option_form_field(spec)
@@ -466,7 +477,7 @@ class SeasonForm(RulesMixin, PointsMixin, forms.Form):
             label="Variant", required=False, widget=_select([("", "(the league's)"), *variant_choices()])
         )
         self.fields["preset"] = forms.CharField(
-            label="Preset", required=False, widget=_select(preset_choices("(the league's)"))
+            label="Preset", required=False, widget=_select(grouped_preset_choices("(the league's)"))
         )
         inherited = league_options(self.league)
         for spec in option_specs():

@@ -162,7 +162,32 @@
     update();
   }
 
+  // Rules: a preset belongs to one variant, so once a variant is chosen only its group of presets can be picked
+  // (a preset of another variant is dropped for the variant's first, or for the blank choice where there is one).
+  function presetsByVariant(root) {
+    root.querySelectorAll("form").forEach(function (form) {
+      var variant = form.querySelector("select[name=variant]");
+      var preset = form.querySelector("select[name=preset]");
+      if (!variant || !preset || !preset.querySelector("optgroup")) return;
+      function offer() {
+        var chosen = variant.value ? variant.options[variant.selectedIndex].text : null;
+        preset.querySelectorAll("optgroup").forEach(function (group) {
+          group.disabled = chosen !== null && group.label !== chosen;
+        });
+        var picked = preset.options[preset.selectedIndex];
+        if (picked && picked.parentElement.disabled) {
+          var blank = preset.querySelector("option[value='']");
+          var first = preset.querySelector("optgroup:not([disabled]) option");
+          preset.value = blank ? "" : (first ? first.value : "");
+        }
+      }
+      variant.addEventListener("change", offer);
+      offer();
+    });
+  }
+
   function init(root) {
+    presetsByVariant(root);
     tieBreakers(root);
     formulaInputs(root);
     root.querySelectorAll("form[data-balance]").forEach(resultForm);

@@ -325,3 +325,19 @@ def test_tie_breakers_are_ordered_by_dragging_and_the_order_is_saved(organiser_p
     page.goto(live_server.url + "/manage/leagues/dragged-ties/edit/")
     assert page.evaluate(keys)[:3] == ["net_credits", "points", "wins"]
     assert page.console_errors == [] and page.bad_responses == []
+
+
+def test_choosing_a_variant_keeps_only_its_presets_and_previews_its_rules(organiser_page, live_server):
+    page = organiser_page
+    page.goto(live_server.url + "/manage/leagues/new/")
+    preset = page.get_by_label("Preset")
+    choosable = "s => [...s.options].filter(o => !o.disabled && !o.parentElement.disabled).map(o => o.value)"
+    assert preset.evaluate(choosable) == ["halcyon", "cantina", "better", "casino"]
+    page.get_by_label("Variant").select_option("classic")
+    assert preset.input_value() == "classic"  # the Coruscant Shift preset gave way to Classic's first
+    assert preset.evaluate(choosable) == ["classic", "universe"]
+    page.wait_for_function("document.querySelector('#rules-preview').textContent.includes('Call round')")
+    preset.select_option("universe")
+    page.get_by_label("Variant").select_option("corellian_spike")
+    assert preset.input_value() == "galaxy_series"
+    assert page.console_errors == []
