@@ -67,7 +67,8 @@ def test_a_classic_hand_against_bots(browser, live_server, classic_world, contex
             if locked is None and stand.count():
                 locked = page.locator(".cards.hand .card").first.get_attribute("data-code")
                 page.locator('.classic-turn select[name="lock"]').select_option(locked)
-                stand.click()
+                page.evaluate("document.activeElement.blur()")
+                page.keyboard.press("s")  # the Stand button's shortcut (the lock choice goes with it)
                 done.append("stand+lock")
             else:
                 done.append(act_passively(page))

@@ -163,6 +163,8 @@ def test_a_play_turn_shows_one_form_and_no_empty_betting_bar(classic_league, hum
     client.force_login(actor)
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert page.count("data-act-form") == 1 and 'class="actions classic-turn"' in page
+    assert 'value="draw" data-key="d"' in page and 'value="stand" data-key="s"' in page
+    assert "<kbd>D</kbd> draw, <kbd>T</kbd> trade, <kbd>S</kbd> stand" in page
 
 
 def test_a_player_locks_the_card_they_take_as_taken_and_cannot_probe_the_pile_by_naming_it(
