@@ -18,8 +18,8 @@ from django.views.decorators.http import require_POST
 
 from config.errors import ApplicationError
 from games.engine.bots import BOTS
-from games.engine.classic.cards import FACE_NAMES
-from games.engine.classic.cards import SUIT_NAMES as CLASSIC_SUIT_NAMES
+from games.engine.classic.cards import FACE_NAMES as CLASSIC_FACES
+from games.engine.classic.cards import SUIT_NAMES as CLASSIC_SUITS
 from games.engine.options import variant_presets
 from games.history import reveal_notes, shown_title
 from games.online import hands, selectors, services, stream
@@ -48,8 +48,6 @@ def _fresh(pk: int) -> OnlineTable:
 
 
 SHARED_VERBS = frozenset(("select", "check", "call", "bet", "raise", "fold", "allin"))
-CLASSIC_SUITS = CLASSIC_SUIT_NAMES  # Sabers, Flasks, Coins, Staves
-CLASSIC_FACES = FACE_NAMES  # the Idiot, the Queen of Air and Darkness, Endurance ... The Star
 
 
 def card(code: str, variant: str | None = None) -> dict:
@@ -219,7 +217,7 @@ def _chips_text(counts: dict[str, int], stack: int | None) -> str:
 
 def _preset_groups() -> list[dict]:
     """The rules a table may be opened with, by variant: each preset named as the pages name rules
-    ("Better Coruscant Shift", "Classic Sabacc (Universe)"); a table plays its league's variant, so the
+    ("Better Coruscant Shift", "Classic (Universe)"); a table plays its league's variant, so the
     lobby offers only the chosen event's group (the service refuses any other, naming what is allowed)."""
     return [
         {
