@@ -195,15 +195,7 @@ def load_demo_data(out: TextIO) -> None:
         round=2,
     )
 
-    # An online table waiting in the lobby: sit down, fill the empty seats with bots and start it.
-    practice = services.event_create(
-        actor=organiser,
-        season=current,
-        name="Practice night",
-        starts_at=timezone.now() - datetime.timedelta(minutes=10),
-        status=EventStatus.RUNNING,
-    )
-    hooks.get("online_table_open")(actor=organiser, event=practice, name="Practice table", seats=4, turn_seconds=60)
+    _practice_table(organiser, current, "Practice table", minutes_ago=10)
 
     han = next(p for p in players if p.display_name == DEMO_PLAYER_CLAIMS)
     services.player_claim(user=player_user, player=han, claim_code=han.claim_code)
@@ -211,6 +203,22 @@ def load_demo_data(out: TextIO) -> None:
     out.write(f"Demo league {league.name!r}: {len(players)} players, 2 seasons, standings computed.\n")
     _variant_leagues(organiser, out)
     hooks.demo_extend(out)
+
+
+def _practice_table(organiser, season, table_name: str, *, minutes_ago: int) -> None:
+    """A running "Practice night" in `season` with an online table waiting in the lobby: sit down, fill the
+    empty seats with bots and start it."""
+    from league import services
+    from league.models import EventStatus
+
+    practice = services.event_create(
+        actor=organiser,
+        season=season,
+        name="Practice night",
+        starts_at=timezone.now() - datetime.timedelta(minutes=minutes_ago),
+        status=EventStatus.RUNNING,
+    )
+    hooks.get("online_table_open")(actor=organiser, event=practice, name=table_name, seats=4, turn_seconds=60)
 
 
 # The other variants' demo leagues: (slug, name, variant, preset, description).
@@ -237,7 +245,7 @@ def _variant_leagues(organiser, out: TextIO) -> None:
     among them), a running practice night and an online table in the lobby (sit down, fill the empty seats
     with bots, start it); those already there are left."""
     from league import services
-    from league.models import ChipSet, EventStatus, League, Player, Role
+    from league.models import ChipSet, League, Player, Role
 
     # The demo player (as Han) and three friends from the Coruscant Circuit play these leagues too.
     regulars = [
@@ -263,14 +271,5 @@ def _variant_leagues(organiser, out: TextIO) -> None:
         season = services.season_create(
             actor=organiser, league=league, name="Season 1", starts_on=today - datetime.timedelta(days=7)
         )
-        practice = services.event_create(
-            actor=organiser,
-            season=season,
-            name="Practice night",
-            starts_at=timezone.now() - datetime.timedelta(minutes=5),
-            status=EventStatus.RUNNING,
-        )
-        hooks.get("online_table_open")(
-            actor=organiser, event=practice, name=f"{name} practice table", seats=4, turn_seconds=60
-        )
+        _practice_table(organiser, season, f"{name} practice table", minutes_ago=5)
         out.write(f"Demo league {name!r} ({variant.replace('_', ' ')}): a practice table in the lobby.\n")

@@ -43,6 +43,13 @@ def user_league_roles(user: Any) -> dict[int, str]:
     return user._league_roles_cache
 
 
+def remember_role(user: Any, league_id: int, role: str) -> None:
+    """A membership made on `user`'s behalf in this request joins the roles already read on the user object
+    (`user_league_roles`), so the same request may act on it; nothing is done when none were read."""
+    if hasattr(user, "_league_roles_cache"):
+        user._league_roles_cache[league_id] = role
+
+
 def load_viewer(user: Any) -> None:
     """Read the signed-in user's player id and league roles in one query, for `user_player_id` and
     `user_league_roles` (each of which would read its own) to answer from for the rest of the request."""

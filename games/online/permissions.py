@@ -44,21 +44,21 @@ def can_watch_table(user: Any, table: Any) -> bool:
 
 def can_sit(user: Any, table: Any) -> bool:
     """Members of the league (players and organisers) with a player profile may take a seat."""
-    if not getattr(user, "is_authenticated", False) or selectors.user_player_id(user) is None:
-        return False
-    return table.event.season.league_id in selectors.user_league_roles(user)
+    return sit_refusal(user, table) is None
 
 
 def sit_refusal(user: Any, table: Any) -> str | None:
     """Why `user` may not take a seat at `table` (None when they may): what they lack and how to get it."""
-    league = table.event.season.league
     if not getattr(user, "is_authenticated", False):
-        return f"Sign in to take a seat; members of {league} play here."
+        return f"Sign in to take a seat; members of {table.event.season.league} play here."
     if selectors.user_player_id(user) is None:
         return (
-            f"Your account has no player profile yet: ask an organiser of {league} to add you as a member "
-            "(or for a claim code to claim the player they keep for you)."
+            f"Your account has no player profile yet: ask an organiser of {table.event.season.league} to add you "
+            "as a member (or for a claim code to claim the player they keep for you)."
         )
     if table.event.season.league_id not in selectors.user_league_roles(user):
-        return f"Only members of {league} can sit at this table: ask its organisers to add you as a member."
+        return (
+            f"Only members of {table.event.season.league} can sit at this table: ask its organisers to add you "
+            "as a member."
+        )
     return None

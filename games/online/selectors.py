@@ -129,6 +129,7 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
         and me is None
         and sum(1 for s in table.seats.all() if not s.left) < table.seat_count
     )
+    why_not_sit = sit_refusal(user, table) if seat_free else None
     return {
         "table": {
             **table_summary(table, user=user),
@@ -154,9 +155,9 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
         ],
         "you": {"seat": me.number, "engine_seat": me.engine_seat, "away": me.away} if me else None,
         # A seat is free to take now, but not by this user: why, and how to become able to.
-        "why_not_sit": sit_refusal(user, table) if seat_free else None,
+        "why_not_sit": why_not_sit,
         "can": {
-            "sit": seat_free and can_sit(user, table),
+            "sit": seat_free and why_not_sit is None,
             "leave": me is not None
             and table.tournament_table is None
             and (

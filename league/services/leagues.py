@@ -10,6 +10,7 @@ from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError, ForbiddenError
 from config.events import publish
 from league.models import League, Membership, Player, Role, Season
+from league.selectors import remember_role
 from league.services.common import audit, check_text, plain, refuse_unknown_fields
 from league.services.locks import lock_league, lock_season
 from league.services.players import player_for_user
@@ -88,8 +89,7 @@ def league_create(*, actor: Any, name: str, **fields: Any) -> League:
     league = League.objects.create(name=name, **fields)
     if getattr(actor, "is_authenticated", False):
         Membership.objects.create(league=league, player=player_for_user(user=actor), role=Role.ORGANISER)
-        if hasattr(actor, "_league_roles_cache"):  # the roles read earlier on this user object gain the new league
-            actor._league_roles_cache[league.pk] = Role.ORGANISER
+        remember_role(actor, league.pk, Role.ORGANISER)
     audit(actor=actor, action="league.create", obj=league, league=league, data={"name": name})
     publish("league.created", {"league": league.slug})
     return league

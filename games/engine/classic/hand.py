@@ -58,6 +58,11 @@ PRIVATE_KINDS = frozenset({"deal", "draw", "trade", "shift"})
 TAKEN = "taken"
 
 
+def names_taken(lock: object) -> bool:
+    """Whether a play's `lock` is `TAKEN` (any case, spaces around ignored)."""
+    return isinstance(lock, str) and lock.strip().lower() == TAKEN
+
+
 @dataclass(frozen=True)
 class ClassicLegal(LegalActions):
     """`LegalActions` with a play turn's choices and the call of the hand.
@@ -800,7 +805,7 @@ class ClassicHand:
         elif card is not None:
             raise InvalidSelection(f"Only a trade names a card to give up; {verb} takes no card.")
         if lock is not None:
-            taken = isinstance(lock, str) and lock.strip().lower() == TAKEN
+            taken = names_taken(lock)
             if taken and verb == "stand":
                 raise InvalidSelection(
                     "Standing takes no card: lock a card you hold, or draw or trade and lock the card you take."

@@ -9,7 +9,7 @@ from config.errors import ApplicationError, ConflictError
 from games.engine import EngineError, Game
 from games.engine.bots import Decision, apply_decision
 from games.engine.classic.cards import codes, parse_card
-from games.engine.classic.hand import TAKEN
+from games.engine.classic.hand import names_taken
 from games.online.models import ActionSource, OnlineAction, OnlineSeat, OnlineTable, TableStatus
 from games.online.services.common import _int, _load, _lock, _user
 from games.online.services.turns import _changed, _turn_key
@@ -89,7 +89,7 @@ def _check_lock_is_seen(game: Game, seat: int, decision: Decision) -> None:
     """A player locks a card they hold (or unlock this turn), or `taken`, the card the draw or trade takes. A named
     card they have not seen is refused here, before the engine: the engine accepts the code of the card a play
     takes (replays name it), so its answer would tell a player whether that is the top of the pile."""
-    if decision.lock is None or decision.lock.strip().lower() == TAKEN:
+    if decision.lock is None or names_taken(decision.lock):
         return
     try:
         wanted = parse_card(decision.lock)

@@ -11,7 +11,7 @@ from games.engine import EngineError
 from games.models import Seat
 from games.online import schedule
 from games.online.models import OnlineSeat, OnlineTable, SeatKind, TableStatus
-from games.online.permissions import NotAllowed, can_sit, sit_refusal
+from games.online.permissions import NotAllowed, sit_refusal
 from games.online.services.common import _announce, _int, _load, _lock, _save, _seat_name
 from games.online.services.turns import _changed, _turn_key
 from league.models import Event, LedgerEntry, LedgerKind, Player
@@ -46,8 +46,9 @@ def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> O
     table = _lock(table)
     if table.tournament_table is not None:
         raise ConflictError("The tournament seats the players at its tables: register for it, and the draw seats you.")
-    if not can_sit(actor, table):
-        raise NotAllowed(sit_refusal(actor, table) or f"Only members of {table.event.season.league} can sit here.")
+    refusal = sit_refusal(actor, table)
+    if refusal:
+        raise NotAllowed(refusal)
     player = _player_of(actor)
     if table.seats.filter(player=player, left=False).exists():
         raise ConflictError("You already have a seat at this table.")
