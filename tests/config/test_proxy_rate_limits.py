@@ -7,6 +7,7 @@ named by its username or its e-mail, in any letter case (the token endpoint and 
 import secrets
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
@@ -149,3 +150,27 @@ def test_4_the_username_and_the_email_share_one_sign_in_budget(settings):
     assert sign_in(user.username, "a-long-passphrase", directly(an_address())).status_code == 429
     other = account()
     assert sign_in(other.email.upper(), "a-long-passphrase", directly(an_address())).status_code == 302
+
+
+def test_4_a_sign_in_by_an_email_that_is_another_accounts_username_counts_against_both(settings):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "login_failed": "1000/m/ip,3/5m/key"}
+    ana = account()
+    account(username=ana.email)
+    assert [sign_in(ana.email, "guess", directly(an_address())).status_code for _ in range(3)] == [200] * 3
+    assert sign_in(ana.username, "a-long-passphrase", directly(an_address())).status_code == 429
+
+
+def test_4_a_password_reset_clears_the_accounts_failed_sign_ins_however_they_were_typed(settings, mailoutbox):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "login_failed": "1000/m/ip,2/5m/key"}
+    ana = account()
+    EmailAddress.objects.create(user=ana, email=ana.email, primary=True, verified=True)
+    for login in (ana.username, ana.email.upper()):
+        assert sign_in(login, "guess", directly(an_address())).status_code == 200
+    assert sign_in(ana.username, "a-long-passphrase", directly(an_address())).status_code == 429
+    client = Client()
+    assert client.post("/accounts/password/reset/", {"email": ana.email}).status_code == 302
+    link = next(word for word in mailoutbox[0].body.split() if "/accounts/password/reset/key/" in word)
+    form = client.get(link.split("testserver", 1)[-1], follow=True)
+    new = {"password1": "stardust-rogue-1", "password2": "stardust-rogue-1"}
+    assert client.post(form.redirect_chain[-1][0], new).status_code == 302
+    assert sign_in(ana.email, "stardust-rogue-1", directly(an_address())).status_code == 302
