@@ -21,4 +21,6 @@ RUN SECRET_KEY=collectstatic-only DEBUG=false python manage.py collectstatic --n
 RUN useradd --create-home sabacc && chown -R sabacc /app
 USER sabacc
 EXPOSE 8000
-CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers"]
+# uvicorn never takes the client address from X-Forwarded-For (its default trusts 127.0.0.1): the app does, past
+# the NUM_PROXIES proxies it is told stand in front (0 unless set: served directly, the header is ignored).
+CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers"]

@@ -66,7 +66,7 @@ beat: install
 
 serve: install
 	$(BIN)/python manage.py collectstatic --noinput
-	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT)
+	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --no-proxy-headers
 
 clean:
 	rm -rf $(VENV) .native staticfiles db.sqlite3 .pytest_cache .ruff_cache

@@ -183,7 +183,6 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
-    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sabacc leagues API",
@@ -209,8 +208,19 @@ LOGGING = {
     },
 }
 
-# Password guessing on the API's token endpoint (config.auth): attempts per username and per client
-# address, as DRF rates ("5/min", "100/hour"). NUM_PROXIES: trusted proxies in front (X-Forwarded-For).
+# Proxies under our control in front of the app, each adding one X-Forwarded-For entry (docker-compose: 1, its
+# Caddy). 0 when served directly: the header is then the client's own text and is ignored. This one number says
+# where the client address is for DRF, allauth and the rate limits of both (config.client_address).
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
+if NUM_PROXIES < 0:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"NUM_PROXIES={NUM_PROXIES}: give the number of proxies in front, 0 or more.")
+REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
+ALLAUTH_TRUSTED_PROXY_COUNT = NUM_PROXIES
+
+# Password guessing on the API's token endpoint (config.auth): attempts per account (named by username or
+# e-mail) and per client address, as DRF rates ("5/min", "100/hour").
 TOKEN_RATE_LIMITS = {
     "account": os.environ.get("TOKEN_RATE_LIMIT_ACCOUNT", "5/min"),
     "address": os.environ.get("TOKEN_RATE_LIMIT_ADDRESS", "20/min"),
@@ -248,6 +258,8 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_GET = False  # sign-out is a POST (a link cannot sign anyone out)
 ACCOUNT_SESSION_REMEMBER = None  # the sign-in form offers "remember me"
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
+# The client address past NUM_PROXIES, and failed sign-ins counted per account, not per text typed.
+ACCOUNT_ADAPTER = "config.sign_in_limits.AccountAdapter"
 # Refused attempts answer 429. Failed sign-ins: 10 a minute from one address, 5 per 5 minutes for one account.
 ACCOUNT_RATE_LIMITS = {
     "login": os.environ.get("RATE_LIMIT_LOGIN", "30/m/ip"),

@@ -50,3 +50,14 @@ def test_7_guesses_from_one_address_are_limited_whatever_the_account(settings):
     refused = attempt(f"user-{secrets.token_hex(4)}", "guess", address)
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert attempt(f"user-{secrets.token_hex(4)}", "guess", fresh_address()).status_code == 400
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", ["[" * 10_000 + "]" * 10_000, '{"username": ' + "[" * 10_000 + "]" * 10_000 + "}"])
+def test_21_5_deeply_nested_json_to_the_token_endpoint_answers_400_not_500(body):
+    # The account limit reads the username from the body: through the API's guarded parser, not DRF's default.
+    response = APIClient(raise_request_exception=False).post(
+        "/api/auth/token/", body, content_type="application/json", REMOTE_ADDR=fresh_address()
+    )
+    assert response.status_code == 400
+    assert "nested deeper" in response.json()["detail"]
