@@ -49,3 +49,9 @@ def variant_title(variant: str) -> str:
 def preset_title(preset: str) -> str:
     """ "Galaxy Series" for `galaxy_series`."""
     return str(preset).replace("_", " ").title()
+
+
+@register.filter
+def signed(number: int) -> str:
+    """+3, -2 and 0 (never +0), as card values are written."""
+    return f"{number:+d}" if number else "0"
