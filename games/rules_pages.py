@@ -303,9 +303,21 @@ def side_pot_example() -> dict[str, Any]:
     return {
         "rows": [{"name": names[s], "put_in": put_in[s], "how": how[s]} for s in put_in],
         "returned": {"name": names[back[0]], "amount": back[1]} if back else None,
-        "pots": [{"amount": p.amount, "eligible": [names[s] for s in p.eligible]} for p in pots],
+        "pots": [
+            {
+                "amount": p.amount,
+                "eligible": [names[s] for s in p.eligible],
+                "who": _and([names[s] for s in p.eligible]),
+            }
+            for p in pots
+        ],
         "total": sum(p.amount for p in pots),
     }
+
+
+def _and(names: list[str]) -> str:
+    """ "Ana, Ben and Cyd"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def spike_examples() -> list[dict[str, Any]]:
