@@ -154,6 +154,27 @@ PHASE_TITLES = {
 }
 
 
+# The phase label of a table page, where the rules page's heading is too long for it.
+PHASE_LABELS = {
+    "coruscant_shift": {
+        "deal": "Deal",
+        "select": "Select",
+        "betting_1": "First betting round",
+        "improve": "Improve",
+        "betting_2": "Second betting round",
+        "complete": "Complete",
+    },
+    "corellian_spike": {"deal": "Deal", "spike": "Round 3: spike dice", "complete": "Complete"},
+    "classic": {
+        "deal": "Deal",
+        "play": "Play turns",
+        "betting": "Betting",
+        "closing": "Closing roll",
+        "complete": "Complete",
+    },
+}
+
+
 class UnknownRules(LookupError):
     """No such variant or preset in the engine's registry (the page answers 404)."""
 
@@ -177,6 +198,11 @@ def preset_summary(variant: str, preset: str) -> dict[str, str]:
 
 def preset_names(variant: str) -> tuple[str, ...]:
     return tuple(get_variant(variant).presets) if variant in variant_names() else ()
+
+
+def phase_label(variant: str, phase: str) -> str:
+    """The table's name for a phase: "Round 2: betting", "Play turns"."""
+    return PHASE_LABELS.get(variant, {}).get(phase) or PHASE_TITLES.get(variant, {}).get(phase) or phase.capitalize()
 
 
 def phase_anchor(variant: str, phase: str | None) -> str:

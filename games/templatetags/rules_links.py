@@ -55,3 +55,11 @@ def preset_title(preset: str) -> str:
 def signed(number: int) -> str:
     """+3, -2 and 0 (never +0), as card values are written."""
     return f"{number:+d}" if number else "0"
+
+
+@register.filter
+def phase_label(phase: str, variant: str) -> str:
+    """ "Round 2: betting" for `betting_2` of Corellian Spike (Coruscant Shift's labels stay in the template)."""
+    from games import rules_pages
+
+    return rules_pages.phase_label(variant, str(phase))

@@ -8,6 +8,7 @@ import re
 import pytest
 from django.test import Client
 
+from games import rules_pages
 from games.engine.bots import SensibleBot
 from games.online import services
 from games.online.models import TableStatus
@@ -19,8 +20,9 @@ pytestmark = pytest.mark.django_db
 PRESETS = {"coruscant_shift": "better", "corellian_spike": "galaxy_series", "classic": "classic"}
 
 
-def _phase_links(page: str) -> list[tuple[str, str]]:
-    return re.findall(r'<a class="phase phase-link" href="([^"]+)"[^>]*data-rules-phase="([^"]*)"', page)
+def _phase_links(page: str) -> list[tuple[str, str, str]]:
+    """(href, engine phase, label) of the phase label."""
+    return re.findall(r'<a class="phase phase-link" href="([^"]+)"[^>]*data-rules-phase="([^"]*)">([^<]*)</a>', page)
 
 
 @pytest.mark.parametrize("variant", list(PRESETS))
@@ -48,8 +50,9 @@ def test_the_phase_label_links_the_rules_of_the_phase_at_every_step(
                 break
             engine_phase = (table_state(table, user=users[0])["view"]["hand"] or {}).get("phase")
             page = client.get(f"/tables/{table.pk}/").content.decode()
-            links = _phase_links(page)
-            assert links == [(f"/rules/{variant}/#phase-{engine_phase}", engine_phase)], (engine_phase, links)
+            (link,) = _phase_links(page)
+            assert link[:2] == (f"/rules/{variant}/#phase-{engine_phase}", engine_phase), (engine_phase, link)
+            assert link[2] == rules_pages.phase_label(variant, engine_phase) and "_" not in link[2], link
             phases.add(engine_phase)
             for user in users:
                 view = table_state(table, user=user)["view"]
@@ -74,3 +77,15 @@ def test_the_header_links_the_tables_rules_and_the_first_visit_guide_is_there(he
     assert "hidden" in guide.split(">", 1)[0]  # shown by first-visit.js only until dismissed
     assert f'href="/rules/{heads_up.variant}/{heads_up.preset}/"' in guide and "data-first-visit-close" in guide
     assert 'src="/static/js/first-visit.js"' in page
+
+
+def test_every_phase_of_every_variant_has_a_label_and_an_anchor():
+    from games.engine.variant import get_variant, variant_names
+
+    for variant in variant_names():
+        for phase in (*get_variant(variant).phases, "deal", "complete"):
+            assert rules_pages.phase_anchor(variant, phase) == f"#phase-{phase}", (variant, phase)
+            label = rules_pages.phase_label(variant, phase)
+            assert label and "_" not in label, (variant, phase, label)
+    assert rules_pages.phase_label("coruscant_shift", "betting_1") == "First betting round"
+    assert rules_pages.phase_label("corellian_spike", "betting_2") == "Round 2: betting"
