@@ -160,3 +160,14 @@ def test_the_hand_history_links_the_rules_of_the_step_it_shows():
     assert len(seen) >= 2, seen
     for shown, anchor in seen:  # the step's phase, by its engine name
         assert shown == anchor or (shown, anchor) in {("hand over", "complete")}, (shown, anchor)
+
+
+def test_a_rules_link_never_breaks_a_page_on_names_the_engine_does_not_know():
+    from django.template import Context, Template
+
+    template = Template("{% load rules_links %}{% rules_url variant phase preset %}")
+    render = lambda **names: template.render(Context(names))  # noqa: E731
+    assert render(variant="classic", phase="play", preset="universe") == "/rules/classic/universe/#phase-play"
+    assert render(variant="classic", phase="nonsense", preset="better") == "/rules/classic/"
+    assert render(variant="", phase=None, preset="") == "/rules/"
+    assert render(variant="poker", phase="select", preset="better") == "/rules/"
