@@ -183,7 +183,7 @@ def present(state: dict) -> dict:
 def fragment(request: HttpRequest, table: OnlineTable) -> dict:
     """One rendering of the table for this viewer, as the stream and the polling fallback send it."""
     state = selectors.table_state(table, user=request.user)
-    html = render_to_string("tables/_table.html", {"s": present(state)}, request=request)
+    html = render_to_string("tables/_table.html", {"s": present(state), "variant": table.variant}, request=request)
     legal = (state["view"] or {}).get("legal") or {"verbs": []}
     return {
         "version": state["table"]["version"],

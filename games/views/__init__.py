@@ -1,2 +1,2 @@
-"""Pages of the games app: `pages` (event and game pages, hand histories) and `entry` (organisers:
-result entry, corrections)."""
+"""Pages of the games app: `pages` (event and game pages, hand histories), `rules` (the rules pages) and
+`entry` (organisers: result entry, corrections)."""

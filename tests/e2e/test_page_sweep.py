@@ -34,6 +34,12 @@ NOT_PAGES = {
     "online-hand-download": "a JSON download (the replay up to one hand) linked from the hands page",
     "tournament-clock-events": "a tournament clock's server-sent event stream (the clock panels read it)",
 }
+# Routes whose arguments are names from the engine's registry, not objects: the widest page of each (the variant page
+# compares Coruscant Shift's four presets side by side; Corellian Spike's preset page has the named-hands table).
+NAMED_ARGUMENTS = {
+    "rules-variant": {"variant": "coruscant_shift"},
+    "rules-preset": {"variant": "corellian_spike", "preset": "galaxy_series"},
+}
 
 
 @dataclass
@@ -148,6 +154,8 @@ def fill(route: Route, objects: Objects, keys: dict[str, dict[str, str]]) -> str
     """The route's URL with its arguments filled; AssertionError naming the route when they cannot be."""
     if route.name in keys:
         return reverse(route.name, kwargs=keys[route.name])
+    if route.name in NAMED_ARGUMENTS:
+        return reverse(route.name, kwargs=NAMED_ARGUMENTS[route.name])
     if route.name == "online-do":  # a table's POST-only actions (join, leave, start...): the probe sees 405
         return reverse(route.name, kwargs={"pk": objects.online_table.pk, "what": "join"})
     if route.name == "player-claim":
