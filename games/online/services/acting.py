@@ -8,8 +8,7 @@ from django.db import transaction
 from config.errors import ApplicationError, ConflictError
 from games.engine import EngineError, Game
 from games.engine.bots import Decision, apply_decision
-from games.engine.classic.cards import codes, parse_card
-from games.engine.classic.hand import names_taken
+from games.engine.classic.hand import PLAY_VERBS
 from games.online.models import ActionSource, OnlineAction, OnlineSeat, OnlineTable, TableStatus
 from games.online.services.common import _int, _load, _lock, _user
 from games.online.services.turns import _changed, _turn_key
@@ -85,26 +84,17 @@ def _classic_decision(verb: Any, amount: Any, card: Any, unlock: Any, lock: Any,
     return Decision(verb, call_hand=bool(call_hand))
 
 
-def _check_lock_is_seen(game: Game, seat: int, decision: Decision) -> None:
-    """A player locks a card they hold (or unlock this turn), or `taken`, the card the draw or trade takes. A named
-    card they have not seen is refused here, before the engine: the engine accepts the code of the card a play
-    takes (replays name it), so its answer would tell a player whether that is the top of the pile."""
-    if decision.lock is None or names_taken(decision.lock):
+def _check_play_is_seen(game: Game, seat: int, decision: Decision) -> None:
+    """A Classic play turn checked from what the player sees (`verify_play(seen_only=True)`): a named lock is a
+    card they keep after the unlock and the trade, never the card the play takes (that is `taken`). The engine
+    alone accepts the taken card's code too (replays name it), so its answer would tell whether a card is the
+    top of the pile: `trade card=X lock=X` would pass exactly when X's twin is on top."""
+    if decision.verb not in PLAY_VERBS:
         return
     try:
-        wanted = parse_card(decision.lock)
-        held = [parse_card(code) for code in game.hand.private_view(seat)["cards"]]
-        if decision.unlock is not None:
-            held.append(parse_card(decision.unlock))
+        game.hand.verify_play(seat, decision.verb, decision.card, decision.unlock, decision.lock, seen_only=True)
     except EngineError as exc:
-        raise ApplicationError(str(exc), extra={"field": "lock"}) from None
-    if wanted not in held:
-        hand = ", ".join(codes(held)) or "nothing"
-        raise ApplicationError(
-            f"You can lock a card you hold ({hand}) or `taken`, the card your draw or trade takes; "
-            f"{wanted.code} is not in your hand.",
-            extra={"field": "lock"},
-        )
+        raise ApplicationError(str(exc), code="illegal_action") from None
 
 
 def _apply(
@@ -205,7 +195,7 @@ def table_act(
         waiting = ", ".join(game.names[s] for s in game.waiting_for()) or "nobody (between hands)"
         raise ConflictError(f"It is not your decision; the table is waiting for {waiting}.", code="not_your_turn")
     if table.variant == "classic":
-        _check_lock_is_seen(game, seat.engine_seat, decision)
+        _check_play_is_seen(game, seat.engine_seat, decision)
     response = _apply(table, game, seat, decision, source=ActionSource.PLAYER, key=key, actor=actor)
     if seat.timeouts or seat.away:
         OnlineSeat.objects.filter(pk=seat.pk).update(timeouts=0, away=False)
