@@ -85,6 +85,19 @@ def test_legal_actions_and_acting_with_version_and_key(world, humans, api_table)
     assert OnlineAction.objects.filter(table_id=api_table).count() == 1
 
 
+def test_a_key_reused_for_another_action_answers_409_saying_so(world, humans, api_table):
+    start(world, humans, api_table)
+    client = client_for(humans[0])
+    state = client.get(f"/api/tables/{api_table}/").json()
+    body = {"verb": "select", "cards": [], "version": state["table"]["version"], "key": "k1"}
+    assert client.post(f"/api/tables/{api_table}/act/", body, format="json").status_code == 200
+    other = {**body, "cards": state["view"]["cards"][:2]}
+    refused = client.post(f"/api/tables/{api_table}/act/", other, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "key_reused"
+    assert "already used for a different action" in refused.json()["detail"]
+    assert OnlineAction.objects.filter(table_id=api_table).count() == 1
+
+
 def test_refused_actions_answer_4xx_and_change_nothing(world, humans, api_table):
     start(world, humans, api_table)
     client = client_for(humans[0])

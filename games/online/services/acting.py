@@ -1,6 +1,8 @@
 """A player's decision at the table (`table_act`): checked as input, made against the table's current
 version, idempotent by its key, applied through the engine and logged; `_apply` is shared with the tasks."""
 
+import hashlib
+import json
 from typing import Any
 
 from django.db import transaction
@@ -97,6 +99,15 @@ def _check_play_is_seen(game: Game, seat: int, decision: Decision) -> None:
         raise ApplicationError(str(exc), code="illegal_action") from None
 
 
+def _request_digest(**fields: Any) -> str:
+    """The decision as asked, in one canonical form (a missing list or flag is the empty one), hashed: equal for a
+    resubmission of the same decision, different for another one under the same key."""
+    fields["cards"] = fields["cards"] or []
+    fields["call_hand"] = bool(fields["call_hand"])
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def _apply(
     table: OnlineTable,
     game: Game,
@@ -106,6 +117,7 @@ def _apply(
     source: str,
     key: str,
     actor: Any = None,
+    request: str = "",
 ) -> dict:
     """Apply one decision through the engine, log it, save, and schedule what follows."""
     before = _turn_key(game)
@@ -129,6 +141,7 @@ def _apply(
         phase=phase,
         version=version,
         response=response,
+        request=request,
     )
     _changed(table, game, before)
     return response
@@ -169,7 +182,7 @@ def table_act(
 ) -> dict:
     """A player's decision (`card` and `source` for Corellian Spike's card turns and spikes; `card`, `unlock`,
     `lock` and `call_hand` for Classic Sabacc's play turns and calls). `key` makes it
-    idempotent (a repeat returns the first answer and acts once);
+    idempotent (a repeat returns the first answer and acts once; the key sent with another decision is refused);
     `version` is the table version it was made against (a stale one is refused with 409)."""
     if not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY_LENGTH:
         raise ApplicationError(
@@ -182,8 +195,17 @@ def table_act(
     if seat is None:
         raise ApplicationError("You have no seat at this table; only seated players act.", code="not_seated")
     key = f"p{seat.pk}:{key}"
+    request = _request_digest(
+        verb=verb, cards=cards, amount=amount, card=card, source=source, unlock=unlock, lock=lock, call_hand=call_hand
+    )
     first = OnlineAction.objects.filter(table=table, key=key).first()
     if first is not None:
+        if first.request and first.request != request:
+            raise ConflictError(
+                f"The key {key.split(':', 1)[1]!r} was already used for a different action (your {first.verb} at "
+                f"version {first.version - 1}); nothing was done. Send a new action with a new key.",
+                code="key_reused",
+            )
         return {**first.response, "repeated": True}
     extra = {"unlock": unlock, "lock": lock, "call_hand": call_hand} if table.variant == "classic" else None
     decision = _decision(verb, cards, amount, card, source, classic=extra)
@@ -196,7 +218,7 @@ def table_act(
         raise ConflictError(f"It is not your decision; the table is waiting for {waiting}.", code="not_your_turn")
     if table.variant == "classic":
         _check_play_is_seen(game, seat.engine_seat, decision)
-    response = _apply(table, game, seat, decision, source=ActionSource.PLAYER, key=key, actor=actor)
+    response = _apply(table, game, seat, decision, source=ActionSource.PLAYER, key=key, actor=actor, request=request)
     if seat.timeouts or seat.away:
         OnlineSeat.objects.filter(pk=seat.pk).update(timeouts=0, away=False)
     return response
