@@ -94,9 +94,21 @@ def table_summary(table: OnlineTable, *, user: Any) -> dict:
     }
 
 
+def _read_with_state(table: OnlineTable) -> None:
+    """Read the table's row again with its state, in one query, when it was listed without it (`table_list`
+    defers it): the state would load in a later query, so a page could show the version of one row read with
+    the state of a newer one (v99 over v100's reveal) and its forms carry a stale version."""
+    if "state" not in table.get_deferred_fields():
+        return
+    skip = {"history", "results"}  # long, and not shown here
+    fields = [f.attname for f in table._meta.concrete_fields if not f.is_relation and f.attname not in skip]
+    table.refresh_from_db(fields=fields)
+
+
 def table_state(table: OnlineTable, *, user: Any) -> dict:
     """The table for this viewer: public table data, the engine's view for their seat (or a spectator's),
-    what they may do and the hand's public log."""
+    what they may do and the hand's public log. The version and the state shown come from one row read."""
+    _read_with_state(table)
     me = seat_of(table, user)
     view = None
     if table.state:
