@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from games import hooks as game_hooks
 from games.engine import Game
+from games.engine.views import own_entropy
 from games.online.models import (
     ChangeKind,
     ChangeStatus,
@@ -110,10 +111,13 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
     what they may do and the hand's public log. The version and the state shown come from one row read."""
     _read_with_state(table)
     me = seat_of(table, user)
-    view = None
+    view = entropy = None
     if table.state:
         game = Game.from_json(table.state)
-        view = game.view_for(me.engine_seat) if me is not None and me.engine_seat is not None else game.spectator_view()
+        if me is not None and me.engine_seat is not None:
+            view, entropy = game.view_for(me.engine_seat), own_entropy(game, me.engine_seat)
+        else:
+            view = game.spectator_view()
     now = timezone.now()
     seconds_left = max(0.0, (table.deadline - now).total_seconds()) if table.deadline else None
     hand = view["hand"]["number"] if view and view.get("hand") else None
@@ -165,7 +169,8 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
             }
             for s in table.seats.all()
         ],
-        "you": {"seat": me.number, "engine_seat": me.engine_seat, "away": me.away} if me else None,
+        # `entropy`: what this player's browser added to the hand's seed (and to the next one's): theirs only.
+        "you": {"seat": me.number, "engine_seat": me.engine_seat, "away": me.away, "entropy": entropy} if me else None,
         # A seat is free to take now, but not by this user: why, and how to become able to.
         "why_not_sit": why_not_sit,
         "can": {
