@@ -243,3 +243,22 @@ def test_a_trade_locking_the_card_it_gives_up_is_refused_whatever_tops_the_pile(
     assert answers[0] == answers[1]
     table.refresh_from_db()
     assert table.state == before
+
+
+def test_the_play_form_stands_with_a_lock_though_it_also_sends_a_card_to_trade(
+    classic_league, humans, open_table, scheduled
+):
+    """The page's play form sends its trade choice with every button: a stand ignores it (as the engine's
+    decision does), also in the check made from what the player sees."""
+    world = classic_league
+    table = _running(world, humans, open_table)
+    actor = _actor(world, humans, table)
+    held = table_state(table, user=actor)["view"]["cards"]
+    client = Client()
+    client.force_login(actor)
+    form = {"verb": "stand", "card": held[1], "lock": held[0], "version": table.version, "key": "form"}
+    answer = client.post(f"/tables/{table.pk}/act/", form, HTTP_ACCEPT="application/json")
+    assert answer.status_code == 200, answer.json().get("detail")
+    table.refresh_from_db()
+    fields = [p.get("field") for p in table_state(table, user=actor)["view"]["players"]]
+    assert [held[0]] in fields

@@ -93,8 +93,9 @@ def _check_play_is_seen(game: Game, seat: int, decision: Decision) -> None:
     top of the pile: `trade card=X lock=X` would pass exactly when X's twin is on top."""
     if decision.verb not in PLAY_VERBS:
         return
+    args = decision.args(game.variant.verb_args[decision.verb])  # as `apply_decision` passes them (a stand no card)
     try:
-        game.hand.verify_play(seat, decision.verb, decision.card, decision.unlock, decision.lock, seen_only=True)
+        game.hand.verify_play(seat, decision.verb, **args, seen_only=True)
     except EngineError as exc:
         raise ApplicationError(str(exc), code="illegal_action") from None
 
