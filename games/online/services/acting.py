@@ -203,8 +203,8 @@ def table_act(
     if first is not None:
         if first.request and first.request != request:
             raise ConflictError(
-                f"The key {key.split(':', 1)[1]!r} was already used for a different action (your {first.verb} at "
-                f"version {first.version - 1}); nothing was done. Send a new action with a new key.",
+                f"The key {key.split(':', 1)[1]!r} was already used for a different action (your {first.verb}, "
+                f"applied as version {first.version}); nothing was done. Send a new action with a new key.",
                 code="key_reused",
             )
         return {**first.response, "repeated": True}
