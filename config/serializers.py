@@ -21,7 +21,7 @@ class StrictInput(serializers.Serializer):
                 if key in IGNORED_KEYS:
                     continue
                 if key not in writable:
-                    allowed = ", ".join(sorted(writable))
+                    allowed = ", ".join(sorted(writable)) or "no fields"
                     errors[key] = [f"Unknown field {key!r}; this request takes: {allowed}."]
             is_json = isinstance(data, dict)  # form data arrives as text only
             for name in writable & set(data.keys()):

@@ -5,7 +5,7 @@ from typing import Any
 
 from games.engine import options as cs_options
 from games.engine.cards import Card, codes, decode_cards, encode_cards
-from games.engine.dice import Dice, decode_dice, encode_dice, parse_dice
+from games.engine.dice import GOLD_FACES, SILVER_FACES, Dice, decode_dice, encode_dice, parse_dice
 from games.engine.errors import IllegalAction, ReplayError
 from games.engine.evaluation import Score, score
 from games.engine.hand import Hand
@@ -24,6 +24,10 @@ class CoruscantShift(Variant):
     options_class = CoruscantShiftOptions
     hand_class = Hand
     presets = cs_options.PRESET_VALUES
+    dice_recipe = (
+        f'rng = random.Random(s + "/dice"), then rng.choice({GOLD_FACES!r}) for the gold die (the target) and '
+        f"rng.choice({SILVER_FACES!r}) for the silver die (the target suit)"
+    )
 
     def roll(self, seed: str, options: Any) -> Dice:
         return dice_from_seed(seed)

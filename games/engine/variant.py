@@ -46,7 +46,21 @@ class Variant:
     # ante, which becomes the hand-pot ante of the hands after it (`hand_options`), and refuses blinds.
     has_blinds = True
 
+    # How a hand's dice and new draw piles follow from its hand seed `s`, in words and Python a person can run
+    # (the seeds page and docs/rules.md, fair decks); each variant says its own, next to its `roll`.
+    dice_recipe = ""
+    pile_recipe = (
+        'reshuffle k (from 1) shuffles the discard pile, oldest discard first, with random.Random(s + "/reshuffle/" '
+        "+ str(k)).shuffle"
+    )
+
     # ----- cards and dice ---------------------------------------------------------------------
+
+    def fair_recipe(self, options: Any) -> dict[str, Any]:
+        """How to recompute a seeded hand by hand: the canonical deck (its size and codes in order, which
+        `random.Random(s).shuffle` turns into the draw pile, top card first), the dice and the new piles."""
+        order = [card.code for card in self.deck()]
+        return {"deck_size": len(order), "order": order, "dice": self.dice_recipe, "piles": self.pile_recipe}
 
     def deck(self) -> list[Card]:
         """The canonical deck (a new list each call); a hand seed shuffles it."""

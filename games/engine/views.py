@@ -168,3 +168,15 @@ def view_for(game: "Game", seat: int) -> dict:
 
 def spectator_view(game: "Game") -> dict:
     return _public(game)
+
+
+def own_entropy(game: "Game", seat: int) -> dict:
+    """RULES 1.7: the entropy `seat` contributed to the current (or last) hand's seed and, between hands, to the
+    next one's so far; None where it gave none. Its own only: other views show who contributed, never what,
+    until the seeds are revealed."""
+    used = None
+    if game.hand is not None and game._current_index is not None:
+        name = game.names[seat]
+        record = game._history[game._current_index]
+        used = next((value for who, value in record.get("n", ()) if who == name), None)
+    return {"hand": used, "next": game.entropy.get(seat)}

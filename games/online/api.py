@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.errors import ApplicationError
+from config.serializers import StrictInput
 from games.engine.bots import BOTS
 from games.online import hands as hand_history
 from games.online import selectors, services
@@ -19,7 +20,7 @@ from league.models import MAX_CREDITS, Event
 from league.selectors import league_list
 
 
-class TableOpenInput(serializers.Serializer):
+class TableOpenInput(StrictInput):
     event = serializers.IntegerField(help_text="The event (single game or tournament) the table belongs to.")
     name = serializers.CharField(max_length=80)
     seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=6)
@@ -28,7 +29,7 @@ class TableOpenInput(serializers.Serializer):
     option_overrides = serializers.DictField(required=False, help_text="Engine options over the preset.")
 
 
-class ActInput(serializers.Serializer):
+class ActInput(StrictInput):
     verb = serializers.ChoiceField(choices=services.VERBS)
     version = serializers.IntegerField(min_value=0, help_text="The table version the action was made against.")
     key = serializers.CharField(
@@ -62,15 +63,19 @@ class ActInput(serializers.Serializer):
     )
 
 
-class JoinInput(serializers.Serializer):
+class JoinInput(StrictInput):
     seat = serializers.IntegerField(min_value=0, max_value=MAX_SEATS - 1, required=False)
 
 
-class EntropyInput(serializers.Serializer):
+class EntropyInput(StrictInput):
     value = serializers.CharField(max_length=200, help_text="Random text from your device, mixed into the next deck.")
 
 
-class BotsInput(serializers.Serializer):
+class NoInput(StrictInput):
+    """The body of a request that takes no fields: any field sent is refused, not ignored."""
+
+
+class BotsInput(StrictInput):
     bot = serializers.ChoiceField(choices=sorted(BOTS), default="sensible", help_text="The kind of bot.")
 
 
@@ -138,6 +143,7 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def leave(self, request: Request, pk: str) -> Response:
         table = self._table(pk)
+        _valid(NoInput, request.data)
         services.seat_leave(actor=request.user, table=table)
         return self._state(table)
 
@@ -152,6 +158,7 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def start(self, request: Request, pk: str) -> Response:
         table = self._table(pk)
+        _valid(NoInput, request.data)
         services.table_start(actor=request.user, table=table)
         return self._state(table)
 
@@ -159,6 +166,7 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def pause(self, request: Request, pk: str) -> Response:
         table = self._table(pk)
+        _valid(NoInput, request.data)
         services.table_pause(actor=request.user, table=table)
         return self._state(table)
 
@@ -166,6 +174,7 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def resume(self, request: Request, pk: str) -> Response:
         table = self._table(pk)
+        _valid(NoInput, request.data)
         services.table_resume(actor=request.user, table=table)
         return self._state(table)
 
@@ -180,6 +189,7 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def rebuy(self, request: Request, pk: str) -> Response:
         table = self._table(pk)
+        _valid(NoInput, request.data)
         services.seat_rebuy(actor=request.user, table=table)
         return self._state(table)
 
@@ -187,6 +197,7 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def close(self, request: Request, pk: str) -> Response:
         table = self._table(pk)
+        _valid(NoInput, request.data)
         services.table_close(actor=request.user, table=table)
         return self._state(table)
 
@@ -194,6 +205,7 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"], url_path="return")
     def come_back(self, request: Request, pk: str) -> Response:
         table = self._table(pk)
+        _valid(NoInput, request.data)
         services.seat_return(actor=request.user, table=table)
         return self._state(table)
 

@@ -121,7 +121,8 @@ class ActionSource(models.TextChoices):
 class OnlineAction(models.Model):
     """One applied decision; `key` makes a resubmission return the first answer instead of acting twice.
 
-    No cards are kept here: the engine state holds them, and this log is shown at the table.
+    No cards are kept here: the engine state holds them, and this log is shown at the table. `request` is a
+    digest of the decision as asked, so that a key sent again with another decision is refused, not dropped.
     """
 
     table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="actions")
@@ -137,6 +138,9 @@ class OnlineAction(models.Model):
     phase = models.CharField(max_length=16)
     version = models.PositiveIntegerField(help_text="The table's version after this action.")
     response = models.JSONField(default=dict)
+    request = models.CharField(
+        max_length=64, blank=True, default="", help_text="SHA-256 of the decision as the player sent it."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

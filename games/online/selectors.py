@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from games import hooks as game_hooks
 from games.engine import Game
+from games.engine.views import own_entropy
 from games.online.models import (
     ChangeKind,
     ChangeStatus,
@@ -94,14 +95,29 @@ def table_summary(table: OnlineTable, *, user: Any) -> dict:
     }
 
 
+def _read_with_state(table: OnlineTable) -> None:
+    """Read the table's row again with its state, in one query, when it was listed without it (`table_list`
+    defers it): the state would load in a later query, so a page could show the version of one row read with
+    the state of a newer one (v99 over v100's reveal) and its forms carry a stale version."""
+    if "state" not in table.get_deferred_fields():
+        return
+    skip = {"history", "results"}  # long, and not shown here
+    fields = [f.attname for f in table._meta.concrete_fields if not f.is_relation and f.attname not in skip]
+    table.refresh_from_db(fields=fields)
+
+
 def table_state(table: OnlineTable, *, user: Any) -> dict:
     """The table for this viewer: public table data, the engine's view for their seat (or a spectator's),
-    what they may do and the hand's public log."""
+    what they may do and the hand's public log. The version and the state shown come from one row read."""
+    _read_with_state(table)
     me = seat_of(table, user)
-    view = None
+    view = entropy = None
     if table.state:
         game = Game.from_json(table.state)
-        view = game.view_for(me.engine_seat) if me is not None and me.engine_seat is not None else game.spectator_view()
+        if me is not None and me.engine_seat is not None:
+            view, entropy = game.view_for(me.engine_seat), own_entropy(game, me.engine_seat)
+        else:
+            view = game.spectator_view()
     now = timezone.now()
     seconds_left = max(0.0, (table.deadline - now).total_seconds()) if table.deadline else None
     hand = view["hand"]["number"] if view and view.get("hand") else None
@@ -153,7 +169,8 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
             }
             for s in table.seats.all()
         ],
-        "you": {"seat": me.number, "engine_seat": me.engine_seat, "away": me.away} if me else None,
+        # `entropy`: what this player's browser added to the hand's seed (and to the next one's): theirs only.
+        "you": {"seat": me.number, "engine_seat": me.engine_seat, "away": me.away, "entropy": entropy} if me else None,
         # A seat is free to take now, but not by this user: why, and how to become able to.
         "why_not_sit": why_not_sit,
         "can": {

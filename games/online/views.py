@@ -21,6 +21,7 @@ from games.engine.bots import BOTS
 from games.engine.classic.cards import FACE_NAMES as CLASSIC_FACES
 from games.engine.classic.cards import SUIT_NAMES as CLASSIC_SUITS
 from games.engine.options import variant_presets
+from games.engine.variant import get_variant
 from games.history import reveal_notes, shown_title
 from games.online import hands, selectors, services, stream
 from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
@@ -475,4 +476,6 @@ def table_seeds(request: HttpRequest, pk: int) -> HttpResponse:
     """Every hand's commitment, and once the game is over its revealed seeds checked by the engine; the page's
     script also hashes each revealed server seed in the browser, so nobody need trust the server's verdict."""
     table = _table_or_404(request, pk)
-    return render(request, "tables/seeds.html", {"table": table, "report": hands.seed_report(table)})
+    variant = get_variant(table.variant)
+    recipe = variant.fair_recipe(variant.coerce_options(table.options))  # the by-hand check, from the engine
+    return render(request, "tables/seeds.html", {"table": table, "report": hands.seed_report(table), "recipe": recipe})

@@ -130,7 +130,8 @@
     if (button) { event.preventDefault(); button.click(); }
   });
 
-  // RULES 1.7: between hands, a seated player's browser adds its own randomness to the next deck.
+  // RULES 1.7: between hands, a seated player's browser adds its own randomness to the next deck; the answer's
+  // rendering (the version unchanged) is swapped in, so the player sees what the server took from their browser.
   let entropySentFor = null;
   function contributeEntropy() {
     const marker = root.querySelector("[data-entropy]");
@@ -145,7 +146,14 @@
       body: body,
       credentials: "same-origin",
       headers: { Accept: "application/json", "X-CSRFToken": root.dataset.csrf },
-    }).catch(function () { entropySentFor = null; });
+    })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (!data || data.version !== version) return;
+        root.dataset.rendered = "0";
+        apply(data);
+      })
+      .catch(function () { entropySentFor = null; });
   }
 
   root.dataset.rendered = "1";

@@ -85,6 +85,41 @@ def test_legal_actions_and_acting_with_version_and_key(world, humans, api_table)
     assert OnlineAction.objects.filter(table_id=api_table).count() == 1
 
 
+def test_a_key_reused_for_another_action_answers_409_saying_so(world, humans, api_table):
+    start(world, humans, api_table)
+    client = client_for(humans[0])
+    state = client.get(f"/api/tables/{api_table}/").json()
+    body = {"verb": "select", "cards": [], "version": state["table"]["version"], "key": "k1"}
+    assert client.post(f"/api/tables/{api_table}/act/", body, format="json").status_code == 200
+    other = {**body, "cards": state["view"]["cards"][:2]}
+    refused = client.post(f"/api/tables/{api_table}/act/", other, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "key_reused"
+    assert "already used for a different action" in refused.json()["detail"]
+    assert OnlineAction.objects.filter(table_id=api_table).count() == 1
+
+
+def test_unknown_fields_are_refused_naming_them_and_the_fields_allowed(world, humans, api_table):
+    """Input is strict: a misspelt field (`lokc`) was ignored, so the action ran without it; now a 400 names it."""
+    start(world, humans, api_table)
+    client = client_for(humans[0])
+    version = client.get(f"/api/tables/{api_table}/").json()["table"]["version"]
+    body = {"verb": "select", "cards": [], "version": version, "key": "u", "lokc": "+1s"}
+    refused = client.post(f"/api/tables/{api_table}/act/", body, format="json")
+    assert refused.status_code == 400
+    detail = refused.json()["detail"]
+    assert (
+        "Unknown field 'lokc'" in detail
+        and "call_hand, card, cards, key, lock, source, unlock, verb, version" in detail
+    )
+    assert OnlineAction.objects.filter(table_id=api_table).count() == 0
+    for path, body in (("entropy/", {"value": "abc", "seed": "1"}), ("leave/", {"seat": 1}), ("pause/", {"x": 1})):
+        answer = client.post(f"/api/tables/{api_table}/{path}", body, format="json")
+        assert answer.status_code == 400, (path, answer.content)
+        assert "Unknown field" in answer.json()["detail"], path
+    assert "this request takes: no fields" in answer.json()["detail"]
+    assert client.get(f"/api/tables/{api_table}/").json()["table"]["version"] == version
+
+
 def test_refused_actions_answer_4xx_and_change_nothing(world, humans, api_table):
     start(world, humans, api_table)
     client = client_for(humans[0])

@@ -3,6 +3,7 @@ verbs and calls of the hand, the table page showing the fields, rolls and Sabacc
 league."""
 
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -183,15 +184,81 @@ def test_a_player_locks_the_card_they_take_as_taken_and_cannot_probe_the_pile_by
     other = next(code for code in ("+1s", "+2s", "+3s", "+4s") if code not in held and code != top)
     messages = []
     for named in (top, other):
-        with pytest.raises(ApplicationError, match="You can lock a card you hold") as refused:
+        with pytest.raises(ApplicationError, match=f"cannot lock {re.escape(named)}: lock a card") as refused:
             services.table_act(actor=actor, table=table, verb="draw", lock=named, version=table.version, key=named)
-        message = str(refused.value)
-        assert message.endswith(f"; {named} is not in your hand.")
-        messages.append(message.removesuffix(f"; {named} is not in your hand."))
+        messages.append(str(refused.value).removeprefix(f"cannot lock {named}"))
     assert messages[0] == messages[1]  # the same answer for the top card and any other card not held
+    assert messages[0].endswith(", or `taken` for the card the draw takes.")
     table.refresh_from_db()
     assert _load(table).hand._draw[0].code == top  # nothing was drawn
     services.table_act(actor=actor, table=table, verb="draw", lock="taken", version=table.version, key="t")
     table.refresh_from_db()
     fields = [p.get("field") for p in table_state(table, user=actor)["view"]["players"]]
     assert [top] in fields
+
+
+def _rigged(game, seat: int, held: str, top: str):
+    """Hidden state rearranged by the test only: `seat`'s first card is a copy of `held` and a copy of `top`
+    heads the draw pile, each swapped with a card elsewhere outside `seat`'s hand, so the deck stays whole."""
+    from games.engine.classic.cards import parse_card
+
+    hand = game.hand
+    mine = hand._hand[seat]
+    for pool, code in ((mine, held), (hand._draw, top)):
+        wanted = parse_card(code)
+        if pool[0] != wanted:
+            others = [hand._draw, *(cards for s, cards in hand._hand.items() if s != seat)]
+            other, at = next((p, i) for p in others for i, c in enumerate(p) if c == wanted and (p is not pool or i))
+            pool[0], other[at] = other[at], pool[0]
+    return game
+
+
+def test_a_trade_locking_the_card_it_gives_up_is_refused_whatever_tops_the_pile(
+    classic_league, humans, open_table, scheduled, monkeypatch
+):
+    """`trade card=X lock=X` (X a face card held once) was accepted exactly when X's twin topped the draw pile, a
+    free look at the next card; now the answer is the same whatever is on top, and nothing changes."""
+    from games.online.services import acting
+    from games.online.services.common import _load
+
+    world = classic_league
+    table = _running(world, humans, open_table)
+    actor = _actor(world, humans, table)
+    me = table_state(table, user=actor)["you"]["engine_seat"]
+    held = _rigged(_load(table), me, "-17", "-17").view_for(me)["cards"]
+    assert held.count("-17") == 1
+    other = next(code for code in ("+1s", "+2s", "+3s") if code not in held)
+    answers = []
+    before = table.state
+    for top in ("-17", other):  # the Star's twin on top, then a card the player does not hold
+        rigged = _rigged(_load(table), me, "-17", top)
+        assert rigged.view_for(me) == _rigged(_load(table), me, "-17", "-17").view_for(me)  # the same view
+        monkeypatch.setattr(acting, "_load", lambda table, rigged=rigged: rigged)
+        with pytest.raises(ApplicationError, match=r"cannot lock -17 \(the trade gives it up\)") as refused:
+            services.table_act(
+                actor=actor, table=table, verb="trade", card="-17", lock="-17", version=table.version, key=top
+            )
+        answers.append(str(refused.value))
+        assert rigged.hand._draw[0].code == top  # nothing was taken
+    assert answers[0] == answers[1]
+    table.refresh_from_db()
+    assert table.state == before
+
+
+def test_the_play_form_stands_with_a_lock_though_it_also_sends_a_card_to_trade(
+    classic_league, humans, open_table, scheduled
+):
+    """The page's play form sends its trade choice with every button: a stand ignores it (as the engine's
+    decision does), also in the check made from what the player sees."""
+    world = classic_league
+    table = _running(world, humans, open_table)
+    actor = _actor(world, humans, table)
+    held = table_state(table, user=actor)["view"]["cards"]
+    client = Client()
+    client.force_login(actor)
+    form = {"verb": "stand", "card": held[1], "lock": held[0], "version": table.version, "key": "form"}
+    answer = client.post(f"/tables/{table.pk}/act/", form, HTTP_ACCEPT="application/json")
+    assert answer.status_code == 200, answer.json().get("detail")
+    table.refresh_from_db()
+    fields = [p.get("field") for p in table_state(table, user=actor)["view"]["players"]]
+    assert [held[0]] in fields

@@ -186,6 +186,21 @@ def test_a_resubmitted_action_gets_the_first_answer_and_is_applied_once(world, h
     assert OnlineAction.objects.filter(table=heads_up, source="player").count() == 1
 
 
+def test_a_key_sent_again_with_another_action_is_refused_and_changes_nothing(world, humans, heads_up):
+    """A reused key with a different decision was answered `repeated` and silently dropped; now a 409 says so."""
+    mem = humans[0]
+    mine = table_state(heads_up, user=mem)["view"]["cards"]
+    first = services.table_act(actor=mem, table=heads_up, verb="select", cards=[], version=heads_up.version, key="x")
+    after_first = snapshot(heads_up)
+    with pytest.raises(ConflictError, match="'x' was already used for a different action") as refused:
+        services.table_act(actor=mem, table=heads_up, verb="select", cards=mine[:1], version=heads_up.version, key="x")
+    assert refused.value.code == "key_reused" and refused.value.status_code == 409
+    assert snapshot(heads_up) == after_first
+    again = services.table_act(actor=mem, table=heads_up, verb="select", cards=None, version=heads_up.version, key="x")
+    assert again == {**first, "repeated": True}  # the same decision (no cards) still gets the first answer
+    assert OnlineAction.objects.filter(table=heads_up, source="player").count() == 1
+
+
 def test_the_same_key_from_another_player_is_their_own_action(world, humans, heads_up):
     version = heads_up.version
     services.table_act(actor=humans[0], table=heads_up, verb="select", cards=[], version=version, key="same")

@@ -773,9 +773,20 @@ class ClassicHand:
             raise InvalidSelection(f"{what}: {exc}") from None
 
     def verify_play(
-        self, seat: int, verb: str, card: object = None, unlock: object = None, lock: object = None
+        self,
+        seat: int,
+        verb: str,
+        card: object = None,
+        unlock: object = None,
+        lock: object = None,
+        *,
+        seen_only: bool = False,
     ) -> tuple[ClassicCard | None, ClassicCard | None, ClassicCard | None]:
-        """Check a play turn; return the (trade card, unlocked card, locked card) it names."""
+        """Check a play turn; return the (trade card, unlocked card, locked card) it names.
+
+        `seen_only`: decide from what the player sees, as a player's own decision must be: a named lock is a card
+        they keep (the card taken is locked as `TAKEN` only). Without it a named lock may also be the card taken,
+        as replays and saved games name it; that answer depends on the hidden pile, so a player never gets it."""
         self._verify_waiting(seat, verb)
         if verb not in PLAY_VERBS:
             raise WrongPhase(f"{verb} is a betting action; on a play turn draw, trade or stand.")
@@ -814,7 +825,7 @@ class ClassicHand:
             after = list(hand)
             if given is not None:
                 after.remove(given)
-            if verb != "stand":
+            if verb != "stand" and (taken or not seen_only):
                 # Ruling 3.2.9: the card just taken may be locked; it is the top of the pile (or of the pile the
                 # discard pile is about to become, which the hand's chance fixes without changing anything).
                 pile = self._draw or self.chance.new_pile(self._discard, len(self.reshuffled) + 1, "reshuffle")
@@ -822,6 +833,11 @@ class ClassicHand:
                 if taken:  # `lock="taken"`: the card this play takes, named without being seen
                     into = pile[0]
             if into not in after:
+                if seen_only:
+                    gone = " (the trade gives it up)" if into == given else ""
+                    kept = ", ".join(codes(_canonical(after))) or "none"
+                    also = "" if verb == "stand" else f", or `{TAKEN}` for the card the {verb} takes"
+                    raise InvalidSelection(f"cannot lock {into.code}{gone}: lock a card {name} keeps ({kept}){also}.")
                 where = " (it is already in the interference field)" if into in field else ""
                 raise InvalidSelection(f"cannot lock {into.code}: it is not in {name}'s hand{where}")
         return given, out, into

@@ -67,6 +67,14 @@ class Classic(Variant):
     def check_deck(self, cards: list) -> None:
         classic_cards.check_deck(cards)
 
+    dice_recipe = (
+        'rng = random.Random(s + "/dice"), then each roll as it falls due is two faces, each 1 + int(6 * rng.random())'
+    )
+    pile_recipe = (
+        "new pile j (from 1; a Sabacc Shift or a reshuffle) is its cards in canonical order shuffled by "
+        'random.Random(s + "/reshuffle/" + str(j)).shuffle'
+    )
+
     def roll(self, seed: str, options: Any) -> None:
         # A seeded hand rolls from its own seed as each roll falls due (`chance.SeededChance`).
         return None

@@ -58,6 +58,15 @@ class CorellianSpike(Variant):
     def hand_options(self, options: Any, levels: Levels) -> Any:
         return options if options.ante == levels.ante else dataclasses.replace(options, ante=levels.ante)
 
+    dice_recipe = 'with spike_dice on: rng = random.Random(s + "/spike-dice"), then rng.randint(1, 6) twice'
+    pile_recipe = "none: the draw pile never runs out (Ruling 2.1.3), so nothing is reshuffled"
+
+    def fair_recipe(self, options: Any) -> dict[str, Any]:
+        recipe = super().fair_recipe(options)
+        if options is not None and not options.spike_dice:
+            recipe["dice"] = "none: this table plays without spike dice"
+        return recipe
+
     def roll(self, seed: str, options: Any) -> SpikeDice | None:
         return spike_dice.dice_from_seed(seed) if options.spike_dice else None
 

@@ -1,6 +1,8 @@
 """A player's decision at the table (`table_act`): checked as input, made against the table's current
 version, idempotent by its key, applied through the engine and logged; `_apply` is shared with the tasks."""
 
+import hashlib
+import json
 from typing import Any
 
 from django.db import transaction
@@ -8,8 +10,7 @@ from django.db import transaction
 from config.errors import ApplicationError, ConflictError
 from games.engine import EngineError, Game
 from games.engine.bots import Decision, apply_decision
-from games.engine.classic.cards import codes, parse_card
-from games.engine.classic.hand import names_taken
+from games.engine.classic.hand import PLAY_VERBS
 from games.online.models import ActionSource, OnlineAction, OnlineSeat, OnlineTable, TableStatus
 from games.online.services.common import _int, _load, _lock, _user
 from games.online.services.turns import _changed, _turn_key
@@ -85,26 +86,27 @@ def _classic_decision(verb: Any, amount: Any, card: Any, unlock: Any, lock: Any,
     return Decision(verb, call_hand=bool(call_hand))
 
 
-def _check_lock_is_seen(game: Game, seat: int, decision: Decision) -> None:
-    """A player locks a card they hold (or unlock this turn), or `taken`, the card the draw or trade takes. A named
-    card they have not seen is refused here, before the engine: the engine accepts the code of the card a play
-    takes (replays name it), so its answer would tell a player whether that is the top of the pile."""
-    if decision.lock is None or names_taken(decision.lock):
+def _check_play_is_seen(game: Game, seat: int, decision: Decision) -> None:
+    """A Classic play turn checked from what the player sees (`verify_play(seen_only=True)`): a named lock is a
+    card they keep after the unlock and the trade, never the card the play takes (that is `taken`). The engine
+    alone accepts the taken card's code too (replays name it), so its answer would tell whether a card is the
+    top of the pile: `trade card=X lock=X` would pass exactly when X's twin is on top."""
+    if decision.verb not in PLAY_VERBS:
         return
+    args = decision.args(game.variant.verb_args[decision.verb])  # as `apply_decision` passes them (a stand no card)
     try:
-        wanted = parse_card(decision.lock)
-        held = [parse_card(code) for code in game.hand.private_view(seat)["cards"]]
-        if decision.unlock is not None:
-            held.append(parse_card(decision.unlock))
+        game.hand.verify_play(seat, decision.verb, **args, seen_only=True)
     except EngineError as exc:
-        raise ApplicationError(str(exc), extra={"field": "lock"}) from None
-    if wanted not in held:
-        hand = ", ".join(codes(held)) or "nothing"
-        raise ApplicationError(
-            f"You can lock a card you hold ({hand}) or `taken`, the card your draw or trade takes; "
-            f"{wanted.code} is not in your hand.",
-            extra={"field": "lock"},
-        )
+        raise ApplicationError(str(exc), code="illegal_action") from None
+
+
+def _request_digest(**fields: Any) -> str:
+    """The decision as asked, in one canonical form (a missing list or flag is the empty one), hashed: equal for a
+    resubmission of the same decision, different for another one under the same key."""
+    fields["cards"] = fields["cards"] or []
+    fields["call_hand"] = bool(fields["call_hand"])
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _apply(
@@ -116,6 +118,7 @@ def _apply(
     source: str,
     key: str,
     actor: Any = None,
+    request: str = "",
 ) -> dict:
     """Apply one decision through the engine, log it, save, and schedule what follows."""
     before = _turn_key(game)
@@ -139,6 +142,7 @@ def _apply(
         phase=phase,
         version=version,
         response=response,
+        request=request,
     )
     _changed(table, game, before)
     return response
@@ -179,7 +183,7 @@ def table_act(
 ) -> dict:
     """A player's decision (`card` and `source` for Corellian Spike's card turns and spikes; `card`, `unlock`,
     `lock` and `call_hand` for Classic Sabacc's play turns and calls). `key` makes it
-    idempotent (a repeat returns the first answer and acts once);
+    idempotent (a repeat returns the first answer and acts once; the key sent with another decision is refused);
     `version` is the table version it was made against (a stale one is refused with 409)."""
     if not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY_LENGTH:
         raise ApplicationError(
@@ -192,8 +196,17 @@ def table_act(
     if seat is None:
         raise ApplicationError("You have no seat at this table; only seated players act.", code="not_seated")
     key = f"p{seat.pk}:{key}"
+    request = _request_digest(
+        verb=verb, cards=cards, amount=amount, card=card, source=source, unlock=unlock, lock=lock, call_hand=call_hand
+    )
     first = OnlineAction.objects.filter(table=table, key=key).first()
     if first is not None:
+        if first.request and first.request != request:
+            raise ConflictError(
+                f"The key {key.split(':', 1)[1]!r} was already used for a different action (your {first.verb}, "
+                f"applied as version {first.version}); nothing was done. Send a new action with a new key.",
+                code="key_reused",
+            )
         return {**first.response, "repeated": True}
     extra = {"unlock": unlock, "lock": lock, "call_hand": call_hand} if table.variant == "classic" else None
     decision = _decision(verb, cards, amount, card, source, classic=extra)
@@ -205,8 +218,8 @@ def table_act(
         waiting = ", ".join(game.names[s] for s in game.waiting_for()) or "nobody (between hands)"
         raise ConflictError(f"It is not your decision; the table is waiting for {waiting}.", code="not_your_turn")
     if table.variant == "classic":
-        _check_lock_is_seen(game, seat.engine_seat, decision)
-    response = _apply(table, game, seat, decision, source=ActionSource.PLAYER, key=key, actor=actor)
+        _check_play_is_seen(game, seat.engine_seat, decision)
+    response = _apply(table, game, seat, decision, source=ActionSource.PLAYER, key=key, actor=actor, request=request)
     if seat.timeouts or seat.away:
         OnlineSeat.objects.filter(pk=seat.pk).update(timeouts=0, away=False)
     return response
