@@ -132,3 +132,19 @@ def test_3_7_first_dealer_draws_the_highest_value():
     values = {s: int(code.rstrip("sfct")) for s, code in last.items()}
     assert values[game.first_dealer] == max(values.values())
     assert list(values.values()).count(max(values.values())) == 1
+
+
+def test_3_5_all_in_by_any_name_a_whole_stack_bet_into_an_opened_round_or_raise_with_nothing_bet():
+    # Issue 21 finding 10: the shared betting code (games/engine/betting.py) reads both as the all-in they are.
+    game = new_game(stacks=[100, 100, 30])
+    start(game, {"Ann": ["+1c", "+2c"], "Bob": ["+3c", "+4c"], "Cat": ["+5c", "+6c"]})
+    stand_all(game)
+    assert game.hand.phase == "betting" and game.waiting_for() == [1] and game.stacks == [98, 98, 28]
+    act(game, "Bob", "bet", amount=10)
+    act(game, "Cat", "bet", amount=28)  # Cat's whole stack into Bob's bet: an all-in raise
+    assert game.stacks[2] == 0 and game.hand._log[-1].kind == "allin"
+    game = new_game(stacks=[100, 30])
+    start(game, {"Ann": ["+1c", "+2c"], "Bob": ["+3c", "+4c"]})
+    stand_all(game)
+    act(game, "Bob", "raise", amount=28)  # nobody has bet: Bob's whole stack as a raise opens all-in
+    assert game.stacks[1] == 0 and game.hand._log[-1].kind == "allin" and game.hand.round.current_bet == 28
