@@ -98,17 +98,25 @@ def test_3_5_4_a_player_whose_opponents_are_all_all_in_is_passed_over():
     assert game.results[-1]["ended"] == "no_betting" and game.results[-1]["rounds"] == 5
 
 
-def test_3_7_the_game_ends_when_one_player_holds_credits_and_3_7_2_a_sabacc_pot_left_goes_to_nobody():
+def test_3_7_the_game_ends_when_one_player_holds_credits_and_3_7_2_the_sabacc_pot_left_is_paid_to_them():
     game = new_game(stacks=[100, 3], call_round=1)
     result = reveal(game, {"Ann": ["+10s", "+5f"], "Bob": ["+15c", "+9t"]})
     assert result["penalties"] == {"Bob": 1}
     assert game.is_over
-    assert game.pools == {"sabacc": 3}
+    # Ruling 3.7.2 (amended): the Sabacc pot of 3 goes to Ann, the only player still holding credits.
+    assert game.pools == {} and game.leftovers_paid == {0: 3}
     standings = game.standings()
-    assert [(r["player"], r["stack"]) for r in standings] == [("Ann", 100), ("Bob", 0)]
-    assert game.total_credits() == 103  # stacks and the Sabacc pot left
+    assert [(r["player"], r["stack"]) for r in standings] == [("Ann", 103), ("Bob", 0)]
+    assert sum(game.stacks) == game.total_credits() == 103
     with pytest.raises(WrongPhase, match="The game is over"):
         game.start_hand()
+
+
+def test_3_7_2_when_nobody_holds_credits_the_players_dealt_into_the_last_hand_share_what_is_left():
+    game = new_game(stacks=[3, 3], call_round=1)
+    result = reveal(game, {"Ann": ["+15c", "+9t"], "Bob": ["+15s", "+10t"]}, bet=1)  # both bomb out
+    assert result["sabacc_pot"]["after"] == 6 and game.is_over
+    assert game.stacks == [3, 3] and game.pools == {} and game.leftovers_paid == {1: 3, 0: 3}
 
 
 def test_3_7_hands_ends_the_game_and_the_button_moves_to_the_next_player_with_credits():
