@@ -38,3 +38,17 @@ def shares(game: "Game") -> list[list[int]]:
     each, odd = divmod(total, len(seats))
     paid = [[seat, each + (1 if index < odd else 0)] for index, seat in enumerate(seats)]
     return [row for row in paid if row[1]]
+
+
+def pay_at_end(game: "Game", *, recorded: bool) -> None:
+    """The game has ended: pay out whatever it left on the table. A payment that replaying the last hand makes
+    again is kept out of the saved game's tail (`recorded=False`); one that follows a recorded event (closing
+    the table) is recorded with it. Either way the history lists it, for exports."""
+    paid = shares(game)
+    if not paid:
+        return
+    if recorded:
+        game._record(["leftovers", paid])
+    else:
+        game._pay(paid)
+        game._history.append({"e": ["leftovers", paid]})

@@ -396,19 +396,7 @@ class Game:
         if end_rule == "everyone_deals" and not any(s not in self.dealt for s in alive):
             self.over = True
         if self.over:
-            # Replaying the hand pays them again, so a saved game keeps no record of it (not in `_tail`).
-            self._pay_at_end(recorded=False)
-
-    def _pay_at_end(self, *, recorded: bool) -> None:
-        """RULES 1.5 "Credits left at the end": whatever the game leaves on the table goes to the players."""
-        paid = leftovers.shares(self)
-        if not paid:
-            return
-        if recorded:
-            self._record(["leftovers", paid])
-        else:
-            self._pay(paid)
-            self._history.append({"e": ["leftovers", paid]})
+            leftovers.pay_at_end(self, recorded=False)
 
     def _pay(self, paid: list) -> None:
         for seat, amount in paid:
@@ -613,7 +601,7 @@ class Game:
         and its hand seeds are revealed (RULES 1.7)."""
         self.verify_close_table()
         self._record(["close"])
-        self._pay_at_end(recorded=True)
+        leftovers.pay_at_end(self, recorded=True)
 
     def verify_set_levels(self, *, ante: int, small_blind: int, big_blind: int, min_bet: int | None = None) -> None:
         self._verify_between_hands("changing the forced bets")
@@ -676,11 +664,8 @@ class Game:
         return _can(self.verify_pay_leftovers)
 
     def pay_leftovers(self) -> dict[int, int]:
-        """Pay out now what is left on the table (RULES 1.5 "Credits left at the end"), as every game does by
-        itself when it ends: at a table whose organiser ends it (a tournament's), when its last player holding
-        credits leaves. The carry-over and what the variant keeps between hands (the Sabacc pot) go to the
-        players holding credits, split evenly, odd credits one each from the dealer's left; returns each
-        seat's share. Recorded for saves and replays."""
+        """Pay out now what is left on the table, as every game does when it ends (`games.engine.leftovers`): at
+        a tournament's table, when its last player holding credits leaves. Returns each seat's share."""
         self.verify_pay_leftovers()
         shares = {seat: 0 for seat in leftovers.recipients(self)}
         paid = leftovers.shares(self)
