@@ -40,15 +40,10 @@ def shares(game: "Game") -> list[list[int]]:
     return [row for row in paid if row[1]]
 
 
-def pay_at_end(game: "Game", *, recorded: bool) -> None:
-    """The game has ended: pay out whatever it left on the table. A payment that replaying the last hand makes
-    again is kept out of the saved game's tail (`recorded=False`); one that follows a recorded event (closing
-    the table) is recorded with it. Either way the history lists it, for exports."""
+def pay_at_end(game: "Game") -> None:
+    """The game has ended: pay out whatever it left on the table, recorded like any between-hands event (saved
+    state, history, exports). Loading a saved game never pays by itself (`Game._loading`): the payment is in
+    the saved state, and a game saved before this rule loads as it was."""
     paid = shares(game)
-    if not paid:
-        return
-    if recorded:
+    if paid:
         game._record(["leftovers", paid])
-    else:
-        game._pay(paid)
-        game._history.append({"e": ["leftovers", paid]})

@@ -33,6 +33,7 @@ class Game:
         "_current_index",
         "_history",
         "_history_from",
+        "_loading",
         "_master",
         "_pre",
         "_replay_version",
@@ -94,6 +95,8 @@ class Game:
         self._history: list[dict] = []
         # How many entries came before the first one in `_history` (a game loaded without its history).
         self._history_from = 0
+        # True while `serialize.load` plays the saved hand again: what its end paid out is in the saved tail.
+        self._loading = False
         self._master = ""
         self._pre: dict | None = None
         self._tail: list[list] = []
@@ -395,8 +398,8 @@ class Game:
             self.over = True
         if end_rule == "everyone_deals" and not any(s not in self.dealt for s in alive):
             self.over = True
-        if self.over:
-            leftovers.pay_at_end(self, recorded=False)
+        if self.over and not self._loading:
+            leftovers.pay_at_end(self)
 
     def _pay(self, paid: list) -> None:
         for seat, amount in paid:
@@ -601,7 +604,7 @@ class Game:
         and its hand seeds are revealed (RULES 1.7)."""
         self.verify_close_table()
         self._record(["close"])
-        leftovers.pay_at_end(self, recorded=True)
+        leftovers.pay_at_end(self)
 
     def verify_set_levels(self, *, ante: int, small_blind: int, big_blind: int, min_bet: int | None = None) -> None:
         self._verify_between_hands("changing the forced bets")

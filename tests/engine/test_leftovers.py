@@ -104,3 +104,25 @@ def test_refused_mid_hand_and_where_the_game_keeps_its_pots(variant, preset):
     own = new_game(variant, preset, end_rule="last_player")
     with pytest.raises(WrongPhase, match=r"pays out what is left in its pots when it ends"):
         own.pay_leftovers()
+
+
+def test_a_game_saved_before_the_end_paid_out_loads_as_it_was_and_a_new_one_as_it_is():
+    game = Game.new(
+        options=build_options("classic", "classic", {"call_round": 1}),
+        players=[("Ann", 100), ("Bob", 3)],
+        dealer=0,
+        rng=random.Random(1),
+        variant="classic",
+        preset="classic",
+    )
+    from tests.engine.classic.test_rules_3_4 import reveal
+
+    reveal(game, {"Ann": ["+10s", "+5f"], "Bob": ["+15c", "+9t"]})  # Bob goes out: 3 left in the Sabacc pot
+    assert game.is_over and game.stacks == [103, 0] and game.leftovers_paid == {0: 3}
+    saved = json.loads(game.to_json())
+    assert saved["tail"] == [["leftovers", [[0, 3]]]]
+    again = Game.from_json(game.to_json())
+    assert again.stacks == [103, 0] and again.pools == {} and again.leftovers_paid == {0: 3}
+    # Saved the same way before games paid out at their end: the tail was empty and the pot stood.
+    old = Game.from_json(json.dumps({**saved, "tail": []}))
+    assert old.stacks == [100, 0] and old.pools == {"sabacc": 3} and old.leftovers_paid == {}
