@@ -71,6 +71,12 @@ def public_history(document: dict[str, Any]) -> dict[str, Any]:
         game = replay_game(document, on_step=on_step, on_hand_end=on_hand_end)
     except (EngineError, KeyError, ValueError, TypeError) as exc:
         raise HistoryError(str(exc)) from None
+    if game.over and game.leftovers_paid and hands:
+        # Paid when the last hand ended (its result says so) or when the table closed after it.
+        paid = {game.names[s]: amount for s, amount in game.leftovers_paid.items()}
+        result = hands[-1]["result"] or {}
+        if leftovers_note(paid) not in result.get("notes", []):
+            hands[-1]["steps"].append(_step(game, leftovers_note(paid)))
     return {"players": list(game.names), "hands": hands}
 
 
@@ -197,21 +203,34 @@ def shown_title(shown: dict[str, Any]) -> str | None:
 
 def reveal_notes(result: dict[str, Any]) -> list[str]:
     """What else the reveal settled, in words: Classic's bomb-out penalties and its Sabacc pot (won, or carried
-    to the next hand); nothing for the other variants."""
+    to the next hand), and, when the game ended, where the credits it left on the table went (`leftovers`)."""
     notes = [
         f"{name} bombed out and paid {amount:,} into the Sabacc pot."
         for name, amount in (result.get("penalties") or {}).items()
         if amount
     ]
     sabacc = result.get("sabacc_pot")
+    ended = result.get("leftovers")
     if isinstance(sabacc, dict):
         paid = sabacc.get("paid") or {}
         if paid:
             won = " and ".join(f"{name} {amount:,}" for name, amount in paid.items())
             notes.append(f"The Sabacc pot pays {won}.")
-        elif sabacc.get("after"):
+        elif sabacc.get("after") and not ended:
             notes.append(f"The Sabacc pot of {sabacc['after']:,} carries over to the next hand.")
+    if ended:
+        notes.append(leftovers_note(ended))
     return notes
+
+
+def leftovers_note(paid: dict[str, int]) -> str:
+    """RULES 1.5 "Credits left at the end", in words: who took what the game left on the table."""
+    shares = " and ".join(f"{name} {amount:,}" for name, amount in paid.items())
+    total = sum(paid.values())
+    return (
+        f"The game is over: the {total:,} credit{'' if total == 1 else 's'} left on the table "
+        f"{'goes' if total == 1 else 'go'} to the players: {shares}."
+    )
 
 
 def _result_text(result: dict[str, Any]) -> str:

@@ -152,6 +152,15 @@ class BettingStructure:
         """The verb an action counts as (RULES 1.4): the structure may read one verb as another."""
         return verb
 
+    def check_action(
+        self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int], legal: LegalActions
+    ) -> tuple[str, int]:
+        """(the verb an action counts as, the chips it moves from the stack); raises if it is not allowed.
+
+        Every variant's betting turn goes through here, so a verb reads the same in all of them."""
+        verb = self.normalize(rnd, seat, verb, amount, stacks)
+        return verb, self.verify(rnd, seat, verb, amount, stacks, legal)
+
     def has_decision(self, rnd: BettingRound, seat: int, stacks: list[int], folded: set[int]) -> bool:
         raise NotImplementedError
 
@@ -209,15 +218,15 @@ class NoLimit(BettingStructure):
         return _others_can_act(rnd, seat, stacks, folded) or rnd.bets[seat] < max(rnd.bets.values())
 
     def normalize(self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int]) -> str:
-        """All-in by any name (RULES 1.4): a bet, raise or call of exactly the whole stack is an all-in."""
+        """All-in by any name (RULES 1.4): a bet, raise or call of exactly the whole stack is an all-in, whatever
+        the current bet (a whole-stack bet into an opened round, a whole-stack raise with nothing bet). A bet's
+        amount, like a raise's total, is the seat's total for the round."""
         stack = stacks[seat]
         if stack <= 0:
             return verb
         if verb == "call" and rnd.owes(seat) >= stack:
             return "allin"
-        if verb == "bet" and _is_int(amount) and amount == stack and rnd.current_bet == 0:
-            return "allin"
-        if verb == "raise" and _is_int(amount) and amount == rnd.bets[seat] + stack and rnd.current_bet > 0:
+        if (verb == "bet" or verb == "raise") and _is_int(amount) and amount == rnd.bets[seat] + stack:
             return "allin"
         return verb
 

@@ -533,8 +533,7 @@ class Hand:
     def _checked(self, seat: int, verb: str, amount: int | None) -> tuple[str, int]:
         """(the verb the action counts as, the chips it moves); raises if it is not allowed."""
         self._verify_waiting(seat, verb)
-        verb = self.structure.normalize(self.round, seat, verb, amount, self._stacks)
-        return verb, self.structure.verify(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
+        return self.structure.check_action(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
 
     def bet_action(self, seat: int, verb: str, amount: int | None = None) -> None:
         verb, paid = self._checked(seat, verb, amount)

@@ -18,6 +18,7 @@ from typing import Any
 
 from games.engine.cards import Card, codes, parse_card
 from games.engine.errors import EngineError, IllegalAction, InvalidCard, MissingDice, MissingReshuffle, ReplayError
+from games.engine.leftovers import left_on_table
 from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, server_seed
 from games.engine.state import MAX_SEATS, Game
 from games.engine.variant import get_variant
@@ -89,6 +90,8 @@ def replay_result(game: Game, *, version: int = 1) -> dict:
         "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
         "carry_over": game.carry,
         **game.variant.result_extra(game),
+        # RULES 1.5 "Credits left at the end": who was paid what the game left on the table.
+        **({"leftovers": {game.names[s]: v for s, v in game.leftovers_paid.items()}} if game.leftovers_paid else {}),
         "finished": game.over,
         "standings": [{"player": r["player"], "place": r["place"], "stack": r["stack"]} for r in game.standings()],
     }
@@ -294,7 +297,8 @@ def _play_events(game: Game, where: str, events: Any) -> None:
                     min_bet=event["min_bet"],
                 )
             elif kind == "leftovers":
-                game.pay_leftovers()
+                if not (game.over and not left_on_table(game)):  # else paid when the game ended, as recorded
+                    game.pay_leftovers()
             else:
                 game.close_table()
         except EngineError as exc:
@@ -400,7 +404,8 @@ def export_replay(game: Game, *, version: int = 2) -> dict:
 
 def _version_1(game: Game, hands: list[dict], after: list[dict]) -> dict:
     """The same export as sabacc-replay/1: hands with deck, dice, reshuffles (when any) and actions only."""
-    events = [e["do"] for hand in hands for e in hand["before"]] + [e["do"] for e in after]
+    # What is left on the table when the game ends is paid again by replaying its last hand.
+    events = [e["do"] for hand in hands for e in hand["before"]] + [e["do"] for e in after if e["do"] != "leftovers"]
     kept = sorted({kind for kind in events if kind != "entropy"})
     if kept:
         raise EngineError(

@@ -153,9 +153,11 @@ def load(cls: type["Game"], text: str, history: str | None = None) -> "Game":
             deck = game.variant.decode_cards(current["d"]) if "d" in current else None
             dice = game.variant.decode_dice(current["x"]) if "x" in current else None
             piles = [game.variant.decode_cards(pile) for pile in current["r"]] if "r" in current else None
+            game._loading = True  # what the game's end paid out is in the tail
             game.start_hand(deck=deck, dice=dice, reshuffles=piles)
             for action in current["a"]:
                 apply_action(game, action)
+            game._loading = False
             for event in data["tail"]:
                 game._apply_event(event)
                 game._history.append({"e": event})

@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.engine import views
+from games.engine import leftovers, views
 from games.engine.betting import LegalActions
 from games.engine.cards import Card
 from games.engine.dice import Dice
@@ -33,6 +33,7 @@ class Game:
         "_current_index",
         "_history",
         "_history_from",
+        "_loading",
         "_master",
         "_pre",
         "_replay_version",
@@ -48,6 +49,7 @@ class Game:
         "item_transfers",
         "items",
         "left",
+        "leftovers_paid",
         "levels",
         "levels_set",
         "names",
@@ -81,6 +83,8 @@ class Game:
         # Credits a variant keeps between hands besides the stacks and the carry-over (Corellian Spike's
         # Sabacc pot), by name; the hand takes them in and gives them back (`hand.pools_out`).
         self.pools: dict[str, int] = {}
+        # What each seat was paid of the credits left on the table (RULES 1.5 "Credits left at the end").
+        self.leftovers_paid: dict[int, int] = {}
         self.hands_played = 0
         self.out_at: dict[int, int] = {}
         self.dealt: set[int] = set()
@@ -91,6 +95,8 @@ class Game:
         self._history: list[dict] = []
         # How many entries came before the first one in `_history` (a game loaded without its history).
         self._history_from = 0
+        # True while `serialize.load` plays the saved hand again: what its end paid out is in the saved tail.
+        self._loading = False
         self._master = ""
         self._pre: dict | None = None
         self._tail: list[list] = []
@@ -392,6 +398,15 @@ class Game:
             self.over = True
         if end_rule == "everyone_deals" and not any(s not in self.dealt for s in alive):
             self.over = True
+        if self.over and not self._loading:
+            leftovers.pay_at_end(self)
+
+    def _pay(self, paid: list) -> None:
+        for seat, amount in paid:
+            self.stacks[seat] += amount
+            self.leftovers_paid[seat] = self.leftovers_paid.get(seat, 0) + amount
+        self.carry = 0
+        self.pools = {}
 
     # ----- player operations -------------------------------------------------------------------
 
@@ -585,9 +600,11 @@ class Game:
         return _can(self.verify_close_table)
 
     def close_table(self) -> None:
-        """Close a cash game between hands: the game is over and its hand seeds are revealed (RULES 1.7)."""
+        """Close a cash game between hands: the game is over, what is left on the table is paid out (RULES 1.5)
+        and its hand seeds are revealed (RULES 1.7)."""
         self.verify_close_table()
         self._record(["close"])
+        leftovers.pay_at_end(self)
 
     def verify_set_levels(self, *, ante: int, small_blind: int, big_blind: int, min_bet: int | None = None) -> None:
         self._verify_between_hands("changing the forced bets")
@@ -634,35 +651,29 @@ class Game:
         return self.levels
 
     def verify_pay_leftovers(self) -> None:
-        if self.options.end_rule != "never":
+        if self.options.end_rule != "never" and not self.over:
             raise WrongPhase(
-                "Only a table whose organiser ends it (end rule 'never', a tournament's table) pays out what is "
-                "left in its pots; this game keeps them (RULES Rulings 2.6.1, 3.7.2)."
+                "This game pays out what is left in its pots when it ends (RULES 1.5 'Credits left at the end'); "
+                "only a table whose organiser ends it (end rule 'never', a tournament's table) pays out before."
             )
         if self.in_hand:
             raise WrongPhase("Paying out what is left in the pots happens between hands; wait for this hand to finish.")
-        if not self.carry and not any(self.pools.values()):
+        if not leftovers.left_on_table(self):
             raise WrongPhase("Nothing is left in the carry-over or the Sabacc pot to pay out.")
-        if not self.seats_with_credits():
+        if not leftovers.recipients(self):
             raise WrongPhase("Nobody at the table holds credits to take what is left in the pots.")
 
     def can_pay_leftovers(self) -> bool:
         return _can(self.verify_pay_leftovers)
 
     def pay_leftovers(self) -> dict[int, int]:
-        """A table whose organiser ends it (a tournament's table), when its game ends or its last player holding
-        credits leaves: the carry-over and what the variant keeps between hands (the Sabacc pot) go to the
-        players holding credits, split evenly, odd credits one each from the dealer's left; returns each seat's
-        share. Also allowed once the game is over (the table closed first). Recorded for saves and replays."""
+        """Pay out now what is left on the table, as every game does when it ends (`games.engine.leftovers`): at
+        a tournament's table, when its last player holding credits leaves. Returns each seat's share."""
         self.verify_pay_leftovers()
-        total = self.carry + sum(self.pools.values())
-        n = len(self.names)
-        dealer = self.first_dealer if self.dealer is None else self.dealer
-        order = [(dealer + step) % n for step in range(1, n + 1)]
-        holders = [seat for seat in order if self.stacks[seat] > 0]
-        each, odd = divmod(total, len(holders))
-        shares = {seat: each + (1 if index < odd else 0) for index, seat in enumerate(holders)}
-        self._record(["leftovers", [[seat, amount] for seat, amount in shares.items() if amount]])
+        shares = {seat: 0 for seat in leftovers.recipients(self)}
+        paid = leftovers.shares(self)
+        shares.update(dict(paid))
+        self._record(["leftovers", paid])
         return shares
 
     def _hand_seed(self, number: int, entry: dict) -> str:
@@ -788,11 +799,7 @@ class Game:
         elif kind == "close":
             self.over = True
         elif kind == "leftovers":
-            _, shares = event
-            for seat, amount in shares:
-                self.stacks[seat] += amount
-            self.carry = 0
-            self.pools = {}
+            self._pay(event[1])
         elif kind == "levels":
             _, (ante, small_blind, big_blind, min_bet) = event
             self.levels = Levels(ante, small_blind, big_blind, min_bet, self.levels.factor)
@@ -834,6 +841,8 @@ class Game:
             extra["pools"] = dict(self.pools)
         if self.levels_set:
             extra["levels_set"] = True
+        if self.leftovers_paid:
+            extra["leftovers"] = [[s, v] for s, v in sorted(self.leftovers_paid.items())]
         return {
             **extra,
             "names": list(self.names),
@@ -866,6 +875,7 @@ class Game:
         self.entropy = {s: v for s, v in data.get("entropy", [])}
         self.pools = dict(data.get("pools", {}))
         self.levels_set = bool(data.get("levels_set", False))
+        self.leftovers_paid = {s: v for s, v in data.get("leftovers", [])}
 
     # ----- results -------------------------------------------------------------------------------
 

@@ -134,6 +134,10 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
         current["draw_pile"] = hand.draw_pile_size()
         if not in_hand:
             current["result"] = game.results[-1] if game.results else hand_summary(game, hand)
+            if game.over and game.leftovers_paid:
+                # RULES 1.5 "Credits left at the end": where what the game left on the table went.
+                paid = {names[s]: amount for s, amount in game.leftovers_paid.items()}
+                current["result"] = {**current["result"], "leftovers": paid}
         view["hand"] = current
     if not in_hand and not game.over:
         view["next_hand"] = {

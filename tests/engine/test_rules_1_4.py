@@ -363,3 +363,23 @@ def test_1_4_fixed_stay_heads_up_an_opponent_all_in_by_paying_leaves_no_decision
     assert game.hand.is_all_in(1)
     assert game.hand.phase == "improve"  # Ann's only opponent is all-in: she has no decision to make
     assert game.hand.contributions == {1: 2, 0: 1}
+
+
+def test_1_4_all_in_by_any_name_a_whole_stack_bet_into_an_opened_round_or_raise_with_nothing_bet():
+    # Issue 21 finding 10: both were refused ("the round is already opened at 10"); each is the all-in it amounts to.
+    game = new_game("cantina", stacks=[100, 100, 30], dealer=0, ante=0, min_bet=5)
+    game.start_hand()
+    select_all(game)
+    game.bet(1, 10)
+    game.bet(2, 30)  # Cat's whole stack, named a bet into a round Bob opened: an all-in raise to 30
+    assert game.stacks[2] == 0 and game.hand._log[-1].kind == "allin" and game.hand.round.current_bet == 30
+    game.call(0)
+    game.bet(1, 100)  # Bob's whole round total (10 in + 90 behind), as a bet: an all-in raise too
+    assert game.stacks[1] == 0 and game.hand._log[-1].kind == "allin"
+    game = new_game("cantina", stacks=[100, 40], dealer=0, ante=0, min_bet=5)
+    game.start_hand()
+    select_all(game)
+    game.raise_to(1, 40)  # nobody has bet: a raise of the whole stack opens the round all-in
+    assert game.stacks[1] == 0 and game.hand._log[-1].kind == "allin" and game.hand.round.current_bet == 40
+    with pytest.raises(WrongPhase, match="already opened at 40"):
+        game.bet(0, 50)  # a bet that is not the whole stack is still refused into an opened round

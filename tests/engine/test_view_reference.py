@@ -87,6 +87,9 @@ def reference_public(game: Game, viewer: int | None = None) -> dict:
         }
         if not in_hand:
             current["result"] = game.results[-1] if game.results else hand_summary(game, hand)
+            if game.over and game.leftovers_paid:  # issue 21: where the credits left at the end went
+                paid = {names[s]: amount for s, amount in game.leftovers_paid.items()}
+                current["result"] = {**current["result"], "leftovers": paid}
         view["hand"] = current
     if not in_hand and not game.over:
         view["next_hand"] = {

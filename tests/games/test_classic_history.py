@@ -67,3 +67,31 @@ def test_hand_titles_are_the_variants_own():
     assert shown_title({"cards": ["+3c"], "total": 3, "distance": 1, "suit_count": 1}) is None  # Coruscant Shift
     assert shown_title({"cards": ["+1c", "-1c"], "total": 0, "hand": "prime_sabacc"}) == "Prime Sabacc"  # Spike
     assert shown_title({"cards": ["+9c", "+4t"], "field": [], "total": 13, "hand": "ordinary"}) is None
+
+
+def test_a_sabacc_pot_left_when_the_game_ends_is_told_paid_to_the_players_not_carried_over():
+    # Issue 21 finding 1: the game-over panel said "carries over to the next hand" of a game that had ended.
+    from games.engine.replay import export_replay
+    from games.history import reveal_notes
+    from tests.engine.classic.helpers import new_game
+    from tests.engine.classic.test_rules_3_4 import reveal
+
+    game = new_game(stacks=[100, 3], call_round=1)
+    reveal(game, {"Ann": ["+10s", "+5f"], "Bob": ["+15c", "+9t"]})  # Bob bombs out and goes out: the game ends
+    told = "The game is over: the 3 credits left on the table go to the players: Ann 3."
+    panel = reveal_notes(game.spectator_view()["hand"]["result"])  # the table's game-over panel
+    assert panel == ["Bob bombed out and paid 1 into the Sabacc pot.", told]
+    (hand,) = public_history(export_replay(game))["hands"]
+    assert hand["result"]["notes"] == panel and told not in [step["text"] for step in hand["steps"]]
+    assert not any("carries over" in note for note in panel)
+
+
+def test_a_closed_tables_history_ends_with_where_what_was_left_on_it_went():
+    from games.engine.replay import export_replay
+    from tests.engine.test_leftovers import with_a_sabacc_pot
+
+    game = with_a_sabacc_pot("classic", "classic")  # end rule 'never': the table closes between hands
+    game.close_table()
+    paid = " and ".join(f"{game.names[s]} {amount}" for s, amount in game.leftovers_paid.items())
+    hands = public_history(export_replay(game))["hands"]
+    assert hands[-1]["steps"][-1]["text"].endswith(f"left on the table go to the players: {paid}.")

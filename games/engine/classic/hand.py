@@ -907,8 +907,7 @@ class ClassicHand:
                     f"The hand may be called from betting round {self.options.call_round} on; "
                     f"this is round {self.round_number}."
                 )
-        verb = self.structure.normalize(self.round, seat, verb, amount, self._stacks)
-        return verb, self.structure.verify(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
+        return self.structure.check_action(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
 
     def bet_action(self, seat: int, verb: str, amount: int | None = None, call_hand: object = False) -> None:
         verb, paid = self._checked(seat, verb, amount, call_hand)

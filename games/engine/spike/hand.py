@@ -518,11 +518,8 @@ class SpikeHand:
         if not right:
             raise WrongPhase(f"{self._phase_words(seat)}.")
         if phase in BETTING_PHASES:
-            verb = self.structure.normalize(self.round, seat, verb, args.get("amount"), self._stacks)
-            paid = self.structure.verify(
-                self.round, seat, verb, args.get("amount"), self._stacks, self.legal_actions(seat)
-            )
-            return verb, paid
+            amount = args.get("amount")
+            return self.structure.check_action(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
         stack = self._stacks[seat]
         name = self.names[seat]
         if verb == "stand":

@@ -9,7 +9,7 @@ from games.engine import EngineError, Game
 from games.models import Game as LeagueGame
 from games.models import GameStatus, Seat
 from games.online.models import OnlineTable, TableStatus
-from games.online.services.common import _save, _starting
+from games.online.services.common import _starting
 from league.models import Event, EventKind, EventStatus, LedgerEntry, LedgerKind
 from league.services import event_results_rebuild, standings_schedule
 
@@ -19,10 +19,6 @@ def _finish(table: OnlineTable, game: Game) -> None:
     from games.engine.replay import export_replay
 
     table.status = TableStatus.FINISHED
-    if table.tournament_table is not None and game.can_pay_leftovers():
-        # No chip leaves a tournament: the Sabacc pot and carry-over go to the players holding chips there.
-        game.pay_leftovers()
-        _save(table, game)
     league_game = LeagueGame.objects.select_for_update().get(pk=table.game_id)
     event = Event.objects.select_related("season__league").get(pk=league_game.event_id)
     seats = {s.name: s for s in table.seats.select_related("player")}
@@ -46,10 +42,20 @@ def _finish(table: OnlineTable, game: Game) -> None:
             deltas[name].append(stacks.get(name, 0) - previous[name])
             previous[name] = stacks.get(name, 0)
         history.append({str(seats[name].player_id): stacks.get(name, 0) for name in seats})
+    # What the game left on the table when it ended went to the players (RULES 1.5 "Credits left at the end"),
+    # after the last hand's result: booked with that hand. A seat taken over by another player holds none.
+    at_tables = {
+        name: game.stacks[seat.engine_seat] if game.names[seat.engine_seat] == name else 0
+        for name, seat in seats.items()
+    }
+    for name, at_table in at_tables.items():
+        if at_table != previous[name] and history:
+            deltas[name][-1] += at_table - previous[name]
+            history[-1][str(seats[name].player_id)] = at_table
     entries = []
     for name, seat in seats.items():
         row = rows[seat.player_id]
-        at_table = 0 if seat.left else game.stacks[seat.engine_seat]
+        at_table = at_tables[name]
         row.final_credits = at_table + (seat.left_with or 0)
         row.place = places.get(name, {}).get("place")
         row.biggest_pot = max([0, *deltas[name]])
@@ -68,10 +74,7 @@ def _finish(table: OnlineTable, game: Game) -> None:
         totals = sorted((row.final_credits for row in rows.values()), reverse=True)
         for row in rows.values():
             row.place = totals.index(row.final_credits) + 1
-    # Corellian Spike and Classic leave the Sabacc pot and the carry-over unpaid at the end (RULES Rulings 2.6.1,
-    # 3.7.2), except at a tournament's table (paid above).
-    unpaid = game.carry + sum(game.pools.values())
-    credits_out = sum(row.final_credits for row in rows.values()) + unpaid
+    credits_out = sum(row.final_credits for row in rows.values())
     if credits_in != credits_out:  # a bug, never a user error: the engine conserves credits
         raise RuntimeError(f"Online table {table.pk}: {credits_in} credits came in but {credits_out} went out.")
     Seat.objects.bulk_update(list(rows.values()), ["final_credits", "place", "biggest_pot"])
@@ -87,7 +90,7 @@ def _finish(table: OnlineTable, game: Game) -> None:
         "hands": [result for result in table.results if "stacks" in result],
         "standings": game.standings(),
         "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
-        **({"unpaid": {"carry_over": game.carry, **game.pools}} if unpaid else {}),
+        **({"leftovers": {game.names[s]: v for s, v in game.leftovers_paid.items()}} if game.leftovers_paid else {}),
     }
     league_game.hands = history
     league_game.save(update_fields=["status", "replay_document", "replay_result", "hands"])

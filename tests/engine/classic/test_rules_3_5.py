@@ -98,17 +98,25 @@ def test_3_5_4_a_player_whose_opponents_are_all_all_in_is_passed_over():
     assert game.results[-1]["ended"] == "no_betting" and game.results[-1]["rounds"] == 5
 
 
-def test_3_7_the_game_ends_when_one_player_holds_credits_and_3_7_2_a_sabacc_pot_left_goes_to_nobody():
+def test_3_7_the_game_ends_when_one_player_holds_credits_and_3_7_2_the_sabacc_pot_left_is_paid_to_them():
     game = new_game(stacks=[100, 3], call_round=1)
     result = reveal(game, {"Ann": ["+10s", "+5f"], "Bob": ["+15c", "+9t"]})
     assert result["penalties"] == {"Bob": 1}
     assert game.is_over
-    assert game.pools == {"sabacc": 3}
+    # Ruling 3.7.2 (amended): the Sabacc pot of 3 goes to Ann, the only player still holding credits.
+    assert game.pools == {} and game.leftovers_paid == {0: 3}
     standings = game.standings()
-    assert [(r["player"], r["stack"]) for r in standings] == [("Ann", 100), ("Bob", 0)]
-    assert game.total_credits() == 103  # stacks and the Sabacc pot left
+    assert [(r["player"], r["stack"]) for r in standings] == [("Ann", 103), ("Bob", 0)]
+    assert sum(game.stacks) == game.total_credits() == 103
     with pytest.raises(WrongPhase, match="The game is over"):
         game.start_hand()
+
+
+def test_3_7_2_when_nobody_holds_credits_the_players_dealt_into_the_last_hand_share_what_is_left():
+    game = new_game(stacks=[3, 3], call_round=1)
+    result = reveal(game, {"Ann": ["+15c", "+9t"], "Bob": ["+15s", "+10t"]}, bet=1)  # both bomb out
+    assert result["sabacc_pot"]["after"] == 6 and game.is_over
+    assert game.stacks == [3, 3] and game.pools == {} and game.leftovers_paid == {1: 3, 0: 3}
 
 
 def test_3_7_hands_ends_the_game_and_the_button_moves_to_the_next_player_with_credits():
@@ -132,3 +140,19 @@ def test_3_7_first_dealer_draws_the_highest_value():
     values = {s: int(code.rstrip("sfct")) for s, code in last.items()}
     assert values[game.first_dealer] == max(values.values())
     assert list(values.values()).count(max(values.values())) == 1
+
+
+def test_3_5_all_in_by_any_name_a_whole_stack_bet_into_an_opened_round_or_raise_with_nothing_bet():
+    # Issue 21 finding 10: the shared betting code (games/engine/betting.py) reads both as the all-in they are.
+    game = new_game(stacks=[100, 100, 30])
+    start(game, {"Ann": ["+1c", "+2c"], "Bob": ["+3c", "+4c"], "Cat": ["+5c", "+6c"]})
+    stand_all(game)
+    assert game.hand.phase == "betting" and game.waiting_for() == [1] and game.stacks == [98, 98, 28]
+    act(game, "Bob", "bet", amount=10)
+    act(game, "Cat", "bet", amount=28)  # Cat's whole stack into Bob's bet: an all-in raise
+    assert game.stacks[2] == 0 and game.hand._log[-1].kind == "allin"
+    game = new_game(stacks=[100, 30])
+    start(game, {"Ann": ["+1c", "+2c"], "Bob": ["+3c", "+4c"]})
+    stand_all(game)
+    act(game, "Bob", "raise", amount=28)  # nobody has bet: Bob's whole stack as a raise opens all-in
+    assert game.stacks[1] == 0 and game.hand._log[-1].kind == "allin" and game.hand.round.current_bet == 28

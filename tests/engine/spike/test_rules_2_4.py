@@ -129,3 +129,19 @@ def test_2_4_4_the_last_hand_of_a_hands_limit_pays_odd_credits_left_of_the_deale
 def test_2_4_credits_are_always_somewhere_and_never_change():
     game = _short_all_in_game()
     assert sum(game.stacks) + game.carry + sum(game.pools.values()) == 105
+
+
+def test_2_4_all_in_by_any_name_a_whole_stack_bet_into_an_opened_round_or_raise_with_nothing_bet():
+    # Issue 21 finding 10: "You cannot bet: the round is already opened at 10" stopped random Spike games.
+    game = new_game(stacks=[100, 100, 30])
+    start(game, ["+1c", "+2c"], ["+3c", "+4c"], ["+5c", "+6c"], then=["+1s", "+2s", "+3s", "+4s"])
+    stand_round(game)
+    assert game.waiting_for() == [1] and game.stacks == [97, 97, 27]
+    game.act(1, "bet", amount=10)
+    game.act(2, "bet", amount=27)  # Cat's whole stack into Bob's bet: an all-in raise
+    assert game.stacks[2] == 0 and game.hand._log[-1].kind == "allin"
+    game = new_game(stacks=[100, 30])
+    start(game, ["+1c", "+2c"], ["+3c", "+4c"], then=["+1s", "+2s", "+3s", "+4s"])
+    stand_round(game)
+    game.act(1, "raise", amount=27)  # nobody has bet: Bob's whole stack as a raise opens all-in
+    assert game.stacks[1] == 0 and game.hand._log[-1].kind == "allin" and game.hand.round.current_bet == 27

@@ -1,0 +1,102 @@
+"""RULES 1.5 "Credits left at the end" online (issue 21, finding 1): a bot table of every preset of every variant,
+played through the tasks to its end (a `hands` limit, its last player, or closed by its organiser), books a
+league ledger that sums to zero and gives each player the engine's final stack; the Sabacc pot and carry-over
+left at the end are paid to the players, never to nobody."""
+
+import random
+
+import pytest
+from django.db.models import Sum
+
+from games.engine import Game
+from games.engine.replay import play_replay
+from games.engine.variant import get_variant, variant_names
+from games.models import Game as LeagueGame
+from games.online import services
+from games.online.models import OnlineTable, TableStatus
+from league.models import LedgerEntry, LedgerKind
+
+pytestmark = pytest.mark.django_db
+
+PRESETS = [(variant, preset) for variant in variant_names() for preset in get_variant(variant).presets]
+MAX_TASKS = 5_000
+
+
+def _play_to_the_end(world, scheduled, variant: str, preset: str, *, seats: int, hands: int, kind: str):
+    world.league.variant, world.league.preset, world.league.option_overrides = variant, preset, {}
+    world.league.save()
+    world.season.variant, world.season.preset, world.season.option_overrides = "", "", {}
+    world.season.save()
+    world.event.status = "planned"
+    world.event.save()
+    organiser = world.users["organiser"]
+    cash = get_variant(variant).build_options(preset).end_rule == "never"
+    table = services.table_open(
+        actor=organiser,
+        event=world.event,
+        name="Table 1",
+        seats=seats,
+        option_overrides={} if cash else {"hands": hands},
+    )
+    services.table_fill_bots(actor=organiser, table=table, kind=kind)
+    services.table_start(actor=organiser, table=table)
+    for _ in range(MAX_TASKS):
+        table.refresh_from_db()
+        if table.status == TableStatus.FINISHED:
+            break
+        game = Game.from_json(table.state)
+        if cash and game.between_hands and (game.hands_played >= hands or not scheduled.calls):
+            services.table_close(actor=organiser, table=table)  # a cash table ends when its organiser closes it
+            continue
+        if not scheduled.calls:
+            break
+        scheduled.run(scheduled.calls.pop(0))
+    table.refresh_from_db()
+    assert table.status == TableStatus.FINISHED, f"{variant}/{preset} did not finish"
+    return table
+
+
+def _check_the_books(table: OnlineTable, seats: int) -> dict[str, int]:
+    """The ledger of the table's league game sums to zero and, before the payouts, to each player's final stack
+    in the engine; returns what the game left on the table and paid out at the end (by player)."""
+    engine = Game.from_json(table.state)
+    league_game = LeagueGame.objects.get(pk=table.game_id)
+    ledger = LedgerEntry.objects.filter(game=league_game)
+    assert ledger.aggregate(total=Sum("amount"))["total"] == 0
+    finals = {name: engine.stacks[seat] for seat, name in enumerate(engine.names)}
+    assert sum(finals.values()) == seats * table.buy_in
+    for seat in table.seats.select_related("player"):
+        booked = ledger.filter(player=seat.player).exclude(kind=LedgerKind.PAYOUT).aggregate(total=Sum("amount"))
+        assert booked["total"] == finals[seat.name], seat.name
+        payouts = ledger.filter(player=seat.player, kind=LedgerKind.PAYOUT).aggregate(total=Sum("amount"))
+        assert -(payouts["total"] or 0) == finals[seat.name], seat.name
+    rows = {s.player.display_name: s.final_credits for s in league_game.seats.select_related("player")}
+    assert sorted(rows.values()) == sorted(finals.values())
+    result = play_replay(league_game.replay_document)
+    assert result["stacks"] == finals and result.get("sabacc_pot", 0) == 0 and result["carry_over"] == 0
+    assert "unpaid" not in league_game.replay_result
+    assert league_game.replay_result.get("leftovers", {}) == result.get("leftovers", {})
+    return result.get("leftovers", {})
+
+
+@pytest.mark.parametrize(("variant", "preset"), PRESETS)
+def test_1_5_a_finished_online_tables_ledger_sums_to_zero_and_to_the_engines_stacks(world, scheduled, variant, preset):
+    rng = random.Random(f"{variant}/{preset}")
+    seats, hands = rng.randint(2, 4), rng.randint(1, 4)
+    table = _play_to_the_end(world, scheduled, variant, preset, seats=seats, hands=hands, kind="random")
+    _check_the_books(table, seats)
+
+
+@pytest.mark.parametrize("variant", ["classic", "corellian_spike"])
+def test_1_5_the_sabacc_pot_left_at_the_end_is_booked_to_the_players_it_was_paid_to(world, scheduled, variant):
+    preset = next(iter(get_variant(variant).presets))
+    for hands in range(1, 12):  # the first game that ends with a Sabacc pot standing
+        table = _play_to_the_end(world, scheduled, variant, preset, seats=3, hands=hands, kind="sensible")
+        paid = _check_the_books(table, 3)
+        if paid:
+            break
+    assert paid and sum(paid.values()) > 0
+    history = LeagueGame.objects.get(pk=table.game_id).hands
+    engine = Game.from_json(table.state)
+    last = {seat.player_id: engine.stacks[seat.engine_seat] for seat in table.seats.all()}
+    assert history[-1] == {str(player): stack for player, stack in last.items()}
