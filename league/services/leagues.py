@@ -10,7 +10,7 @@ from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError, ForbiddenError
 from config.events import publish
 from league.models import League, Membership, Player, Role, Season
-from league.selectors import remember_role
+from league.selectors import owns_guest, remember_role
 from league.services.common import audit, check_text, plain, refuse_unknown_fields
 from league.services.locks import lock_league, lock_season
 from league.services.players import player_for_user
@@ -143,6 +143,13 @@ def _check_role(role: Any) -> None:
 @transaction.atomic
 def membership_add(*, actor: Any, league: League, player: Player, role: str = Role.PLAYER) -> Membership:
     _check_role(role)
+    if actor is not None and not owns_guest(actor, player) and player.user_id is None:
+        # Another league's guest stays theirs: adding it here would hand this league its claim code.
+        raise ForbiddenError(
+            f"{player} is another league's guest: only the organisers of their leagues may add them to another. "
+            "Enter your own guest, or add their account once they have claimed their player.",
+            extra={"field": "player"},
+        )
     # The league lock first: a player added twice at once is refused once, not by the unique constraint.
     lock_league(league.pk)
     if Membership.objects.filter(league=league, player=player).exists():
