@@ -137,7 +137,11 @@ def _league_form_page(request: HttpRequest, league: League | None) -> HttpRespon
         form = forms.LeagueForm(request.POST, league=league)
         saved = _save_league(request, form, league)
         if saved is not None:
-            messages.success(request, f"{saved.name} is saved.")
+            asked = form.cleaned_data.get("slug")
+            moved = (
+                f" Its address {asked!r} was taken, so it is {saved.slug!r}." if asked and asked != saved.slug else ""
+            )
+            messages.success(request, f"{saved.name} is saved.{moved}")
             return redirect("manage-league", slug=saved.slug)
     else:
         form = forms.LeagueForm(league=league)
