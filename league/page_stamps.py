@@ -285,10 +285,11 @@ def _player_portable(user: Any, pk: int) -> PlayerState | None:
     same decisions through `league.selectors`, in up to four queries instead of one."""
     player = Player.objects.filter(pk=pk).values_list("pk", "display_name", "user_id", "created_by_id", "claim_code")
     row = player.first()
-    if row is None:
-        return None
+    # The same reads for a missing player as for a hidden one (PostgreSQL's one query does both alike too).
     selectors.load_viewer(user)
     seen = list(selectors.league_list(user=user).order_by("pk").values_list("pk", "created_at", "data_version"))
     visible = selectors.is_admin(user) or selectors.player_list(user=user).filter(pk=pk).exists()
+    if row is None:
+        return None
     leagues = [(i, league_stamp(i, created, version)) for i, created, version in seen]
     return PlayerState(*row, visible, leagues)

@@ -1,8 +1,8 @@
-"""Issue 21, finding 6: hidden and missing look alike. Every `/manage/` route and every API route that names a
-league, season, event, game, table, tournament, player or membership in its address is probed, for a
-members-only league, by a signed-in outsider (who organises a public league of their own) and by an anonymous
-visitor, with each method the route answers: the answer for the hidden object's id must equal the answer for a
-missing id (status and body, the id itself masked out), and read as many rows from the database.
+"""Issue 21, finding 6: hidden and missing look alike. Every route that names a league, season, event, game,
+table, tournament, player or membership in its address (the `/manage/` pages, the API and the public pages) is
+probed, for a members-only league, by a signed-in outsider (who organises a public league of their own) and by
+an anonymous visitor, with each method the route answers: the answer for the hidden object's id must equal the
+answer for a missing id (status and body, the id itself masked out), after as many database queries.
 
 The routes come from Django's URL resolver, so a route added later is probed without touching this file; a
 route whose argument this file cannot fill fails `test_every_route_with_an_object_is_probed` by its name.
@@ -46,6 +46,12 @@ HIDDEN_IDS = {
 CSRF_TOKEN = re.compile(r"(?<![0-9A-Za-z])[0-9A-Za-z]{64}(?![0-9A-Za-z])")
 METHODS = ("get", "post", "patch", "delete")
 SKIPPED = {"api/(?P<rest>.*)"}  # the API's catch-all 404
+# Addresses that name no league object: the admin, accounts' keys, and a claim code (a secret, not an id).
+NOT_OBJECTS = ("admin/", "accounts/", "claim/", "static/")
+# Server-sent event streams: probed by the pages that read them (a hidden one would answer 404 at once, but a
+# stream that did not would hold the test for its whole length).
+STREAMS = {"online-events", "tournament-clock-events"}
+FILLERS = {"what": "join", "hand": "1"}  # the other arguments of a few addresses
 
 
 @dataclass(frozen=True)
@@ -60,24 +66,20 @@ class Route:
 def _kind(route: str, param: str) -> str | None:
     if param == "slug":
         return "league" if "leagues/" in route else None
-    prefixes = {
-        "api/seasons/": "season",
-        "api/events/": "event",
-        "api/games/": "game",
-        "api/players/": "player",
-        "api/memberships/": "membership",
-        "api/tables/": "online_table",
-        "api/tournaments/": "tournament",
-        "manage/events/": "event",
-        "manage/seasons/": "season",
-        "manage/games/": "game",
-        "manage/members/": "membership",
-        "manage/tournaments/": "tournament",
-    }
-    kind = next((kind for prefix, kind in prefixes.items() if route.startswith(prefix)), None)
     if route.startswith("manage/events/") and route.endswith("tournament/"):
         return "tournament_event"
-    return kind
+    prefixes = {
+        "seasons/": "season",
+        "events/": "event",
+        "games/": "game",
+        "players/": "player",
+        "memberships/": "membership",
+        "members/": "membership",
+        "tables/": "online_table",  # tables/<pk> are online tables; a league event's tables are under its event
+        "tournaments/": "tournament",
+    }
+    path = route.removeprefix("api/").removeprefix("manage/")
+    return next((kind for prefix, kind in prefixes.items() if path.startswith(prefix)), None)
 
 
 def _methods(pattern: URLPattern) -> tuple[str, ...]:
@@ -101,10 +103,10 @@ def _walk(patterns, prefix: str = ""):
 
 
 def object_routes() -> list[Route]:
-    """`/manage/` and `/api/` routes with one object argument (the `.json` format twins left out)."""
+    """Routes whose first argument names an object (the API's `.json` format twins left out)."""
     routes, seen = [], set()
     for text, pattern in _walk(get_resolver().url_patterns):
-        if not text.startswith(("api/", "manage/")) or text in SKIPPED or "(?P<format>" in text:
+        if text.startswith(NOT_OBJECTS) or text in SKIPPED or pattern.name in STREAMS or "(?P<format>" in text:
             continue
         params = [a or b for a, b in re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", text)]
         if not params or text in seen or text.startswith(("api/chip-sets/", "api/buy-in-policies/")):
@@ -115,7 +117,11 @@ def object_routes() -> list[Route]:
 
 
 def _url(route: Route, value) -> str:
-    text = re.sub(r"<(?:\w+:)?\w+>|\(\?P<\w+>[^)]*\)", str(value), route.route)
+    def fill(match: re.Match) -> str:
+        name = match.group(1) or match.group(2)
+        return str(value) if name == route.param else FILLERS[name]
+
+    text = re.sub(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>(?:[^()]|\([^)]*\))*\)", fill, route.route)
     return "/" + text.replace("\\", "")
 
 
