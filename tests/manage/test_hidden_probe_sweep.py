@@ -162,7 +162,7 @@ def hidden(db):
     return {"outsider": outsider}
 
 
-def _answer(client: Client, method: str, url: str, value) -> tuple[int, str, int]:
+def _answer(client: Client, method: str, url: str, value) -> tuple[int, str, list[str]]:
     with CaptureQueriesContext(connection) as queries:
         if method == "get":
             response = client.get(url)
@@ -171,7 +171,7 @@ def _answer(client: Client, method: str, url: str, value) -> tuple[int, str, int
     body = b"".join(response) if response.streaming else response.content
     text = re.sub(rf"(?<![0-9A-Za-z-]){re.escape(str(value))}(?![0-9A-Za-z-])", "<id>", body.decode())
     text = CSRF_TOKEN.sub("<csrf>", text)  # masked anew on each page
-    return response.status_code, text, len(queries)
+    return response.status_code, text, [query["sql"] for query in queries.captured_queries]
 
 
 CASES = [
@@ -196,7 +196,8 @@ def test_a_hidden_object_answers_as_a_missing_one(hidden, route, method, who):
         client.force_login(hidden["outsider"])
     hidden_value = HIDDEN_SLUG if route.kind == "league" else HIDDEN_IDS[route.kind]
     missing_value = MISSING_SLUG if route.kind == "league" else MISSING_ID
-    client.get("/")  # the session and the viewer's caches warmed alike for both probes
+    # Once first, unmeasured: the session and the viewer's caches (Redis, when set) are warm for both probes.
+    _answer(client, method, _url(route, missing_value), missing_value)
     seen_missing = _answer(client, method, _url(route, missing_value), missing_value)
     seen_hidden = _answer(client, method, _url(route, hidden_value), hidden_value)
     diff = "\n".join(difflib.unified_diff(seen_missing[1].splitlines(), seen_hidden[1].splitlines(), lineterm=""))
@@ -205,4 +206,6 @@ def test_a_hidden_object_answers_as_a_missing_one(hidden, route, method, who):
     assert seen_hidden[0] < 500
     assert "Secret" not in seen_hidden[1] and "Hush" not in seen_hidden[1]
     # The same reads for both: no extra work that would make the hidden one answer noticeably slower.
-    assert seen_hidden[2] == seen_missing[2]
+    assert len(seen_hidden[2]) == len(seen_missing[2]), "\n".join(
+        ["missing:", *seen_missing[2], "hidden:", *seen_hidden[2]]
+    )
