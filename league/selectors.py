@@ -125,7 +125,8 @@ def player_list(*, user: Any) -> QuerySet[Player]:
 def player_addable_list(*, user: Any) -> QuerySet[Player]:
     """Players the user may name, seat or add to a league: those they can see, and players in no league yet.
 
-    A player whose every league is members-only and closed to the user stays unknown to them.
+    A player whose every league is members-only and closed to the user stays unknown to them. Of these, a guest
+    joins a league only by those who answer for it (`owns_guest`, checked by `services.membership_add`).
     """
     if is_admin(user):
         return Player.objects.all()
