@@ -217,12 +217,11 @@ SELECT p.id, p.display_name, p.user_id, p.created_by_id, p.claim_code,
                  AND (%(everything)s OR l.visibility = %(public)s OR l.id IN (SELECT league_id FROM mine))),
        seen.ids, seen.created, seen.versions,
        (SELECT json_agg(json_build_array(me.player_id, me.league_id, me.role)) FROM me)
-  FROM league_player p,
-       (SELECT array_agg(l.id ORDER BY l.id) AS ids, array_agg(l.created_at ORDER BY l.id) AS created,
+  FROM (SELECT array_agg(l.id ORDER BY l.id) AS ids, array_agg(l.created_at ORDER BY l.id) AS created,
                array_agg(l.data_version ORDER BY l.id) AS versions
           FROM league_league l
          WHERE %(everything)s OR l.visibility = %(public)s OR l.id IN (SELECT league_id FROM mine)) seen
- WHERE p.id = %(pk)s
+       LEFT JOIN league_player p ON p.id = %(pk)s
 """
 # The same for a viewer whose league roles are known already (anonymous, or a signed-in user's copy held in
 # Redis, `config.viewer_cache`): their leagues given as %(mine)s, a query PostgreSQL plans in half the time.
@@ -232,12 +231,11 @@ SELECT p.id, p.display_name, p.user_id, p.created_by_id, p.claim_code,
                WHERE m.player_id = p.id
                  AND (%(everything)s OR l.visibility = %(public)s OR l.id = ANY(%(mine)s))),
        seen.ids, seen.created, seen.versions
-  FROM league_player p,
-       (SELECT array_agg(l.id ORDER BY l.id) AS ids, array_agg(l.created_at ORDER BY l.id) AS created,
+  FROM (SELECT array_agg(l.id ORDER BY l.id) AS ids, array_agg(l.created_at ORDER BY l.id) AS created,
                array_agg(l.data_version ORDER BY l.id) AS versions
           FROM league_league l
          WHERE %(everything)s OR l.visibility = %(public)s OR l.id = ANY(%(mine)s)) seen
- WHERE p.id = %(pk)s
+       LEFT JOIN league_player p ON p.id = %(pk)s
 """
 TABLES = {
     "league_league": League,
@@ -266,6 +264,8 @@ def _player(user: Any, pk: int) -> PlayerState | None:
     known = me is None or hasattr(user, "_league_roles_cache")
     if known:
         params["mine"] = list(selectors.user_league_roles(user))
+    # One row always (the player's columns null when there is none): a missing player's page reads the viewer
+    # as a hidden one's does, so the two answers cost the same.
     row = _row(PLAYER_KNOWN_VIEWER if known else PLAYER, params)
     if row is None:
         return None
@@ -275,6 +275,8 @@ def _player(user: Any, pk: int) -> PlayerState | None:
         if not hasattr(user, "_player_id_cache"):
             user._player_id_cache = viewer[0][0] if viewer else None
         user._league_roles_cache = {league_id: role for _, league_id, role in viewer if league_id is not None}
+    if pk is None:
+        return None
     visible = admin or in_seen_league or (me is not None and me in (user_id, created_by_id))
     leagues = [(i, league_stamp(i, c, v)) for i, c, v in zip(ids or [], created or [], versions or [], strict=True)]
     return PlayerState(pk, name, user_id, created_by_id, claim_code, visible, leagues)
@@ -285,10 +287,11 @@ def _player_portable(user: Any, pk: int) -> PlayerState | None:
     same decisions through `league.selectors`, in up to four queries instead of one."""
     player = Player.objects.filter(pk=pk).values_list("pk", "display_name", "user_id", "created_by_id", "claim_code")
     row = player.first()
-    if row is None:
-        return None
+    # The same reads for a missing player as for a hidden one (PostgreSQL's one query does both alike too).
     selectors.load_viewer(user)
     seen = list(selectors.league_list(user=user).order_by("pk").values_list("pk", "created_at", "data_version"))
     visible = selectors.is_admin(user) or selectors.player_list(user=user).filter(pk=pk).exists()
+    if row is None:
+        return None
     leagues = [(i, league_stamp(i, created, version)) for i, created, version in seen]
     return PlayerState(*row, visible, leagues)

@@ -45,18 +45,18 @@ def can_add_guests(user: Any) -> bool:
 
 
 def can_edit_player(user: Any, player: Player) -> bool:
-    """A player edits their own profile; an unclaimed guest by whoever entered it or organises a league of theirs."""
+    """A player edits their own profile; a guest (unclaimed) is renamed by those who answer for it: the organisers
+    of its leagues, whoever entered it and site admins (`selectors.owns_guest`)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    if is_admin(user):
-        return True
     if player.user_id is not None:
-        return player.user_id == user.pk
-    if player.created_by_id == user.pk:
-        return True
-    roles = selectors.user_league_roles(user)
-    leagues = player.memberships.values_list("league_id", flat=True)
-    return any(roles.get(league_id) == "organiser" for league_id in leagues)
+        return is_admin(user) or player.user_id == user.pk
+    return selectors.owns_guest(user, player)
+
+
+def can_see_claim_code(user: Any, player: Player) -> bool:
+    """A guest's claim code (which hands the guest to whoever holds it) is for those who answer for the guest."""
+    return player.user_id is None and selectors.owns_guest(user, player)
 
 
 def can_configure_chips(user: Any) -> bool:

@@ -65,6 +65,21 @@ def is_organiser(user: Any, league_id: int) -> bool:
     return is_admin(user) or user_league_roles(user).get(league_id) == Role.ORGANISER
 
 
+def owns_guest(user: Any, player: Player) -> bool:
+    """Whether `user` answers for this guest (an unclaimed player): a guest belongs to the leagues it plays in
+    (the one that entered it, and any its organisers added it to) and to the organiser who entered it. Their
+    organisers, that organiser and site admins may add it to a league, read its claim code and rename it;
+    another league's organiser enters their own guest or adds the person's account instead."""
+    if not getattr(user, "is_authenticated", False) or player.user_id is not None:
+        return False
+    if is_admin(user) or player.created_by_id == user.pk:
+        return True
+    organised = {league_id for league_id, role in user_league_roles(user).items() if role == Role.ORGANISER}
+    if not organised:
+        return False
+    return Membership.objects.filter(player_id=player.pk, league_id__in=organised).exists()
+
+
 def can_see_league(user: Any, league: League) -> bool:
     return league.visibility == Visibility.PUBLIC or is_admin(user) or league.pk in user_league_roles(user)
 
@@ -110,7 +125,8 @@ def player_list(*, user: Any) -> QuerySet[Player]:
 def player_addable_list(*, user: Any) -> QuerySet[Player]:
     """Players the user may name, seat or add to a league: those they can see, and players in no league yet.
 
-    A player whose every league is members-only and closed to the user stays unknown to them.
+    A player whose every league is members-only and closed to the user stays unknown to them. Of these, a guest
+    joins a league only by those who answer for it (`owns_guest`, checked by `services.membership_add`).
     """
     if is_admin(user):
         return Player.objects.all()
@@ -185,8 +201,9 @@ def league_by_slug(*, user: Any, slug: str) -> League:
     """One league the user may see, or Http404 (a members-only league is invisible to outsiders)."""
     from django.http import Http404
 
-    league = League.objects.filter(slug=slug).select_related("buy_in_policy").first()
-    if league is None or not can_see_league(user, league):
+    # One query answers both: a hidden league is filtered out as a missing one is, with the same work.
+    league = league_list(user=user).filter(slug=slug).first()
+    if league is None:
         raise Http404("No such league.")
     return league
 

@@ -11,9 +11,10 @@ from typing import Any
 
 from django.db import transaction
 
-from config.errors import ApplicationError
+from config.errors import ApplicationError, ForbiddenError
 from league import services as league_services
 from league.models import Player, Role
+from league.permissions import can_manage_event
 from tournaments import services
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament
 
@@ -96,7 +97,14 @@ def _halcyon_message(outcome: dict) -> str:
 
 
 def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) -> str:
-    """Run one control-room action through its service; returns what to tell the organiser."""
+    """Run one control-room action through its service; returns what to tell the organiser.
+
+    Who may is asked first, before any input is read: a non-organiser hears 403 whatever they sent, never a
+    400 about the input (which would tell them about the field, its players and their ids)."""
+    if not can_manage_event(actor, tournament.event):
+        raise ForbiddenError(
+            f"Only the organisers of {tournament.event.season.league} (or a site admin) may run this tournament."
+        )
     if action == "add_guest":
         name = data.get("name", "")
         with transaction.atomic():

@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,6 +15,7 @@ from rest_framework.views import APIView
 
 from config.errors import ApplicationError
 from league import services as league_services
+from league.permissions import can_manage_event
 from tournaments import actions, selectors, services
 from tournaments.models import RegistrationStatus
 
@@ -327,6 +329,8 @@ class TournamentActionView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         tournament = _visible(request, pk)
+        if not can_manage_event(request.user, tournament.event):  # who may, before the input is read
+            raise PermissionDenied(f"Only the organisers of {tournament.event.season.league} may run this tournament.")
         data = TournamentActionInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)

@@ -26,6 +26,7 @@ from games.online import stream
 from league import services as league_services
 from league.models import Event, EventKind, Membership, Player
 from league.permissions import can_manage_event
+from league.views.manage import visible_or_404
 from tournaments import actions, selectors, services, structures
 from tournaments.models import ClockEvent, Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services.results import TEMPLATE_LABELS
@@ -311,7 +312,8 @@ def tournament_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Run a tournament event as a tournament: format, structure, stack, seats, cap, late registration, payouts."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    event = get_object_or_404(Event.objects.select_related("season__league"), pk=pk)
+    # An event of a league hidden from the user is as missing as one that does not exist (the same 404).
+    event = visible_or_404(request, Event.objects.select_related("season__league"), "season__league", pk=pk)
     if not can_manage_event(request.user, event):
         raise PermissionDenied(f"Only the organisers of {event.season.league} may run its tournaments.")
     existing = Tournament.objects.filter(event=event).first()

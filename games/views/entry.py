@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -22,7 +22,7 @@ from games.models import Game, GameStatus, ResultCorrection, Seat
 from league import services as league_services
 from league.forms import show_error
 from league.models import AuditEntry, Event, EventStatus, LedgerEntry, LedgerKind, Player
-from league.views.manage import managed_event, managed_league, manager_required
+from league.views.manage import managed_event, managed_league, manager_required, visible_or_404
 
 SUBMISSION_SECONDS = 6 * 3600
 
@@ -243,9 +243,8 @@ def replay_check(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _game(request: HttpRequest, pk: int) -> Game:
-    game = get_object_or_404(
-        Game.objects.select_related("event__season__league", "table").defer("replay_document"), pk=pk
-    )
+    games = Game.objects.select_related("event__season__league", "table").defer("replay_document")
+    game = visible_or_404(request, games, "event__season__league", pk=pk)  # hidden and missing alike
     managed_league(request, game.event.season.league)
     return game
 

@@ -21,6 +21,7 @@ from league.models import (
     Season,
     Visibility,
 )
+from league.permissions import can_see_claim_code
 
 
 class VisibleOnly:
@@ -226,7 +227,8 @@ class SeasonInput(StrictInput):
 class PlayerOutput(serializers.ModelSerializer):
     is_guest = serializers.BooleanField(read_only=True)
     claim_code = serializers.SerializerMethodField(
-        help_text="Shown only to admins and the organiser who entered the guest."
+        help_text="A guest's code, shown only to those who answer for the guest: the organisers of its leagues, "
+        "the organiser who entered it and site admins."
     )
 
     class Meta:
@@ -234,10 +236,7 @@ class PlayerOutput(serializers.ModelSerializer):
         fields = ["id", "display_name", "is_guest", "claim_code", "created_at"]
 
     def get_claim_code(self, player: Player) -> str | None:
-        user = self.context["request"].user
-        if player.user_id is None and user.is_authenticated and (user.is_staff or player.created_by_id == user.pk):
-            return player.claim_code
-        return None
+        return player.claim_code if can_see_claim_code(self.context["request"].user, player) else None
 
 
 class PlayerInput(StrictInput):

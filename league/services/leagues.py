@@ -10,7 +10,7 @@ from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError, ForbiddenError
 from config.events import publish
 from league.models import League, Membership, Player, Role, Season
-from league.selectors import remember_role
+from league.selectors import owns_guest, remember_role
 from league.services.common import audit, check_text, plain, refuse_unknown_fields
 from league.services.locks import lock_league, lock_season
 from league.services.players import player_for_user
@@ -58,6 +58,20 @@ def _check_league_text(fields: dict[str, Any]) -> None:
         )
 
 
+def free_slug(wanted: str) -> str:
+    """The address asked for, or when some league has it the first free `<slug>-2`, `<slug>-3`, ...
+
+    Taken by a league the creator can see or by a members-only one they cannot, the answer and the work are the
+    same: a new league is never refused over an address, so the refusal cannot name a hidden league. The league
+    created says which address it got."""
+    candidate, number = wanted, 1
+    while League.objects.filter(slug=candidate).exists():
+        number += 1
+        suffix = f"-{number}"
+        candidate = wanted[: 80 - len(suffix)] + suffix
+    return candidate
+
+
 @retry_on_conflict
 @transaction.atomic
 def league_create(*, actor: Any, name: str, **fields: Any) -> League:
@@ -76,11 +90,7 @@ def league_create(*, actor: Any, name: str, **fields: Any) -> League:
     fields.setdefault("slug", slugify(name)[:80])
     if not fields["slug"]:
         raise ApplicationError("A league needs a name with at least one letter or digit.", extra={"field": "name"})
-    if League.objects.filter(slug=fields["slug"]).exists():
-        raise ConflictError(
-            f"A league with the address {fields['slug']!r} exists already; choose another slug.",
-            extra={"field": "slug"},
-        )
+    fields["slug"] = free_slug(fields["slug"])
     fields.setdefault("points_formula", "linear")
     fields.setdefault("variant", "coruscant_shift")
     fields.setdefault("preset", "better")
@@ -106,8 +116,9 @@ def league_update(*, actor: Any, league: League, **fields: Any) -> League:
     if league is None:
         raise ApplicationError("This league was deleted a moment ago.")
     if "slug" in fields and League.objects.filter(slug=fields["slug"]).exclude(pk=league.pk).exists():
+        # The same words whether the league holding it is one the organiser can see or not: it names none.
         raise ConflictError(
-            f"A league with the address {fields['slug']!r} exists already; choose another slug.",
+            f"The address {fields['slug']!r} is taken; choose another slug.",
             extra={"field": "slug"},
         )
     merged = {key: fields.get(key, getattr(league, key)) for key in ("variant", "preset", "option_overrides")}
@@ -143,6 +154,13 @@ def _check_role(role: Any) -> None:
 @transaction.atomic
 def membership_add(*, actor: Any, league: League, player: Player, role: str = Role.PLAYER) -> Membership:
     _check_role(role)
+    if actor is not None and not owns_guest(actor, player) and player.user_id is None:
+        # Another league's guest stays theirs: adding it here would hand this league its claim code.
+        raise ForbiddenError(
+            f"{player} is another league's guest: only the organisers of their leagues may add them to another. "
+            "Enter your own guest, or add their account once they have claimed their player.",
+            extra={"field": "player"},
+        )
     # The league lock first: a player added twice at once is refused once, not by the unique constraint.
     lock_league(league.pk)
     if Membership.objects.filter(league=league, player=player).exists():

@@ -12,9 +12,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -32,24 +32,37 @@ def _signed_in(request: HttpRequest) -> HttpResponse | None:
     return None
 
 
+# One text for every object an organiser page cannot find, whether it is missing or in a league hidden from
+# the user: the 404 says nothing about which.
+NOT_FOUND = "No such page."
+
+
+def visible_or_404(request: HttpRequest, queryset: QuerySet, league_path: str, **lookup: Any) -> Any:
+    """The object the address names when its league is one the user may see; else the same 404 as for a
+    missing object, after the same single query, so nobody can tell that a members-only league's object exists."""
+    leagues = selectors.league_list(user=request.user).values("pk")
+    found = queryset.filter(**lookup, **{f"{league_path}__in": leagues}).first()
+    if found is None:
+        raise Http404(NOT_FOUND)
+    return found
+
+
 def managed_league(request: HttpRequest, league: League) -> League:
     """As the API: a league the user cannot see is missing (404); one they may see but not run is 403."""
     if not permissions.can_see_league(request.user, league):
-        raise Http404("No such league.")
+        raise Http404(NOT_FOUND)
     if not permissions.can_manage_league(request.user, league):
         raise PermissionDenied(f"Only the organisers of {league.name} (or a site admin) may change this.")
     return league
 
 
 def _league(request: HttpRequest, slug: str) -> League:
-    league = League.objects.filter(slug=slug).select_related("chip_set", "buy_in_policy").first()
-    if league is None:
-        raise Http404("No such league.")
+    league = visible_or_404(request, League.objects.select_related("chip_set", "buy_in_policy"), "pk", slug=slug)
     return managed_league(request, league)
 
 
 def managed_event(request: HttpRequest, pk: int) -> Event:
-    event = get_object_or_404(Event.objects.select_related("season__league"), pk=pk)
+    event = visible_or_404(request, Event.objects.select_related("season__league"), "season__league", pk=pk)
     managed_league(request, event.season.league)
     return event
 
@@ -124,7 +137,11 @@ def _league_form_page(request: HttpRequest, league: League | None) -> HttpRespon
         form = forms.LeagueForm(request.POST, league=league)
         saved = _save_league(request, form, league)
         if saved is not None:
-            messages.success(request, f"{saved.name} is saved.")
+            asked = form.cleaned_data.get("slug")
+            moved = (
+                f" Its address {asked!r} was taken, so it is {saved.slug!r}." if asked and asked != saved.slug else ""
+            )
+            messages.success(request, f"{saved.name} is saved.{moved}")
             return redirect("manage-league", slug=saved.slug)
     else:
         form = forms.LeagueForm(league=league)
@@ -288,7 +305,7 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @manager_required
 def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    season = visible_or_404(request, Season.objects.select_related("league"), "league", pk=pk)
     league = managed_league(request, season.league)
     form = forms.SeasonForm(request.POST or None, season=season)
     if request.method == "POST" and form.is_valid():
@@ -391,7 +408,7 @@ def member_add_user(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _membership(request: HttpRequest, pk: int) -> Membership:
-    membership = get_object_or_404(Membership.objects.select_related("league", "player"), pk=pk)
+    membership = visible_or_404(request, Membership.objects.select_related("league", "player"), "league", pk=pk)
     managed_league(request, membership.league)
     return membership
 

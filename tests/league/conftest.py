@@ -66,6 +66,14 @@ def client_for(user) -> APIClient:
     return client
 
 
+def forget_viewer(user) -> None:
+    """What a request read of its user and kept on the object (`league.selectors`): the API client hands the
+    same object to each request, where a real one loads the user afresh."""
+    for name in ("_league_roles_cache", "_player_id_cache"):
+        if user is not None and hasattr(user, name):
+            delattr(user, name)
+
+
 @pytest.fixture(autouse=True)
 def eager_tasks():
     """Run queued tasks in-process (also when REDIS_URL is set), so after-commit work is seen by the test."""

@@ -63,10 +63,13 @@ def test_a_refused_league_shows_the_services_message_beside_the_field_and_saves_
     assert (League.objects.count(), AuditEntry.objects.count()) == before
 
 
-def test_a_taken_address_is_refused_beside_it(world, organiser_client):
-    response = organiser_client.post("/manage/leagues/new/", league_form_data(slug=world.league.slug))
-    assert response.status_code == 400
-    assert "exists already" in " ".join(response.context["form"].errors["slug"])
+def test_a_taken_address_gives_the_new_league_the_next_free_one_and_says_so(world, organiser_client):
+    """Issue 21, finding 6: a clash is never refused (a refusal would tell a hidden league from a free address)."""
+    response = organiser_client.post("/manage/leagues/new/", league_form_data(slug=world.league.slug), follow=True)
+    assert response.status_code == 200
+    created = League.objects.get(slug=f"{world.league.slug}-2")
+    assert created.name == "Outer Rim League"
+    assert f"was taken, so it is &#x27;{created.slug}&#x27;" in response.content.decode()
 
 
 def test_tie_breaker_arrows_work_without_javascript_and_save_nothing(world, organiser_client):

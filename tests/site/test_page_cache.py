@@ -231,7 +231,9 @@ def test_every_write_moves_the_version_and_a_refused_one_moves_nothing(site_worl
     world = site_world.base
     league = world.league
     before = _version(league)
-    _committed(lambda: services.membership_add(actor=world.users["organiser"], league=league, player=PlayerFactory()))
+    organiser = world.users["organiser"]
+    guest = PlayerFactory(created_by=organiser)  # a guest joins a league by those who answer for it
+    _committed(lambda: services.membership_add(actor=organiser, league=league, player=guest))
     assert _version(league) > before
 
     before = _version(league)

@@ -55,7 +55,7 @@ PAGES = [
     ("league", 10, 13, 1),
     # The member sees the same leagues: their request finds the body fragment cached; their player and roles are
     # read in the page's first query.
-    ("player", 8, 4, 1),
+    ("player", 8, 3, 1),
     ("event", 7, 10, 1),
     ("game", 5, 9, 5),  # the chip history reads the ledger only (no query of the game itself); not cached
 ]
