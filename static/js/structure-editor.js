@@ -209,7 +209,14 @@
     render(initial);
     root.hidden = false;
     var fallback = form.querySelector(root.dataset.fallback);
-    if (fallback) fallback.hidden = true;
+    if (fallback) fallback.open = false;  // the JSON stays one click away, and follows the rows
+    field.addEventListener("change", function () {
+      var levels = levelsFromField();
+      if (levels === null) { status.textContent = "The JSON could not be read: the rows above are unchanged."; return; }
+      render(levels);
+      if (choice) choice.value = "custom";
+      status.textContent = "The rows now follow the JSON.";
+    });
     form.querySelectorAll("[data-without-editor]").forEach(function (element) { element.hidden = true; });
     if (initial.length) write();
   }
