@@ -233,7 +233,10 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
             "formats": Format,
             "statuses": TournamentStatus,
             "shares_text": ", ".join(str(s) for s in tournament.payout_shares or []),
-            "colour_up": services.check_structure(tournament.structure, event=tournament.event),
+            # A Halcyon table keeps its preset's ante for the whole game: no chip is ever raced off.
+            "colour_up": []
+            if tournament.format == Format.HALCYON
+            else services.check_structure(tournament.structure, event=tournament.event),
             "structure_rules": selectors.structure_rules(tournament.event),
             "structure_json": json.dumps(tournament.structure),
             "preset_url": reverse("tournament-structure-preset", args=[tournament.event_id]),
