@@ -113,6 +113,12 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
     if action == "add_guest":
         name = data.get("name", "")
         with transaction.atomic():
+            league_services.refuse_namesake(
+                actor=actor,
+                display_name=name,
+                league=tournament.event.season.league,
+                confirm_duplicate=str(data.get("confirm_duplicate", "")).lower() in ("1", "true", "on"),
+            )
             player = league_services.player_create(actor=actor, display_name=name)
             league_services.membership_add(
                 actor=actor, league=tournament.event.season.league, player=player, role=Role.PLAYER

@@ -275,7 +275,14 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         except ApplicationError as exc:
             tournament.refresh_from_db()
             context = _control_context(request, tournament)
-            context.update({"error": exc.message, "error_action": action, "error_field": exc.extra.get("field", "")})
+            context.update(
+                {
+                    "error": exc.message,
+                    "error_action": action,
+                    "error_field": exc.extra.get("field", ""),
+                    "error_code": exc.code,
+                }
+            )
             if action == "halcyon_enter":
                 _keep_entered(context, request.POST)
             return render(request, "tournaments/control_room.html", context, status=exc.status_code)
