@@ -28,15 +28,16 @@
       }
     }
 
-    function cell(label, name, value, row) {
+    function cell(label, name, value, row, short) {
       var wrap = document.createElement("label");
       wrap.className = "s-cell s-" + name;
       var caption = document.createElement("span");
-      caption.textContent = label;
+      caption.textContent = short || label;
       var input = document.createElement("input");
       input.name = "s_" + name;
       input.inputMode = "numeric";
       input.value = value === undefined ? "" : value;
+      input.dataset.label = label;
       input.setAttribute("aria-label", label + ", row " + row);
       wrap.append(caption, input);
       return wrap;
@@ -69,7 +70,7 @@
       var cells = document.createElement("div");
       cells.className = "s-cells";
       if (blinds) {
-        cells.append(cell("Small blind", "small_blind", level.small_blind || 0), cell("Big blind", "big_blind", level.big_blind || 0));
+        cells.append(cell("Small blind", "small_blind", level.small_blind || 0, 0, "Small"), cell("Big blind", "big_blind", level.big_blind || 0, 0, "Big"));
       }
       cells.append(cell("Ante", "ante", level.ante || 0), cell("Length", "length", level.length || ""));
       var unit = document.createElement("select");
@@ -103,7 +104,7 @@
         item.querySelector("[data-move=up]").setAttribute("aria-label", "Move row " + (index + 1) + " up");
         item.querySelector("[data-move=down]").setAttribute("aria-label", "Move row " + (index + 1) + " down");
         item.querySelectorAll(".s-cell input").forEach(function (input) {
-          input.setAttribute("aria-label", input.previousElementSibling.textContent + ", row " + (index + 1));
+          input.setAttribute("aria-label", input.dataset.label + ", row " + (index + 1));
         });
       });
     }
