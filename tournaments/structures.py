@@ -254,7 +254,7 @@ def preset_for_duration(
 
     For a variant without blinds (`ante_only`: Corellian Spike, Classic) each level is the hand-pot ante every
     player pays each hand, a quarter of the big blind it replaces (about the same cost per orbit at a full
-    table), rounded down to the smallest chip and never less than it.
+    table), rounded down to the smallest chip and at least a chip more than the level before.
     """
     if duration_minutes < 10:
         raise TournamentLogicError("A preset needs a target duration of at least 10 minutes.")
@@ -275,7 +275,8 @@ def preset_for_duration(
         chip = min(denominations) if denominations else 1
         antes: list[Level] = []
         for level in levels:
-            ante = max(chip, level.big_blind // 4 // chip * chip, antes[-1].ante if antes else 0)
+            # Each level raises the ante by at least a chip: a level that changes nothing is no level.
+            ante = max(chip, level.big_blind // 4 // chip * chip, antes[-1].ante + chip if antes else 0)
             antes.append(Level(ante=ante, length=level.length))
         levels = antes
     result: list[Level] = []

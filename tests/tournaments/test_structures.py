@@ -1,3 +1,5 @@
+from itertools import pairwise
+
 import pytest
 
 from tournaments.errors import TournamentLogicError
@@ -125,6 +127,7 @@ def test_a_preset_by_duration_is_valid_lasts_about_that_long_and_rises(duration,
     assert getattr(playing[-1], key) > getattr(playing[0], key) or duration == 10
     if ante_only:
         assert all(level.small_blind == level.big_blind == 0 and level.ante % 5 == 0 for level in playing)
+        assert all(later.ante > earlier.ante for earlier, later in pairwise(playing))
 
 
 def test_a_long_preset_has_breaks_between_levels_never_first_or_last():
