@@ -11,6 +11,7 @@ from config.errors import ApplicationError
 from league import hooks
 from league.models import BuyInPolicy, ChipSet, EventKind, League, Role, Season, Visibility
 from league.pages import option_in_words
+from league.services.players import DUPLICATE_NAME
 from league.standings.formulas import FORMULAS
 from league.standings.metrics import DEFAULT_TIE_BREAKERS, METRICS
 
@@ -34,6 +35,7 @@ OPTION_IN_MESSAGE = re.compile(r"[Oo]ption '(\w+)'")
 
 def show_error(form: forms.Form, exc: ApplicationError) -> None:
     """Put a service's refusal beside the field it names, or above the form when it names none."""
+    form.refused_codes = (*getattr(form, "refused_codes", ()), exc.code)
     field = exc.extra.get("field")
     if field in ("rules", "option_overrides"):
         named = OPTION_IN_MESSAGE.search(exc.message)
@@ -507,6 +509,13 @@ class SeasonForm(RulesMixin, PointsMixin, forms.Form):
 
 class GuestForm(forms.Form):
     display_name = forms.CharField(label="Guest's name", max_length=80, required=False)
+    # Sent by the "add anyway" button shown when the name is an existing player's (services.refuse_namesake).
+    confirm_duplicate = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    @property
+    def namesake(self) -> bool:
+        """The name was refused as an existing player's: the page offers to add the guest anyway."""
+        return DUPLICATE_NAME in getattr(self, "refused_codes", ())
 
 
 class AddUserForm(forms.Form):

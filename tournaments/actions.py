@@ -44,6 +44,7 @@ ACTIONS = (
     "halcyon_enter",
     "halcyon_online_record",
     "open_online",
+    "structure",
 )
 
 
@@ -65,6 +66,18 @@ def player_field(data: Any, tournament: Tournament, name: str = "player") -> Pla
     if player is None:
         raise ApplicationError("Choose a player of this league.", extra={"field": name})
     return player
+
+
+def structure_field(data: Any, name: str = "structure_json") -> Any:
+    """The levels as the editor (or the JSON fallback) posts them: a JSON list, parsed here, checked by the service."""
+    try:
+        return json.loads(data.get(name) or "")
+    except ValueError as exc:
+        raise ApplicationError(
+            f"The structure is not valid JSON ({exc}); give a list of levels such as "
+            '[{"small_blind": 5, "big_blind": 10, "ante": 0, "length": 15, "unit": "minutes"}].',
+            extra={"field": name},
+        ) from exc
 
 
 def _entered_results(data: Any) -> Any:
@@ -108,6 +121,12 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
     if action == "add_guest":
         name = data.get("name", "")
         with transaction.atomic():
+            league_services.refuse_namesake(
+                actor=actor,
+                display_name=name,
+                league=tournament.event.season.league,
+                confirm_duplicate=str(data.get("confirm_duplicate", "")).lower() in ("1", "true", "on"),
+            )
             player = league_services.player_create(actor=actor, display_name=name)
             league_services.membership_add(
                 actor=actor, league=tournament.event.season.league, player=player, role=Role.PLAYER
@@ -241,6 +260,9 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
             actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")
         )
         return f"{table.name} is open online with its players seated: start it from its page (/tables/{table.pk}/)."
+    if action == "structure":
+        services.tournament_structure_set(actor=actor, tournament=tournament, structure=structure_field(data))
+        return "The structure is saved."
     if action == "complete":
         services.tournament_complete(actor=actor, tournament=tournament)
         return "The tournament is complete: payouts booked, points to the standings."

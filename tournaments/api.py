@@ -45,7 +45,10 @@ class ClockOutput(serializers.Serializer):
     level_label = serializers.CharField()
     next_level = LevelOutput(allow_null=True)
     next_level_label = serializers.CharField()
-    seconds_left = serializers.IntegerField(allow_null=True, help_text="Null when the level is not timed.")
+    finished = serializers.BooleanField(help_text="The tournament is finished: the clock is stopped.")
+    seconds_left = serializers.IntegerField(
+        allow_null=True, help_text="Null when the level is not timed or the tournament is finished."
+    )
     next_break_in = serializers.IntegerField(allow_null=True, help_text="Seconds of play until the next break.")
     paused = serializers.BooleanField()
     epoch = serializers.IntegerField(help_text="Counts the organiser's moves of the clock.")

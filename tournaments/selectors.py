@@ -12,12 +12,14 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from games.engine.options import resolve_options
 from games.engine.variant import get_variant, variant_names
 from league import selectors as league_selectors
 from league import services as league_services
 from tournaments import halcyon, payouts, seating, structures
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services import payout_table, prize_pool, revealed_seed, tournament_clock
+from tournaments.services.halcyon import HALCYON_VARIANT
 
 
 def visible_tournaments(user: Any) -> QuerySet[Tournament]:
@@ -35,6 +37,12 @@ def level_label(level: dict[str, Any] | None) -> str:
     blinds = f"{level['small_blind']}/{level['big_blind']}" if level["big_blind"] else ""
     ante = f"ante {level['ante']}" if level["ante"] else ""
     return " · ".join(part for part in (blinds, ante) if part) or "no forced bets"
+
+
+def halcyon_forced_bets() -> str:
+    """What a Halcyon table pays, from its preset (every player deals once): the clock shows this, not levels."""
+    options = resolve_options(HALCYON_VARIANT, "halcyon")
+    return f"ante {options['ante']} · pay {options['stay_cost']} to stay (Halcyon)"
 
 
 def player_stacks(tournament: Tournament) -> dict[int, int]:
@@ -76,7 +84,9 @@ def clock_summary(
     """The clock as every screen shows it, with the field's figures (players left, average stack, chip leader,
     pool). `stacks` (from `player_stacks`) saves reading them again."""
     now = now or timezone.now()
-    state = tournament_clock(tournament, now=now)
+    finished = tournament.status == TournamentStatus.FINISHED
+    # A finished tournament's clock stops where it was when the tournament was completed.
+    state = tournament_clock(tournament, now=min(now, tournament.completed_at or now) if finished else now)
     levels = structures.structure_to_json(structures.structure_from_json(tournament.structure))
     index = state.level_index if state else None
     field = Registration.objects.filter(tournament=tournament).exclude(status=RegistrationStatus.WAITING)
@@ -86,6 +96,12 @@ def clock_summary(
     pool = max(0, prize_pool(tournament))
     level = levels[index] if state else None
     next_level = levels[index + 1] if state and index + 1 < len(levels) else (levels[0] if not state else None)
+    label, next_label = level_label(level), level_label(next_level)
+    if tournament.format == Format.HALCYON:
+        # Halcyon tables play their preset's forced bets for the whole game; the levels never reach them.
+        label = next_label = halcyon_forced_bets()
+    if finished:
+        next_level, next_label = None, ""
     return {
         "tournament": tournament.pk,
         "name": tournament.event.name,
@@ -93,12 +109,13 @@ def clock_summary(
         "started": state is not None,
         "level_number": index + 1 if state else None,
         "level": level,
-        "level_label": level_label(level),
+        "level_label": label,
         "next_level": next_level,
-        "next_level_label": level_label(next_level),
-        "seconds_left": state.seconds_left if state else None,
-        "next_break_in": state.next_break_in if state else None,
-        "paused": bool(state and state.paused),
+        "next_level_label": next_label,
+        "finished": finished,
+        "seconds_left": state.seconds_left if state and not finished else None,
+        "next_break_in": state.next_break_in if state and not finished else None,
+        "paused": bool(state and state.paused and not finished),
         "epoch": tournament.clock_epoch,
         "players_left": players_left,
         "entries": field.count(),

@@ -237,3 +237,51 @@ def suggest_structure(
         levels.append(Level(small_blind=big // 2, big_blind=big, length=level_minutes))
         previous = big
     return levels
+
+
+def preset_for_duration(
+    *,
+    duration_minutes: int,
+    starting_stack: int,
+    players: int = 10,
+    ante_only: bool = False,
+    denominations: list[int] | None = None,
+    break_every: int = 4,
+    break_minutes: int = 10,
+) -> list[Level]:
+    """The editor's "fill from a preset": `suggest_structure` with a break every few levels, all of it (breaks
+    included) lasting about `duration_minutes`.
+
+    For a variant without blinds (`ante_only`: Corellian Spike, Classic) each level is the hand-pot ante every
+    player pays each hand, a quarter of the big blind it replaces (about the same cost per orbit at a full
+    table), rounded down to the smallest chip and at least a chip more than the level before.
+    """
+    if duration_minutes < 10:
+        raise TournamentLogicError("A preset needs a target duration of at least 10 minutes.")
+    if starting_stack < 2:
+        raise TournamentLogicError("A preset needs a starting stack of 2 or more.")
+    level_minutes = max(5, min(30, round(duration_minutes / 12)))
+    breaks = 0
+    if break_every > 0 and break_minutes > 0:
+        breaks = max(0, (duration_minutes // level_minutes - 1) // (break_every + 1))
+    playing_minutes = max(10, duration_minutes - breaks * break_minutes)
+    levels = suggest_structure(
+        duration_minutes=playing_minutes,
+        players=max(players, 2),
+        starting_stack=starting_stack,
+        denominations=denominations,
+    )
+    if ante_only:
+        chip = min(denominations) if denominations else 1
+        antes: list[Level] = []
+        for level in levels:
+            # Each level raises the ante by at least a chip: a level that changes nothing is no level.
+            ante = max(chip, level.big_blind // 4 // chip * chip, antes[-1].ante + chip if antes else 0)
+            antes.append(Level(ante=ante, length=level.length))
+        levels = antes
+    result: list[Level] = []
+    for index, level in enumerate(levels):
+        if index and break_every > 0 and break_minutes > 0 and index % break_every == 0:
+            result.append(Level(length=break_minutes, is_break=True))
+        result.append(level)
+    return result

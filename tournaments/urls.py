@@ -12,4 +12,5 @@ urlpatterns = [
     path("tournaments/<int:pk>/seat-cards/", views.seat_cards, name="tournament-seat-cards"),
     path("manage/tournaments/<int:pk>/", views.control_room, name="tournament-manage"),
     path("manage/events/<int:pk>/tournament/", views.tournament_create, name="tournament-create"),
+    path("manage/events/<int:pk>/tournament/preset/", views.structure_preset, name="tournament-structure-preset"),
 ]

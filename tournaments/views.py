@@ -16,7 +16,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -234,7 +234,14 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
             "formats": Format,
             "statuses": TournamentStatus,
             "shares_text": ", ".join(str(s) for s in tournament.payout_shares or []),
-            "colour_up": services.check_structure(tournament.structure, event=tournament.event),
+            # A Halcyon table keeps its preset's ante for the whole game: no chip is ever raced off.
+            "colour_up": []
+            if tournament.format == Format.HALCYON
+            else services.check_structure(tournament.structure, event=tournament.event),
+            "structure_rules": selectors.structure_rules(tournament.event),
+            "structure_json": json.dumps(tournament.structure),
+            "preset_url": reverse("tournament-structure-preset", args=[tournament.event_id]),
+            "stack": tournament.starting_stack,
         }
     )
     return context
@@ -269,7 +276,14 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         except ApplicationError as exc:
             tournament.refresh_from_db()
             context = _control_context(request, tournament)
-            context.update({"error": exc.message, "error_action": action, "error_field": exc.extra.get("field", "")})
+            context.update(
+                {
+                    "error": exc.message,
+                    "error_action": action,
+                    "error_field": exc.extra.get("field", ""),
+                    "error_code": exc.code,
+                }
+            )
             if action == "halcyon_enter":
                 _keep_entered(context, request.POST)
             return render(request, "tournaments/control_room.html", context, status=exc.status_code)
@@ -282,29 +296,38 @@ def _structure_from_post(request: HttpRequest, event: Event) -> list[dict[str, A
     if choice in ("turbo", "regular"):
         return structures.structure_to_json(structures.PRESETS[choice]())
     if choice == "suggested":
-        chip_set = league_services.effective_chip_set(event)
-        denominations = list(chip_set.denominations.values_list("value", flat=True)) if chip_set else []
-        try:
-            return structures.structure_to_json(
-                structures.suggest_structure(
-                    duration_minutes=actions.int_field(request.POST, "duration", "The target duration in minutes"),
-                    players=actions.int_field(request.POST, "expected_players", "The expected number of players"),
-                    starting_stack=actions.int_field(request.POST, "starting_stack", "The starting stack"),
-                    denominations=denominations,
-                )
-            )
-        except structures.TournamentLogicError as exc:
-            raise ApplicationError(str(exc), extra={"field": "structure"}) from exc
+        return services.structure_preset(
+            event=event,
+            duration_minutes=actions.int_field(request.POST, "duration", "The target duration in minutes"),
+            starting_stack=actions.int_field(request.POST, "starting_stack", "The starting stack"),
+            players=actions.int_field(request.POST, "expected_players", "The expected number of players"),
+        )
     if choice == "custom":
-        try:
-            return json.loads(request.POST.get("structure_json", ""))
-        except ValueError as exc:
-            raise ApplicationError(
-                f"The custom structure is not valid JSON ({exc}); give a list of levels such as "
-                '[{"small_blind": 5, "big_blind": 10, "ante": 0, "length": 15, "unit": "minutes"}].',
-                extra={"field": "structure_json"},
-            ) from exc
+        return actions.structure_field(request.POST)
     raise ApplicationError(f"Choose a structure: {', '.join(STRUCTURE_CHOICES)}.", extra={"field": "structure"})
+
+
+@require_GET
+def structure_preset(request: HttpRequest, pk: int) -> JsonResponse:
+    """The structure editor's "fill from a preset": levels for a target duration and starting stack, computed
+    by the server in the event's chips and variant (a refusal: 400 with the message)."""
+    if not request.user.is_authenticated:
+        raise PermissionDenied("Sign in as an organiser.")
+    event = get_object_or_404(Event.objects.select_related("season__league"), pk=pk)
+    if not can_manage_event(request.user, event):
+        raise PermissionDenied(f"Only the organisers of {event.season.league} may run its tournaments.")
+    try:
+        levels = services.structure_preset(
+            event=event,
+            duration_minutes=actions.int_field(request.GET, "duration", "The target duration in minutes"),
+            starting_stack=actions.int_field(request.GET, "starting_stack", "The starting stack"),
+            players=actions.int_field(request.GET, "players", "The expected number of players")
+            if request.GET.get("players")
+            else 10,
+        )
+    except ApplicationError as exc:
+        return JsonResponse({"detail": exc.message, "field": exc.extra.get("field")}, status=exc.status_code)
+    return JsonResponse({"levels": levels})
 
 
 @require_http_methods(["GET", "POST"])
@@ -332,6 +355,11 @@ def tournament_create(request: HttpRequest, pk: int) -> HttpResponse:
         "templates": TEMPLATE_LABELS,
         "values": request.POST if request.method == "POST" else defaults,
         "is_tournament_event": event.kind == EventKind.TOURNAMENT,
+        "preset_url": reverse("tournament-structure-preset", args=[event.pk]),
+        # The editor's first rows when the JSON field is empty: the default (regular) structure's levels.
+        "initial_levels": json.dumps(structures.structure_to_json(structures.PRESETS["regular"]()))
+        if rules["has_blinds"]
+        else "",
     }
     if request.method == "POST":
         try:

@@ -243,6 +243,14 @@ class PlayerInput(StrictInput):
     display_name = serializers.CharField(max_length=80)
 
 
+class GuestInput(PlayerInput):
+    confirm_duplicate = serializers.BooleanField(
+        default=False,
+        help_text="A player with this name (any case) already exists among those you can see: without true the "
+        "guest is refused (409, code duplicate_name, extra.namesakes their ids); true adds them anyway.",
+    )
+
+
 class ClaimInput(StrictInput):
     claim_code = serializers.CharField(max_length=32)
 

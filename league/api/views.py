@@ -242,13 +242,15 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
     def get_queryset(self):
         return selectors.player_list(user=self.request.user)
 
-    @extend_schema(request=s.PlayerInput, responses={201: s.PlayerOutput}, summary="Enter a guest player")
+    @extend_schema(request=s.GuestInput, responses={201: s.PlayerOutput}, summary="Enter a guest player")
     def create(self, request: Request) -> Response:
         if not request.user.is_authenticated:
             self.permission_denied(request)
         require_some_organiser(request.user)
-        data = s.PlayerInput(data=request.data, context={"request": request})
+        data = s.GuestInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
+        confirm_duplicate = data.validated_data.pop("confirm_duplicate")
+        services.refuse_namesake(actor=request.user, confirm_duplicate=confirm_duplicate, **data.validated_data)
         player = services.player_create(actor=request.user, **data.validated_data)
         return Response(s.PlayerOutput(player, context={"request": request}).data, status=status.HTTP_201_CREATED)
 

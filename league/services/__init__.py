@@ -29,7 +29,14 @@ from league.services.leagues import (
     season_update,
 )
 from league.services.locks import LOCK_ORDER, lock_event, lock_league, lock_season
-from league.services.players import player_claim, player_create, player_for_user, player_update
+from league.services.players import (
+    guest_namesakes,
+    player_claim,
+    player_create,
+    player_for_user,
+    player_update,
+    refuse_namesake,
+)
 from league.services.rules import (
     check_rules,
     check_season_rules,
@@ -65,6 +72,7 @@ __all__ = [
     "event_create",
     "event_results_rebuild",
     "event_update",
+    "guest_namesakes",
     "league_create",
     "league_data_changed",
     "league_settings_check",
@@ -82,6 +90,7 @@ __all__ = [
     "player_create",
     "player_for_user",
     "player_update",
+    "refuse_namesake",
     "refuse_unknown_fields",
     "resolve_game_rules",
     "season_create",

@@ -6,7 +6,8 @@ from django.db import transaction
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
-from league.models import Player
+from league.models import League, Player
+from league.selectors import player_list
 from league.services.common import audit, check_text
 
 NAME_RULE = "A player's display name"
@@ -21,6 +22,37 @@ def player_create(*, actor: Any, display_name: str, user: Any = None) -> Player:
     player = Player.objects.create(display_name=display_name, user=user, created_by=actor if user is None else user)
     audit(actor=actor, action="player.create", obj=player, data={"display_name": display_name})
     return player
+
+
+DUPLICATE_NAME = "duplicate_name"
+
+
+def guest_namesakes(*, actor: Any, display_name: str, league: League | None = None) -> list[Player]:
+    """Players named `display_name` (trimmed, any case) in `league`, or without one among those `actor` can see."""
+    name = display_name.strip() if isinstance(display_name, str) else ""
+    if not name:
+        return []
+    players = Player.objects.filter(memberships__league=league) if league is not None else player_list(user=actor)
+    return list(players.filter(display_name__iexact=name).distinct().order_by("pk")[:5])
+
+
+def refuse_namesake(
+    *, actor: Any, display_name: str, league: League | None = None, confirm_duplicate: bool = False
+) -> None:
+    """A guest named like an existing player is probably that player: refuse (409, nothing written) unless the
+    organiser confirms they are someone else (`confirm_duplicate`)."""
+    if confirm_duplicate:
+        return
+    display_name = check_text(display_name, NAME_RULE, field="display_name", max_length=80)  # a bad name: 400 first
+    same = guest_namesakes(actor=actor, display_name=display_name, league=league)
+    if same:
+        where = f"in {league.name}" if league is not None else "among the players you can see"
+        raise ConflictError(
+            f"A player named {same[0].display_name} is already {where}. If the guest is someone else, add them "
+            "anyway; if it is the same person, register that player instead.",
+            extra={"field": "display_name", "namesakes": [player.pk for player in same]},
+            code=DUPLICATE_NAME,
+        )
 
 
 @retry_on_conflict

@@ -23,3 +23,15 @@ def claim_link(player: Any) -> str:
 def can_manage_anything(context: dict) -> bool:
     request = context.get("request")
     return bool(request and permissions.can_manage_anything(request.user))
+
+
+@register.simple_tag(takes_context=True)
+def organiser_link(context: dict) -> str:
+    """The header's organiser link: "organiser" for a league's organisers and site admins (the organiser pages),
+    "start" for someone the league-creation setting (LEAGUE_CREATORS) lets start a league, else ""."""
+    request = context.get("request")
+    if request is None:
+        return ""
+    if permissions.can_add_guests(request.user):  # an organiser of some league, or a site admin
+        return "organiser"
+    return "start" if permissions.can_create_league(request.user) else ""

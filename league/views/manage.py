@@ -366,6 +366,12 @@ def member_add_guest(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         try:
             with transaction.atomic():  # the guest and their membership, or neither
+                services.refuse_namesake(
+                    actor=request.user,
+                    display_name=form.cleaned_data["display_name"],
+                    league=league,
+                    confirm_duplicate=form.cleaned_data["confirm_duplicate"],
+                )
                 player = services.player_create(actor=request.user, display_name=form.cleaned_data["display_name"])
                 services.membership_add(actor=request.user, league=league, player=player, role=Role.PLAYER)
         except ApplicationError as exc:
@@ -374,7 +380,7 @@ def member_add_guest(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"{player.display_name} is added as a guest; share their claim code below.")
             return redirect("manage-members", slug=league.slug)
-    return _members_page(request, league, guest_form=form, status=400)
+    return _members_page(request, league, guest_form=form, status=409 if form.namesake else 400)
 
 
 @require_POST

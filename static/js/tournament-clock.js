@@ -57,7 +57,7 @@
     setText("level_number", data.level_number === null ? (projector ? "–" : "not started") : String(data.level_number));
     setText("level_label", data.level_label || (projector ? "The clock has not started" : ""));
     setText("next_level_label", data.next_level_label || "–");
-    setText("time_left", clockText(data.seconds_left));
+    setText("time_left", data.finished ? (projector ? "Finished" : "stopped: the tournament is finished") : clockText(data.seconds_left));
     setText("players_left", projector ? String(data.players_left) : data.players_left + " of " + data.entries);
     setText("average_stack", data.average_stack === null ? "–" : data.average_stack.toLocaleString("en"));
     setText("average_note", data.average_note || "");
@@ -92,7 +92,7 @@
     show(data);
   }
   window.setInterval(function () {
-    if (!base || base.paused || base.seconds_left === null) return;
+    if (!base || base.paused || base.finished || base.seconds_left === null) return;
     const left = Math.max(0, base.seconds_left - Math.floor((Date.now() - receivedAt) / 1000));
     setText("time_left", clockText(left));
     if (left === 0) poll(false); // the level is due: ask the server for the new one

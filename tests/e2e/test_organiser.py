@@ -12,6 +12,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from league.models import Event, League, Standing
+from tests.e2e.test_tournament import confirm
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -158,6 +159,7 @@ def test_an_organiser_runs_an_evening_from_the_browser(organiser_page, live_serv
     event = Event.objects.get(name="Cup night")
     page.goto(live_server.url + f"/manage/events/{event.pk}/")
     page.get_by_role("button", name="Finish event").click()
+    confirm(page)
     page.wait_for_selector("text=Cup night is finished")
     page.goto(live_server.url + "/manage/leagues/outer-rim-sabacc/")
     rows = page.locator("#standings tbody tr")

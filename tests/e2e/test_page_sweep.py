@@ -33,6 +33,7 @@ NOT_PAGES = {
     "online-replay-download": "a JSON download (the game's replay, once it is over) linked from the hands page",
     "online-hand-download": "a JSON download (the replay up to one hand) linked from the hands page",
     "tournament-clock-events": "a tournament clock's server-sent event stream (the clock panels read it)",
+    "tournament-structure-preset": "JSON: the levels the structure editor fills its rows with",
 }
 # Routes whose arguments are names from the engine's registry, not objects: the widest page of each (the variant page
 # compares Coruscant Shift's four presets side by side; Corellian Spike's preset page has the named-hands table).

@@ -59,6 +59,15 @@ def watched(context):
     return page
 
 
+def confirm(page, asked: str = "") -> None:
+    """Answer yes in the dialog an irreversible button opens first (static/js/confirm.js)."""
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    if asked:
+        expect(dialog).to_contain_text(asked)
+    dialog.get_by_role("button", name=re.compile("^Yes")).click()
+
+
 def fits(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.url
 
@@ -82,8 +91,9 @@ def test_an_organiser_runs_a_tournament_from_registration_to_payouts_and_points(
     page = watched(context)
     page.goto(f"{live_server.url}/manage/events/{event.pk}/")
     page.get_by_role("link", name="Run as a tournament").click()
-    page.select_option("#t-structure", "custom")
+    page.get_by_text("Levels as JSON", exact=True).click()  # the editor's rows follow the JSON typed here
     page.fill("#t-json", json.dumps(COMPRESSED))
+    page.locator("#t-json").dispatch_event("change")
     page.fill("#t-seats", "4")
     fits(page)
     page.get_by_role("button", name="Create the tournament").click()
@@ -93,13 +103,14 @@ def test_an_organiser_runs_a_tournament_from_registration_to_payouts_and_points(
     for name in names:
         page.select_option("#register-player", label=name)
         page.locator("form[data-action=register-player] button").click()
-        expect(page.locator("table")).to_contain_text(name)
+        expect(page.locator("#registration table")).to_contain_text(name)
     page.fill("#guest-name", "Lando")
     page.get_by_role("button", name="Add guest").click()
-    expect(page.locator("table")).to_contain_text("Lando")
+    expect(page.locator("#registration table")).to_contain_text("Lando")
     page.get_by_role("button", name="Publish the seed hash").click()
     expect(page.locator("#draw-controls")).to_contain_text("Seed hash")
     page.get_by_role("button", name="Draw the seats").click()
+    confirm(page)
     expect(page.locator("#draw-controls")).to_contain_text("Seed (revealed)")
     fits(page)
 
@@ -108,6 +119,7 @@ def test_an_organiser_runs_a_tournament_from_registration_to_payouts_and_points(
     with projector.expect_response(lambda r: "/clock/events/" in r.url):  # the live stream is open
         projector.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/")
     page.get_by_role("button", name="Start the clock").click()
+    confirm(page)
     expect(projector.locator(".p-blinds")).to_have_text("5/10", timeout=10_000)
     # The compressed level 1 lasts 8 seconds: the projector moves to level 2 by itself, and flashes.
     expect(projector.locator(".p-level [data-clock=level_number]")).to_have_text("2", timeout=20_000)
@@ -120,9 +132,11 @@ def test_an_organiser_runs_a_tournament_from_registration_to_payouts_and_points(
         form.locator("select[name=player]").select_option(label=out)
         form.locator("select[name=eliminated_by]").select_option(label="Rey")
         form.get_by_role("button", name="Eliminate").click()
+        confirm(page, f"Eliminate {out}?")
         expect(page.locator(".messages")).to_contain_text(f"{out} is out")
     fits(page)
     page.get_by_role("button", name="Complete: book payouts and points").click()
+    confirm(page)
     expect(page.locator(".messages")).to_contain_text("complete")
     expect(page.locator("#payout-controls")).to_contain_text("1,125")  # 50% of 2,250
 

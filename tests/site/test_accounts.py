@@ -34,7 +34,7 @@ def test_a_visitor_signs_up_and_is_signed_in():
     assert response.status_code == 302
     assert get_user_model().objects.filter(username="rey").exists()
     home = client.get("/").content.decode()
-    assert "Welcome back, rey" in home and 'action="/accounts/logout/"' in home
+    assert "Welcome, rey" in home and "Welcome back" not in home and 'action="/accounts/logout/"' in home
 
 
 def test_a_sign_up_with_a_short_password_says_why_and_creates_nobody():

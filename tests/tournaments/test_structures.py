@@ -1,3 +1,5 @@
+from itertools import pairwise
+
 import pytest
 
 from tournaments.errors import TournamentLogicError
@@ -7,6 +9,7 @@ from tournaments.structures import (
     better_preset,
     cantina_preset,
     payable,
+    preset_for_duration,
     structure_from_json,
     structure_to_json,
     suggest_structure,
@@ -108,3 +111,36 @@ def test_the_suggestion_is_valid_fits_the_duration_and_uses_the_chips(duration, 
 def test_a_suggestion_for_nonsense_is_refused():
     with pytest.raises(TournamentLogicError, match="at least 10 minutes"):
         suggest_structure(duration_minutes=5, players=6, starting_stack=450)
+
+
+@pytest.mark.parametrize("duration, stack", [(60, 450), (180, 450), (240, 1000), (600, 10_000), (10, 2)])
+@pytest.mark.parametrize("ante_only", [False, True])
+def test_a_preset_by_duration_is_valid_lasts_about_that_long_and_rises(duration, stack, ante_only):
+    levels = preset_for_duration(
+        duration_minutes=duration, starting_stack=stack, ante_only=ante_only, denominations=STANDARD
+    )
+    validate_structure(levels, denominations=STANDARD, no_blinds="Corellian Spike" if ante_only else None)
+    playing = [level for level in levels if not level.is_break]
+    total = sum(level.length for level in levels)
+    assert duration - playing[0].length - 10 <= total <= duration + playing[0].length
+    key = "ante" if ante_only else "big_blind"
+    assert getattr(playing[-1], key) > getattr(playing[0], key) or duration == 10
+    if ante_only:
+        assert all(level.small_blind == level.big_blind == 0 and level.ante % 5 == 0 for level in playing)
+        assert all(later.ante > earlier.ante for earlier, later in pairwise(playing))
+
+
+def test_a_long_preset_has_breaks_between_levels_never_first_or_last():
+    levels = preset_for_duration(duration_minutes=240, starting_stack=450, break_every=4, break_minutes=10)
+    kinds = [level.is_break for level in levels]
+    assert kinds.count(True) >= 2
+    assert not kinds[0] and not kinds[-1]
+    assert all(level.length == 10 for level in levels if level.is_break)
+    assert all(kinds[i - 4 : i] == [False] * 4 for i, is_break in enumerate(kinds) if is_break)
+
+
+def test_a_preset_for_nonsense_is_refused():
+    with pytest.raises(TournamentLogicError, match="at least 10 minutes"):
+        preset_for_duration(duration_minutes=5, starting_stack=450)
+    with pytest.raises(TournamentLogicError, match="starting stack of 2"):
+        preset_for_duration(duration_minutes=60, starting_stack=1)

@@ -42,6 +42,7 @@ from tournaments.services.results import (
     tournament_payouts_set,
 )
 from tournaments.services.seats import revealed_seed, tournament_balance, tournament_draw, tournament_publish_seed
+from tournaments.services.structure import structure_preset, tournament_structure_set
 
 __all__ = [
     "MAX_STACK",
@@ -53,6 +54,7 @@ __all__ = [
     "payout_table",
     "prize_pool",
     "revealed_seed",
+    "structure_preset",
     "tournament_balance",
     "tournament_clock",
     "tournament_clock_move",
@@ -78,5 +80,6 @@ __all__ = [
     "tournament_publish_seed",
     "tournament_rebuy",
     "tournament_register",
+    "tournament_structure_set",
     "tournament_unregister",
 ]

@@ -1,0 +1,61 @@
+"""First-visit words: the home page names the three variants; a brand-new user is welcomed, a returning one
+welcomed back; the header shows "Organiser" to organisers and admins and "Start a league" to whoever the
+league-creation setting (LEAGUE_CREATORS) lets start one, and nothing to the others."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from league.models import Role
+from tests.factories import LeagueFactory, MembershipFactory, PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def home(user=None) -> str:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client.get("/").content.decode()
+
+
+def site_nav(page: str) -> str:
+    return re.search(r'<nav class="site-nav".*?</nav>', page, re.S).group(0)
+
+
+def test_the_home_page_speaks_of_all_three_variants():
+    page = home()
+    for variant in ("Coruscant Shift", "Corellian Spike", "Classic Sabacc"):
+        assert variant in page
+
+
+def test_a_brand_new_user_is_welcomed_and_a_returning_player_welcomed_back():
+    newcomer = UserFactory(username="newcomer")
+    page = home(newcomer)
+    assert "<h1>Welcome, newcomer</h1>" in page and "Welcome back" not in page
+    regular = UserFactory(username="regular")
+    MembershipFactory(league=LeagueFactory(), player=PlayerFactory(user=regular, display_name="Rey"))
+    assert "<h1>Welcome back, Rey</h1>" in home(regular)
+
+
+def test_organisers_see_the_organiser_link(settings):
+    settings.LEAGUE_CREATORS = "staff"
+    organiser = UserFactory()
+    MembershipFactory(league=LeagueFactory(), player=PlayerFactory(user=organiser), role=Role.ORGANISER)
+    nav = site_nav(home(organiser))
+    assert ">Organiser</a>" in nav and "Start a league" not in nav
+    admin = UserFactory(is_staff=True, is_superuser=True)
+    assert ">Organiser</a>" in site_nav(home(admin))
+
+
+@pytest.mark.parametrize(("creators", "shown"), [("anyone", True), ("staff", False)])
+def test_a_player_sees_start_a_league_only_when_the_setting_lets_them(settings, creators, shown):
+    settings.LEAGUE_CREATORS = creators
+    player = UserFactory()
+    MembershipFactory(league=LeagueFactory(), player=PlayerFactory(user=player), role=Role.PLAYER)
+    nav = site_nav(home(player))
+    assert ">Organiser</a>" not in nav
+    assert ('href="/manage/leagues/new/">Start a league</a>' in nav) is shown
+    assert ">Organiser</a>" not in site_nav(home())  # nobody signed in: neither
+    assert "Start a league" not in site_nav(home())
