@@ -313,7 +313,8 @@ def structure_preset(request: HttpRequest, pk: int) -> JsonResponse:
     by the server in the event's chips and variant (a refusal: 400 with the message)."""
     if not request.user.is_authenticated:
         raise PermissionDenied("Sign in as an organiser.")
-    event = get_object_or_404(Event.objects.select_related("season__league"), pk=pk)
+    # An event of a league hidden from the user is as missing as one that does not exist (the same 404).
+    event = visible_or_404(request, Event.objects.select_related("season__league"), "season__league", pk=pk)
     if not can_manage_event(request.user, event):
         raise PermissionDenied(f"Only the organisers of {event.season.league} may run its tournaments.")
     try:
