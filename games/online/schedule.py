@@ -11,7 +11,7 @@ the player already acted does nothing.
 
 import logging
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -67,11 +67,9 @@ def later(name: str, args: list[Any], countdown: float) -> None:
     transaction.on_commit(lambda: send(name, args, countdown))
 
 
-def mark(table: OnlineTable, due: str, seconds: float) -> None:
-    """Record on the (locked) row, saved by the caller, that `due` is due in `seconds`."""
-    table.due = due
-    table.due_at = timezone.now() + timedelta(seconds=seconds)
-    table.resent_at = None
+def mark(table: OnlineTable, due: str, at: datetime) -> None:
+    """Record on the (locked) row, saved by the caller, that `due` is due at `at`."""
+    table.due, table.due_at, table.resent_at = due, at, None
 
 
 def clear(table: OnlineTable) -> None:
@@ -82,7 +80,7 @@ def deal_later(table: OnlineTable) -> None:
     """The next hand after the pause, again (a change between hands restarts the pause): due on the row, which
     is saved here, and sent after the commit."""
     pause = hand_pause()
-    mark(table, Due.DEAL, pause)
+    mark(table, Due.DEAL, timezone.now() + timedelta(seconds=pause))
     table.save(update_fields=[*DUE_FIELDS, "updated_at"])
     later("next_hand", [table.pk, table.version], pause)
 

@@ -114,15 +114,18 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
                 delays.append(schedule.bot_delay())
                 schedule.later("bot_act", [table.pk, seats[engine_seat].number, table.turn_version], delays[-1])
         # Bots: due when the last of them should have decided; else the turn clock.
-        schedule.mark(table, *((Due.BOT, max(delays)) if delays else (Due.CLOCK, table.turn_seconds)))
+        if delays:
+            schedule.mark(table, Due.BOT, now + timedelta(seconds=max(delays)))
+        else:
+            schedule.mark(table, Due.CLOCK, table.deadline)
     elif table.status == TableStatus.RUNNING and waiting:
         if table.due == Due.BOT and not any(seats[s].is_bot for s in waiting):
-            schedule.mark(table, Due.CLOCK, max(0.0, (table.deadline - now).total_seconds()) if table.deadline else 0)
+            schedule.mark(table, Due.CLOCK, table.deadline or now)  # the bots decided: the humans' clock
     elif table.status == TableStatus.RUNNING and not waiting:
         # Between hands: the next hand after the pause (any change between hands starts the pause again).
         table.deadline = None
         pause = schedule.hand_pause()
-        schedule.mark(table, Due.DEAL, pause)
+        schedule.mark(table, Due.DEAL, now + timedelta(seconds=pause))
         schedule.later("next_hand", [table.pk, table.version], pause)
     finished_hands = game.hands_played - played_before
     if finished_hands > 0:
