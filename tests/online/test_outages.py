@@ -22,7 +22,12 @@ class BrokenCache(LocMemCache):
 
 @pytest.fixture
 def cache_down(settings):
-    settings.CACHES = {"default": {"BACKEND": f"{__name__}.BrokenCache"}}
+    """Call it to take the cache down (after signing in: logging in itself is not this module's subject)."""
+
+    def down() -> None:
+        settings.CACHES = {"default": {"BACKEND": f"{__name__}.BrokenCache"}}
+
+    return down
 
 
 def finish_a_hand(table, scheduled) -> None:
@@ -39,6 +44,7 @@ def test_the_hands_page_answers_with_the_cache_down(humans, heads_up, scheduled,
     finish_a_hand(heads_up, scheduled)
     viewer = Client()
     viewer.force_login(humans[1])
+    cache_down()
     page = viewer.get(f"/tables/{heads_up.pk}/hands/")
     assert page.status_code == 200 and b"Hand 1" in page.content
     history = viewer.get(f"/tables/{heads_up.pk}/hands/history.json")
