@@ -1,12 +1,43 @@
 """The Celery app. Without `REDIS_URL` tasks run in-process (eager), so no broker is needed."""
 
+import logging
 import os
 
 from celery import Celery
 
 from config.broker import register as register_broker
 
+logger = logging.getLogger(__name__)
+
+
+def keep_unacked_when_disconnected() -> None:
+    """A worker whose Redis connection is already closed (Redis stopped, or restarted empty) tries at shutdown or
+    reconnection to put its unacknowledged messages back, builds a new connection pool from the closed connection,
+    and stops with "Unrecoverable error: AttributeError ... 'hostname'" (kombu's redis `QoS.restore_unacked`; the
+    same failure as celery/kombu#582). Then there is nothing to restore through: the messages stay in Redis's
+    unacked set, which the visibility timeout brings back, and a table's lost work is sent again by the sweep."""
+    from kombu.transport import redis as kombu_redis
+
+    restore = kombu_redis.QoS.restore_unacked
+    if getattr(restore, "keeps_unacked", False):
+        return
+
+    def restore_unacked(self, client=None):
+        channel = self.channel
+        if client is None and channel._pool is None and getattr(channel.connection, "client", None) is None:
+            logger.warning(
+                "broker connection closed: %d unacknowledged message(s) left to come back", len(self._delivered)
+            )
+            self._delivered.clear()
+            return None
+        return restore(self, client)
+
+    restore_unacked.keeps_unacked = True
+    kombu_redis.QoS.restore_unacked = restore_unacked
+
+
 register_broker()  # `atomicfile://`, the embedded broker (config.broker)
+keep_unacked_when_disconnected()
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
 app = Celery("sabacc")

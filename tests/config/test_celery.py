@@ -30,3 +30,21 @@ def test_task_runs_through_a_real_worker():
             assert app.conf.broker_url == (settings.REDIS_URL or "memory://localhost/")
     finally:
         app.conf.task_always_eager = previous
+
+
+def test_a_worker_whose_redis_connection_is_closed_keeps_its_unacked_messages_instead_of_crashing():
+    """The fault bench's "Unrecoverable error: AttributeError ... hostname": restoring unacked messages through a
+    connection already closed (Redis gone) must not stop the worker (config.celery.keep_unacked_when_disconnected)."""
+    from kombu import Connection
+
+    connection = Connection(settings.REDIS_URL or "redis://127.0.0.1:6379/0")
+    channel = connection.channel()
+
+    class Message:
+        _raw = {"body": "{}"}
+        delivery_info = {"exchange": "", "routing_key": "nowhere"}
+
+    channel.qos._delivered["lost-tag"] = Message()
+    channel._pool, channel.connection.client = None, None  # as the consumer leaves them when Redis went away
+    channel.qos.restore_unacked_once()  # raised AttributeError: 'NoneType' object has no attribute 'hostname'
+    assert not channel.qos._delivered
