@@ -156,6 +156,7 @@ CELERY_TIMEZONE = TIME_ZONE
 # whose change is committed is not held.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 120, "socket_connect_timeout": 2, "socket_timeout": 5}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 2, "interval_step": 0.5}}
 CELERY_BEAT_SCHEDULE: dict = {
     # The tournament clock's safety net: each level change is also scheduled for its exact time (eta), and this
     # re-check announces anything due that a lost or late task missed (idempotent: keyed by tournament and level).

@@ -10,7 +10,10 @@ from django.db import InterfaceError, OperationalError
 
 from games.online import schedule, services, tournament
 
-RETRY = {
+# No result is kept: nobody waits for one, and sending a task that keeps one subscribes to its result on Redis
+# first, which with Redis down held a request for 19 s before it failed.
+OPTIONS = {
+    "ignore_result": True,
     "autoretry_for": (OperationalError, InterfaceError),
     "retry_backoff": True,
     "retry_backoff_max": 10,
@@ -19,22 +22,22 @@ RETRY = {
 }
 
 
-@shared_task(name="online.turn_timeout", **RETRY)
+@shared_task(name="online.turn_timeout", **OPTIONS)
 def turn_timeout(table_id: int, turn_version: int) -> int:
     return services.turn_timeout(table_id=table_id, turn_version=turn_version)
 
 
-@shared_task(name="online.bot_act", **RETRY)
+@shared_task(name="online.bot_act", **OPTIONS)
 def bot_act(table_id: int, seat_number: int, turn_version: int) -> bool:
     return services.bot_act(table_id=table_id, seat_number=seat_number, turn_version=turn_version)
 
 
-@shared_task(name="online.next_hand", **RETRY)
+@shared_task(name="online.next_hand", **OPTIONS)
 def next_hand(table_id: int, version: int) -> bool:
     return services.next_hand(table_id=table_id, version=version)
 
 
-@shared_task(name="online.seat_changes", **RETRY)
+@shared_task(name="online.seat_changes", **OPTIONS)
 def seat_changes(table_id: int) -> bool:
     return tournament.arrivals(table_id=table_id)
 

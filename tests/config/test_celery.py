@@ -48,3 +48,33 @@ def test_a_worker_whose_redis_connection_is_closed_keeps_its_unacked_messages_in
     channel._pool, channel.connection.client = None, None  # as the consumer leaves them when Redis went away
     channel.qos.restore_unacked_once()  # raised AttributeError: 'NoneType' object has no attribute 'hostname'
     assert not channel.qos._delivered
+
+
+def test_with_the_broker_down_sending_an_online_task_gives_up_at_once(tmp_path):
+    """Redis down: a request's after-commit send fails fast and is passed over (the sweep sends the work again);
+    it held the request for 19 s subscribing to the task's result before it failed."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import time, django; django.setup(); from games.online import schedule; t = time.monotonic(); "
+        "sent = schedule.send('bot_act', [1, 0, 1], 1); print(sent, time.monotonic() - t)"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("EMBEDDED_BROKER_DIR", "CI")}
+    env.update(
+        REDIS_URL="redis://127.0.0.1:1/0",  # nothing listens there
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        DJANGO_SETTINGS_MODULE="config.settings.base",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    sent, seconds = done.stdout.split()
+    assert sent == "False" and float(seconds) < 3, done.stderr[-2000:]
