@@ -51,13 +51,14 @@ def test_the_hands_page_answers_with_the_cache_down(humans, heads_up, scheduled,
     assert history.status_code == 200 and [h["number"] for h in history.json()["hands"]] == [1]
 
 
-def test_the_stream_falls_back_to_polling_with_the_event_channel_down(
-    transactional_db, settings, world, humans, open_table
+def test_the_stream_falls_back_to_polling_with_the_event_channel_and_the_cache_down(
+    transactional_db, settings, world, humans, open_table, cache_down
 ):
-    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there: subscribing and publishing fail
     table = open_table(seats=2)
     client = Client()
     client.force_login(humans[0])
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there: subscribing and publishing fail
+    cache_down()
     response, chunks = open_stream(client, f"/tables/{table.pk}/events/")
     try:
         _, first = next_state(chunks)
