@@ -41,6 +41,7 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--warm-up", type=float, default=8.0)
     parser.add_argument("--redis-port", type=int, default=6391)
     parser.add_argument("--faults", default=",".join(FAULTS), help="which, in order (worker,redis,database)")
+    parser.add_argument("--loglevel", default="WARNING", help="of the worker and beat (their logs are kept)")
     return parser.parse_args(argv)
 
 
@@ -50,7 +51,13 @@ class Services:
     def __init__(self, args: argparse.Namespace, url: str, folder: str) -> None:
         self.args, self.folder = args, folder
         self.redis_url = f"redis://127.0.0.1:{args.redis_port}/0"
-        self.env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": self.redis_url, "DEBUG": "false"}
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "REDIS_URL": self.redis_url,
+            "DEBUG": "false",
+            "PYTHONUNBUFFERED": "1",
+        }
         self.env.pop("EMBEDDED_BROKER_DIR", None)
         self.redis = self.worker = self.beat = None
         self.logs = []
@@ -71,7 +78,7 @@ class Services:
 
     def start_worker(self) -> None:
         celery = [sys.executable, "-m", "celery", "-A", "config"]
-        self.worker = self._start("worker", [*celery, "worker", "--concurrency", "2", "--loglevel", "WARNING"])
+        self.worker = self._start("worker", [*celery, "worker", "--concurrency", "2", "--loglevel", self.args.loglevel])
 
     def kill_worker(self) -> None:
         os.killpg(self.worker.pid, signal.SIGKILL)
@@ -80,7 +87,7 @@ class Services:
     def start_beat(self) -> None:
         schedule = os.path.join(self.folder, "beat-schedule")
         celery = [sys.executable, "-m", "celery", "-A", "config"]
-        self.beat = self._start("beat", [*celery, "beat", "--loglevel", "WARNING", "--schedule", schedule])
+        self.beat = self._start("beat", [*celery, "beat", "--loglevel", self.args.loglevel, "--schedule", schedule])
 
     def stop_all(self) -> None:
         for process in (self.worker, self.beat):
@@ -183,23 +190,34 @@ def _apply(fault: str, services: Services, url: str, down: float) -> None:
         raise ValueError(f"unknown fault {fault!r}")
 
 
-def _resume(ids: list[int], settle: float) -> tuple[list[int], dict[int, float]]:
-    """After a fault: the tables still running, and how long each took to change again (seconds)."""
+def _resume(ids: list[int], settle: float) -> tuple[list[int], dict[int, float], float]:
+    """After a fault: the tables still running, how long each took to change again, and how long a worker took
+    to answer a ping (seconds; its own start takes several on a loaded machine)."""
+    from config.celery import app
+
     start, before = time.monotonic(), _versions(ids)
     running = [pk for pk, (_, status) in before.items() if status == "running"]
     resumed: dict[int, float] = {}
+    answered = float("nan")
     while time.monotonic() - start < settle and len(resumed) < len(running):
+        if answered != answered:  # not yet (nan)
+            try:
+                if app.control.ping(timeout=0.2):
+                    answered = time.monotonic() - start
+            except Exception:  # the broker itself is still coming back
+                pass
         now = _versions(running)
         for pk in running:
             if pk not in resumed and now[pk] != before[pk]:
                 resumed[pk] = time.monotonic() - start
         time.sleep(0.25)
-    return running, resumed
+    return running, resumed, answered
 
 
 def _run(args: argparse.Namespace, url: str, folder: str) -> int:
     from django.conf import settings
 
+    from config.celery import app
     from games.online import services
 
     services_ = Services(args, url, folder)
@@ -210,6 +228,7 @@ def _run(args: argparse.Namespace, url: str, folder: str) -> int:
         services_.start_beat()
         user, tables = _tables(args.tables, args.seats)
         ids = [t.pk for t in tables]
+        _wait(lambda: bool(app.control.ping(timeout=0.5)), 180)  # a worker's start takes a while on a busy machine
         for table in tables:
             services.table_start(actor=user, table=table)
         time.sleep(args.warm_up)
@@ -220,13 +239,16 @@ def _run(args: argparse.Namespace, url: str, folder: str) -> int:
         )
         for fault in args.faults.split(","):
             _apply(fault, services_, url, args.down)
-            running, resumed = _resume(ids, args.settle)
+            running, resumed, answered = _resume(ids, args.settle)
             times = sorted(resumed.values())
             problems = _chips_problems(ids)
             failures += len(running) - len(resumed) + len(problems)
             took = f"p50 {statistics.median(times):5.1f} s, max {max(times):5.1f} s" if times else "none resumed"
             chips = "every chip accounted for" if not problems else "; ".join(problems)
-            print(f"{fault:9} resumed {len(resumed):3}/{len(running):<3} after the fault: {took}; {chips}")
+            print(
+                f"{fault:9} resumed {len(resumed):3}/{len(running):<3} after the fault: {took} "
+                f"(a worker answered after {answered:4.1f} s); {chips}"
+            )
     finally:
         services_.stop_all()
     return 1 if failures else 0

@@ -1,9 +1,11 @@
 """The Celery app. Without `REDIS_URL` tasks run in-process (eager), so no broker is needed."""
 
+import functools
 import logging
 import os
 
 from celery import Celery
+from celery.worker.consumer import Consumer as CeleryConsumer
 
 from config.broker import register as register_broker
 
@@ -34,6 +36,17 @@ def keep_unacked_when_disconnected() -> None:
 
     restore_unacked.keeps_unacked = True
     kombu_redis.QoS.restore_unacked = restore_unacked
+
+
+class Consumer(CeleryConsumer):
+    """The worker's consumer (`CELERY_WORKER_CONSUMER`), trying the broker again every second or two while it is
+    away instead of kombu's 2, 4, 6 ... up to 30 s: a Redis back after 25 s is found within 2 s, not 10."""
+
+    def ensure_connected(self, conn):
+        conn.ensure_connection = functools.partial(
+            conn.ensure_connection, interval_start=1, interval_step=1, interval_max=2
+        )
+        return super().ensure_connected(conn)
 
 
 register_broker()  # `atomicfile://`, the embedded broker (config.broker)

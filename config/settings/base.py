@@ -157,6 +157,9 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 120, "socket_connect_timeout": 2, "socket_timeout": 5}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 2, "interval_step": 0.5}}
+# A worker waits for a broker that went away as long as it takes, trying every second or two (config.celery).
+CELERY_WORKER_CONSUMER = "config.celery:Consumer"
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BEAT_SCHEDULE: dict = {
     # The tournament clock's safety net: each level change is also scheduled for its exact time (eta), and this
     # re-check announces anything due that a lost or late task missed (idempotent: keyed by tournament and level).

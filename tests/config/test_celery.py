@@ -78,3 +78,21 @@ def test_with_the_broker_down_sending_an_online_task_gives_up_at_once(tmp_path):
     )
     sent, seconds = done.stdout.split()
     assert sent == "False" and float(seconds) < 3, done.stderr[-2000:]
+
+
+def test_the_worker_tries_a_broker_that_went_away_every_second_or_two():
+    """kombu's default waits 2, 4, 6 ... up to 30 s between attempts: a Redis back after 25 s was found 10 s late."""
+    from config.celery import Consumer
+
+    assert app.conf.worker_consumer == "config.celery:Consumer" and app.conf.broker_connection_max_retries is None
+    asked = []
+
+    class Connection:
+        def ensure_connection(self, *args, **kwargs):
+            asked.append(kwargs)
+            return self
+
+    consumer = Consumer.__new__(Consumer)  # only what ensure_connected reads
+    consumer.app, consumer.first_connection_attempt, consumer.broker_connection_retry_attempt = app, False, 0
+    consumer.ensure_connected(Connection())
+    assert asked and asked[0]["interval_max"] <= 2 and asked[0]["interval_start"] <= 1
