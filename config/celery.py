@@ -12,21 +12,30 @@ from config.broker import register as register_broker
 logger = logging.getLogger(__name__)
 
 
-def keep_unacked_when_disconnected() -> None:
-    """A worker whose Redis connection is already closed (Redis stopped, or restarted empty) tries at shutdown or
-    reconnection to put its unacknowledged messages back, builds a new connection pool from the closed connection,
-    and stops with "Unrecoverable error: AttributeError ... 'hostname'" (kombu's redis `QoS.restore_unacked`; the
-    same failure as celery/kombu#582). Then there is nothing to restore through: the messages stay in Redis's
-    unacked set, which the visibility timeout brings back, and a table's lost work is sent again by the sweep."""
+def survive_a_closed_redis_connection() -> None:
+    """kombu's Redis channel, once its connection is closed (Redis stopped, or back empty), builds a new connection
+    pool from the closed connection when asked to ack a task that finished meanwhile or to put its unacknowledged
+    messages back, and the worker stops with "Unrecoverable error: AttributeError ... 'hostname'" (or "... 'client'";
+    the same failure as celery/kombu#582). Here such a channel raises Redis's ConnectionError instead, which the
+    worker logs and passes over like any lost connection, and puts nothing back: the messages stay in Redis's unacked
+    set, which the visibility timeout brings back (a task is safe to run twice), and the sweep resends lost work."""
     from kombu.transport import redis as kombu_redis
+    from redis.exceptions import ConnectionError as RedisConnectionError
 
-    restore = kombu_redis.QoS.restore_unacked
-    if getattr(restore, "keeps_unacked", False):
+    if getattr(kombu_redis.Channel._connparams, "closed_raises", False):
         return
+    connparams, restore = kombu_redis.Channel._connparams, kombu_redis.QoS.restore_unacked
+
+    def closed(channel) -> bool:
+        return getattr(channel.connection, "client", None) is None
+
+    def _connparams(self, asynchronous=False):
+        if closed(self):
+            raise RedisConnectionError("this channel's broker connection is closed")
+        return connparams(self, asynchronous=asynchronous)
 
     def restore_unacked(self, client=None):
-        channel = self.channel
-        if client is None and channel._pool is None and getattr(channel.connection, "client", None) is None:
+        if client is None and self.channel._pool is None and closed(self.channel):
             logger.warning(
                 "broker connection closed: %d unacknowledged message(s) left to come back", len(self._delivered)
             )
@@ -34,7 +43,8 @@ def keep_unacked_when_disconnected() -> None:
             return None
         return restore(self, client)
 
-    restore_unacked.keeps_unacked = True
+    _connparams.closed_raises = True
+    kombu_redis.Channel._connparams = _connparams
     kombu_redis.QoS.restore_unacked = restore_unacked
 
 
@@ -50,7 +60,7 @@ class Consumer(CeleryConsumer):
 
 
 register_broker()  # `atomicfile://`, the embedded broker (config.broker)
-keep_unacked_when_disconnected()
+survive_a_closed_redis_connection()
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
 app = Celery("sabacc")

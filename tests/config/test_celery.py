@@ -1,5 +1,6 @@
 """A task runs through a real worker (on Redis when configured) and in-process without a broker."""
 
+import pytest
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 
@@ -32,22 +33,54 @@ def test_task_runs_through_a_real_worker():
         app.conf.task_always_eager = previous
 
 
-def test_a_worker_whose_redis_connection_is_closed_keeps_its_unacked_messages_instead_of_crashing():
-    """The fault bench's "Unrecoverable error: AttributeError ... hostname": restoring unacked messages through a
-    connection already closed (Redis gone) must not stop the worker (config.celery.keep_unacked_when_disconnected)."""
+def closed_channel():
+    """A Redis channel as the consumer leaves it when Redis went away: holding a delivered message, no pool, no
+    connection."""
     from kombu import Connection
 
-    connection = Connection(settings.REDIS_URL or "redis://127.0.0.1:6379/0")
-    channel = connection.channel()
+    channel = Connection(settings.REDIS_URL or "redis://127.0.0.1:6379/0").channel()
 
     class Message:
         _raw = {"body": "{}"}
         delivery_info = {"exchange": "", "routing_key": "nowhere"}
 
     channel.qos._delivered["lost-tag"] = Message()
-    channel._pool, channel.connection.client = None, None  # as the consumer leaves them when Redis went away
+    channel._pool, channel.connection.client = None, None
+    return channel
+
+
+def test_a_worker_whose_redis_connection_is_closed_keeps_its_unacked_messages_instead_of_crashing():
+    """The fault bench's "Unrecoverable error: AttributeError ... hostname": restoring unacked messages through a
+    connection already closed (Redis gone) must not stop the worker (config.celery)."""
+    channel = closed_channel()
     channel.qos.restore_unacked_once()  # raised AttributeError: 'NoneType' object has no attribute 'hostname'
     assert not channel.qos._delivered
+
+
+def test_acking_through_a_closed_redis_connection_is_a_connection_error_the_worker_passes_over():
+    """A task finishing after Redis went away acks through its old channel: "Unrecoverable error: AttributeError
+    ... 'client'" stopped the worker; a connection error is logged and passed over (kombu's ack_log_error)."""
+    import logging
+
+    from kombu.transport.redis import get_redis_error_classes
+
+    channel = closed_channel()
+    connection_errors = get_redis_error_classes()[0]  # what a Redis worker passes over
+    with pytest.raises(connection_errors):
+        channel.qos.ack("lost-tag")
+    channel.connection = None  # the channel closed as well
+    with pytest.raises(connection_errors):
+        channel.qos.ack("lost-tag")
+
+    class Message:
+        delivery_tag = "lost-tag"
+
+        def ack(self, multiple=False):
+            channel.qos.ack("lost-tag")
+
+    from kombu.message import Message as KombuMessage
+
+    KombuMessage.ack_log_error(Message(), logging.getLogger("test"), connection_errors)  # logged, not raised
 
 
 def test_with_the_broker_down_sending_an_online_task_gives_up_at_once(tmp_path):
