@@ -177,3 +177,26 @@ def test_an_action_is_answered_2xx_when_the_broker_refuses_the_message(
     sent = []
     monkeypatch.setattr(schedule, "dispatch", lambda name, args, countdown: sent.append((name, args)))
     assert sweep_at(25) == 1 and sent == [("turn_timeout", [table.pk, table.turn_version])]
+
+
+def test_a_wait_over_a_minute_is_left_to_the_sweep(monkeypatch, world, humans, open_table, resent):
+    """A turn clock of 10 minutes is not a message held for 10 minutes (beyond the broker's visibility timeout it
+    would come back a second time): with a real broker it is not sent, and the sweep sends it when it is due."""
+    from config.celery import app
+
+    sent = []
+    monkeypatch.setattr(schedule, "dispatch", lambda name, args, countdown: sent.append((name, countdown)))
+    previous, app.conf.task_always_eager = app.conf.task_always_eager, False  # as with a real broker
+    try:
+        assert schedule.send("turn_timeout", [1, 1], 600) is False and sent == []
+        assert schedule.send("bot_act", [1, 0, 1], 1.5) is True and sent == [("bot_act", 1.5)]
+    finally:
+        app.conf.task_always_eager = previous
+    table = open_table(seats=2, turn_seconds=600)
+    services.seat_take(actor=world.users["organiser"], table=table)
+    services.seat_take(actor=humans[0], table=table)
+    services.table_start(actor=world.users["organiser"], table=table)
+    table.refresh_from_db()
+    assert table.due == Due.CLOCK
+    sent.clear()
+    assert sweep_at(300) == 0 and sweep_at(602) == 1 and sent == [("turn_timeout", 0)]
