@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_online_seat_changes'),
+        ('games', '0008_online_action_request'),
         ('league', '0006_members_may_open_tables'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
