@@ -9,6 +9,7 @@ Events carry public information only: never a hidden card, a deck or a seed.
 import functools
 import json
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -35,15 +36,27 @@ def _redis_client(url: str):
     return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
 
+# After a failed publish, Redis is not tried again for this long: an outage costs a request one timeout at most
+# in that time, not one per event (the streams poll the database meanwhile: games.online.stream).
+RETRY_AFTER_SECONDS = 5.0
+_down_until: dict[str, float] = {}
+
+
 def publish_now(topic: str, payload: dict[str, Any]) -> None:
-    """Deliver an event at once (callers inside a transaction use `publish`)."""
+    """Deliver an event at once (callers inside a transaction use `publish`). Never raises: an event lost to a
+    failing subscriber or an outage of the channel must not fail the committed change that it announces."""
     message = {"topic": topic, **payload}
     for callback in list(_local_subscribers.get(topic, ())):
-        callback(message)
-    if settings.REDIS_URL:
         try:
-            _redis_client(settings.REDIS_URL).publish(CHANNEL_PREFIX + topic, json.dumps(message, default=str))
-        except Exception:  # an event lost to a broker outage must not undo the committed change
+            callback(message)
+        except Exception:
+            logger.exception("event %s: a local subscriber failed", topic)
+    url = settings.REDIS_URL
+    if url and time.monotonic() >= _down_until.get(url, 0.0):
+        try:
+            _redis_client(url).publish(CHANNEL_PREFIX + topic, json.dumps(message, default=str))
+        except Exception:
+            _down_until[url] = time.monotonic() + RETRY_AFTER_SECONDS
             logger.exception("event %s could not be published", topic)
 
 

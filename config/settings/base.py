@@ -100,7 +100,10 @@ TEMPLATES = [
 
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 DATABASES = {
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60"))),
+    # A kept connection is checked before it is used again (one the server dropped is replaced, not an error).
+    "default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")), conn_health_checks=True
+    ),
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -147,10 +150,26 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+# A message a worker took and never acknowledged (killed) goes back to the queue after this long; the online
+# tables send no countdown longer than a minute (games.online.schedule), and the sweep below resends lost work
+# within seconds anyway. Sending gives up quickly with the broker down (the sweep sends it again): a request
+# whose change is committed is not held.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 120, "socket_connect_timeout": 2, "socket_timeout": 5}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 2, "interval_step": 0.5}}
+# A worker waits for a broker that went away as long as it takes, trying every second or two (config.celery).
+CELERY_WORKER_CONSUMER = "config.celery:Consumer"
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BEAT_SCHEDULE: dict = {
     # The tournament clock's safety net: each level change is also scheduled for its exact time (eta), and this
     # re-check announces anything due that a lost or late task missed (idempotent: keyed by tournament and level).
     "tournaments-clock": {"task": "tournaments.clock_tick_due", "schedule": float(os.environ.get("CLOCK_BEAT", "1"))},
+    # The online tables' safety net: the work of a running table overdue on its row is sent again.
+    "online-sweep": {
+        "task": "online.sweep",
+        "schedule": float(os.environ.get("ONLINE_SWEEP_BEAT", "2")),
+        "options": {"expires": 10},
+    },
 }
 
 # The browsable API (HTML pages and their login form, which no rate limit guards) in development only; the
@@ -296,6 +315,7 @@ if not REDIS_URL and EMBEDDED_BROKER_DIR:
     Path(EMBEDDED_BROKER_DIR).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "atomicfile://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
+        **CELERY_BROKER_TRANSPORT_OPTIONS,
         "data_folder_in": EMBEDDED_BROKER_DIR,
         "data_folder_out": EMBEDDED_BROKER_DIR,
         "control_folder": str(Path(EMBEDDED_BROKER_DIR) / "control"),

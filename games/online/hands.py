@@ -6,6 +6,7 @@ saw). The `sabacc-replay/2` document is served once the game is over, when the h
 (RULES 1.7) and every deck follows from its seed anyway. The hand in progress is never included.
 """
 
+import logging
 from typing import Any
 
 from django.core.cache import cache
@@ -16,6 +17,8 @@ from games.engine.fairness import game_problems
 from games.engine.replay import export_replay
 from games.history import HistoryError, public_history
 from games.online.models import OnlineTable
+
+logger = logging.getLogger(__name__)
 
 REPLAY_LATER = (
     "The replay (sabacc-replay/2) lists every hand's deck, which would show folded hands; it is published when "
@@ -53,7 +56,11 @@ def public_table_history(table: OnlineTable) -> dict[str, Any]:
     game = _game(table)
     played = game.hands_played if game else 0
     key = f"online-history:{table.pk}:{played}:{int(bool(game and game.over))}"
-    found = cache.get(key)
+    try:
+        found = cache.get(key)
+    except Exception:  # the cache is a saving, never a requirement (Redis down: computed every time)
+        logger.warning("online history %s: the cache is unavailable", key, exc_info=True)
+        found = None
     if found is not None:
         return found
     document = finished_document(table)
@@ -64,7 +71,10 @@ def public_table_history(table: OnlineTable) -> dict[str, Any]:
             history = public_history(document)
         except HistoryError as exc:  # a bug: the engine's own export always replays
             history = {"players": [], "hands": [], "error": str(exc)}
-    cache.set(key, history, 600)
+    try:
+        cache.set(key, history, 600)
+    except Exception:
+        logger.warning("online history %s: the cache is unavailable", key, exc_info=True)
     return history
 
 

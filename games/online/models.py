@@ -20,6 +20,14 @@ class TableStatus(models.TextChoices):
     FINISHED = "finished", "Finished"
 
 
+class Due(models.TextChoices):
+    """The work a running table waits for next (`OnlineTable.due`), due at `OnlineTable.due_at`."""
+
+    BOT = "bot", "A bot's decision (or the turn clock)"
+    CLOCK = "clock", "The turn clock"
+    DEAL = "deal", "The next hand"
+
+
 class OnlineTable(models.Model):
     event = models.ForeignKey("league.Event", on_delete=models.CASCADE, related_name="online_tables")
     name = models.CharField(max_length=80)
@@ -44,6 +52,11 @@ class OnlineTable(models.Model):
     # against any version since then are still current, so select and improve take any order.
     turn_version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True)
+    # What is due next and when (games.online.schedule): the task sent for it is a hint; the sweep
+    # (`online.sweep`) sends it again once it is overdue, at most every `SWEEP_RESEND_SECONDS` (`resent_at`).
+    due = models.CharField(max_length=8, choices=Due.choices, blank=True)
+    due_at = models.DateTimeField(null=True, blank=True)
+    resent_at = models.DateTimeField(null=True, blank=True)
     game = models.OneToOneField(
         "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="online_table"
     )
@@ -55,7 +68,7 @@ class OnlineTable(models.Model):
 
     class Meta:
         ordering = ["-created_at", "id"]
-        indexes = [models.Index(fields=["status"])]
+        indexes = [models.Index(fields=["status"]), models.Index(fields=["status", "due_at"])]
         constraints = [
             models.CheckConstraint(
                 condition=Q(seat_count__gte=MIN_SEATS) & Q(seat_count__lte=MAX_SEATS), name="online_table_seat_count"
@@ -206,6 +219,7 @@ __all__ = [
     "ActionSource",
     "ChangeKind",
     "ChangeStatus",
+    "Due",
     "OnlineAction",
     "OnlineSeat",
     "OnlineTable",

@@ -17,7 +17,9 @@ Both a plain generator (WSGI: runserver, the test server) and an async one (ASGI
 """
 
 import asyncio
+import contextlib
 import json
+import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -27,6 +29,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from config.events import CHANNEL_PREFIX
+
+logger = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.25
 KEEPALIVE_SECONDS = 15.0
@@ -64,26 +68,39 @@ def message(token: Any, payload: dict) -> str:
 
 
 class _Listener:
-    """Waits for the next announcement on `topic` (Redis) or for the next poll (no Redis)."""
+    """Waits for the next announcement on `topic` (Redis) or for the next poll (no Redis, or Redis failing: the
+    stream then polls the database for the rest of its life, as without Redis)."""
 
     def __init__(self, topic: str) -> None:
         self.pubsub = None
         if settings.REDIS_URL:
             import redis
 
-            client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
-            self.pubsub = client.pubsub(ignore_subscribe_messages=True)
-            self.pubsub.subscribe(CHANNEL_PREFIX + topic)
+            try:
+                client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
+                self.pubsub = client.pubsub(ignore_subscribe_messages=True)
+                self.pubsub.subscribe(CHANNEL_PREFIX + topic)
+            except Exception:
+                self._fall_back()
+
+    def _fall_back(self) -> None:
+        logger.warning("stream: the event channel is unavailable; polling the database", exc_info=True)
+        self.close()
+        self.pubsub = None
 
     def wait(self, timeout: float) -> None:
-        if self.pubsub is None:
-            time.sleep(min(timeout, POLL_SECONDS))
-        else:
-            self.pubsub.get_message(timeout=timeout)
+        if self.pubsub is not None:
+            try:
+                self.pubsub.get_message(timeout=timeout)
+                return
+            except Exception:
+                self._fall_back()
+        time.sleep(min(timeout, POLL_SECONDS))
 
     def close(self) -> None:
         if self.pubsub is not None:
-            self.pubsub.close()
+            with contextlib.suppress(Exception):  # closing a broken connection: nothing to keep
+                self.pubsub.close()
 
 
 class _AsyncListener:
@@ -95,19 +112,31 @@ class _AsyncListener:
         if settings.REDIS_URL:
             import redis.asyncio as aioredis
 
-            client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
-            self.pubsub = client.pubsub(ignore_subscribe_messages=True)
-            await self.pubsub.subscribe(CHANNEL_PREFIX + self.topic)
+            try:
+                client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
+                self.pubsub = client.pubsub(ignore_subscribe_messages=True)
+                await self.pubsub.subscribe(CHANNEL_PREFIX + self.topic)
+            except Exception:
+                await self._fall_back()
+
+    async def _fall_back(self) -> None:
+        logger.warning("stream: the event channel is unavailable; polling the database", exc_info=True)
+        await self.close()
+        self.pubsub = None
 
     async def wait(self, timeout: float) -> None:
-        if self.pubsub is None:
-            await asyncio.sleep(min(timeout, POLL_SECONDS))
-        else:
-            await self.pubsub.get_message(timeout=timeout)
+        if self.pubsub is not None:
+            try:
+                await self.pubsub.get_message(timeout=timeout)
+                return
+            except Exception:
+                await self._fall_back()
+        await asyncio.sleep(min(timeout, POLL_SECONDS))
 
     async def close(self) -> None:
         if self.pubsub is not None:
-            await self.pubsub.aclose()
+            with contextlib.suppress(Exception):
+                await self.pubsub.aclose()
 
 
 def sync_stream(

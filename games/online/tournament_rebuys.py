@@ -82,6 +82,6 @@ def rebuy_queue(
     if table.status == TableStatus.RUNNING and table.state and _load(table).between_hands:
         # The next hand waits for the version it was scheduled at (and a table stalled with one player holding
         # chips has none scheduled): schedule it again.
-        schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())
+        schedule.deal_later(table)
     _announce_change(table)
     return change

@@ -242,6 +242,6 @@ def seat_return(*, actor: Any, table: OnlineTable) -> OnlineSeat:
         game = _load(table)
         if not game.waiting_for() and not game.over:
             # Between hands the next hand waits for the version it was scheduled at: schedule it again.
-            schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())
+            schedule.deal_later(table)
     _announce(table, "returned")
     return seat

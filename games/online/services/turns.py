@@ -15,6 +15,7 @@ from games.online import schedule
 from games.online.models import (
     ActionSource,
     ChangeStatus,
+    Due,
     OnlineAction,
     OnlineSeat,
     OnlineTable,
@@ -99,21 +100,33 @@ def _changed(table: OnlineTable, game: Game, before: tuple, *, fresh_turn: bool 
         game.close_table()  # a tournament's table plays on until one player there has chips (end rule "never")
     now = timezone.now()
     waiting = game.waiting_for()
+    # What is due next is recorded on the row (the sweep sends it again if its task is lost): games.online.schedule.
     if game.over:
         table.deadline = None
+        schedule.clear(table)
     elif table.status == TableStatus.RUNNING and waiting and turn_changed:
         table.deadline = now + timedelta(seconds=table.turn_seconds)
         if any(not seats[s].is_bot for s in waiting):
             schedule.later("turn_timeout", [table.pk, table.turn_version], table.turn_seconds)
+        delays = []
         for engine_seat in waiting:
             if seats[engine_seat].is_bot:
-                schedule.later(
-                    "bot_act", [table.pk, seats[engine_seat].number, table.turn_version], schedule.bot_delay()
-                )
+                delays.append(schedule.bot_delay())
+                schedule.later("bot_act", [table.pk, seats[engine_seat].number, table.turn_version], delays[-1])
+        # Bots: due when the last of them should have decided; else the turn clock.
+        if delays:
+            schedule.mark(table, Due.BOT, now + timedelta(seconds=max(delays)))
+        else:
+            schedule.mark(table, Due.CLOCK, table.deadline)
+    elif table.status == TableStatus.RUNNING and waiting:
+        if table.due == Due.BOT and not any(seats[s].is_bot for s in waiting):
+            schedule.mark(table, Due.CLOCK, table.deadline or now)  # the bots decided: the humans' clock
     elif table.status == TableStatus.RUNNING and not waiting:
         # Between hands: the next hand after the pause (any change between hands starts the pause again).
         table.deadline = None
-        schedule.later("next_hand", [table.pk, table.version], schedule.hand_pause())
+        pause = schedule.hand_pause()
+        schedule.mark(table, Due.DEAL, now + timedelta(seconds=pause))
+        schedule.later("next_hand", [table.pk, table.version], pause)
     finished_hands = game.hands_played - played_before
     if finished_hands > 0:
         table.results = [*table.results, *game.results[-finished_hands:]]
