@@ -60,8 +60,9 @@ def _setup_django(url: str) -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
-def _build(rng: random.Random, players_count: int, games_count: int):
-    """Bulk-create the league: players, members, two seasons, one event per game, seats and event results."""
+def _build(rng: random.Random, players_count: int, games_count: int, with_seats: bool = True):
+    """Bulk-create the league: players, members, two seasons, one event per game, seats and event results
+    (`with_seats=False`: no games and seats, which the standings never read; half the rows to write)."""
     from django.db import transaction
     from django.utils import timezone
 
@@ -92,7 +93,7 @@ def _build(rng: random.Random, players_count: int, games_count: int):
                 )
                 for i in range(count)
             )
-            games = Game.objects.bulk_create(
+            games = (Game.objects.bulk_create if with_seats else list)(
                 Game(
                     event=event,
                     status=GameStatus.FINISHED,
@@ -147,7 +148,8 @@ def _build(rng: random.Random, players_count: int, games_count: int):
                             biggest_pot=max(finals[k] - 450, 0),
                         )
                     )
-            Seat.objects.bulk_create(seats, batch_size=10_000)
+            if with_seats:
+                Seat.objects.bulk_create(seats, batch_size=10_000)
             EventResult.objects.bulk_create(results, batch_size=10_000)
         made += count
         print(f"  built {made:,} / {games_count:,} games", end="\r", flush=True)
@@ -177,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=PLAYERS)
     parser.add_argument("--requests", type=int, default=REQUESTS)
     parser.add_argument("--database", help="create and drop a database of this name on DATABASE_URL's server")
+    parser.add_argument("--results-only", action="store_true", help="build no games and seats (faster; same standings)")
     args, _ = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
     url = os.environ.get("DATABASE_URL") or DEFAULT_URL
     own_database = "DATABASE_URL" not in os.environ or bool(args.database)
@@ -189,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         _create_database(url)
     try:
         _setup_django(url)
-        return _run(args.players, args.games, args.requests)
+        return _run(args.players, args.games, args.requests, not args.results_only)
     finally:
         if own_database:
             from django.db import connections
@@ -218,12 +221,12 @@ def _new_result(league, rng: random.Random, organiser, client, url: str, correct
     begin = time.perf_counter()
     if correct:
         game = Game.objects.filter(event__season__league=league).latest("pk")
-        old = list(game.seats.order_by("number").values_list("player_id", flat=True))
-        finals = [450 * len(old)] + [0] * (len(old) - 1)
-        winner = old[-1]
+        old = list(game.seats.order_by("number").values_list("player_id", "final_credits"))
+        winner = next(player for player, final in old if final == 0)  # the recount makes a loser the winner
+        finals = [450 * len(old) if player == winner else 0 for player, _ in old]
         before = {row["player"]: row for row in client.get(url).json()["rows"]}.get(winner, {"wins": 0})["wins"]
         begin = time.perf_counter()
-        changed = [{"player": p, "buy_in": 450, "final_credits": c} for p, c in zip(old, reversed(finals), strict=True)]
+        changed = [{"player": p, "buy_in": 450, "final_credits": c} for (p, _), c in zip(old, finals, strict=True)]
         result_correct(actor=organiser, game=game, reason="bench: recount", seats=changed)
     else:
         season = league.seasons.order_by("-starts_on").first()
@@ -243,7 +246,7 @@ def now():
     return timezone.now()
 
 
-def _run(players_count: int, games_count: int, requests: int) -> int:
+def _run(players_count: int, games_count: int, requests: int, with_seats: bool = True) -> int:
     from django.test import Client, override_settings
     from django.urls import include, path
     from rest_framework.permissions import AllowAny
@@ -257,7 +260,7 @@ def _run(players_count: int, games_count: int, requests: int) -> int:
     rng = random.Random(7)
     print(f"Building {players_count:,} players and {games_count:,} games on PostgreSQL ...")
     begin = time.perf_counter()
-    league = _build(rng, players_count, games_count)
+    league = _build(rng, players_count, games_count, with_seats)
     print(f"  built in {time.perf_counter() - begin:.1f} s ({EventResult.objects.count():,} player results)")
 
     begin = time.perf_counter()
