@@ -278,25 +278,12 @@ def _standing(
     )
 
 
-def _stored_tally(row: Standing) -> Tally:
-    """A stored row as the tally it was made from: its points and average place are stored rounded to 6 places,
-    as the ranking compares them, and its place total is a whole number."""
-    return Tally(
-        player_id=row.player_id,
-        points=row.points,
-        wins=row.wins,
-        net_credits=row.net_credits,
-        events_played=row.events_played,
-        place_total=round(row.average_place * row.events_played),
-        events_counted=row.events_counted,
-        biggest_pot=row.biggest_pot,
-    )
-
-
-_COMPARED = (
-    "season_id",
-    "display_name",
+# A stored row as `_replace` reads it: its id, then the table's columns (`league.selectors.STANDING_COLUMNS`).
+_STORED = (
+    "pk",
     "rank",
+    "player_id",
+    "display_name",
     "points",
     "wins",
     "net_credits",
@@ -305,6 +292,38 @@ _COMPARED = (
     "events_counted",
     "biggest_pot",
 )
+
+
+def _stored_tally(row: tuple) -> Tally:
+    """A stored row as the tally it was made from: its points and average place are stored rounded to 6 places,
+    as the ranking compares them, and its place total is a whole number."""
+    _, _, player_id, _, points, wins, net_credits, average_place, played, counted, biggest_pot = row
+    return Tally(
+        player_id=player_id,
+        points=points,
+        wins=wins,
+        net_credits=net_credits,
+        events_played=played,
+        place_total=round(average_place * played),
+        events_counted=counted,
+        biggest_pot=biggest_pot,
+    )
+
+
+def _columns(rank: int, tally: Tally, name: str) -> tuple:
+    """A tally as the stored row's columns (`league.selectors.STANDING_COLUMNS`)."""
+    return (
+        rank,
+        tally.player_id,
+        name,
+        round(tally.points, 6),
+        tally.wins,
+        tally.net_credits,
+        round(tally.average_place, 6),
+        tally.events_played,
+        tally.events_counted,
+        tally.biggest_pot,
+    )
 
 
 @retry_on_conflict
@@ -348,24 +367,50 @@ def _replace(
     names: dict[int, str],
     now: datetime,
 ) -> int:
-    """Replace some players' rows of one stored table and re-rank it; rows whose values are the same stay."""
+    """Replace some players' rows of one stored table and re-rank it; rows whose values are the same stay.
+
+    The other rows are read as plain values, never as model objects, and the table's document is written from
+    the same values: a table of a thousand players costs a few milliseconds, not a model per row.
+    """
+    from league.selectors import STANDING_COLUMNS
+
     fresh = tally_groups(groups, rules)
-    stored = {row.player_id: row for row in Standing.objects.filter(league=league, scope=scope)}
+    stored = {
+        row[2]: row for row in Standing.objects.filter(league=league, scope=scope).values_list(*_STORED).iterator()
+    }
     tallies = [*fresh.values(), *(_stored_tally(row) for pk, row in stored.items() if pk not in players)]
+    table: list[tuple] = []
     changed: list[Standing] = []
+    stale: list[int] = []
     for rank, tally in rank_tallies(tallies, rules):
         old = stored.get(tally.player_id)
-        name = names.get(tally.player_id, "") if tally.player_id in players or old is None else old.display_name
-        row = _standing(league, season, scope, rank, tally, name, now)
-        if old is None or any(getattr(old, field) != getattr(row, field) for field in _COMPARED):
-            changed.append(row)
-    gone = [row.pk for pk, row in stored.items() if pk in players and pk not in fresh]
-    stale = [stored[row.player_id].pk for row in changed if row.player_id in stored]
+        name = names.get(tally.player_id, "") if tally.player_id in players or old is None else old[3]
+        columns = _columns(rank, tally, name)
+        table.append(columns)
+        if old is not None and old[1:] == columns:
+            continue
+        if old is not None:
+            stale.append(old[0])
+        changed.append(
+            Standing(
+                league=league,
+                season=season,
+                scope=scope,
+                computed_at=now,
+                **dict(zip(STANDING_COLUMNS, columns, strict=True)),
+            )
+        )
+    gone = [row[0] for pk, row in stored.items() if pk in players and pk not in fresh]
     if gone or changed:
         Standing.objects.filter(pk__in=gone + stale).delete()
         Standing.objects.bulk_create(changed, batch_size=2000)
     if gone or changed or not StandingsTable.objects.filter(league=league, scope=scope).exists():
-        _write_table(league, season, scope, now)
+        payload = standings_payload(league, season, _table_rows(table))
+        StandingsTable.objects.update_or_create(
+            league=league,
+            scope=scope,
+            defaults={"payload": json.dumps(payload, separators=(",", ":")), "computed_at": now},
+        )
     return len(changed)
 
 
@@ -416,17 +461,19 @@ def standings_payload(league: League, season: Season | None, rows: list[dict[str
     }
 
 
-def _table_rows(rows: Iterable[Standing]) -> list[dict[str, Any]]:
-    """A table's rows as the API serves them, best first (then by name, sorted here, not by the database's
-    collation, so a full recomputation and an update order alike)."""
-    from league.selectors import STANDING_COLUMNS, STANDING_KEYS
+def _table_rows(rows: Iterable[tuple]) -> list[dict[str, Any]]:
+    """A table's rows (tuples of `STANDING_COLUMNS`) as the API serves them, best first, then by name and player
+    (sorted here, not by the database's collation, so a full recomputation and an update order alike)."""
+    from league.selectors import STANDING_KEYS
 
-    ordered = sorted(rows, key=lambda r: (r.rank, r.display_name, r.player_id))
-    return [dict(zip(STANDING_KEYS, [getattr(r, c) for c in STANDING_COLUMNS], strict=True)) for r in ordered]
+    return [dict(zip(STANDING_KEYS, row, strict=True)) for row in sorted(rows, key=lambda r: (r[0], r[2], r[1]))]
 
 
 def _table(league: League, season: Season | None, scope: str, rows: Iterable[Standing], now: datetime) -> Any:
-    payload = standings_payload(league, season, _table_rows(rows))
+    from league.selectors import STANDING_COLUMNS
+
+    values = [tuple(getattr(row, column) for column in STANDING_COLUMNS) for row in rows]
+    payload = standings_payload(league, season, _table_rows(values))
     return StandingsTable(
         league=league, scope=scope, payload=json.dumps(payload, separators=(",", ":")), computed_at=now
     )
@@ -434,9 +481,14 @@ def _table(league: League, season: Season | None, scope: str, rows: Iterable[Sta
 
 def _write_table(league: League, season: Season | None, scope: str, now: datetime) -> None:
     """Store one scope's standings document again, from its stored rows."""
-    table = _table(league, season, scope, Standing.objects.filter(league=league, scope=scope), now)
+    from league.selectors import STANDING_COLUMNS
+
+    values = Standing.objects.filter(league=league, scope=scope).values_list(*STANDING_COLUMNS)
+    payload = standings_payload(league, season, _table_rows(values))
     StandingsTable.objects.update_or_create(
-        league=league, scope=scope, defaults={"payload": table.payload, "computed_at": now}
+        league=league,
+        scope=scope,
+        defaults={"payload": json.dumps(payload, separators=(",", ":")), "computed_at": now},
     )
 
 
