@@ -135,10 +135,11 @@ def _notes(league_id: int) -> Any:
     """The current transaction's notes of changed standings for a league, kept on its commit hooks, so a rolled
     back transaction or savepoint takes its notes with it."""
     for entry in transaction.get_connection().run_on_commit:
-        if getattr(entry[1], "standings_notes_league_id", None) == league_id:
+        if getattr(entry[1], "standings_notes_league_id", None) == league_id and not entry[1].done:
             return entry[1]
 
     def leftovers() -> None:
+        leftovers.done = True
         if leftovers.touched:
             touched, leftovers.touched = leftovers.touched, {}
             try:
@@ -150,6 +151,7 @@ def _notes(league_id: int) -> Any:
     leftovers.standings_notes_league_id = league_id
     leftovers.touched = {}
     leftovers.noted = False
+    leftovers.done = False
     transaction.on_commit(leftovers, robust=True)
     return leftovers
 

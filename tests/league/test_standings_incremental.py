@@ -147,3 +147,32 @@ def test_a_new_result_writes_only_the_rows_it_changes(world):
 def test_refresh_of_a_league_gone_writes_nothing():
     assert standings_refresh(league_id=987654, touched={1: {1}}) == 0
     assert not StandingsTable.objects.exists()
+
+
+def test_results_rebuilt_with_nothing_scheduled_after_are_applied_once_committed(
+    world, django_capture_on_commit_callbacks
+):
+    """A service may rebuild an event's results and schedule nothing after (a tournament completing does): the
+    notes left at commit are applied then, in a transaction of their own."""
+    from django.db import transaction
+
+    from games.models import Seat
+    from league.services import event_results_rebuild
+
+    organiser = world.users["organiser"]
+    han, lando = world.players[:2]
+    with django_capture_on_commit_callbacks(execute=True):
+        result_record(
+            actor=organiser,
+            event=world.event,
+            seats=[{"player": han.pk, "final_credits": 900}, {"player": lando.pk, "final_credits": 0}],
+        )
+    assert Standing.objects.get(league=world.league, scope="all", rank=1).player_id == han.pk
+    with django_capture_on_commit_callbacks(execute=True):
+        with transaction.atomic():
+            Seat.objects.filter(game__event=world.event, player=han).update(place=2)
+            Seat.objects.filter(game__event=world.event, player=lando).update(place=1)
+            event_results_rebuild(event=world.event)
+        assert Standing.objects.get(league=world.league, scope="all", rank=1).player_id == han.pk  # not yet
+    assert Standing.objects.get(league=world.league, scope="all", rank=1).player_id == lando.pk
+    assert stored(world.league) == recomputed(world.league)
