@@ -262,6 +262,10 @@ def _run(players_count: int, games_count: int, requests: int, with_seats: bool =
     begin = time.perf_counter()
     league = _build(rng, players_count, games_count, with_seats)
     print(f"  built in {time.perf_counter() - begin:.1f} s ({EventResult.objects.count():,} player results)")
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")  # planner statistics, as autovacuum keeps them on a live database
 
     begin = time.perf_counter()
     written = standings_recompute(league_id=league.pk)

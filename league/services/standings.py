@@ -242,11 +242,11 @@ def standings_groups(league_id: int, *, player_ids: set[int] | None = None) -> d
     Results alike in everything their points depend on are one row with a count, so a recomputation reads a few
     rows per player instead of one per result.
     """
+    if player_ids is not None:
+        return _player_groups(league_id, player_ids)
     query = EventResult.objects.filter(
         event__season__league_id=league_id, event__status=EventStatus.FINISHED, event__counts_for_standings=True
     )
-    if player_ids is not None:
-        query = query.filter(player_id__in=player_ids)
     query = (
         query.order_by()
         .values(*_GROUP_VALUES)
@@ -256,6 +256,40 @@ def standings_groups(league_id: int, *, player_ids: set[int] | None = None) -> d
     by_season: dict[int, list[ResultGroup]] = defaultdict(list)
     for season_id, *values in query.iterator(chunk_size=5000):
         by_season[season_id].append(ResultGroup(*values))
+    return by_season
+
+
+def _player_groups(league_id: int, player_ids: set[int]) -> dict[int, list[ResultGroup]]:
+    """`standings_groups` of a few players, read from their own results first (the player index) and then their
+    events that count: joined the other way, PostgreSQL may walk every event of the league to find them."""
+    rows = EventResult.objects.filter(player_id__in=player_ids).order_by()
+    rows = list(rows.values_list("event_id", "player_id", *GROUP_FIELDS, "credits_in", "credits_out", "biggest_pot"))
+    counting = dict(
+        Event.objects.filter(
+            pk__in={row[0] for row in rows},
+            season__league_id=league_id,
+            status=EventStatus.FINISHED,
+            counts_for_standings=True,
+        )
+        .order_by()
+        .values_list("pk", "season_id")
+    )
+    sums: dict[tuple, list[int]] = {}
+    for event_id, player_id, *values in rows:
+        season_id = counting.get(event_id)
+        if season_id is None:
+            continue
+        key, (credits_in, credits_out, biggest_pot) = (season_id, player_id, *values[:7]), values[7:]
+        found = sums.get(key)
+        if found is None:
+            sums[key] = [1, credits_out - credits_in, biggest_pot]
+        else:
+            found[0] += 1
+            found[1] += credits_out - credits_in
+            found[2] = max(found[2], biggest_pot)
+    by_season: dict[int, list[ResultGroup]] = defaultdict(list)
+    for (season_id, *key), (count, net, top) in sums.items():
+        by_season[season_id].append(ResultGroup(*key, count, net, top))
     return by_season
 
 
