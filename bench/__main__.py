@@ -6,6 +6,7 @@ import sys
 BENCHES = (
     "bench.engine_bench",
     "bench.spike_bench",
+    "bench.replay_bench",
     "bench.league_bench",
     "bench.pages_bench",
     "bench.tables_bench",

@@ -1,21 +1,21 @@
 """Pages benchmark: the league page, a player page with 200 events of history and an event page, on
 PostgreSQL with the league bench's 1,000 players and 50,000 games.
 
-Each page's server time (median and p95, through Django's test client, so no network) is reported against
-a bare Django view rendering a template of the same size (the page's own HTML, line by line, through one
-template loop), as two ratios, median over median and p95 over p95: the page's cost over the cost of just
-rendering that much HTML. Each page is measured, in turns with its bare view, cold (the league's data version
-moved before every request, as a write does, so every fragment comes from the database) and warm (served from
-the page cache, as every request is after the first since the league's data last changed).
-Run: `.venv/bin/python -m bench.pages_bench` (uses DATABASE_URL if set, and reuses the league it built there
-before; else creates and drops postgres://postgres@127.0.0.1:5432/sabacc_bench). With `REDIS_URL` the cache is
-Redis: the league and event pages read their league's state there (`league.services.versions`), sessions come
+Each page's server time (median and p95, through Django's test client, so no network) is reported against a bare
+Django view rendering a template of the same size (the page's own HTML, line by line, through one template loop),
+as two ratios, median over median and p95 over p95: the page's cost over the cost of just rendering that much HTML
+(a warm page against the same HTML served from the same cache). Each page is measured, in turns with its bare view,
+cold (the league's data version moved before every request, as a write does, so every fragment comes from the
+database) and warm (served from the page cache, as every request is after the first since the league's data last
+changed). Run: `.venv/bin/python -m bench.pages_bench` (uses DATABASE_URL if set, and reuses the league it built
+there before; else creates and drops postgres://postgres@127.0.0.1:5432/sabacc_bench). With `REDIS_URL` the cache
+is Redis: the league and event pages read their league's state there (`league.services.versions`), sessions come
 from the cache, a signed-in member's user, player and league roles from their copy held in Redis
-(`config.viewer_cache`), and nothing is remembered per process (`PAGE_STAMP_MAX_AGE` 0). Without it
-(local-memory cache) every warm request reads its league's state from PostgreSQL (one query) when
-`PAGE_STAMP_MAX_AGE=0`, as a signed-in user's always does (with their session, user, player and roles: no
-copy of them is kept); by default (0.1 s) a burst of anonymous requests reads it ten times a second.
-The player page reads the player's row from PostgreSQL on every request either way.
+(`config.viewer_cache`), and nothing is remembered per process (`PAGE_STAMP_MAX_AGE` 0). Without it (local-memory
+cache) every warm request reads its league's state from PostgreSQL (one query) when `PAGE_STAMP_MAX_AGE=0`, as a
+signed-in user's always does (with their session, user, player and roles: no copy of them is kept); by default (0.1
+s) a burst of anonymous requests reads it ten times a second. The player page reads the player's row from
+PostgreSQL on every request either way.
 """
 
 import os
@@ -74,7 +74,7 @@ def _history_player(rng: random.Random):
                     credits_in=450,
                     credits_out=stack,
                     prize_pool=3150,
-                    biggest_pot=max(changes),
+                    biggest_pot=max(0, *changes),  # a game of losses only won no pot
                 )
             )
             game = games[event_id]
@@ -130,9 +130,22 @@ def _side_by_side(client, runs: dict[str, tuple[str, object]], count: int) -> di
     return samples
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=GAMES)
+    parser.add_argument("--players", type=int, default=PLAYERS)
+    parser.add_argument("--requests", type=int, default=None, help="requests per measure (default 40 cold, 300 warm)")
+    parser.add_argument("--database", help="create and drop a database of this name on DATABASE_URL's server")
+    args, _ = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+    global REQUESTS, WARM_REQUESTS
+    if args.requests:
+        REQUESTS = WARM_REQUESTS = args.requests
     url = os.environ.get("DATABASE_URL") or DEFAULT_URL
-    own_database = "DATABASE_URL" not in os.environ
+    own_database = "DATABASE_URL" not in os.environ or bool(args.database)
+    if args.database:
+        url = f"{url.rpartition('/')[0]}/{args.database}"
     if not url.startswith(("postgres://", "postgresql://")):
         print(f"The pages bench runs on PostgreSQL; DATABASE_URL={url!r} is not one.", file=sys.stderr)
         return 2
@@ -140,16 +153,19 @@ def main() -> int:
         _create_database(url)
     try:
         _setup_django(url)
-        return _run()
+        return _run(args.players, args.games)
     finally:
         if own_database:
             from django.db import connections
 
             connections.close_all()
+            for connection in connections.all():
+                if hasattr(connection, "close_pool"):
+                    connection.close_pool()
             _drop_database(url)
 
 
-def _run() -> int:
+def _run(players_count: int, games_count: int) -> int:
     from django.conf import settings
     from django.db import connection
     from django.http import HttpResponse
@@ -166,8 +182,8 @@ def _run() -> int:
         print("Reusing the bench league already in the database.")
         events = list(EventResult.objects.filter(player=player).values_list("event_id", flat=True))
     else:
-        print(f"Building {PLAYERS:,} players and {GAMES:,} games on PostgreSQL ...")
-        league = _build(random.Random(7))
+        print(f"Building {players_count:,} players and {games_count:,} games on PostgreSQL ...")
+        league = _build(random.Random(7), players_count, games_count)
         player, events = _history_player(random.Random(11))
         standings_recompute(league_id=league.pk)
     with connection.cursor() as cursor:
@@ -189,8 +205,22 @@ def _run() -> int:
     def bare_view(request, name: str):
         return HttpResponse(bare.render({"lines": documents[name]}, request))
 
+    def cached_bare_view(request, name: str):
+        """The peer of a warm page: the same HTML from the same cache, as a cached page is served."""
+        from django.core.cache import cache
+
+        body = cache.get(f"bench-bare-{name}")
+        if body is None:
+            body = bare.render({"lines": documents[name]}, request)
+            cache.set(f"bench-bare-{name}", body, 600)
+        return HttpResponse(body)
+
     module = type(sys)("bench_pages_urls")
-    module.urlpatterns = [path("bare/<str:name>/", bare_view), path("", include("config.urls"))]
+    module.urlpatterns = [
+        path("bare/<str:name>/", bare_view),
+        path("bare-cached/<str:name>/", cached_bare_view),
+        path("", include("config.urls")),
+    ]
     sys.modules["bench_pages_urls"] = module
     client, member_client = Client(), Client()
     member_client.force_login(_bench_member(league))
@@ -209,12 +239,14 @@ def _run() -> int:
                 {"page": (page_url, lambda: bump_data_version(league.pk)), "bare": (f"/bare/{index}/", None)},
                 REQUESTS,
             )
-            warm = _side_by_side(client, {"page": (page_url, None), "bare": (f"/bare/{index}/", None)}, WARM_REQUESTS)
+            # Warm pages come from the cache, so their peer does too (`cached_bare_view`); cold ones render.
+            cached = f"/bare-cached/{index}/"
+            warm = _side_by_side(client, {"page": (page_url, None), "bare": (cached, None)}, WARM_REQUESTS)
             # A signed-in member's page: their session, user and player with roles are read as well (with Redis,
             # from their copy there, `config.viewer_cache`, in one round trip with the session), and the league's
             # state on every request (`league.page_stamps`); their own copy of the page is cached.
             member_warm = _side_by_side(
-                member_client, {"page": (page_url, None), "bare": (f"/bare/{index}/", None)}, WARM_REQUESTS
+                member_client, {"page": (page_url, None), "bare": (cached, None)}, WARM_REQUESTS
             )
             for kind, times in (("cold", cold), ("warm", warm), ("warm, member", member_warm)):
                 rows.append((f"{label}, {kind}", times["page"], times["bare"], len(html), len(bare_html)))
@@ -226,7 +258,8 @@ def _run() -> int:
 
     print()
     print(
-        f"Pages bench: {PLAYERS:,} players, {GAMES:,} games; {REQUESTS} requests each cold, {WARM_REQUESTS} warm,"
+        f"Pages bench: {players_count:,} players, {games_count:,} games; {REQUESTS} requests each cold, "
+        f"{WARM_REQUESTS} warm (against the same HTML from the same cache),"
         " server time in-process"
     )
     print(

@@ -99,12 +99,21 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
-DATABASES = {
-    # A kept connection is checked before it is used again (one the server dropped is replaced, not an error).
-    "default": dj_database_url.parse(
-        DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")), conn_health_checks=True
-    ),
-}
+# A kept connection is checked before it is used again (one the server dropped is replaced, not an error).
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Every process keeps a bounded pool (psycopg_pool through Django): a request borrows a connection and gives it
+    # back, so connections are reused and never exceed DB_POOL_MAX per process (README, "Database connections").
+    # A pool needs CONN_MAX_AGE 0: the pool, not Django, decides how long a connection lives; with CONN_HEALTH_CHECKS
+    # the pool checks a connection as it lends it (one the server terminated is replaced, not handed out).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN", "1")),
+        "max_size": int(os.environ.get("DB_POOL_MAX", "10")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "30")),
+    }
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DB_CONN_MAX_AGE", "60"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

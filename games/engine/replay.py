@@ -14,6 +14,7 @@ finished game carries each seeded hand's commitment and revealed seeds, which `v
 """
 
 import random
+from collections import Counter
 from typing import Any
 
 from games.engine.cards import Card, codes, parse_card
@@ -178,14 +179,22 @@ def _full_deck(number: int, listed: Any, seed: Any, full: list[Card], variant: A
             raise _fail(f"Hand {number} deck: {exc}") from None
         if whole is not None:
             return whole
-    rest = list(full)
+    # The deck less the listed cards, each taken at its first copies, in one pass (not a search per card).
+    held = Counter(full)
+    listed_count: Counter = Counter()
     for card in cards:
-        if card not in rest:
-            allowed = "twice" if full.count(card) == 2 else "once"
+        listed_count[card] += 1
+        if listed_count[card] > held[card]:
+            allowed = "twice" if held[card] == 2 else "once"
             raise _fail(
                 f"Hand {number} deck: card {card.code} is listed more than {allowed}; the deck holds it {allowed}."
             )
-        rest.remove(card)
+    rest = []
+    for card in full:
+        if listed_count[card]:
+            listed_count[card] -= 1
+        else:
+            rest.append(card)
     random.Random(f"sabacc-replay/{seed}/hand/{number}").shuffle(rest)
     return cards + rest
 

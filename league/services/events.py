@@ -60,7 +60,7 @@ def event_create(*, actor: Any, season: Season, name: str, starts_at: datetime, 
 @retry_on_conflict
 @transaction.atomic
 def event_update(*, actor: Any, event: Event, **fields: Any) -> Event:
-    from league.services.standings import standings_schedule
+    from league.services.standings import standings_schedule, standings_touch
 
     refuse_unknown_fields(fields, EVENT_FIELDS, "event")
     _check_event_fields(fields)
@@ -77,6 +77,8 @@ def event_update(*, actor: Any, event: Event, **fields: Any) -> Event:
         data={"before": before, "after": plain(fields)},
     )
     publish("event.updated", {"event": event.pk, "status": event.status})
+    # Whether it counts (its status, counts_for_standings) changes the standings of its players only.
+    standings_touch(event=event, player_ids=event.results.values_list("player_id", flat=True))
     standings_schedule(league_id=event.season.league_id)
     return event
 

@@ -135,7 +135,7 @@ def league_update(*, actor: Any, league: League, **fields: Any) -> League:
     audit(
         actor=actor, action="league.update", obj=league, league=league, data={"before": before, "after": plain(fields)}
     )
-    standings_schedule(league_id=league.pk)
+    standings_schedule(league_id=league.pk, full=True)  # its rules may have changed: every table
     return league
 
 
@@ -268,5 +268,5 @@ def season_update(*, actor: Any, season: Season, **fields: Any) -> Season:
         league=season.league,
         data={"before": before, "after": plain(fields)},
     )
-    standings_schedule(league_id=season.league_id)
+    standings_schedule(league_id=season.league_id, full=True)  # its rules may have changed
     return season

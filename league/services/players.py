@@ -58,7 +58,7 @@ def refuse_namesake(
 @retry_on_conflict
 @transaction.atomic
 def player_update(*, actor: Any, player: Player, display_name: str) -> Player:
-    from league.services.standings import standings_schedule
+    from league.services.standings import standings_rename
 
     display_name = check_text(display_name, NAME_RULE, field="display_name", max_length=80)
     # Players are locked alone (see league.services.locks), after any league lock.
@@ -67,8 +67,7 @@ def player_update(*, actor: Any, player: Player, display_name: str) -> Player:
     player.display_name = display_name
     player.save(update_fields=["display_name"])
     audit(actor=actor, action="player.update", obj=player, data={"before": before, "after": display_name})
-    for league_id in player.memberships.values_list("league_id", flat=True):
-        standings_schedule(league_id=league_id)
+    standings_rename(player_id=player.pk)
     return player
 
 

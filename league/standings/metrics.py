@@ -3,7 +3,7 @@
 Tie-breakers are an ordered list of metric keys; `better_first` says which way sorts first.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
 from config.errors import ApplicationError
@@ -17,17 +17,14 @@ class Tally:
     points: float = 0.0
     wins: int = 0
     net_credits: int = 0
-    places: list[int] = field(default_factory=list)
+    events_played: int = 0
+    place_total: int = 0
     events_counted: int = 0
     biggest_pot: int = 0
 
     @property
-    def events_played(self) -> int:
-        return len(self.places)
-
-    @property
     def average_place(self) -> float:
-        return sum(self.places) / len(self.places) if self.places else 0.0
+        return self.place_total / self.events_played if self.events_played else 0.0
 
 
 class Metric:
@@ -68,7 +65,7 @@ class AveragePlace(Metric):
     key, name, higher_is_better = "average_place", "Average place", False
 
     def value(self, tally: Tally) -> float:
-        return round(tally.average_place, 6) if tally.places else float("inf")
+        return round(tally.average_place, 6) if tally.events_played else float("inf")
 
 
 class EventsPlayed(Metric):

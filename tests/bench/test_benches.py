@@ -1,0 +1,115 @@
+"""Every benchmark runs as shipped, in a tiny size, and prints its ratio against its peer.
+
+Each runs in a process of its own, as `make bench` runs it (the database benches set Django up themselves, on a
+database this test creates and drops beside the test database). A bench that crashes, or prints no ratio, fails.
+`bench.tournament_bench` is not here yet: at a small field it stops with the tournament unfinished ("7200 chips
+with 16 players at the end").
+"""
+
+import os
+import re
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RATIO = re.compile(r"ratio[^\n]*?\d+(\.\d+)?\s*x", re.IGNORECASE)
+
+
+def run(module: str, *args: str, env: dict[str, str] | None = None, timeout: float = 300) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONWARNINGS": "ignore", **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, f"{module} exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert RATIO.search(done.stdout), f"{module} printed no ratio:\n{done.stdout[-3000:]}"
+    return done.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "args"),
+    [
+        ("bench.engine_bench", ("0.1",)),
+        ("bench.spike_bench", ("0.1",)),
+        ("bench.classic_bench", ("0.1",)),
+        ("bench.replay_bench", ("3", "3")),
+    ],
+)
+def test_engine_benches_print_their_ratio(module, args):
+    out = run(module, *args)
+    if module != "bench.replay_bench":
+        assert "6-handed" in out and "as measured before" in out
+
+
+def _postgresql_url() -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):  # outside CI only: a skip fails CI
+        pytest.skip("the database benches run on PostgreSQL (DATABASE_URL)")
+    return url
+
+
+@pytest.fixture
+def bench_database():
+    """A fresh database on the test database's server, dropped afterwards; its URL."""
+    import psycopg
+
+    url = _postgresql_url()
+    base = url.rpartition("/")[0]
+    name = f"sabacc_bench_test_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_league_bench_runs_as_shipped(bench_database):
+    out = run(
+        "bench.league_bench",
+        "--games",
+        "300",
+        "--players",
+        "30",
+        "--requests",
+        "5",
+        env={"DATABASE_URL": bench_database},
+    )
+    assert "new result shown by the API" in out and "full standings recomputation" in out
+
+
+def test_pages_bench_runs_as_shipped(bench_database):
+    out = run(
+        "bench.pages_bench",
+        "--games",
+        "300",
+        "--players",
+        "30",
+        "--requests",
+        "5",
+        env={"DATABASE_URL": bench_database},
+    )
+    assert "against the same HTML from the same cache" in out
+
+
+def test_tables_bench_runs_as_shipped(bench_database):
+    if not os.environ.get("REDIS_URL"):  # outside CI only: a skip fails CI
+        pytest.skip("the tables bench needs Redis (REDIS_URL)")
+    run(
+        "bench.tables_bench",
+        "--tables",
+        "2",
+        "--seconds",
+        "3",
+        "--worker-processes",
+        "1",
+        env={"DATABASE_URL": bench_database},
+    )
