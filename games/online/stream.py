@@ -14,6 +14,8 @@ Each message has the table version as its SSE id: a reconnecting browser sends i
 (`Last-Event-ID`) and gets the current state at once if it missed anything. Streams end after
 `STREAM_SECONDS` (the browser reconnects by itself) so no server thread is held forever.
 Both a plain generator (WSGI: runserver, the test server) and an async one (ASGI: uvicorn) exist.
+A stream gives its database connection back after every read (`released`): while it waits it holds none, so
+hundreds of open streams never exhaust a process's connection pool.
 """
 
 import asyncio
@@ -27,6 +29,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connection
 
 from config.events import CHANNEL_PREFIX
 
@@ -35,6 +38,20 @@ logger = logging.getLogger(__name__)
 POLL_SECONDS = 0.25
 KEEPALIVE_SECONDS = 15.0
 STREAM_SECONDS = 300.0  # the default of settings.ONLINE_STREAM_SECONDS
+
+
+def released(read: Callable[[], Any]) -> Callable[[], Any]:
+    """`read` that gives the database connection back (to the pool, or closed) once it has read: a stream
+    spends nearly all its life waiting. Not inside a transaction (a test's): that connection is not ours."""
+
+    def call() -> Any:
+        try:
+            return read()
+        finally:
+            if not connection.in_atomic_block:
+                connection.close()
+
+    return call
 
 
 def stream_seconds() -> float:
@@ -145,6 +162,7 @@ def sync_stream(
     """Send `render()` whenever `token()` (the table version) differs from what the browser has."""
     listener = _Listener(topic)  # subscribe first, then read: no change can slip between the two
     _count(+1)
+    token, render = released(token), released(render)
     try:
         yield "retry: 1000\n\n"
         end, last_sent = time.monotonic() + (seconds or stream_seconds()), time.monotonic()
@@ -171,7 +189,7 @@ async def async_stream(
     listener = _AsyncListener(topic)
     await listener.open()
     _count(+1)
-    atoken, arender = sync_to_async(token), sync_to_async(render)
+    atoken, arender = sync_to_async(released(token)), sync_to_async(released(render))
     try:
         yield "retry: 1000\n\n"
         end, last_sent = time.monotonic() + (seconds or stream_seconds()), time.monotonic()

@@ -87,3 +87,34 @@ def test_the_lobby_stream_announces_a_new_table(settings, world, humans, live_ta
         response._iterator.close()
     assert OnlineTable.objects.count() == 2
     assert "Another" in client.get("/tables/", HTTP_HX_REQUEST="true").content.decode()
+
+
+@pytest.mark.parametrize("redis", [True, False], ids=["redis-pub-sub", "database-poll"])
+def test_an_open_stream_holds_no_database_connection_while_it_waits(settings, world, humans, live_table, redis):
+    """Issue 26: each waiting stream held a connection of its own (60 streams, 63 backends); with a pool of ten per
+    process, ten viewers would starve every other request. A stream gives it back after each read."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":  # outside CI only: under CI a skip fails the run (tests/conftest.py)
+        pytest.skip("SQLite's in-memory test database ignores a close (it would lose the database)")
+    settings.REDIS_URL = (settings.REDIS_URL or "redis://127.0.0.1:6379/0") if redis else ""
+    client = Client()
+    client.force_login(humans[0])
+    response, chunks = open_stream(client, f"/tables/{live_table.pk}/events/")
+    try:
+        next_state(chunks)  # the stream read the table and rendered it: both reads are done
+        assert connection.connection is None
+        services.table_act(
+            actor=world.users["organiser"],
+            table=live_table,
+            verb="select",
+            cards=[],
+            version=live_table.version,
+            key="o",
+        )
+        assert connection.connection is not None  # the act used one: the stream must give its own back again
+        _, second = next_state(chunks)
+        assert second["version"] == live_table.version + 1
+        assert connection.connection is None
+    finally:
+        response._iterator.close()
