@@ -4,6 +4,7 @@ league ledger that sums to zero and gives each player the engine's final stack; 
 left at the end are paid to the players, never to nobody."""
 
 import random
+from types import SimpleNamespace
 
 import pytest
 from django.db.models import Sum
@@ -14,6 +15,7 @@ from games.engine.variant import get_variant, variant_names
 from games.models import Game as LeagueGame
 from games.online import services
 from games.online.models import OnlineTable, TableStatus
+from games.online.services import tables
 from league.models import LedgerEntry, LedgerKind
 
 pytestmark = pytest.mark.django_db
@@ -88,9 +90,15 @@ def test_1_5_a_finished_online_tables_ledger_sums_to_zero_and_to_the_engines_sta
 
 
 @pytest.mark.parametrize("variant", ["classic", "corellian_spike"])
-def test_1_5_the_sabacc_pot_left_at_the_end_is_booked_to_the_players_it_was_paid_to(world, scheduled, variant):
+def test_1_5_the_sabacc_pot_left_at_the_end_is_booked_to_the_players_it_was_paid_to(
+    world, scheduled, variant, monkeypatch
+):
+    # The games' decks come from seeds this test chooses (not the table's secret ones), so the same games are
+    # played on every run and the search below for one that ends with a Sabacc pot standing cannot come up empty.
+    seeds = random.Random(f"sabacc pot left/{variant}")
+    monkeypatch.setattr(tables, "secrets", SimpleNamespace(randbits=seeds.getrandbits))
     preset = next(iter(get_variant(variant).presets))
-    for hands in range(1, 12):  # the first game that ends with a Sabacc pot standing
+    for hands in [*range(1, 12)] * 3:  # the first game that ends with a Sabacc pot standing
         table = _play_to_the_end(world, scheduled, variant, preset, seats=3, hands=hands, kind="sensible")
         paid = _check_the_books(table, 3)
         if paid:
