@@ -15,20 +15,22 @@ from rest_framework.views import APIView
 
 from config.client_address import client_address
 from config.serializers import StrictInput
-from league.api.permissions import NOT_FOUND, require_organiser, require_visible
+from league import selectors
+from league.api.permissions import NOT_FOUND, require_organiser
 from league.models import JoinMode, JoinRequest, JoinRequestStatus, League, Membership, Player
 from league.services import joining
 
 
-def _league(slug: str) -> League:
-    league = League.objects.filter(slug=slug).first()
+def _league(request: Request, slug: str) -> League:
+    """A league the user may see, after one query whether it is missing or hidden (the same 404)."""
+    league = selectors.league_list(user=request.user).filter(slug=slug).first()
     if league is None:
         raise NotFound(NOT_FOUND)
     return league
 
 
 def _managed(request: Request, slug: str) -> League:
-    league = _league(slug)
+    league = _league(request, slug)
     require_organiser(request.user, league)
     return league
 
@@ -177,8 +179,7 @@ class AskToJoinView(APIView):
 
     @extend_schema(request=EmptyInput, responses={201: AskOutput, 200: AskOutput}, summary="Ask to join a league")
     def post(self, request: Request, slug: str) -> Response:
-        league = _league(slug)
-        require_visible(request.user, league)
+        league = _league(request, slug)
         EmptyInput(data=request.data).is_valid(raise_exception=True)
         outcome = joining.join_request_create(user=request.user, league=league)
         if isinstance(outcome, Membership):
