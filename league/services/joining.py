@@ -188,6 +188,9 @@ def _member(*, actor: Any, league: League, user: Any, how: str, guest: Player | 
 def join_with_code(*, user: Any, slug: Any, code: Any) -> Membership:
     """Join by the league's invite link; idempotent for a member. Wrong codes are counted by the caller."""
     league = league_for_code(slug=slug, code=code)
+    existing = Membership.objects.filter(league=league, player__user=user).first()
+    if existing is not None:
+        return existing  # joining twice writes nothing
     league = lock_league(league.pk) or league
     return _member(actor=user, league=league, user=user, how="code")
 
@@ -203,6 +206,9 @@ def join_request_create(*, user: Any, league: League) -> JoinRequest | Membershi
         return member
     if league.join_mode != JoinMode.REQUEST:
         raise ApplicationError(f"{league} is not taking requests to join: ask an organiser to invite you.")
+    request = JoinRequest.objects.filter(league=league, user=user).first()
+    if request is not None and request.status == JoinRequestStatus.PENDING:
+        return request  # asking twice writes nothing
     lock_league(league.pk)
     request = JoinRequest.objects.filter(league=league, user=user).first()
     if request is not None and request.status == JoinRequestStatus.PENDING:
@@ -234,8 +240,11 @@ def _decide(request: JoinRequest, outcome: str) -> None:
         )
 
 
-def _pending(request: JoinRequest) -> JoinRequest:
-    lock_league(request.league_id)
+def _pending(request: JoinRequest, *, member: bool) -> JoinRequest:
+    """The request locked, still pending; the league is locked first only when a member is made (a decline
+    changes nothing of the league, not even its data version)."""
+    if member:
+        lock_league(request.league_id)
     request = JoinRequest.objects.select_for_update().select_related("league", "user").get(pk=request.pk)
     if request.status != JoinRequestStatus.PENDING:
         raise ConflictError(f"This request was {request.status} already.")
@@ -246,7 +255,7 @@ def _pending(request: JoinRequest) -> JoinRequest:
 @transaction.atomic
 def join_request_approve(*, actor: Any, request: JoinRequest, guest: Player | None = None) -> Membership:
     """The user becomes a member with their own player, or takes over `guest`, a guest of the league."""
-    request = _pending(request)
+    request = _pending(request, member=True)
     membership = _member(actor=actor, league=request.league, user=request.user, how="request", guest=guest)
     _decide(request, JoinRequestStatus.APPROVED)
     audit(actor=actor, action="join_request.approve", obj=request, league=request.league)
@@ -256,7 +265,7 @@ def join_request_approve(*, actor: Any, request: JoinRequest, guest: Player | No
 @retry_on_conflict
 @transaction.atomic
 def join_request_decline(*, actor: Any, request: JoinRequest) -> JoinRequest:
-    request = _pending(request)
+    request = _pending(request, member=False)
     _decide(request, JoinRequestStatus.DECLINED)
     audit(actor=actor, action="join_request.decline", obj=request, league=request.league)
     return request

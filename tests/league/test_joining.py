@@ -54,8 +54,10 @@ def test_a_new_user_joins_by_code_with_a_new_player_and_twice_is_harmless(world)
     newcomer = UserFactory(username="newcomer")
     membership = joining.join_with_code(user=newcomer, slug=league.slug, code=league.join_code)
     assert membership.player.user == newcomer and membership.role == "player"
+    version = League.objects.get(pk=league.pk).data_version
     again = joining.join_with_code(user=newcomer, slug=league.slug, code=league.join_code)
     assert again.pk == membership.pk
+    assert League.objects.get(pk=league.pk).data_version == version  # the second time writes nothing
     assert Membership.objects.filter(league=league, player__user=newcomer).count() == 1
     assert Player.objects.filter(user=newcomer).count() == 1
     assert AuditEntry.objects.filter(action="membership.join", league=league).count() == 1
@@ -133,7 +135,9 @@ def test_declining_writes_nothing_else(world):
     memberships = list(Membership.objects.values_list("pk", flat=True))
     players = list(Player.objects.values_list("pk", "user_id"))
     audits = AuditEntry.objects.count()
+    version = League.objects.get(pk=league.pk).data_version
     joining.join_request_decline(actor=world.users["organiser"], request=request)
+    assert League.objects.get(pk=league.pk).data_version == version
     assert list(Membership.objects.values_list("pk", flat=True)) == memberships
     assert list(Player.objects.values_list("pk", "user_id")) == players
     assert AuditEntry.objects.count() == audits + 1
