@@ -5,7 +5,7 @@ wrong guesses are rate limited per address (429)."""
 from typing import Any
 
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
@@ -132,6 +132,9 @@ class JoinCodeView(APIView):
         return Response(JoinSettingsOutput(_settings(request, league)).data)
 
 
+GUESSES = OpenApiResponse(description="Too many wrong codes from this address; wait ten minutes.")
+
+
 def _guarded(request: Request, attempt: Any) -> Any:
     address = client_address(request)
     joining.guess_check(address)
@@ -145,7 +148,11 @@ def _guarded(request: Request, attempt: Any) -> Any:
 class JoinByCodeView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=JoinCodeInput, responses=JoinedOutput, summary="Join a league by its invite code")
+    @extend_schema(
+        request=JoinCodeInput,
+        responses={200: JoinedOutput, 429: GUESSES},
+        summary="Join a league by its invite code",
+    )
     def post(self, request: Request) -> Response:
         data = JoinCodeInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -161,7 +168,11 @@ class JoinByCodeView(APIView):
 class JoinByInviteView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=InviteTokenInput, responses=JoinedOutput, summary="Join a league by an e-mail invite")
+    @extend_schema(
+        request=InviteTokenInput,
+        responses={200: JoinedOutput, 429: GUESSES},
+        summary="Join a league by an e-mail invite",
+    )
     def post(self, request: Request) -> Response:
         data = InviteTokenInput(data=request.data)
         data.is_valid(raise_exception=True)
