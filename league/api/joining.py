@@ -47,7 +47,8 @@ class JoinSettingsInput(StrictInput):
 
 class JoinCodeInput(StrictInput):
     league = serializers.CharField(max_length=80, help_text="The league's slug.")
-    code = serializers.CharField(max_length=64)
+    # Not `code`: an error body's own `code` would clash with a refusal naming the field.
+    join_code = serializers.CharField(max_length=64, help_text="The code of the league's invite link.")
 
 
 class InviteTokenInput(StrictInput):
@@ -159,7 +160,7 @@ class JoinByCodeView(APIView):
         membership = _guarded(
             request,
             lambda: joining.join_with_code(
-                user=request.user, slug=data.validated_data["league"], code=data.validated_data["code"]
+                user=request.user, slug=data.validated_data["league"], code=data.validated_data["join_code"]
             ),
         )
         return Response(JoinedOutput(membership).data)

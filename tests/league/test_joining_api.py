@@ -53,17 +53,19 @@ def test_join_by_code_rotate_and_revoke(world):
     organiser = client_for(world.users["organiser"])
     code = organiser.patch(url(world, "joining/"), {"join_mode": "code"}, format="json").json()["join_code"]
     newcomer = UserFactory()
-    joined = client_for(newcomer).post("/api/join/", {"league": world.league.slug, "code": code}, format="json")
+    joined = client_for(newcomer).post("/api/join/", {"league": world.league.slug, "join_code": code}, format="json")
     assert joined.status_code == 200 and joined.json()["role"] == "player"
-    again = client_for(newcomer).post("/api/join/", {"league": world.league.slug, "code": code}, format="json")
+    again = client_for(newcomer).post("/api/join/", {"league": world.league.slug, "join_code": code}, format="json")
     assert again.status_code == 200 and again.json()["membership"] == joined.json()["membership"]
     new_code = organiser.post(url(world, "joining/code/"), {}, format="json").json()["join_code"]
     assert new_code != code
-    late = client_for(UserFactory()).post("/api/join/", {"league": world.league.slug, "code": code}, format="json")
-    missing = client_for(UserFactory()).post("/api/join/", {"league": "nope", "code": code}, format="json")
+    late = client_for(UserFactory()).post("/api/join/", {"league": world.league.slug, "join_code": code}, format="json")
+    missing = client_for(UserFactory()).post("/api/join/", {"league": "nope", "join_code": code}, format="json")
     assert late.status_code == missing.status_code == 404 and late.json() == missing.json()
     assert organiser.delete(url(world, "joining/code/")).json()["join_code"] == ""
-    gone = client_for(UserFactory()).post("/api/join/", {"league": world.league.slug, "code": new_code}, format="json")
+    gone = client_for(UserFactory()).post(
+        "/api/join/", {"league": world.league.slug, "join_code": new_code}, format="json"
+    )
     assert gone.status_code == 404
 
 
@@ -72,8 +74,10 @@ def test_wrong_codes_are_rate_limited(world, monkeypatch):
     league = joining.join_settings_update(actor=world.users["organiser"], league=world.league, join_mode="code")
     guesser = client_for(UserFactory())
     for _ in range(3):
-        assert guesser.post("/api/join/", {"league": league.slug, "code": "guess"}, format="json").status_code == 404
-    right = guesser.post("/api/join/", {"league": league.slug, "code": league.join_code}, format="json")
+        assert (
+            guesser.post("/api/join/", {"league": league.slug, "join_code": "guess"}, format="json").status_code == 404
+        )
+    right = guesser.post("/api/join/", {"league": league.slug, "join_code": league.join_code}, format="json")
     assert right.status_code == 429
     assert (
         not Membership.objects.filter(league=league, player__user__isnull=False)
