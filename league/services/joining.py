@@ -8,6 +8,7 @@ Joining twice is harmless: the second time answers with the membership already m
 """
 
 import hmac
+import logging
 import secrets
 from typing import Any
 
@@ -35,6 +36,7 @@ from league.services.common import audit, check_text
 from league.services.locks import lock_league
 from league.services.players import player_for_user
 
+logger = logging.getLogger(__name__)
 NOT_FOUND = "No such league."
 # Wrong guesses of a code or invite token one address may make in GUESS_WINDOW seconds.
 GUESS_LIMIT = 20
@@ -60,23 +62,37 @@ class TooManyGuesses(ApplicationError):
         super().__init__("Too many wrong codes from your address; wait ten minutes and try the link again.")
 
 
+def _cached(operation: Any, default: Any = None) -> Any:
+    """A cache operation that never fails the request: with the cache down, guesses go uncounted and notices
+    wait in the database (`JoinRequest.notified`) for a page view when it is back."""
+    try:
+        return operation()
+    except Exception:
+        logger.warning("cache unavailable for joining", exc_info=True)
+        return default
+
+
 def new_join_code() -> str:
     return secrets.token_urlsafe(12)
 
 
 def guess_check(address: str) -> None:
     """Refuse (429) once an address has made GUESS_LIMIT wrong guesses in the window."""
-    if (cache.get(f"join-guess-{address}") or 0) >= GUESS_LIMIT:
+    if (_cached(lambda: cache.get(f"join-guess-{address}")) or 0) >= GUESS_LIMIT:
         raise TooManyGuesses()
 
 
 def guess_count(address: str) -> None:
     key = f"join-guess-{address}"
-    if not cache.add(key, 1, GUESS_WINDOW):
-        try:
-            cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, GUESS_WINDOW)
+
+    def count() -> None:
+        if not cache.add(key, 1, GUESS_WINDOW):
+            try:
+                cache.incr(key)
+            except ValueError:  # expired between the two calls
+                cache.set(key, 1, GUESS_WINDOW)
+
+    _cached(count)
 
 
 def league_for_code(*, slug: Any, code: Any) -> League:
@@ -226,7 +242,7 @@ def _decide(request: JoinRequest, outcome: str) -> None:
     request.status, request.notified = outcome, False
     request.save(update_fields=["status", "notified"])
     user, league = request.user, request.league
-    transaction.on_commit(lambda: cache.set(NOTICE_KEY.format(user_id=user.pk), True, None))
+    transaction.on_commit(lambda: _cached(lambda: cache.set(NOTICE_KEY.format(user_id=user.pk), True, None)))
     if user.email:
         words = "approved: you are now a member" if outcome == JoinRequestStatus.APPROVED else "declined"
         transaction.on_commit(
@@ -273,9 +289,10 @@ def join_request_decline(*, actor: Any, request: JoinRequest) -> JoinRequest:
 
 def join_notices(*, user: Any) -> list[str]:
     """The decisions on the user's requests not yet told, marked told (one cache read when there are none)."""
-    if not getattr(user, "is_authenticated", False) or not cache.get(NOTICE_KEY.format(user_id=user.pk)):
+    key = NOTICE_KEY.format(user_id=getattr(user, "pk", None))
+    if not getattr(user, "is_authenticated", False) or not _cached(lambda: cache.get(key)):
         return []
-    cache.delete(NOTICE_KEY.format(user_id=user.pk))
+    _cached(lambda: cache.delete(key))
     rows = list(JoinRequest.objects.filter(user=user, notified=False).select_related("league"))
     JoinRequest.objects.filter(pk__in=[row.pk for row in rows]).update(notified=True)
     return [
