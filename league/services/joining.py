@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from rest_framework import status
 
+from config import viewer_cache
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
 from league.models import (
@@ -243,6 +244,7 @@ def _decide(request: JoinRequest, outcome: str) -> None:
     request.save(update_fields=["status", "notified"])
     user, league = request.user, request.league
     transaction.on_commit(lambda: _cached(lambda: cache.set(NOTICE_KEY.format(user_id=user.pk), True, None)))
+    viewer_cache.user_changed(user.pk)  # the viewer's copy holds whether a notice waits (`league.viewers`)
     if user.email:
         words = "approved: you are now a member" if outcome == JoinRequestStatus.APPROVED else "declined"
         transaction.on_commit(
@@ -289,10 +291,17 @@ def join_request_decline(*, actor: Any, request: JoinRequest) -> JoinRequest:
 
 def join_notices(*, user: Any) -> list[str]:
     """The decisions on the user's requests not yet told, marked told (one cache read when there are none)."""
-    key = NOTICE_KEY.format(user_id=getattr(user, "pk", None))
-    if not getattr(user, "is_authenticated", False) or not _cached(lambda: cache.get(key)):
+    if not getattr(user, "is_authenticated", False):
+        return []
+    # A user served from the viewer cache says whether a notice waits (no extra round trip); else the cache key.
+    key = NOTICE_KEY.format(user_id=user.pk)
+    waiting = getattr(user, "_join_notice_pending", None)
+    if waiting is None:  # not served from the viewer cache (no Redis, or read cold): the cache key says
+        waiting = _cached(lambda: cache.get(key))
+    if not waiting:
         return []
     _cached(lambda: cache.delete(key))
+    viewer_cache.user_changed(user.pk)
     rows = list(JoinRequest.objects.filter(user=user, notified=False).select_related("league"))
     JoinRequest.objects.filter(pk__in=[row.pk for row in rows]).update(notified=True)
     return [
