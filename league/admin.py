@@ -153,6 +153,7 @@ class LeagueAdmin(LeagueDataAdmin):
     list_filter = ["visibility", "preset", "points_formula"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
+    readonly_fields = ["join_mode"]  # set on the organisers' joining page (audited, makes the code)
     inlines = [SeasonInline, MembershipInline]
 
     def save_related(self, request, form, formsets, change) -> None:

@@ -140,6 +140,12 @@ class Visibility(models.TextChoices):
     MEMBERS = "members", "Members only"
 
 
+class JoinMode(models.TextChoices):
+    INVITE = "invite", "Invite only"
+    CODE = "code", "By invite link or code"
+    REQUEST = "request", "By request, an organiser approves"
+
+
 class League(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=80, unique=True)
@@ -160,6 +166,9 @@ class League(models.Model):
     members_may_open_tables = models.BooleanField(
         default=False, help_text="Members, not only organisers, may open online tables at the league's events."
     )
+    # How people join (`league.services.joining`); the code is the secret of an invite link, blank when revoked.
+    join_mode = models.CharField(max_length=16, choices=JoinMode.choices, default=JoinMode.INVITE)
+    join_code = models.CharField(max_length=64, blank=True, default="", editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # Bumped by every write of the league's data (`league.services.versions`); the pages' caches key on it.
     data_version = models.PositiveBigIntegerField(default=0, editable=False)
@@ -450,3 +459,49 @@ class StandingsTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league_id} {self.scope}"
+
+
+class JoinRequestStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    APPROVED = "approved", "Approved"
+    DECLINED = "declined", "Declined"
+
+
+class JoinRequest(models.Model):
+    """A user asking to join a league that admits by request: one row per user and league. An organiser
+    approves (the membership is made) or declines; `notified` is set once the user has been told."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=16, choices=JoinRequestStatus.choices, default=JoinRequestStatus.PENDING)
+    notified = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["league", "user"], name="join_request_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks to join {self.league}"
+
+
+class EmailInvite(models.Model):
+    """An organiser's invitation by e-mail: its token joins whoever signs up or signs in with the link."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="email_invites")
+    email = models.EmailField()
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.email} invited to {self.league}"

@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from league.views import manage
+from league.views import joining, manage
 
 urlpatterns = [
     path("", manage.dashboard, name="manage-dashboard"),
     path("leagues/new/", manage.league_create, name="manage-league-create"),
     path("leagues/<slug:slug>/", manage.league_hub, name="manage-league"),
     path("leagues/<slug:slug>/edit/", manage.league_edit, name="manage-league-edit"),
+    path("leagues/<slug:slug>/joining/", joining.join_settings, name="manage-join"),
     path("leagues/<slug:slug>/seasons/", manage.seasons, name="manage-seasons"),
     path("leagues/<slug:slug>/members/", manage.members, name="manage-members"),
     path("leagues/<slug:slug>/members/guest/", manage.member_add_guest, name="manage-member-guest"),

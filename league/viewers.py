@@ -16,8 +16,15 @@ from league.models import League, Membership, Player
 
 def viewer_attributes(user: Any) -> dict[str, Any]:
     """What `selectors.user_player_id` and `selectors.user_league_roles` answer from, read in one query."""
+    from league.models import JoinRequest
+
     selectors.load_viewer(user)
-    return {"_player_id_cache": user._player_id_cache, "_league_roles_cache": dict(user._league_roles_cache)}
+    return {
+        "_player_id_cache": user._player_id_cache,
+        "_league_roles_cache": dict(user._league_roles_cache),
+        # Whether an organiser's decision on a request to join waits to be told (`league.services.joining`).
+        "_join_notice_pending": JoinRequest.objects.filter(user=user, notified=False).exists(),
+    }
 
 
 viewer_cache.add_provider(viewer_attributes)

@@ -73,5 +73,6 @@ def _render_league_page(request, slug: str, raw_season, sort: str, direction: st
         "standings_html": fragments["standings_html"],
         "events_html": fragments["events_html"],
         "can_manage": can_manage_league(request.user, league),
+        "is_member": league.pk in selectors.user_league_roles(request.user),
     }
     return page_cache.render_page(request, "league/league_detail.html", context, csrf_token)

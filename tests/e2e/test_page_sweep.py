@@ -87,6 +87,7 @@ class Objects:
     membership: object
     user: object
     tournament: object
+    invite: object
 
 
 def _demo_objects() -> Objects:
@@ -103,6 +104,11 @@ def _demo_objects() -> Objects:
     event = season.events.get(status=EventStatus.RUNNING, kind=EventKind.TOURNAMENT, name="Beskar Cup")
     game = Game.objects.filter(event=event).exclude(replay_document=None).get()
     player = Player.objects.get(user__username=DEMO_PLAYER)
+    from league.models import EmailInvite
+
+    League.objects.filter(pk=league.pk).update(join_mode="code", join_code="sweep-invite-code")
+    league.refresh_from_db()
+    invite = EmailInvite.objects.create(league=league, email="invited@example.com", token="sweep-invite-token")
     return Objects(
         league=league,
         season=event.season,
@@ -115,6 +121,7 @@ def _demo_objects() -> Objects:
         membership=Membership.objects.filter(league=league, role=Role.PLAYER).first(),
         user=player.user,
         tournament=Tournament.objects.get(event__season__league=league, event__name=DEMO_TOURNAMENT),
+        invite=invite,
     )
 
 
@@ -159,6 +166,10 @@ def fill(route: Route, objects: Objects, keys: dict[str, dict[str, str]]) -> str
         return reverse(route.name, kwargs=NAMED_ARGUMENTS[route.name])
     if route.name == "online-do":  # a table's POST-only actions (join, leave, start...): the probe sees 405
         return reverse(route.name, kwargs={"pk": objects.online_table.pk, "what": "join"})
+    if route.name == "join-code":  # the demo league's invite link (`_demo_objects` turns it on)
+        return reverse(route.name, kwargs={"slug": objects.league.slug, "code": objects.league.join_code})
+    if route.name == "join-invite":
+        return reverse(route.name, kwargs={"pk": objects.invite.pk, "token": objects.invite.token})
     if route.name == "player-claim":
         return reverse(route.name, kwargs={"code": objects.guest.claim_code})
     kwargs = {}

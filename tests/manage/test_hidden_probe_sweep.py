@@ -22,7 +22,7 @@ from django.utils import timezone
 from games.models import Game, GameStatus, Table
 from games.online import services as online
 from games.online.models import OnlineTable
-from league.models import EventKind, EventStatus, Role, Visibility
+from league.models import EmailInvite, EventKind, EventStatus, Role, Visibility
 from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory, UserFactory
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
@@ -42,6 +42,7 @@ HIDDEN_IDS = {
     "tournament": 760_001,
     "player": 770_001,
     "membership": 780_001,
+    "email_invite": 790_001,
 }
 CSRF_TOKEN = re.compile(r"(?<![0-9A-Za-z])[0-9A-Za-z]{64}(?![0-9A-Za-z])")
 METHODS = ("get", "post", "patch", "delete")
@@ -51,7 +52,13 @@ NOT_OBJECTS = ("admin/", "accounts/", "claim/", "static/", "rules/")
 # Server-sent event streams: probed by the pages that read them (a hidden one would answer 404 at once, but a
 # stream that did not would hold the test for its whole length).
 STREAMS = {"online-events", "tournament-clock-events"}
-FILLERS = {"what": "join", "hand": "1"}  # the other arguments of a few addresses
+FILLERS = {
+    "what": "join",
+    "hand": "1",
+    "pk": "1",
+    "code": "wrong-code",
+    "token": "wrong-token",
+}  # the other arguments of a few addresses
 
 
 @dataclass(frozen=True)
@@ -65,7 +72,9 @@ class Route:
 
 def _kind(route: str, param: str) -> str | None:
     if param == "slug":
-        return "league" if "leagues/" in route else None
+        return "league" if "leagues/" in route or route.startswith("join/") else None
+    if route.startswith("join/invite/"):
+        return "email_invite"
     if route.startswith("manage/events/") and route.endswith("tournament/"):
         return "tournament_event"
     prefixes = {
@@ -128,6 +137,12 @@ def _url(route: Route, value) -> str:
 STRUCTURE = structure_to_json([Level(small_blind=5, big_blind=10, length=10)])
 
 
+@pytest.fixture(autouse=True)
+def no_guess_limit(monkeypatch):
+    """Every probe of an invite link is a wrong guess: the limit on those (a 429 for both) is tested elsewhere."""
+    monkeypatch.setattr("league.services.joining.GUESS_LIMIT", 10**9)
+
+
 @pytest.fixture
 def hidden(db):
     """A members-only league with one of everything, and an outsider who organises a public league."""
@@ -156,6 +171,9 @@ def hidden(db):
         actor=organiser, event=tournament_event, structure=STRUCTURE, seats_per_table=4
     )
     Tournament.objects.filter(pk=made.pk).update(id=HIDDEN_IDS["tournament"])
+    EmailInvite.objects.create(
+        pk=HIDDEN_IDS["email_invite"], league=league, email="hush@example.com", token="hush-token", created_by=organiser
+    )
     outsider = UserFactory(username="outsider")
     own = LeagueFactory(name="Own league")
     MembershipFactory(league=own, player=PlayerFactory(user=outsider, display_name="Outsider"), role=Role.ORGANISER)

@@ -94,6 +94,7 @@ def test_the_copy_holds_the_viewers_roles_and_player_but_never_the_password(worl
     assert held["extras"] == {
         "_player_id_cache": member.player.pk,
         "_league_roles_cache": {world.base.league.pk: Role.PLAYER},
+        "_join_notice_pending": False,
     }
     assert "password" not in held["fields"]
     stored = get_user_model().objects.get(pk=member.pk).password

@@ -1,0 +1,264 @@
+"""Joining a league through the API: the same services and permission checks as the pages
+(`league.views.joining`). A wrong, old or revoked code and a missing or hidden league answer the same 404;
+wrong guesses are rate limited per address (429)."""
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.client_address import client_address
+from config.serializers import StrictInput
+from league import selectors
+from league.api.permissions import NOT_FOUND, require_organiser
+from league.models import JoinMode, JoinRequest, JoinRequestStatus, League, Membership, Player
+from league.services import joining
+
+
+def _league(request: Request, slug: str) -> League:
+    """A league the user may see, after one query whether it is missing or hidden (the same 404)."""
+    league = selectors.league_list(user=request.user).filter(slug=slug).first()
+    if league is None:
+        raise NotFound(NOT_FOUND)
+    return league
+
+
+def _managed(request: Request, slug: str) -> League:
+    league = _league(request, slug)
+    require_organiser(request.user, league)
+    return league
+
+
+class JoinSettingsOutput(serializers.Serializer):
+    join_mode = serializers.ChoiceField(choices=JoinMode.choices)
+    join_code = serializers.CharField(help_text="Blank when revoked or when the league does not join by code.")
+    join_url = serializers.CharField()
+
+
+class JoinSettingsInput(StrictInput):
+    join_mode = serializers.ChoiceField(choices=JoinMode.choices)
+
+
+class JoinCodeInput(StrictInput):
+    league = serializers.CharField(max_length=80, help_text="The league's slug.")
+    # Not `code`: an error body's own `code` would clash with a refusal naming the field.
+    join_code = serializers.CharField(max_length=64, help_text="The code of the league's invite link.")
+
+
+class InviteTokenInput(StrictInput):
+    invite = serializers.IntegerField(min_value=1, max_value=2**62)
+    token = serializers.CharField(max_length=64)
+
+
+class ApproveInput(StrictInput):
+    guest = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**62, help_text="A guest of the league to hand over."
+    )
+
+
+class EmptyInput(StrictInput):
+    pass
+
+
+class EmailInviteInput(StrictInput):
+    email = serializers.CharField(max_length=254)
+
+
+class JoinRequestOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField(source="user.username")
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class JoinedOutput(serializers.Serializer):
+    league = serializers.CharField(source="league.slug")
+    membership = serializers.IntegerField(source="pk")
+    player = serializers.IntegerField(source="player_id")
+    role = serializers.CharField()
+
+
+class AskOutput(serializers.Serializer):
+    status = serializers.CharField(help_text='"pending", or "member" when already one.')
+
+
+class InviteOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    email = serializers.CharField()
+
+
+def _settings(request: Request, league: League) -> dict[str, Any]:
+    code = league.join_code if league.join_mode == JoinMode.CODE else ""
+    url = request.build_absolute_uri(reverse("join-code", args=[league.slug, code])) if code else ""
+    return {"join_mode": league.join_mode, "join_code": code, "join_url": url}
+
+
+class JoinSettingsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=JoinSettingsOutput, summary="How people join a league (organisers)")
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(JoinSettingsOutput(_settings(request, _managed(request, slug))).data)
+
+    @extend_schema(request=JoinSettingsInput, responses=JoinSettingsOutput, summary="Choose how people join")
+    def patch(self, request: Request, slug: str) -> Response:
+        league = _managed(request, slug)
+        data = JoinSettingsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = joining.join_settings_update(actor=request.user, league=league, **data.validated_data)
+        return Response(JoinSettingsOutput(_settings(request, league)).data)
+
+
+class JoinCodeView(APIView):
+    """POST rotates the invite code (a new link), DELETE revokes it."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=EmptyInput, responses=JoinSettingsOutput, summary="A new invite code")
+    def post(self, request: Request, slug: str) -> Response:
+        league = _managed(request, slug)
+        EmptyInput(data=request.data).is_valid(raise_exception=True)
+        league = joining.join_code_rotate(actor=request.user, league=league)
+        return Response(JoinSettingsOutput(_settings(request, league)).data)
+
+    @extend_schema(responses=JoinSettingsOutput, summary="Revoke the invite code")
+    def delete(self, request: Request, slug: str) -> Response:
+        league = joining.join_code_revoke(actor=request.user, league=_managed(request, slug))
+        return Response(JoinSettingsOutput(_settings(request, league)).data)
+
+
+GUESSES = OpenApiResponse(description="Too many wrong codes from this address; wait ten minutes.")
+
+
+def _guarded(request: Request, attempt: Any) -> Any:
+    address = client_address(request)
+    joining.guess_check(address)
+    try:
+        return attempt()
+    except joining.JoinNotFound:
+        joining.guess_count(address)
+        raise
+
+
+class JoinByCodeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=JoinCodeInput,
+        responses={200: JoinedOutput, 429: GUESSES},
+        summary="Join a league by its invite code",
+    )
+    def post(self, request: Request) -> Response:
+        data = JoinCodeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = _guarded(
+            request,
+            lambda: joining.join_with_code(
+                user=request.user, slug=data.validated_data["league"], code=data.validated_data["join_code"]
+            ),
+        )
+        return Response(JoinedOutput(membership).data)
+
+
+class JoinByInviteView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=InviteTokenInput,
+        responses={200: JoinedOutput, 429: GUESSES},
+        summary="Join a league by an e-mail invite",
+    )
+    def post(self, request: Request) -> Response:
+        data = InviteTokenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = _guarded(
+            request,
+            lambda: joining.email_invite_accept(
+                user=request.user, pk=data.validated_data["invite"], token=data.validated_data["token"]
+            ),
+        )
+        return Response(JoinedOutput(membership).data)
+
+
+class AskToJoinView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=EmptyInput, responses={201: AskOutput, 200: AskOutput}, summary="Ask to join a league")
+    def post(self, request: Request, slug: str) -> Response:
+        league = _league(request, slug)
+        EmptyInput(data=request.data).is_valid(raise_exception=True)
+        outcome = joining.join_request_create(user=request.user, league=league)
+        if isinstance(outcome, Membership):
+            return Response({"status": "member"})
+        return Response({"status": outcome.status}, status=status.HTTP_201_CREATED)
+
+
+class JoinRequestListView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=JoinRequestOutput(many=True), summary="Pending requests to join (organisers)")
+    def get(self, request: Request, slug: str) -> Response:
+        league = _managed(request, slug)
+        rows = JoinRequest.objects.filter(league=league, status=JoinRequestStatus.PENDING).select_related("user")
+        return Response(JoinRequestOutput(rows, many=True).data)
+
+
+def _request(league: League, pk: int) -> JoinRequest:
+    found = JoinRequest.objects.select_related("user", "league").filter(league=league, pk=pk).first()
+    if found is None:
+        raise NotFound(NOT_FOUND)
+    return found
+
+
+class JoinRequestApproveView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ApproveInput, responses=JoinedOutput, summary="Approve a request to join")
+    def post(self, request: Request, slug: str, pk: int) -> Response:
+        league = _managed(request, slug)
+        join_request = _request(league, pk)
+        data = ApproveInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        guest = None
+        if data.validated_data.get("guest"):
+            guest = Player.objects.filter(pk=data.validated_data["guest"], memberships__league=league).first()
+            if guest is None:
+                raise serializers.ValidationError({"guest": ["Not a guest of this league."]})
+        membership = joining.join_request_approve(actor=request.user, request=join_request, guest=guest)
+        return Response(JoinedOutput(membership).data)
+
+
+class JoinRequestDeclineView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=EmptyInput, responses={204: None}, summary="Decline a request to join")
+    def post(self, request: Request, slug: str, pk: int) -> Response:
+        league = _managed(request, slug)
+        join_request = _request(league, pk)
+        EmptyInput(data=request.data).is_valid(raise_exception=True)
+        joining.join_request_decline(actor=request.user, request=join_request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EmailInviteView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=EmailInviteInput, responses={201: InviteOutput}, summary="Invite by e-mail (organisers)")
+    def post(self, request: Request, slug: str) -> Response:
+        league = _managed(request, slug)
+        data = EmailInviteInput(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def url(invite: Any) -> str:
+            return request.build_absolute_uri(reverse("join-invite", args=[invite.pk, invite.token]))
+
+        invite = joining.email_invite_create(
+            actor=request.user, league=league, email=data.validated_data["email"], join_url=url
+        )
+        return Response({"id": invite.pk, "email": invite.email}, status=status.HTTP_201_CREATED)
