@@ -97,7 +97,7 @@ def test_a_correction_shows_on_the_event_and_league_pages(site_world):
     han, lando = world.players[:2]
     game = site_world.finished_game
     event_url, league_url = f"/events/{game.event_id}/", f"/leagues/{world.league.slug}/?season={world.season.pk}"
-    assert "334" not in _get(Client(), event_url)
+    assert ">334<" not in _get(Client(), event_url)  # a cell's text: a player id such as 6334 must not match
     before = _standings_row(_get(Client(), league_url), "Lando")
 
     _committed(
@@ -112,7 +112,7 @@ def test_a_correction_shows_on_the_event_and_league_pages(site_world):
         )
     )
 
-    assert "334" in _get(Client(), event_url)  # Lando's net credits after the correction: 784 - 450
+    assert ">334<" in _get(Client(), event_url)  # Lando's net credits after the correction: 784 - 450
     assert _standings_row(_get(Client(), league_url), "Lando") != before
 
 
