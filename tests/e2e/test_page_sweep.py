@@ -1,5 +1,6 @@
 """Every page, for every role, at phone and laptop size: no sideways scroll, no console error, and no serious
-or critical axe-core violation. A screenshot of each is saved in tests/e2e/screenshots/ (git-ignored).
+or critical axe-core violation. A screenshot of each page that failed is saved in tests/e2e/screenshots/ (git-ignored);
+with `SWEEP_SCREENSHOTS=1`, of every page (to look at them: full-page screenshots are a good part of the sweep's time).
 
 The page list comes from Django's URL resolver (every route but the API's and the admin's), so pages added
 later, the organisers' under /manage/ included, are swept without touching this file. A route whose
@@ -7,6 +8,7 @@ arguments cannot be filled fails the test with its name rather than being left o
 """
 
 import io
+import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -20,6 +22,7 @@ from tests.e2e.conftest import CHROMIUM, CHROMIUM_FLAGS, session_cookie
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+EVERY_SCREENSHOT = os.environ.get("SWEEP_SCREENSHOTS") == "1"
 SIZES = ((390, 844), (1280, 800))
 ROLES = ("anonymous", "player", "organiser", "admin")
 SKIPPED_PREFIXES = ("api/", "admin/", "static/")
@@ -310,8 +313,9 @@ def _sweep_role(plan: Plan, axe_script: str) -> list[str]:
                 seen: set[str] = set()
                 for name, url in plan.urls:
                     problems = _check(page, plan.base_url + url, axe_script, seen)
-                    slug = re.sub(r"[^\w-]+", "_", name)
-                    page.screenshot(path=str(folder / f"{slug}-{width}.png"), full_page=True)
+                    if problems or EVERY_SCREENSHOT:
+                        slug = re.sub(r"[^\w-]+", "_", name)
+                        page.screenshot(path=str(folder / f"{slug}-{width}.png"), full_page=True)
                     failures.extend(f"{plan.role} {width}px {url}: {problem}" for problem in problems)
                 context.close()
         finally:
