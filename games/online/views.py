@@ -329,18 +329,27 @@ def table_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     raw = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
     since = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
-    def token() -> int:
-        return OnlineTable.objects.filter(pk=pk).values_list("version", flat=True).first()
+    def read() -> tuple[int | None, OnlineTable | None]:
+        """The table's row now (one read, shared by every stream of this table that the same change woke)."""
+        row = _fresh_or_none(pk)
+        return (row.version if row is not None else None), row
 
-    def render_now() -> dict:
-        return fragment(request, _fresh(pk))
+    def render_now(row: OnlineTable | None) -> dict:
+        if row is None:
+            return {"version": None, "status": "gone", "html": ""}
+        return fragment(request, row)
 
     topic = services.table_topic(table.pk)
     if isinstance(request, ASGIRequest):
-        body = stream.async_stream(topic, since, token, render_now)
+        body = stream.async_stream(topic, since, read, render_now)
     else:
-        body = stream.sync_stream(topic, since, token, render_now)
+        body = stream.sync_stream(topic, since, read, render_now)
     return _event_response(body)
+
+
+def _fresh_or_none(pk: int) -> OnlineTable | None:
+    """The row as a rendering needs it, without the finished hands (`history`, `results`: long, never shown)."""
+    return OnlineTable.objects.select_related("event__season__league").defer("history", "results").filter(pk=pk).first()
 
 
 def lobby_events(request: HttpRequest) -> StreamingHttpResponse:
@@ -348,19 +357,21 @@ def lobby_events(request: HttpRequest) -> StreamingHttpResponse:
     user = request.user
     user.is_authenticated  # noqa: B018
 
-    def token() -> str:
+    def read() -> tuple[str, None]:
         found = selectors.lobby_tables(user=user).aggregate(n=Count("pk"), at=Max("updated_at"))
-        return f"{found['n']}-{found['at'].timestamp() if found['at'] else 0}"
+        return f"{found['n']}-{found['at'].timestamp() if found['at'] else 0}", None
 
-    def render_now() -> dict:
+    def render_now(_: None) -> dict:
         return {"changed": True}
 
     since = request.headers.get("Last-Event-ID") or None
     topic = services.lobby_topic()
     if isinstance(request, ASGIRequest):
-        body = stream.async_stream(topic, since, token, render_now)
+        # What the lobby lists depends on who asks (the leagues they see): reads are shared per user only.
+        share = user.pk if user.is_authenticated else None
+        body = stream.async_stream(topic, since, read, render_now, share=share)
     else:
-        body = stream.sync_stream(topic, since, token, render_now)
+        body = stream.sync_stream(topic, since, read, render_now)
     return _event_response(body)
 
 
