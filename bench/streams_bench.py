@@ -26,9 +26,11 @@ Redis from REDIS_URL, default redis://127.0.0.1:6379/6).
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import secrets
+import signal
 import socket
 import statistics
 import subprocess
@@ -258,8 +260,24 @@ def _serve(args: argparse.Namespace, url: str, port: int) -> subprocess.Popen:
     }
     command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--no-proxy-headers", "--workers", str(args.web_workers)]
-    command += ["--log-level", "warning", "--no-access-log"]
-    return subprocess.Popen(command, env=env)
+    command += ["--log-level", "warning", "--no-access-log", "--timeout-graceful-shutdown", "5"]
+    return subprocess.Popen(command, env=env, start_new_session=True)  # its workers go with it: see `_stop`
+
+
+def _stop(process: subprocess.Popen, *, group: bool) -> None:
+    """Stop a process this bench started (uvicorn: with the workers it spawned, its own process group)."""
+    signal_to = (lambda sig: os.killpg(process.pid, sig)) if group else process.send_signal
+    with contextlib.suppress(ProcessLookupError):
+        signal_to(signal.SIGTERM)
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            signal_to(signal.SIGKILL)
+        process.wait(10)
+    if group:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # a worker still finishing its streams
 
 
 def _wait_for_server(port: int, server: subprocess.Popen, timeout: float = 90.0) -> None:
@@ -348,13 +366,8 @@ def _run(args: argparse.Namespace, url: str) -> int:
         outcome = asyncio.run(_measure(args, port, tables, cookies, cache, streams_site))
     finally:
         for process in (worker, server):
-            if process is None:
-                continue
-            process.terminate()
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            if process is not None:
+                _stop(process, group=process is server)
         if subscribers.ready.is_set():
             subscribers.stop()
     browsers, windows, load = outcome
