@@ -36,6 +36,7 @@ from config.events import CHANNEL_PREFIX
 logger = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.25
+RETRY_SECONDS = 5.0  # a process's hub tries Redis again after a failure at most this often
 KEEPALIVE_SECONDS = 15.0
 STREAM_SECONDS = 300.0  # the default of settings.ONLINE_STREAM_SECONDS
 
@@ -147,9 +148,14 @@ class _Hub:
         self.listening = False
         self._started: asyncio.Future | None = None
         self._listener: asyncio.Future | None = None
+        self._tried = 0.0
 
     async def start(self) -> None:
-        if self._started is None:
+        """Subscribe, once; after a failure, again for the next stream to open, at most every `RETRY_SECONDS`
+        (the streams open meanwhile poll until they end)."""
+        retry = self._started is not None and self._started.done() and not self.listening
+        if self._started is None or (retry and time.monotonic() - self._tried > RETRY_SECONDS):
+            self._tried = time.monotonic()
             self._started = asyncio.ensure_future(self._subscribe())
         await asyncio.shield(self._started)
 
@@ -163,8 +169,11 @@ class _Hub:
             pubsub = client.pubsub()
             await pubsub.psubscribe(CHANNEL_PREFIX + "*")
             # Subscribed once Redis says so: a change announced after that reaches this process.
-            while (await pubsub.get_message(timeout=2.0) or {}).get("type") != "psubscribe":
-                pass
+            for _ in range(5):
+                if (await pubsub.get_message(timeout=2.0) or {}).get("type") == "psubscribe":
+                    break
+            else:
+                raise TimeoutError("Redis did not confirm the subscription")
         except Exception:
             logger.warning("stream: the event channel is unavailable; polling the database", exc_info=True)
             return
