@@ -27,7 +27,7 @@ async def opened(client: AsyncClient, url: str, **headers):
     return response, aiter(response.streaming_content)
 
 
-@pytest.mark.parametrize("redis", [True, False], ids=["redis-hub", "database-poll"])
+@pytest.mark.parametrize("redis", [True, False, None], ids=["redis-hub", "database-poll", "redis-down"])
 def test_asgi_streams_of_one_table_share_each_read_and_each_viewer_gets_their_own(
     settings,
     world,
@@ -37,6 +37,8 @@ def test_asgi_streams_of_one_table_share_each_read_and_each_viewer_gets_their_ow
     redis,
 ):
     settings.REDIS_URL = (settings.REDIS_URL or "redis://127.0.0.1:6379/0") if redis else ""
+    if redis is None:  # nothing listens there: the hub fails to subscribe, and the streams poll
+        settings.REDIS_URL = "redis://127.0.0.1:1/0"
     renders.forget()
     reads = []
     original = views._fresh_or_none
