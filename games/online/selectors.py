@@ -1,5 +1,7 @@
 """Reads of online tables. A viewer only ever gets the engine's view for their own seat (or a spectator's)."""
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -74,6 +76,17 @@ def seats_open(table: OnlineTable) -> bool:
 def table_summary(table: OnlineTable, *, user: Any) -> dict:
     """What the lobby shows: stakes, rules, seats free and players."""
     seats = [s for s in table.seats.all() if not s.left]
+    return _summary(
+        table,
+        seats,
+        can_sit=seats_open(table)
+        and len(seats) < table.seat_count
+        and can_sit(user, table)
+        and seat_of(table, user) is None,
+    )
+
+
+def _summary(table: OnlineTable, seats: list[OnlineSeat], *, can_sit: bool) -> dict:
     return {
         "id": table.pk,
         "name": table.name,
@@ -88,10 +101,7 @@ def table_summary(table: OnlineTable, *, user: Any) -> dict:
         "turn_seconds": table.turn_seconds,
         "players": [s.name for s in seats],
         "version": table.version,
-        "can_sit": seats_open(table)
-        and len(seats) < table.seat_count
-        and can_sit(user, table)
-        and seat_of(table, user) is None,
+        "can_sit": can_sit,
     }
 
 
@@ -106,18 +116,100 @@ def _read_with_state(table: OnlineTable) -> None:
     table.refresh_from_db(fields=fields)
 
 
+class TableVersion:
+    """What every viewer of one version of a table is shown alike, worked out once per process: the row, its
+    seats, the engine's views (each seat's own, and the spectators'), each player's entropy and the hand's log.
+    Views are computed on first use; a viewer is given only the one for their seat (`table_state`)."""
+
+    def __init__(self, table: OnlineTable) -> None:
+        self.table = table
+        self.seats = list(table.seats.all())
+        self.game = Game.from_json(table.state) if table.state else None
+        self._views: dict[int | None, dict] = {}
+        self._entropy: dict[int, dict] = {}
+        self._logs: dict[int, list[dict]] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def key(self) -> tuple:
+        return version_key(self.table)
+
+    def view(self, engine_seat: int | None) -> dict | None:
+        """The engine's view for `engine_seat` (None: a spectator's). Shared between viewers: never changed."""
+        if self.game is None:
+            return None
+        with self._lock:
+            if engine_seat not in self._views:
+                game = self.game
+                self._views[engine_seat] = game.spectator_view() if engine_seat is None else game.view_for(engine_seat)
+                if engine_seat is not None:
+                    self._entropy[engine_seat] = own_entropy(game, engine_seat)
+            return self._views[engine_seat]
+
+    def entropy(self, engine_seat: int) -> dict:
+        self.view(engine_seat)
+        return self._entropy[engine_seat]
+
+    def log(self, hand: int) -> list[dict]:
+        with self._lock:
+            if hand not in self._logs:
+                self._logs[hand] = public_log(self.table, hand)
+            return self._logs[hand]
+
+
+def version_key(table: OnlineTable) -> tuple:
+    """What one version of a table is known by: `version` counts every change a player makes, and `updated_at`
+    moves with every save of the row (entropy added, a tournament's next level), so no two differ in content."""
+    return (table.pk, table.version, table.updated_at)
+
+
+_versions: OrderedDict[tuple, TableVersion] = OrderedDict()
+_versions_lock = threading.Lock()
+VERSIONS_KEPT = 512  # a few versions of each of a few hundred tables: each holds a state of a few KB
+
+
+def table_version(table: OnlineTable) -> TableVersion:
+    """This version of the table as every viewer sees it alike, from this process's memory when another
+    request or stream already read it (the row given decides which version: read it just before)."""
+    found = _kept(version_key(table))  # a row read without its state (`table_list`) need not read it then
+    if found is not None:
+        return found
+    _read_with_state(table)
+    found = _kept(version_key(table)) or TableVersion(table)
+    with _versions_lock:
+        found = _versions.setdefault(found.key, found)
+        while len(_versions) > VERSIONS_KEPT:
+            _versions.popitem(last=False)
+    return found
+
+
+def _kept(key: tuple) -> TableVersion | None:
+    with _versions_lock:
+        found = _versions.get(key)
+        if found is not None:
+            _versions.move_to_end(key)
+        return found
+
+
 def table_state(table: OnlineTable, *, user: Any) -> dict:
     """The table for this viewer: public table data, the engine's view for their seat (or a spectator's),
-    what they may do and the hand's public log. The version and the state shown come from one row read."""
+    what they may do and the hand's public log. The version and the state shown come from one row read; the
+    seats are read now (the pages, which read the row just before, share each version's reads: `table_version`)."""
     _read_with_state(table)
-    me = seat_of(table, user)
+    return state_for(TableVersion(table), user=user)
+
+
+def state_for(shared: TableVersion, *, user: Any) -> dict:
+    """`table_state` from a version's shared reads: only what is this viewer's own is worked out here."""
+    table = shared.table
+    player_id = user_player_id(user)
+    me = next((s for s in shared.seats if player_id is not None and s.player_id == player_id and not s.left), None)
     view = entropy = None
-    if table.state:
-        game = Game.from_json(table.state)
+    if shared.game is not None:
         if me is not None and me.engine_seat is not None:
-            view, entropy = game.view_for(me.engine_seat), own_entropy(game, me.engine_seat)
+            view, entropy = shared.view(me.engine_seat), shared.entropy(me.engine_seat)
         else:
-            view = game.spectator_view()
+            view = shared.view(None)
     now = timezone.now()
     seconds_left = max(0.0, (table.deadline - now).total_seconds()) if table.deadline else None
     hand = view["hand"]["number"] if view and view.get("hand") else None
@@ -139,16 +231,21 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
                 .values_list("stack", flat=True)
                 .first(),
             }
+    seated = [s for s in shared.seats if not s.left]
+    open_now = seats_open(table)
+    refusal = sit_refusal(user, table)
     seat_free = (
-        seats_open(table)
+        open_now
         and (table.status == TableStatus.OPEN or between_hands)
         and me is None
-        and sum(1 for s in table.seats.all() if not s.left) < table.seat_count
+        and len(seated) < table.seat_count
     )
-    why_not_sit = sit_refusal(user, table) if seat_free else None
+    why_not_sit = refusal if seat_free else None
     return {
         "table": {
-            **table_summary(table, user=user),
+            **_summary(
+                table, seated, can_sit=open_now and len(seated) < table.seat_count and refusal is None and me is None
+            ),
             "turn_version": table.turn_version,
             "deadline": table.deadline.isoformat() if table.deadline else None,
             "seconds_left": seconds_left,
@@ -167,7 +264,7 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
                 "left": s.left,
                 "you": me is not None and s.pk == me.pk,
             }
-            for s in table.seats.all()
+            for s in shared.seats
         ],
         # `entropy`: what this player's browser added to the hand's seed (and to the next one's): theirs only.
         "you": {"seat": me.number, "engine_seat": me.engine_seat, "away": me.away, "entropy": entropy} if me else None,
@@ -198,7 +295,7 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
             and table.status in (TableStatus.RUNNING, TableStatus.PAUSED),
         },
         "view": view,
-        "log": public_log(table, hand) if hand else [],
+        "log": shared.log(hand) if hand else [],
         "tournament_rebuy": tournament_rebuy,
     }
 

@@ -36,6 +36,7 @@ from config.events import CHANNEL_PREFIX
 logger = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.25
+RETRY_SECONDS = 5.0  # a process's hub tries Redis again after a failure at most this often
 KEEPALIVE_SECONDS = 15.0
 STREAM_SECONDS = 300.0  # the default of settings.ONLINE_STREAM_SECONDS
 
@@ -44,9 +45,9 @@ def released(read: Callable[[], Any]) -> Callable[[], Any]:
     """`read` that gives the database connection back (to the pool, or closed) once it has read: a stream
     spends nearly all its life waiting. Not inside a transaction (a test's): that connection is not ours."""
 
-    def call() -> Any:
+    def call(*args: Any) -> Any:
         try:
-            return read()
+            return read(*args)
         finally:
             if not connection.in_atomic_block:
                 connection.close()
@@ -120,58 +121,148 @@ class _Listener:
                 self.pubsub.close()
 
 
-class _AsyncListener:
-    def __init__(self, topic: str) -> None:
-        self.topic = topic
-        self.pubsub = None
+class _Topic:
+    """The streams of one topic in this process: woken together by each announcement, sharing their reads."""
 
-    async def open(self) -> None:
-        if settings.REDIS_URL:
-            import redis.asyncio as aioredis
+    def __init__(self) -> None:
+        self.streams = 0
+        self.generation = 0
+        self.changed = asyncio.Event()
+        self.reads: dict[tuple, asyncio.Future] = {}
 
-            try:
-                client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
-                self.pubsub = client.pubsub(ignore_subscribe_messages=True)
-                await self.pubsub.subscribe(CHANNEL_PREFIX + self.topic)
-            except Exception:
-                await self._fall_back()
+    def bump(self) -> None:
+        self.generation += 1
+        changed, self.changed = self.changed, asyncio.Event()
+        self.reads = {}
+        changed.set()
 
-    async def _fall_back(self) -> None:
-        logger.warning("stream: the event channel is unavailable; polling the database", exc_info=True)
-        await self.close()
-        self.pubsub = None
 
-    async def wait(self, timeout: float) -> None:
-        if self.pubsub is not None:
-            try:
-                await self.pubsub.get_message(timeout=timeout)
-                return
-            except Exception:
-                await self._fall_back()
-        await asyncio.sleep(min(timeout, POLL_SECONDS))
+class _Hub:
+    """One Redis subscription per process (per event loop) for all the streams it holds: each announcement wakes
+    the streams of its topic, and those woken by one announcement share one read of what changed (`shared_read`).
+    Without Redis, or while it fails, streams poll, and the polls of one `POLL_SECONDS` share their read too."""
 
-    async def close(self) -> None:
-        if self.pubsub is not None:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.topics: dict[str, _Topic] = {}
+        self.listening = False
+        self._started: asyncio.Future | None = None
+        self._listener: asyncio.Future | None = None
+        self._tried = 0.0
+
+    async def start(self) -> None:
+        """Subscribe, once; after a failure, again for the next stream to open, at most every `RETRY_SECONDS`
+        (the streams open meanwhile poll until they end)."""
+        retry = self._started is not None and self._started.done() and not self.listening
+        if self._started is None or (retry and time.monotonic() - self._tried > RETRY_SECONDS):
+            self._tried = time.monotonic()
+            self._started = asyncio.ensure_future(self._subscribe())
+        await asyncio.shield(self._started)
+
+    async def _subscribe(self) -> None:
+        if not self.url:
+            return
+        import redis.asyncio as aioredis
+
+        try:
+            client = aioredis.Redis.from_url(self.url, socket_connect_timeout=2)
+            pubsub = client.pubsub()
+            await pubsub.psubscribe(CHANNEL_PREFIX + "*")
+            # Subscribed once Redis says so: a change announced after that reaches this process.
+            for _ in range(5):
+                if (await pubsub.get_message(timeout=2.0) or {}).get("type") == "psubscribe":
+                    break
+            else:
+                raise TimeoutError("Redis did not confirm the subscription")
+        except Exception:
+            logger.warning("stream: the event channel is unavailable; polling the database", exc_info=True)
+            return
+        self.listening = True
+        self._listener = asyncio.ensure_future(self._listen(pubsub))
+
+    async def _listen(self, pubsub) -> None:
+        try:
+            while True:
+                found = await pubsub.get_message(timeout=5.0)
+                if found and found.get("type") == "pmessage":
+                    topic = self.topics.get(found["channel"].decode()[len(CHANNEL_PREFIX) :])
+                    if topic is not None:
+                        topic.bump()
+        except Exception:
+            logger.warning("stream: the event channel failed; polling the database", exc_info=True)
+        finally:
+            self.listening = False
+            for topic in list(self.topics.values()):
+                topic.bump()  # every stream reads again now, then polls
             with contextlib.suppress(Exception):
-                await self.pubsub.aclose()
+                await pubsub.aclose()
+
+    def join(self, name: str) -> _Topic:
+        topic = self.topics.setdefault(name, _Topic())
+        topic.streams += 1
+        return topic
+
+    def leave(self, name: str) -> None:
+        topic = self.topics.get(name)
+        if topic is not None:
+            topic.streams -= 1
+            if topic.streams <= 0:
+                del self.topics[name]
+
+
+_hubs: dict[tuple[int, str], _Hub] = {}
+
+
+async def _hub() -> _Hub:
+    """This event loop's hub (uvicorn runs one loop per process; a test may run several, one after another)."""
+    loop = asyncio.get_running_loop()
+    key = (id(loop), settings.REDIS_URL or "")
+    hub = _hubs.get(key)
+    if hub is None:
+        for stale in [k for k in _hubs if k[0] != id(loop)]:
+            del _hubs[stale]
+        hub = _hubs[key] = _Hub(settings.REDIS_URL or "")
+    await hub.start()
+    return hub
+
+
+async def _shared_read(topic: _Topic, key: tuple, read: Callable[[], Any]) -> Any:
+    """One read for every stream asking under `key` (share, generation or poll slot): the first starts it."""
+    future = topic.reads.get(key)
+    if future is None:
+        future = topic.reads[key] = asyncio.ensure_future(read())
+        if len(topic.reads) > 64:  # poll slots pile up without announcements: keep the newest
+            for old in list(topic.reads)[:-8]:
+                topic.reads.pop(old, None)
+    try:
+        return await asyncio.shield(future)
+    except Exception:
+        topic.reads.pop(key, None)
+        raise
 
 
 def sync_stream(
-    topic: str, since: Any, token: Callable[[], Any], render: Callable[[], dict], *, seconds: float | None = None
+    topic: str,
+    since: Any,
+    read: Callable[[], tuple[Any, Any]],
+    render: Callable[[Any], dict],
+    *,
+    seconds: float | None = None,
 ) -> Iterator[str]:
-    """Send `render()` whenever `token()` (the table version) differs from what the browser has."""
+    """Send `render(found)` whenever the token of `read()` (-> token, found; the table version and row) differs
+    from what the browser has."""
     listener = _Listener(topic)  # subscribe first, then read: no change can slip between the two
     _count(+1)
-    token, render = released(token), released(render)
+    read, render = released(read), released(render)
     try:
         yield "retry: 1000\n\n"
         end, last_sent = time.monotonic() + (seconds or stream_seconds()), time.monotonic()
         while time.monotonic() < end:
-            current = token()
+            current, found = read()
             if current != since:
                 since = current
                 last_sent = time.monotonic()
-                yield message(current, render())
+                yield message(current, render(found))
                 continue
             if time.monotonic() - last_sent > keepalive_seconds():
                 last_sent = time.monotonic()
@@ -183,27 +274,52 @@ def sync_stream(
 
 
 async def async_stream(
-    topic: str, since: Any, token: Callable[[], Any], render: Callable[[], dict], *, seconds: float | None = None
+    topic: str,
+    since: Any,
+    read: Callable[[], tuple[Any, Any]],
+    render: Callable[[Any], dict],
+    *,
+    share: Any = None,
+    seconds: float | None = None,
 ) -> AsyncIterator[str]:
-    """The same as `sync_stream` for an ASGI server: waiting holds no thread."""
-    listener = _AsyncListener(topic)
-    await listener.open()
+    """The same as `sync_stream` for an ASGI server: waiting holds no thread, and no connection of its own to
+    Redis (the process's hub listens for all its streams). Streams of one topic and one `share` (what makes their
+    reads alike: for a table, nothing; for the lobby, the user) share each read: one query per announcement per
+    process, however many watch. Then each renders for its own viewer (`views.fragment`: one rendering per
+    distinct state, shared too)."""
+    hub = await _hub()
+    topic_state = hub.join(topic)
     _count(+1)
-    atoken, arender = sync_to_async(released(token)), sync_to_async(released(render))
+    aread, arender = sync_to_async(released(read)), sync_to_async(released(render))
     try:
         yield "retry: 1000\n\n"
         end, last_sent = time.monotonic() + (seconds or stream_seconds()), time.monotonic()
+        changed, generation, timed_out = topic_state.changed, topic_state.generation, False
         while time.monotonic() < end:
-            current = await atoken()
+            if timed_out:  # nothing announced for a while: read alone, in case an announcement was lost
+                current, found = await aread()
+            elif hub.listening:
+                current, found = await _shared_read(topic_state, (share, generation), aread)
+            else:
+                current, found = await _shared_read(
+                    topic_state, (share, "poll", time.monotonic() // POLL_SECONDS), aread
+                )
             if current != since:
                 since = current
                 last_sent = time.monotonic()
-                yield message(current, await arender())
-                continue
-            if time.monotonic() - last_sent > keepalive_seconds():
+                yield message(current, await arender(found))
+            elif time.monotonic() - last_sent > keepalive_seconds():
                 last_sent = time.monotonic()
                 yield ": keepalive\n\n"
-            await listener.wait(min(keepalive_seconds(), max(0.0, end - time.monotonic())))
+            timeout = min(keepalive_seconds(), max(0.0, end - time.monotonic()))
+            if not hub.listening:
+                timeout = min(timeout, POLL_SECONDS)
+            try:
+                await asyncio.wait_for(changed.wait(), timeout)
+                timed_out = False
+            except TimeoutError:
+                timed_out = hub.listening
+            changed, generation = topic_state.changed, topic_state.generation
     finally:
-        await listener.close()
+        hub.leave(topic)
         _count(-1)

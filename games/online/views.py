@@ -12,8 +12,11 @@ from django.contrib import messages
 from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Count, Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import floatformat
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from config.errors import ApplicationError
@@ -23,7 +26,7 @@ from games.engine.classic.cards import SUIT_NAMES as CLASSIC_SUITS
 from games.engine.options import variant_presets
 from games.engine.variant import get_variant
 from games.history import reveal_notes, shown_title
-from games.online import hands, selectors, services, stream
+from games.online import hands, renders, selectors, services, stream
 from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
 from games.views.pages import history_step
@@ -35,7 +38,16 @@ SUIT_NAMES = {"c": "circle", "s": "square", "t": "triangle"}
 
 
 def _table_or_404(request: HttpRequest, pk: int) -> OnlineTable:
-    table = selectors.table_list(user=request.user).filter(pk=pk).first()
+    """The table by its key, with its event, season and league (not its state: `selectors.table_version` reads it
+    once per version), when the user may watch it. `can_watch_table` is the same rule as `table_list`'s filter
+    (public leagues, the user's own, all for site admins), asked of the user's roles already read, so the row is
+    read by its key alone: PostgreSQL plans that in a fraction of the time of the filtered list."""
+    table = (
+        OnlineTable.objects.select_related("event__season__league")
+        .defer("state", "history", "results")
+        .filter(pk=pk)
+        .first()
+    )
     if table is None or not can_watch_table(request.user, table):
         raise Http404("No such table.")
     return table
@@ -137,8 +149,9 @@ def present(state: dict) -> dict:
     pot = sum(p["amount"] for p in (result or hand).get("pots", []))
     reveal = None
     if result:
-        for awarded in result.get("pots", []):
-            awarded["why"] = pot_reason(awarded, result.get("showdown", {}), view.get("variant", "coruscant_shift"))
+        # The view is shared between viewers (`selectors.TableVersion`): the reasons go on copies of its pots.
+        variant = view.get("variant", "coruscant_shift")
+        awarded = [{**p, "why": pot_reason(p, result.get("showdown", {}), variant)} for p in result.get("pots", [])]
         reveal = {
             "showdown": [
                 {
@@ -150,7 +163,7 @@ def present(state: dict) -> dict:
                 for name, row in result.get("showdown", {}).items()
             ],
             "notes": reveal_notes(result),
-            "pots": result.get("pots", []),
+            "pots": awarded,
             "folded": result.get("folded", []),
         }
     bet = None
@@ -178,18 +191,41 @@ def present(state: dict) -> dict:
         "target_suit": hand.get("suit"),
         "standings": view.get("standings"),
         "key": uuid.uuid4().hex,  # a fresh idempotency key per rendering: a double-click acts once
+        "clock": _clock(state.get("table", {}).get("seconds_left")),
     }
 
 
+def _clock(seconds_left: float | None) -> str:
+    return "" if seconds_left is None else floatformat(seconds_left, 0)
+
+
 def fragment(request: HttpRequest, table: OnlineTable) -> dict:
-    """One rendering of the table for this viewer, as the stream and the polling fallback send it."""
-    state = selectors.table_state(table, user=request.user)
-    html = render_to_string("tables/_table.html", {"s": present(state), "variant": table.variant}, request=request)
+    """One rendering of the table for this viewer, as the page, the stream and the polling fallback send it.
+
+    Made once per process for every viewer whose state is the same (`renders`): each spectator of a version, or
+    each browser of one player, costs the state's few dictionary lookups and the placeholders filled in, not a
+    rendering. The table row given decides the version shown: read it just before."""
+    shared = selectors.table_version(table)
+    state = selectors.state_for(shared, user=request.user)
+    key = renders.state_key(shared.key, state, variant=table.variant)
+    kept = renders.shared(key, lambda: _render(state, table.variant))
+    seconds_left = state["table"]["seconds_left"]
+    return {
+        **kept,
+        "seconds_left": seconds_left,
+        # Our own template's output with our own values put in: as safe as the rendering itself.
+        "html": mark_safe(renders.fill(kept["html"], csrf=get_token(request), clock=_clock(seconds_left))),  # noqa: S308
+    }
+
+
+def _render(state: dict, variant: str) -> dict:
+    """The rendering kept for every viewer of `state`: placeholders where each viewer's own values go."""
+    context = {**present(state), "key": renders.KEY, "clock": renders.CLOCK}
+    html = render_to_string("tables/_table.html", {"s": context, "variant": variant, "csrf_token": renders.CSRF})
     legal = (state["view"] or {}).get("legal") or {"verbs": []}
     return {
         "version": state["table"]["version"],
         "status": state["table"]["status"],
-        "seconds_left": state["table"]["seconds_left"],
         "verbs": legal["verbs"],
         "html": html,
     }
@@ -293,18 +329,27 @@ def table_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     raw = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
     since = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
-    def token() -> int:
-        return OnlineTable.objects.filter(pk=pk).values_list("version", flat=True).first()
+    def read() -> tuple[int | None, OnlineTable | None]:
+        """The table's row now (one read, shared by every stream of this table that the same change woke)."""
+        row = _fresh_or_none(pk)
+        return (row.version if row is not None else None), row
 
-    def render_now() -> dict:
-        return fragment(request, _fresh(pk))
+    def render_now(row: OnlineTable | None) -> dict:
+        if row is None:
+            return {"version": None, "status": "gone", "html": ""}
+        return fragment(request, row)
 
     topic = services.table_topic(table.pk)
     if isinstance(request, ASGIRequest):
-        body = stream.async_stream(topic, since, token, render_now)
+        body = stream.async_stream(topic, since, read, render_now)
     else:
-        body = stream.sync_stream(topic, since, token, render_now)
+        body = stream.sync_stream(topic, since, read, render_now)
     return _event_response(body)
+
+
+def _fresh_or_none(pk: int) -> OnlineTable | None:
+    """The row as a rendering needs it, without the finished hands (`history`, `results`: long, never shown)."""
+    return OnlineTable.objects.select_related("event__season__league").defer("history", "results").filter(pk=pk).first()
 
 
 def lobby_events(request: HttpRequest) -> StreamingHttpResponse:
@@ -312,19 +357,21 @@ def lobby_events(request: HttpRequest) -> StreamingHttpResponse:
     user = request.user
     user.is_authenticated  # noqa: B018
 
-    def token() -> str:
+    def read() -> tuple[str, None]:
         found = selectors.lobby_tables(user=user).aggregate(n=Count("pk"), at=Max("updated_at"))
-        return f"{found['n']}-{found['at'].timestamp() if found['at'] else 0}"
+        return f"{found['n']}-{found['at'].timestamp() if found['at'] else 0}", None
 
-    def render_now() -> dict:
+    def render_now(_: None) -> dict:
         return {"changed": True}
 
     since = request.headers.get("Last-Event-ID") or None
     topic = services.lobby_topic()
     if isinstance(request, ASGIRequest):
-        body = stream.async_stream(topic, since, token, render_now)
+        # What the lobby lists depends on who asks (the leagues they see): reads are shared per user only.
+        share = user.pk if user.is_authenticated else None
+        body = stream.async_stream(topic, since, read, render_now, share=share)
     else:
-        body = stream.sync_stream(topic, since, token, render_now)
+        body = stream.sync_stream(topic, since, read, render_now)
     return _event_response(body)
 
 

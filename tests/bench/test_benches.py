@@ -113,3 +113,24 @@ def test_tables_bench_runs_as_shipped(bench_database):
         "1",
         env={"DATABASE_URL": bench_database},
     )
+
+
+def test_streams_bench_runs_as_shipped(bench_database):
+    """Real event streams and page loads against uvicorn (2 workers, production settings), in a tiny size."""
+    if not os.environ.get("REDIS_URL"):  # outside CI only: a skip fails CI
+        pytest.skip("the streams bench needs Redis (REDIS_URL)")
+    out = run(
+        "bench.streams_bench",
+        "--tables",
+        "2",
+        "--seconds",
+        "4",
+        "--clients",
+        "8",
+        "--load-seconds",
+        "3",
+        "--worker-processes",
+        "1",
+        env={"DATABASE_URL": bench_database},
+    )
+    assert "action -> stream viewer" in out and "5xx or failed 0;" in out

@@ -1,0 +1,84 @@
+"""Streams as uvicorn serves them (ASGI, `stream.async_stream`): the process's hub hears each change once, the
+streams it wakes share one read of the table, each viewer gets their own rendering, and a reconnect catches up."""
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import AsyncClient
+
+from games.online import renders, services, views
+from tests.online.test_stream import live_table  # noqa: F401 (fixture)
+
+
+async def next_state(chunks) -> tuple[int, dict]:
+    async for chunk in chunks:
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        if text.startswith("id: "):
+            head, data = text.split("\ndata: ", 1)
+            return int(head.split("\n")[0][4:]), json.loads(data)
+    raise AssertionError("the stream ended")
+
+
+async def opened(client: AsyncClient, url: str, **headers):
+    response = await client.get(url, **headers)
+    assert response["Content-Type"] == "text/event-stream"
+    return response, aiter(response.streaming_content)
+
+
+@pytest.mark.parametrize("redis", [True, False, None], ids=["redis-hub", "database-poll", "redis-down"])
+def test_asgi_streams_of_one_table_share_each_read_and_each_viewer_gets_their_own(
+    settings,
+    world,
+    humans,
+    live_table,  # noqa: F811
+    monkeypatch,
+    redis,
+):
+    settings.REDIS_URL = (settings.REDIS_URL or "redis://127.0.0.1:6379/0") if redis else ""
+    if redis is None:  # nothing listens there: the hub fails to subscribe, and the streams poll
+        settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    renders.forget()
+    reads = []
+    original = views._fresh_or_none
+    monkeypatch.setattr(views, "_fresh_or_none", lambda pk: reads.append(pk) or original(pk))
+    url = f"/tables/{live_table.pk}/events/"
+
+    async def main() -> None:
+        member, organiser, spectator = AsyncClient(), AsyncClient(), AsyncClient()
+        await member.aforce_login(humans[0])
+        await organiser.aforce_login(world.users["organiser"])
+        streams = [await opened(c, url) for c in (member, member, organiser, spectator, spectator)]
+        try:
+            for _, chunks in streams:
+                assert (await next_state(chunks))[0] == live_table.version
+            reads.clear()
+            made = renders.made
+            await sync_to_async(services.table_act)(
+                actor=world.users["organiser"],
+                table=live_table,
+                verb="select",
+                cards=[],
+                version=live_table.version,
+                key="o",
+            )
+            seconds = [await next_state(chunks) for _, chunks in streams]
+            assert {version for version, _ in seconds} == {live_table.version + 1}
+            if redis:
+                assert len(reads) == 1  # five streams woken by one change: one read of the table
+            else:
+                assert len(reads) < 5 * 3  # polls of one slot share their read
+            assert renders.made == made + 3  # the member's two streams share, the spectators share
+            htmls = [state["html"] for _, state in seconds]
+            assert 'aria-label="Your cards"' in htmls[0] and 'aria-label="Your cards"' in htmls[2]
+            assert 'aria-label="Your cards"' not in htmls[3]
+            # A reconnecting browser that missed the change catches up at once from its version.
+            response, chunks = await opened(member, url, HTTP_LAST_EVENT_ID=str(live_table.version))
+            streams.append((response, chunks))
+            assert (await next_state(chunks))[0] == live_table.version + 1
+        finally:
+            for _, chunks in streams:
+                await chunks.aclose()
+
+    asyncio.run(main())
