@@ -14,13 +14,14 @@ from django.utils import timezone
 from config.db import retry_on_conflict
 from config.errors import ApplicationError
 from config.events import publish
+from config.inputs import whole_number
 from games.models import Game, GameSource, GameStatus, ResultCorrection, Seat, Table
+from games.selectors import finished_seat_rows
 from games.services.checks import (
     SeatInput,
     _apply_hands,
     _apply_replay,
     _check_game,
-    _int,
     _parse_seats,
 )
 from league.models import (
@@ -110,7 +111,7 @@ def _seat_summary(seat: Seat | SeatInput) -> dict[str, Any]:
 
 
 def _after_change(game: Game, event: Event, action: str) -> None:
-    event_results_rebuild(event=event)
+    event_results_rebuild(event=event, seats=finished_seat_rows(event.pk))
     standings_schedule(league_id=event.season.league_id)
     publish(action, {"game": game.pk, "event": event.pk, "league": event.season.league.slug})
 
@@ -208,7 +209,7 @@ def result_check(
     Takes the same arguments; raises the same `ApplicationError`s; returns `PreparedResult.summary()`
     (seats with their places and final credits, credits in and out, the rules, hand stacks).
     """
-    _int(round, "The round", minimum=1, maximum=MAX_COUNT)
+    whole_number(round, "The round", minimum=1, maximum=MAX_COUNT)
     event = Event.objects.select_related("season__league").get(pk=event.pk)
     return _prepare_result(
         actor=actor,
@@ -241,7 +242,7 @@ def result_record(
 ) -> Game:
     """Record a game played at a physical table: seats with buy-ins, re-buys and final credits or places,
     optionally hand by hand or as a replay the engine checks. Nothing is saved if anything is wrong."""
-    round = _int(round, "The round", minimum=1, maximum=MAX_COUNT)
+    round = whole_number(round, "The round", minimum=1, maximum=MAX_COUNT)
     event = lock_event(event.pk)  # league, then event: the app's lock order
     prepared = _prepare_result(
         actor=actor,

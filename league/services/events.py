@@ -120,7 +120,7 @@ def credit_limits_check(*, event: Event, adding: int) -> None:
 @transaction.atomic
 def ledger_adjust(*, actor: Any, event: Event, player: Any, amount: int, reason: str) -> LedgerEntry:
     """An organiser's manual correction of a player's credits at an event: needs a reason."""
-    from league.services.standings import event_results_rebuild, standings_schedule
+    from league.services.standings import event_credits_refresh, standings_schedule
 
     reason = check_text(reason, "An adjustment's reason", field="reason", max_length=255)
     if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or abs(amount) > MAX_CREDITS:
@@ -151,7 +151,7 @@ def ledger_adjust(*, actor: Any, event: Event, player: Any, amount: int, reason:
         event=event, player=player, kind=LedgerKind.ADJUSTMENT, amount=amount, reason=reason, author=actor
     )
     audit(actor=actor, action="ledger.adjust", obj=entry, league=league, data={"amount": amount, "reason": reason})
-    event_results_rebuild(event=event)
+    event_credits_refresh(event=event)
     standings_schedule(league_id=league.pk)
     return entry
 

@@ -220,7 +220,8 @@ def test_every_organiser_page_fits_a_phone_and_a_laptop_with_no_serious_accessib
     from axe_playwright_python.sync_playwright import Axe
 
     from games.models import Game
-    from league.demo import DEMO_LEAGUE, DEMO_ORGANISER, load_demo_data
+    from league.demo import DEMO_LEAGUE, DEMO_ORGANISER
+    from tournaments.demo import load_demo_data
 
     load_demo_data(io.StringIO())
     league = League.objects.get(slug=DEMO_LEAGUE)

@@ -39,14 +39,6 @@ def _lock(tournament: Tournament) -> Tournament:
     return locked
 
 
-def _whole(value: Any, what: str, field: str, *, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ApplicationError(
-            f"{what} must be a whole number from {low:,} to {high:,}; got {value!r}.", extra={"field": field}
-        )
-    return value
-
-
 def _field_changed(tournament: Tournament) -> None:
     """Tell the clock's live pages that the field changed (players left, pool): public facts only, after commit."""
     from tournaments.services.clock import clock_topic

@@ -11,10 +11,11 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from config.inputs import whole_number
 from league import services as league_services
 from league.models import LedgerKind, Player
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament
-from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _seated, _whole
+from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _seated
 from tournaments.services.registration import _registration_open
 from tournaments.services.seats import _seat_late
 
@@ -131,7 +132,7 @@ def _check_rebuy_stack(
             extra={"field": "stack"},
         )
     else:
-        held = _whole(stack, "The chip count", "stack", low=0, high=MAX_STACK)
+        held = whole_number(stack, "The chip count", field="stack", minimum=0, maximum=MAX_STACK)
         where = f"table {registration.table_number}" if registration.table_number else "their table"
     if held > limit:
         raise ConflictError(f"{player} still has {held:,} chips at {where}: {rebuy_limit(tournament)}.")

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError, ForbiddenError
+from config.inputs import whole_number
 from games.engine.variant import get_variant
 from league import services as league_services
 from league.models import EventKind, LedgerEntry, LedgerKind, Membership, Player
@@ -26,7 +27,7 @@ from tournaments.models import (
     rebuy_threshold_error,
 )
 from tournaments.services.clock import tournament_clock
-from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _refuse_logic, _whole
+from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _refuse_logic
 from tournaments.services.seats import _seat_late
 
 
@@ -71,13 +72,19 @@ def tournament_create(
         raise ApplicationError(
             f"Unknown format {format!r}; choose one of {', '.join(Format.values)}.", extra={"field": "format"}
         )
-    _whole(starting_stack, "The starting stack", "starting_stack", low=1, high=MAX_STACK)
-    _whole(seats_per_table, "Seats per table", "seats_per_table", low=2, high=8)
+    whole_number(starting_stack, "The starting stack", field="starting_stack", minimum=1, maximum=MAX_STACK)
+    whole_number(seats_per_table, "Seats per table", field="seats_per_table", minimum=2, maximum=8)
     if cap is not None:
-        _whole(cap, "The cap", "cap", low=2, high=10_000)
-    _whole(late_registration_level, "The late registration level", "late_registration_level", low=0, high=1_000)
-    _whole(advance_per_table, "Players advancing per table", "advance_per_table", low=1, high=8)
-    _whole(rebuy_at_or_below, "The re-buy threshold", "rebuy_at_or_below", low=0, high=MAX_STACK)
+        whole_number(cap, "The cap", field="cap", minimum=2, maximum=10_000)
+    whole_number(
+        late_registration_level,
+        "The late registration level",
+        field="late_registration_level",
+        minimum=0,
+        maximum=1_000,
+    )
+    whole_number(advance_per_table, "Players advancing per table", field="advance_per_table", minimum=1, maximum=8)
+    whole_number(rebuy_at_or_below, "The re-buy threshold", field="rebuy_at_or_below", minimum=0, maximum=MAX_STACK)
     if message := rebuy_threshold_error(rebuy_at_or_below, format=format, starting_stack=starting_stack):
         raise ApplicationError(message, extra={"field": "rebuy_at_or_below"})
     if payout_template not in ("winner_takes_all", "top_3", "top_15_percent"):

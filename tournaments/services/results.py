@@ -13,6 +13,7 @@ from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
 from league import services as league_services
 from league.models import EventStatus, LedgerKind
+from league.services import SeatRow
 from tournaments import payouts
 from tournaments.errors import TournamentLogicError
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
@@ -229,15 +230,12 @@ def tournament_complete(*, actor: Any, tournament: Tournament) -> Tournament:
         data={"prizes": {str(r.player_id): r.prize for r in everyone if r.prize}},
     )
     league_services.event_update(actor=actor, event=tournament.event, status=EventStatus.FINISHED)
-    league_services.event_results_rebuild(event=tournament.event)
+    league_services.event_results_rebuild(event=tournament.event, seats=place_rows(tournament))
     return tournament
 
 
-def place_rows(*, event_id: int) -> list[dict[str, Any]] | None:
-    """The league's hook (`league.hooks.event_place_rows`): a completed tournament's places as seat rows."""
-    tournament = Tournament.objects.filter(event_id=event_id, completed_at__isnull=False).first()
-    if tournament is None:
-        return None
+def place_rows(tournament: Tournament) -> list[SeatRow]:
+    """A completed tournament's places as the seat rows league derives the event's results from."""
     knockouts = dict(
         Registration.objects.filter(tournament=tournament, eliminated_by__isnull=False)
         .values("eliminated_by")
