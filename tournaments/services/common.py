@@ -39,10 +39,12 @@ def _lock(tournament: Tournament) -> Tournament:
     return locked
 
 
+def clock_topic(tournament_id: int) -> str:
+    return f"tournament.{tournament_id}.clock"
+
+
 def _field_changed(tournament: Tournament) -> None:
     """Tell the clock's live pages that the field changed (players left, pool): public facts only, after commit."""
-    from tournaments.services.clock import clock_topic
-
     publish(clock_topic(tournament.pk), {"tournament": tournament.pk, "kind": "field"})
 
 

@@ -26,13 +26,11 @@ from league import services as league_services
 from league.models import AuditEntry, Player
 from tournaments import halcyon
 from tournaments.errors import TournamentLogicError
+from tournaments.halcyon import HALCYON_VARIANT, OPENED
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services.common import _check_manager, _lock
 
 logger = logging.getLogger(__name__)
-
-HALCYON_VARIANT = "coruscant_shift"  # the Halcyon preset is Coruscant Shift's (seed 002)
-OPENED = "tournament_halcyon_online_open"
 
 
 def seat_name(player_id: int) -> str:

@@ -16,18 +16,18 @@ from config.errors import ApplicationError, ConflictError
 from games.engine.variant import get_variant
 from games.online import services as online_services
 from games.online import tournament as online_tournament
-from games.online import tournament_rebuys
 from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
 from league.models import AuditEntry, Player
 from league.services import audit
-from tournaments import structures
+from tournaments import selectors, structures
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
-from tournaments.services.clock import tournament_clock
+from tournaments.selectors import may_rebuy_again as _may_rebuy_again
+from tournaments.selectors import rebuys_open, tournament_clock
+from tournaments.selectors import registration_open as _registration_open
 from tournaments.services.common import _check_manager, _lock
 from tournaments.services.eliminations import _eliminate
 from tournaments.services.rebuys import tournament_rebuy
-from tournaments.services.registration import _registration_open
 
 
 @retry_on_conflict
@@ -112,22 +112,6 @@ def _knocked_out_by(tournament: Tournament, winner: int | None, player_id: int) 
     return Player.objects.get(pk=winner) if still_in else None
 
 
-def rebuys_open(tournament: Tournament, now: datetime) -> bool:
-    """Whether a re-buy tournament's re-buy period is open (it ends with late registration)."""
-    return (
-        tournament.format == Format.REBUY
-        and tournament.status == TournamentStatus.RUNNING
-        and _registration_open(tournament, now)
-    )
-
-
-def _may_rebuy_again(registration: Registration, policy: Any) -> bool:
-    """The event's buy-in policy lets this player re-buy (once more)."""
-    if policy is None or not policy.rebuys_allowed or not policy.rebuy_amount:
-        return False
-    return not policy.max_rebuys or registration.rebuys < policy.max_rebuys
-
-
 def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
     """After a re-buy tournament's re-buy period (under the tournament's lock): every player still out of chips
     at an online table, with no re-buy on its way, is eliminated, the earliest bust first (the worse place; the
@@ -179,26 +163,6 @@ def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
         eliminated.append(registration.pk)
     online_tournament.tables_settle(event_id=tournament.event_id)
     return eliminated
-
-
-def rebuy_offer(*, event_id: int, player_id: int, stack: int = 0) -> dict[str, Any] | None:
-    """`games.hooks.online_rebuy_offer`: the re-buy a player with `stack` chips in front of them may make now
-    (`{"amount"}`), or None: out of chips, or at or below the tournament's re-buy threshold (counting what they
-    put in the hand being played, as `tournament_rebuy` does)."""
-    tournament = Tournament.objects.filter(event_id=event_id).select_related("event__season__league").first()
-    if tournament is None or stack > tournament.rebuy_at_or_below or not rebuys_open(tournament, timezone.now()):
-        return None
-    if stack > 0:
-        place = tournament_rebuys.rebuy_place(event_id=event_id, player_id=player_id)
-        if place is None or place["stack"] > tournament.rebuy_at_or_below:
-            return None
-    registration = Registration.objects.filter(
-        tournament=tournament, player_id=player_id, status=RegistrationStatus.REGISTERED
-    ).first()
-    policy = league_services.effective_buy_in_policy(tournament.event)
-    if registration is None or not _may_rebuy_again(registration, policy):
-        return None
-    return {"amount": policy.rebuy_amount}
 
 
 def rebuys_open_at(*, event_id: int, player_ids: list[int]) -> bool:
@@ -338,8 +302,6 @@ def tournament_online_moves(*, actor: Any, tournament: Tournament) -> dict[str, 
     playing a hand waits for that hand to end and is made at its hand break by itself (`waiting`, cancellable);
     a player whose new table is playing a hand leaves now and sits down there at its hand break (`on_the_way`,
     also listed as waiting). Refused when nothing is to move. Asking twice moves nobody twice."""
-    from tournaments import selectors
-
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
     if tournament.status != TournamentStatus.RUNNING:

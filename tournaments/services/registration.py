@@ -14,7 +14,7 @@ from config.errors import ApplicationError, ConflictError, ForbiddenError
 from config.inputs import whole_number
 from games.engine.variant import get_variant
 from league import services as league_services
-from league.models import EventKind, LedgerEntry, LedgerKind, Membership, Player
+from league.models import EventKind, LedgerKind, Membership, Player
 from league.permissions import can_manage_event
 from tournaments import structures
 from tournaments.errors import TournamentLogicError
@@ -23,10 +23,9 @@ from tournaments.models import (
     Registration,
     RegistrationStatus,
     Tournament,
-    TournamentStatus,
     rebuy_threshold_error,
 )
-from tournaments.services.clock import tournament_clock
+from tournaments.selectors import registration_open as _registration_open
 from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _refuse_logic
 from tournaments.services.seats import _seat_late
 
@@ -112,15 +111,6 @@ def tournament_create(
     )
     league_services.audit(actor=actor, action="tournament_create", obj=tournament, league=event.season.league)
     return tournament
-
-
-def _registration_open(tournament: Tournament, now: datetime) -> bool:
-    if tournament.status == TournamentStatus.REGISTERING:
-        return True
-    if tournament.status != TournamentStatus.RUNNING or not tournament.late_registration_level:
-        return False
-    state = tournament_clock(tournament, now=now)
-    return state is None or state.level_index + 1 <= tournament.late_registration_level
 
 
 def _may_register(actor: Any, tournament: Tournament, player: Player) -> None:
@@ -209,11 +199,3 @@ def tournament_unregister(*, actor: Any, tournament: Tournament, player: Player)
         data={"player": player.pk, "promoted": promoted.player_id if promoted else None},
     )
     return promoted
-
-
-def prize_pool(tournament: Tournament) -> int:
-    """Every buy-in, re-buy and add-on booked at the event (refunds included)."""
-    kinds = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON)
-    return sum(
-        LedgerEntry.objects.filter(event_id=tournament.event_id, kind__in=kinds).values_list("amount", flat=True)
-    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Sum
+from django.db.models import Count
 from django.utils import timezone
 
 from config.db import retry_on_conflict
@@ -17,8 +17,8 @@ from league.services import SeatRow
 from tournaments import payouts
 from tournaments.errors import TournamentLogicError
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
+from tournaments.selectors import entry_count, payout_table
 from tournaments.services.common import _check_manager, _lock
-from tournaments.services.registration import prize_pool
 
 TEMPLATES = ("winner_takes_all", "top_3", "top_15_percent", "custom")
 TEMPLATE_LABELS = {
@@ -27,26 +27,6 @@ TEMPLATE_LABELS = {
     "top_15_percent": "Top 15%",
     "custom": "Custom table",
 }
-
-
-def entry_count(tournament: Tournament) -> int:
-    """Entries paid (buy-ins and re-entries) of the field, for how many places the template pays."""
-    return (
-        Registration.objects.filter(tournament=tournament)
-        .exclude(status=RegistrationStatus.WAITING)
-        .aggregate(total=Sum("entries"))["total"]
-        or 0
-    )
-
-
-def payout_table(tournament: Tournament) -> list[int]:
-    """Credits for 1st, 2nd, ... from the prize pool and the tournament's template; [] before anyone entered."""
-    entries = entry_count(tournament)
-    if entries < 1:
-        return []
-    pool = max(0, prize_pool(tournament))
-    shares = tournament.payout_shares if tournament.payout_template == "custom" else None
-    return payouts.payouts(pool=pool, entries=entries, template=tournament.payout_template, shares=shares)
 
 
 @retry_on_conflict

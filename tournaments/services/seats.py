@@ -100,11 +100,6 @@ def tournament_draw(*, actor: Any, tournament: Tournament, now: datetime | None 
     return draw
 
 
-def revealed_seed(tournament: Tournament) -> str | None:
-    """The draw seed, only once the seats are drawn."""
-    return tournament.draw_seed if tournament.drawn_at is not None else None
-
-
 @retry_on_conflict
 @transaction.atomic
 def tournament_balance(
