@@ -4,7 +4,8 @@ ask of them. Reports run after the table's commit and are recorded by a task."""
 from typing import Any
 
 from config.inputs import Actor
-from tournaments.services.online import move_wanted, player_rebuy, rebuy_offer, rebuys_open_at
+from tournaments.selectors import rebuy_offer
+from tournaments.services.online import move_wanted, player_rebuy, rebuys_open_at
 
 
 class TournamentTables:

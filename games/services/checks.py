@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from config.errors import ApplicationError
-from config.inputs import MAX_JSON_DEPTH, has_nul, json_depth, whole_number
+from config.inputs import MAX_JSON_DEPTH, Actor, has_nul, json_depth, whole_number
 from league.models import (
     MAX_COUNT,
     MAX_CREDITS,
@@ -78,7 +78,7 @@ def check_places(seats: list[SeatInput]) -> None:
                 )
 
 
-def _parse_seats(event: Event, seats: list[dict[str, Any]], *, actor: Any) -> list[SeatInput]:
+def _parse_seats(event: Event, seats: list[dict[str, Any]], *, actor: Actor) -> list[SeatInput]:
     if not isinstance(seats, list) or not MIN_SEATS <= len(seats) <= MAX_SEATS:
         count = len(seats) if isinstance(seats, list) else 0
         raise ApplicationError(

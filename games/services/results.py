@@ -14,7 +14,7 @@ from django.utils import timezone
 from config.db import retry_on_conflict
 from config.errors import ApplicationError
 from config.events import publish
-from config.inputs import whole_number
+from config.inputs import Actor, whole_number
 from games.models import Game, GameSource, GameStatus, ResultCorrection, Seat, Table
 from games.selectors import finished_seat_rows
 from games.services.checks import (
@@ -64,7 +64,7 @@ def _seats_create(game: Game, parsed: list[SeatInput]) -> None:
     )
 
 
-def _write_ledger(game: Game, seats: list[SeatInput], *, actor: Any, sign: int = 1, correction=None) -> None:
+def _write_ledger(game: Game, seats: list[SeatInput], *, actor: Actor, sign: int = 1, correction=None) -> None:
     entries = []
 
     def add(seat: SeatInput, kind: str, amount: int, hand: int | None = None) -> None:
@@ -146,7 +146,7 @@ class PreparedResult:
 
 def _prepare_result(
     *,
-    actor: Any,
+    actor: Actor,
     event: Event,
     seats: list[dict[str, Any]],
     hands: list[dict[str, Any]] | None,
@@ -192,7 +192,7 @@ def _prepare_result(
 
 def result_check(
     *,
-    actor: Any,
+    actor: Actor,
     event: Event,
     seats: list[dict[str, Any]],
     hands: list[dict[str, Any]] | None = None,
@@ -228,7 +228,7 @@ def result_check(
 @transaction.atomic
 def result_record(
     *,
-    actor: Any,
+    actor: Actor,
     event: Event,
     seats: list[dict[str, Any]],
     hands: list[dict[str, Any]] | None = None,
@@ -291,7 +291,7 @@ def result_record(
 
 @retry_on_conflict
 @transaction.atomic
-def result_correct(*, actor: Any, game: Game, reason: str, seats: list[dict[str, Any]]) -> ResultCorrection:
+def result_correct(*, actor: Actor, game: Game, reason: str, seats: list[dict[str, Any]]) -> ResultCorrection:
     """Replace a recorded result: the old ledger lines are reversed by new ones, never edited,
     and the before/after is kept with the author and reason."""
     if isinstance(reason, str) and not reason.strip():

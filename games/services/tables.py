@@ -1,12 +1,10 @@
 """Tables of an event."""
 
-from typing import Any
-
 from django.db import transaction
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError
-from config.inputs import whole_number
+from config.inputs import Actor, whole_number
 from games.models import Table
 from league.models import (
     MAX_COUNT,
@@ -21,7 +19,7 @@ from league.services.common import check_text
 
 @retry_on_conflict
 @transaction.atomic
-def table_create(*, actor: Any, event: Event, name: str, number: int) -> Table:
+def table_create(*, actor: Actor, event: Event, name: str, number: int) -> Table:
     name = check_text(name, "A table's name", field="name", max_length=80)
     number = whole_number(number, "A table's number", minimum=1, maximum=MAX_COUNT)
     event = lock_event(event.pk)

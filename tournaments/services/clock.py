@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from typing import Any
 
 from celery import current_app
 from django.conf import settings
@@ -26,6 +25,7 @@ from django.utils import timezone
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
+from config.inputs import Actor
 from league import services as league_services
 from tournaments import clock, structures
 from tournaments.errors import TournamentLogicError
@@ -243,7 +243,7 @@ def clock_tick_due(*, now: datetime | None = None) -> int:
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_clock_start(*, actor: Any, tournament: Tournament, now: datetime | None = None) -> Tournament:
+def tournament_clock_start(*, actor: Actor, tournament: Tournament, now: datetime | None = None) -> Tournament:
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
     if tournament.clock_started_at is not None:
@@ -264,7 +264,7 @@ def tournament_clock_start(*, actor: Any, tournament: Tournament, now: datetime 
 @retry_on_conflict
 @transaction.atomic
 def tournament_clock_pause(
-    *, actor: Any, tournament: Tournament, resume: bool = False, now: datetime | None = None
+    *, actor: Actor, tournament: Tournament, resume: bool = False, now: datetime | None = None
 ) -> Tournament:
     """Pause the clock (or resume it with `resume=True`): the pause is recorded as an interval."""
     now = now or timezone.now()
@@ -287,7 +287,7 @@ def tournament_clock_pause(
 @retry_on_conflict
 @transaction.atomic
 def tournament_clock_move(
-    *, actor: Any, tournament: Tournament, levels: int, now: datetime | None = None
+    *, actor: Actor, tournament: Tournament, levels: int, now: datetime | None = None
 ) -> Tournament:
     """Move the clock `levels` forward (+) or back (-): the level moved to starts now, with its full time.
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor
 from games.engine.variant import get_variant
 from games.online import services as online_services
 from games.online import tournament as online_tournament
@@ -180,7 +181,7 @@ def rebuys_open_at(*, event_id: int, player_ids: list[int]) -> bool:
     )
 
 
-def player_rebuy(*, actor: Any, event_id: int, player_id: int) -> None:
+def player_rebuy(*, actor: Actor, event_id: int, player_id: int) -> None:
     """`games.hooks.online_tournament_rebuy`: a player's own re-buy from their online table."""
     tournament = Tournament.objects.filter(event_id=event_id).first()
     if tournament is None:
@@ -198,7 +199,7 @@ def _playing_level(levels: list[structures.Level], index: int) -> structures.Lev
 @retry_on_conflict
 @transaction.atomic
 def tournament_online_table_open(
-    *, actor: Any, tournament: Tournament, table_number: Any, turn_seconds: Any = 30, now: datetime | None = None
+    *, actor: Actor, tournament: Tournament, table_number: Any, turn_seconds: Any = 30, now: datetime | None = None
 ) -> Any:
     """Open an online table for a tournament table's seated players, at the level in force, with the event's
     rules: escalation off (the levels come from the clock, at each next hand), no re-buys at the table (the
@@ -296,7 +297,7 @@ def tournament_online_table_open(
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_online_moves(*, actor: Any, tournament: Tournament) -> dict[str, list]:
+def tournament_online_moves(*, actor: Actor, tournament: Tournament) -> dict[str, list]:
     """Carry out the balancing moves between running online tables (`selectors.online_moves`), each through
     `games.online.tournament.seat_move`: `{"made": [...], "waiting": [...]}`. A move whose source table is
     playing a hand waits for that hand to end and is made at its hand break by itself (`waiting`, cancellable);
@@ -337,7 +338,7 @@ def tournament_online_moves(*, actor: Any, tournament: Tournament) -> dict[str, 
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_online_move_cancel(*, actor: Any, tournament: Tournament, move_id: Any) -> Any:
+def tournament_online_move_cancel(*, actor: Actor, tournament: Tournament, move_id: Any) -> Any:
     """Cancel a move between online tables still waiting for a hand to end; it is listed to make again."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)

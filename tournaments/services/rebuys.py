@@ -11,12 +11,12 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
-from config.inputs import whole_number
+from config.inputs import Actor, whole_number
 from league import services as league_services
 from league.models import LedgerKind, Player
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament
+from tournaments.selectors import registration_open as _registration_open
 from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _seated
-from tournaments.services.registration import _registration_open
 from tournaments.services.seats import _seat_late
 
 
@@ -31,7 +31,7 @@ def rebuy_limit(tournament: Tournament) -> str:
 @transaction.atomic
 def tournament_rebuy(
     *,
-    actor: Any,
+    actor: Actor,
     tournament: Tournament,
     player: Player,
     kind: str,

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError, ForbiddenError
-from config.inputs import whole_number
+from config.inputs import Actor, whole_number
 from games.engine.variant import get_variant
 from league import services as league_services
 from league.models import EventKind, LedgerKind, Membership, Player
@@ -54,7 +54,7 @@ def check_structure(data: Any, *, event: Any) -> list[str]:
 @transaction.atomic
 def tournament_create(
     *,
-    actor: Any,
+    actor: Actor,
     event: Any,
     structure: list[dict[str, Any]],
     format: str = Format.FREEZEOUT,
@@ -113,7 +113,7 @@ def tournament_create(
     return tournament
 
 
-def _may_register(actor: Any, tournament: Tournament, player: Player) -> None:
+def _may_register(actor: Actor, tournament: Tournament, player: Player) -> None:
     event = tournament.event
     if can_manage_event(actor, event):
         return
@@ -127,7 +127,7 @@ def _may_register(actor: Any, tournament: Tournament, player: Player) -> None:
 @retry_on_conflict
 @transaction.atomic
 def tournament_register(
-    *, actor: Any, tournament: Tournament, player: Player, now: datetime | None = None
+    *, actor: Actor, tournament: Tournament, player: Player, now: datetime | None = None
 ) -> Registration:
     """Register a player: seated in the field while there is room (buy-in booked), on the waiting list past the cap."""
     now = now or timezone.now()
@@ -158,7 +158,7 @@ def tournament_register(
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_unregister(*, actor: Any, tournament: Tournament, player: Player) -> Registration | None:
+def tournament_unregister(*, actor: Actor, tournament: Tournament, player: Player) -> Registration | None:
     """Withdraw before the draw: the buy-in is refunded, and the first on the waiting list takes the place.
 
     Returns the registration promoted from the waiting list, if any.

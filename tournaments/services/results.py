@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor
 from league import services as league_services
 from league.models import EventStatus, LedgerKind
 from league.services import SeatRow
@@ -32,7 +33,7 @@ TEMPLATE_LABELS = {
 @retry_on_conflict
 @transaction.atomic
 def tournament_payouts_set(
-    *, actor: Any, tournament: Tournament, template: str, shares: list[int] | None = None
+    *, actor: Actor, tournament: Tournament, template: str, shares: list[int] | None = None
 ) -> Tournament:
     """Choose the payout template, or a custom table of shares in basis points (1st first, adding up to 10,000)."""
     if template not in TEMPLATES:
@@ -119,7 +120,7 @@ def deal_preview(tournament: Tournament, *, method: str, stacks: dict[int, Any])
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_deal(*, actor: Any, tournament: Tournament, method: str, stacks: dict[int, Any]) -> dict[str, Any]:
+def tournament_deal(*, actor: Actor, tournament: Tournament, method: str, stacks: dict[int, Any]) -> dict[str, Any]:
     """Record a deal at the final table: the prizes left shared by ICM or by chips; places follow the stacks."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
@@ -139,7 +140,7 @@ def tournament_deal(*, actor: Any, tournament: Tournament, method: str, stacks: 
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_complete(*, actor: Any, tournament: Tournament) -> Tournament:
+def tournament_complete(*, actor: Actor, tournament: Tournament) -> Tournament:
     """The tournament is over (one player left, or a deal): places, payouts booked, the event finished, points.
 
     Each prize is booked in the league's ledger as a payout (negative: it leaves the table), so the event's
