@@ -81,8 +81,9 @@ def parse_whole_number(
     return value
 
 
-def whole_number_or(raw: Any, default: int) -> int:
-    """A whole number from a page's query string, or `default` when it is missing or not one (a page's `?hand=`)."""
+def whole_number_or(raw: Any, default: int | None) -> int | None:
+    """A whole number from a query string, or `default` when it is missing or not one (a page's `?hand=`, an id
+    that then matches nothing)."""
     text = "" if raw is None else str(raw).strip()
     return int(text) if is_digits(text, signed=True) else default
 

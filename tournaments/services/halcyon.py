@@ -20,7 +20,7 @@ from django.db import transaction
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
-from config.inputs import Actor
+from config.inputs import Actor, is_digits
 from games.online import services as online_services
 from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
@@ -62,7 +62,7 @@ def table_results(
     for name, credits in result["stacks"].items():
         if players is not None and name in players:
             player_id = players[name]
-        elif players is None and name.startswith("p") and name[1:].isascii() and name[1:].isdigit() and len(name) <= 19:
+        elif players is None and name.startswith("p") and is_digits(name[1:]):
             player_id = int(name[1:])
         else:
             raise ApplicationError(f"Seat {name!r} is not a player of the tournament (seats are named p<player id>).")
