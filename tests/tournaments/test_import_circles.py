@@ -7,16 +7,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def import_graph(package: str) -> dict[str, set[str]]:
+def import_graph(package: str, root: Path = ROOT) -> dict[str, set[str]]:
     """{module: the modules of `package` it imports}, every import counted (a function's own too). `from a import b`
     points at `a.b` when that is a module of the package, else at `a`; importing a submodule does not count as
     importing its parent package's `__init__` (Python runs it, but it names no subject)."""
-    files = {module_name(path): path for path in (ROOT / package).rglob("*.py") if "migrations" not in path.parts}
+    files = {module_name(path, root): path for path in (root / package).rglob("*.py") if "migrations" not in path.parts}
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
         is_package = path.name == "__init__.py"
@@ -82,15 +82,12 @@ def test_reads_never_import_services():
         assert not {name for name in graph.get(reader, set()) if name.startswith("tournaments.services")}, reader
 
 
-def test_the_walk_finds_a_circle_through_a_function_level_import():
+def test_the_walk_finds_a_circle_through_a_function_level_import(tmp_path):
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert circles(graph) == [["a", "b", "c"]]
-    source = ROOT / "tournaments" / "_circle_probe.py"
-    source.write_text("def later():\n    from tournaments import _circle_probe_too\n")
-    other = ROOT / "tournaments" / "_circle_probe_too.py"
-    other.write_text("from tournaments._circle_probe import later\n")
-    try:
-        assert ["tournaments._circle_probe", "tournaments._circle_probe_too"] in circles(import_graph("tournaments"))
-    finally:
-        source.unlink()
-        other.unlink()
+    (tmp_path / "tournaments").mkdir()
+    (tmp_path / "tournaments" / "__init__.py").write_text("")
+    (tmp_path / "tournaments" / "reads.py").write_text("def later():\n    from tournaments import writes\n")
+    (tmp_path / "tournaments" / "writes.py").write_text("from .reads import later\n")
+    (tmp_path / "tournaments" / "apart.py").write_text("from tournaments.reads import later\n")
+    assert circles(import_graph("tournaments", tmp_path)) == [["tournaments.reads", "tournaments.writes"]]
