@@ -47,7 +47,9 @@ def whole_number(
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-        raise _refuse(f"{what} must be a whole number from {minimum:,} to {maximum:,}; got {value!r}.", field)
+        raise _refuse(
+            f"{what} must be a whole number of at least {minimum:,} and at most {maximum:,}; got {value!r}.", field
+        )
     return value
 
 

@@ -47,6 +47,7 @@ def _season_of(request: Request, league: League) -> Season | None:
     season = Season.objects.filter(pk=season_id, league=league).first() if season_id is not None else None
     if season is None:
         raise NotFound(f"No season {raw!r} in {league.name}; give one of its season ids, or leave it out.")
+    return season
 
 
 # Ids are whole numbers the database can hold and slugs are letters, digits, - and _: anything else in the

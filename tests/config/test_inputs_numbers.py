@@ -25,7 +25,9 @@ def test_a_number_out_of_its_range_is_refused_with_the_range():
 def test_a_typed_argument_must_be_an_int_in_range_and_not_a_bool():
     assert whole_number(5, "The round", minimum=1, maximum=10) == 5
     for value in (True, 0, 11, "5", 5.0):
-        with pytest.raises(ApplicationError, match="The round must be a whole number from 1 to 10"):
+        with pytest.raises(
+            ApplicationError, match="The round must be a whole number of at least 1 and at most 10; got "
+        ):
             whole_number(value, "The round", minimum=1, maximum=10)
     assert whole_number(None, "A place", maximum=8, allow_none=True) is None
 
