@@ -77,3 +77,37 @@ def dealt_average(play: Callable[[random.Random, int], int], hands: int = 300) -
     DEALT.update(hands=0, seats=0)
     play(random.Random(11), hands)
     return DEALT["seats"] / max(1, DEALT["hands"])
+
+
+def variant_report(
+    title: str,
+    new_game: Callable[[random.Random], Game],
+    bot: Callable,
+    decide: Callable,
+    budget: float,
+) -> list[str]:
+    """One variant's lines beside pokerkit: `bot` deciding from views, then the engine alone (`decide`), each hand
+    6-handed on both sides, and the old mixed figure (games played on to one player) for comparison."""
+    import games.native
+    from bench.engine_bench import SPEED_AIM, mixed, pokerkit_hands, rates
+
+    def bots(rng: random.Random, hands: int, *, six_handed: bool = True) -> int:
+        return with_bots(new_game, bot, rng, hands, six_handed=six_handed)
+
+    def engine(rng: random.Random, hands: int, *, six_handed: bool = True) -> int:
+        return engine_only(new_game, decide, rng, hands, six_handed=six_handed)
+
+    measured = rates({"bots": bots, "engine": engine, "mixed": mixed(bots), "pokerkit": pokerkit_hands}, budget)
+    (via_bots, bots_count), (alone, alone_count) = measured["bots"], measured["engine"]
+    peer, peer_count = measured["pokerkit"]
+    ratio = via_bots / peer
+    return [
+        f"{title} against pokerkit, {games.native.describe()}, every hand 6-handed on both sides:",
+        f"ours, random-legal bots ({bot.__name__} from view_for): {via_bots:8.0f} hands/s ({bots_count} hands)",
+        f"pokerkit 0.7 (6-seat NLHE, random legal), same run:   {peer:8.0f} hands/s ({peer_count} hands)",
+        f"ratio bots/pokerkit: {ratio:.1f}x (aim >= {SPEED_AIM:.0f}x: {'met' if ratio >= SPEED_AIM else 'NOT met'})",
+        f"ours, engine only (random legal_actions, no views):   {alone:8.0f} hands/s ({alone_count} hands)",
+        f"ratio engine only/pokerkit: {alone / peer:.1f}x",
+        f"as measured before (games played on to one player, {dealt_average(mixed(engine)):.1f} players dealt in on "
+        f"average): bots {measured['mixed'][0] / peer:.1f}x",
+    ]

@@ -26,11 +26,22 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def is_transient(exc: BaseException) -> bool:
-    """Whether a database error is a lost lock race (worth running again), not a fault."""
+    """Whether a database error means busy (a lost lock race, or SQLite locked past its timeout), not a fault."""
+    return _lost_race(exc) or _sqlite_busy(exc)
+
+
+def _lost_race(exc: BaseException) -> bool:
+    """PostgreSQL broke a lock race: running the transaction again is worth it."""
     cause = exc.__cause__ or exc
     return getattr(cause, "sqlstate", None) in TRANSIENT_SQLSTATES or getattr(cause, "pgcode", None) in (
         TRANSIENT_SQLSTATES
     )
+
+
+def _sqlite_busy(exc: BaseException) -> bool:
+    """SQLite's file stayed locked past its timeout (20 s, `make run`): busy, answered 503, not run again."""
+    text = str(exc.__cause__ or exc)
+    return "database is locked" in text or "database table is locked" in text
 
 
 def retry_on_conflict(func: F) -> F:
@@ -44,7 +55,7 @@ def retry_on_conflict(func: F) -> F:
             try:
                 return func(*args, **kwargs)
             except OperationalError as exc:
-                if not is_transient(exc) or attempt == ATTEMPTS:
+                if not _lost_race(exc) or attempt == ATTEMPTS:
                     raise
                 logger.info("%s lost a lock race (%s); attempt %d of %d", func.__name__, exc, attempt, ATTEMPTS)
                 # Back off a little, with jitter, so the two racing transactions do not meet again at once.

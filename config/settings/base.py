@@ -5,6 +5,7 @@ local-memory cache. `DATABASE_URL` and `REDIS_URL` switch to the real services.
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -338,3 +339,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;", "timeout": 20}
     )
+    # Tests on SQLite use a file too (Django's default is a shared in-memory database, whose table locks fail at
+    # once instead of waiting, so a live server's request could fail where `make run` would wait its turn).
+    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"sabacc-test-{BASE_DIR.name}.sqlite3")}

@@ -90,5 +90,5 @@ def test_postgresql_pools_with_conn_max_age_zero_and_compose_stays_under_max_con
     assert database["CONN_MAX_AGE"] == 0
     assert 0 < pool["min_size"] <= pool["max_size"]
     # docker-compose.yml runs 2 uvicorn workers, a Celery worker (its parent and 2 children) and beat, one pool
-    # each: together under PostgreSQL's default max_connections (100) less the 3 it keeps for superusers (README).
+    # each: together under PostgreSQL's default max_connections (100) less the 3 it keeps for superusers (docs/operations.md).
     assert 6 * pool["max_size"] < 97

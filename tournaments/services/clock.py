@@ -199,14 +199,19 @@ def next_tick_at(tournament: Tournament, *, now: datetime) -> datetime | None:
     return due
 
 
+# A message a worker holds longer than the broker's visibility timeout (`CELERY_BROKER_TRANSPORT_OPTIONS`, 120 s)
+# is delivered a second time, and that copy again: a level's change further off than this is left to beat.
+MAX_ETA_SECONDS = 60.0
+
+
 def schedule_next_tick(tournament: Tournament, *, state: clock.ClockState | None, now: datetime) -> None:
     """After commit, queue a tick for the exact time of the next change (only with a real worker: an eager
     task would run at once). Beat's re-check covers a task lost on the way."""
     if settings.CELERY_TASK_ALWAYS_EAGER or state is None:
         return
     eta = next_tick_at(tournament, now=now)
-    if eta is None:
-        return
+    if eta is None or (eta - now).total_seconds() > MAX_ETA_SECONDS:
+        return  # beat's re-check (every second) announces it; a far ETA would be delivered again and again
     tournament_id = tournament.pk
 
     def queue() -> None:
