@@ -6,7 +6,7 @@ the functions below with plain values. Without a listener (no tournaments app), 
 
 from typing import Any, Protocol
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from config.inputs import Actor
 
 
 class TournamentListener(Protocol):
@@ -20,7 +20,7 @@ class TournamentListener(Protocol):
 
     def rebuy_offer(self, *, event_id: int, player_id: int, stack: int = 0) -> dict[str, Any] | None: ...
 
-    def rebuy(self, *, actor: AbstractBaseUser | AnonymousUser, event_id: int, player_id: int) -> None: ...
+    def rebuy(self, *, actor: Actor, event_id: int, player_id: int) -> None: ...
 
     def table_finished(self, *, event_id: int, table_id: int, tournament_table: int) -> None: ...
 
@@ -66,7 +66,7 @@ def online_rebuy_offer(*, event_id: int, player_id: int, stack: int = 0) -> dict
     return _listener.rebuy_offer(event_id=event_id, player_id=player_id, stack=stack)
 
 
-def online_tournament_rebuy(*, actor: AbstractBaseUser | AnonymousUser, event_id: int, player_id: int) -> None:
+def online_tournament_rebuy(*, actor: Actor, event_id: int, player_id: int) -> None:
     """A player's re-buy at a tournament's online table, booked by the tournament (its rules, its ledger line);
     the chips join their stack at the table's next hand break."""
     if _listener is None:
