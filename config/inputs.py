@@ -1,12 +1,93 @@
-"""Checks of untrusted input that the database or the parser would otherwise turn into a 500.
+"""The one input boundary: checks of untrusted input that the database or the parser would otherwise turn into a
+500, and the whole numbers every page, action and service reads.
 
-PostgreSQL refuses NUL characters in text and JSON, and Python's JSON parser recurses once
-per nesting level. Both are refused up front with a 400 that says what is wrong.
+PostgreSQL refuses NUL characters in text and JSON, and Python's JSON parser recurses once per nesting level;
+`int()` of a form field takes `'¹'`, `' 12 '` and a thousand digits. All are refused up front with a 400 that says
+what is wrong. `Actor` is the type of a service's `actor`: the request's user, signed in or not.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    Actor = AbstractBaseUser | AnonymousUser
 
 MAX_JSON_DEPTH = 32
+MAX_DIGITS = 18  # every whole number read from text fits a PostgreSQL bigint
+
+
+def __getattr__(name: str) -> Any:
+    # `Actor` names Django's user classes, which exist only once the apps are loaded (services import it then).
+    if name == "Actor":
+        from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+        return AbstractBaseUser | AnonymousUser
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _refuse(message: str, field: str | None) -> Exception:
+    # config.errors imports DRF, whose settings import config.parsers and so this module: imported when needed.
+    from config.errors import ApplicationError
+
+    return ApplicationError(message, extra={"field": field} if field else None)
+
+
+def whole_number(
+    value: Any,
+    what: str,
+    *,
+    minimum: int = 0,
+    maximum: int,
+    field: str | None = None,
+    allow_none: bool = False,
+) -> Any:
+    """`value` itself when it is a whole number (not a bool) from `minimum` to `maximum` (or None, when allowed);
+    else a user error naming `what`, the range and what was given."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise _refuse(
+            f"{what} must be a whole number of at least {minimum:,} and at most {maximum:,}; got {value!r}.", field
+        )
+    return value
+
+
+def is_digits(text: str, *, signed: bool = False, max_digits: int = MAX_DIGITS) -> bool:
+    """ASCII digits (after one leading minus, when `signed`), at most `max_digits` of them (`'¹'.isdigit()` is
+    true, and `int('¹')` fails)."""
+    digits = text[1:] if signed and text.startswith("-") else text
+    return digits.isascii() and digits.isdigit() and len(digits) <= max_digits
+
+
+def parse_whole_number(
+    raw: Any,
+    what: str,
+    *,
+    field: str | None = None,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    signed: bool = False,
+    max_digits: int = MAX_DIGITS,
+) -> int:
+    """A whole number typed in a form field or a query parameter (surrounding spaces allowed), within the bounds
+    given; else a user error naming `what`."""
+    text = "" if raw is None else str(raw).strip()
+    if not is_digits(text, signed=signed, max_digits=max_digits):
+        raise _refuse(f"{what} must be a whole number; got {text!r}.", field)
+    value = int(text)
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        low = "" if minimum is None else f" of at least {minimum:,}"
+        high = "" if maximum is None else f"{' and' if low else ''} at most {maximum:,}"
+        raise _refuse(f"{what} must be a whole number{low}{high}; got {value:,}.", field)
+    return value
+
+
+def whole_number_or(raw: Any, default: int | None) -> int | None:
+    """A whole number from a query string, or `default` when it is missing or not one (a page's `?hand=`, an id
+    that then matches nothing)."""
+    text = "" if raw is None else str(raw).strip()
+    return int(text) if is_digits(text, signed=True) else default
 
 
 def has_nul(value: Any) -> bool:

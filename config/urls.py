@@ -3,16 +3,14 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from accounts.views import admin_login
 from config import views
 from config.auth import TokenView
-from league import views as league_views
 
 urlpatterns = [
-    path("", league_views.home_page, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
-    path("admin/login/", admin_login, name="admin-login"),  # through the site's sign-in and its rate limits
+    # The site's sign-in for /admin/ too (its rate limits), and the account pages, before admin's own routes.
+    path("", include("accounts.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
@@ -23,7 +21,6 @@ urlpatterns = [
     path("api/", include("config.api_urls")),
     path("manage/", include("league.urls_manage")),
     path("manage/", include("games.urls_manage")),
-    path("", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("", include("league.urls")),
     path("", include("games.urls")),

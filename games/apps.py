@@ -6,7 +6,8 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        # league asks games for rules and seats through league.hooks, never by importing games.
-        from games.hooks import register
+        # league asks games for rules and a player's tables through one typed provider, never by importing games.
+        from games.providers import GAMES
+        from league.providers import provide_games
 
-        register()
+        provide_games(GAMES)

@@ -2,10 +2,11 @@
 
 from typing import Any
 
-from django.db.models import BooleanField, ExpressionWrapper, Prefetch, Q, QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, F, Prefetch, Q, QuerySet
 
-from games.models import Game, Seat
+from games.models import Game, GameStatus, Seat
 from league.selectors import league_list
+from league.services import SeatRow
 
 
 def game_list(*, user: Any) -> QuerySet[Game]:
@@ -16,4 +17,14 @@ def game_list(*, user: Any) -> QuerySet[Game]:
         .defer("replay_document", "replay_result")
         # Whether a replay is stored, answered by the list query: the document itself is never loaded here.
         .annotate(has_replay=ExpressionWrapper(Q(replay_document__isnull=False), output_field=BooleanField()))
+    )
+
+
+def finished_seat_rows(event_id: int) -> list[SeatRow]:
+    """The seats of an event's finished games as the rows league derives results from (player_id, round,
+    place, buy_in, rebuys, knockouts, biggest_pot), ordered by round, game and seat number."""
+    return list(
+        Seat.objects.filter(game__event_id=event_id, game__status=GameStatus.FINISHED)
+        .order_by("game__round", "game_id", "number")
+        .values("player_id", "place", "buy_in", "rebuys", "knockouts", "biggest_pot", round=F("game__round"))
     )

@@ -3,7 +3,6 @@
 from django import forms
 from django.contrib import admin
 
-from league import hooks
 from league.models import (
     AuditEntry,
     BuyInPolicy,
@@ -18,15 +17,16 @@ from league.models import (
     Season,
     Standing,
 )
+from league.providers import games
 from league.standings.formulas import FORMULAS
 
 
 def variant_choices() -> list[tuple[str, str]]:
-    return [(variant, variant.replace("_", " ").title()) for variant in hooks.rule_choices()]
+    return [(variant, variant.replace("_", " ").title()) for variant in games().rule_choices()]
 
 
 def preset_choices() -> list[tuple[str, str]]:
-    presets = sorted({preset for presets in hooks.rule_choices().values() for preset in presets})
+    presets = sorted({preset for presets in games().rule_choices().values() for preset in presets})
     return [(preset, preset.title()) for preset in presets]
 
 

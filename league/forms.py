@@ -8,9 +8,9 @@ from typing import Any
 from django import forms
 
 from config.errors import ApplicationError
-from league import hooks
 from league.models import BuyInPolicy, ChipSet, EventKind, League, Role, Season, Visibility
 from league.pages import option_in_words
+from league.providers import games
 from league.services.players import DUPLICATE_NAME
 from league.standings.formulas import FORMULAS
 from league.standings.metrics import DEFAULT_TIE_BREAKERS, METRICS
@@ -94,23 +94,21 @@ class NumberList(forms.CharField):
 
 def option_specs() -> list[dict[str, Any]]:
     """Every option of every variant, with the input that edits it: a choice, yes/no, a number or numbers."""
-    from games.engine.options import option_specs as engine_specs
-
     specs = []
-    for spec in engine_specs():
+    for spec in games().option_specs():
         only = "" if len(spec["variants"]) > 1 else f" ({spec['variants'][0].replace('_', ' ').title()})"
         specs.append({**spec, "label": spec["name"].replace("_", " ").capitalize() + only})
     return specs
 
 
 def variant_choices() -> list[tuple[str, str]]:
-    return [(v, v.replace("_", " ").title()) for v in hooks.rule_choices()]
+    return [(v, v.replace("_", " ").title()) for v in games().rule_choices()]
 
 
 def preset_choices(blank: str | None = None) -> list[tuple[str, str]]:
     """Every variant's presets (the engine refuses a preset of another variant, saying which it has)."""
     choices = []
-    for variant, presets in hooks.rule_choices().items():
+    for variant, presets in games().rule_choices().items():
         suffix = "" if variant == "coruscant_shift" else f" ({variant.replace('_', ' ').title()})"
         choices += [(p, p.replace("_", " ").capitalize() + suffix) for p in presets]
     return [("", blank), *choices] if blank is not None else choices
@@ -121,7 +119,7 @@ def grouped_preset_choices(blank: str | None = None) -> list:
     organiser pages' script matches to keep only the chosen variant's group choosable): "Better" under
     "Coruscant Shift", "Universe" under "Classic"."""
     groups = [
-        (label, [(preset, preset.replace("_", " ").title()) for preset in hooks.rule_choices()[variant]])
+        (label, [(preset, preset.replace("_", " ").title()) for preset in games().rule_choices()[variant]])
         for variant, label in variant_choices()
     ]
     return [("", blank), *groups] if blank is not None else groups

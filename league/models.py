@@ -398,6 +398,14 @@ class LedgerEntry(models.Model):
         raise ValidationError("The ledger is append-only: write a correcting entry instead of deleting one.")
 
 
+ALL_TIME = "all"  # the standings' scope over every season
+
+
+def season_scope(season_id: int) -> str:
+    """The standings' scope of one season."""
+    return f"season-{season_id}"
+
+
 class Standing(models.Model):
     """One row of a stored standings table: `scope` is "all" or "season-<id>"; read in one query."""
 

@@ -15,7 +15,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from league import hooks, selectors
+from league import selectors
 from league.models import (
     Event,
     EventKind,
@@ -28,6 +28,7 @@ from league.models import (
     Role,
     Season,
 )
+from league.providers import RulesRefused, games
 from league.services import season_rules
 from league.standings.compute import ResultRow, compute_standings
 
@@ -266,10 +267,10 @@ def season_changes_in_words(league: League, season: Season | None) -> str:
     if season is None or not season.option_overrides:
         return ""
     try:
-        base = hooks.resolve_rules(
+        base = games().resolve_rules(
             variant=league.variant, preset=league.preset, overrides=league.option_overrides or {}
         )
-    except hooks.RulesRefused:
+    except RulesRefused:
         base = {}
     return ", ".join(
         f"{name.replace('_', ' ')} {option_in_words(value)} (the league's {option_in_words(base.get(name))})"
@@ -290,8 +291,8 @@ def rules_in_words(variant: str, preset: str, overrides: dict | None) -> str:
     """ "Better Coruscant Shift, blinds 5/10, blinds double each orbit, 450 credits each, ties split the pot"."""
     name = rules_name(variant, preset)
     try:
-        options = hooks.resolve_rules(variant=variant, preset=preset, overrides=overrides or {})
-    except hooks.RulesRefused:
+        options = games().resolve_rules(variant=variant, preset=preset, overrides=overrides or {})
+    except RulesRefused:
         return f"{name} (options the engine does not accept)"
     parts = [name]
     if options.get("small_blind") or options.get("big_blind"):

@@ -6,6 +6,7 @@ from typing import Any
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Value
 
 from league.models import (
+    ALL_TIME,
     ChipSet,
     Event,
     League,
@@ -17,8 +18,8 @@ from league.models import (
     Season,
     Standing,
     Visibility,
+    season_scope,
 )
-from league.services.common import ALL_TIME, season_scope
 
 
 def is_admin(user: Any) -> bool:

@@ -6,6 +6,7 @@ from league import views
 from league.views import joining
 
 urlpatterns = [
+    path("", views.home_page, name="home"),
     path("me/", views.my_player, name="my-player"),
     path("leagues/", views.league_list_page, name="league-list"),
     path("leagues/<slug:slug>/", views.league_page, name="league-detail"),

@@ -7,57 +7,23 @@ as JSON by the API; the services check who may do what (`league.permissions`).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
 
 from config.errors import ApplicationError, ForbiddenError
+from config.inputs import Actor, is_digits, parse_whole_number
 from league import services as league_services
 from league.models import Player, Role
 from league.permissions import can_manage_event
 from tournaments import services
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament
 
-ACTIONS = (
-    "add_guest",
-    "register",
-    "unregister",
-    "rebuy",
-    "addon",
-    "reentry",
-    "publish_seed",
-    "draw",
-    "clock_start",
-    "pause",
-    "resume",
-    "level_up",
-    "level_down",
-    "eliminate",
-    "undo",
-    "balance",
-    "move_online",
-    "cancel_online_move",
-    "payouts",
-    "deal",
-    "complete",
-    "halcyon_table",
-    "halcyon_enter",
-    "halcyon_online_record",
-    "open_online",
-    "structure",
-)
-
-
-def _is_number(text: str) -> bool:
-    """ASCII digits that fit a bigint (`'¹'.isdigit()` is true, `int('¹')` fails)."""
-    return text.isascii() and text.isdigit() and len(text) <= 18
-
 
 def int_field(data: Any, name: str, what: str) -> int:
-    value = str(data.get(name) if data.get(name) is not None else "").strip()
-    if not (value.isascii() and value.lstrip("-").isdigit()) or len(value) > 12:
-        raise ApplicationError(f"{what} must be a whole number; got {value!r}.", extra={"field": name})
-    return int(value)
+    """A whole number typed in a control-room form field (or sent in the API's JSON), up to twelve digits."""
+    return parse_whole_number(data.get(name), what, field=name, signed=True, max_digits=12)
 
 
 def player_field(data: Any, tournament: Tournament, name: str = "player") -> Player:
@@ -88,8 +54,8 @@ def _entered_results(data: Any) -> Any:
         return given
     results = []
     for key in data:
-        if key.startswith("credits_") and _is_number(key[len("credits_") :]):
-            player = int(key[len("credits_") :])
+        if key.startswith("credits_") and is_digits(key[len("credits_") :]):
+            player = parse_whole_number(key[len("credits_") :], "A player id")
             out = str(data.get(f"out_hand_{player}") or "").strip()
             results.append(
                 {
@@ -109,7 +75,226 @@ def _halcyon_message(outcome: dict) -> str:
     return f"Table {outcome['table']}'s game is recorded."
 
 
-def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) -> str:
+# One handler per action: (actor, tournament, action, data) -> what to tell the organiser.
+
+
+def _add_guest(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    name = data.get("name", "")
+    league = tournament.event.season.league
+    with transaction.atomic():
+        league_services.refuse_namesake(
+            actor=actor,
+            display_name=name,
+            league=league,
+            confirm_duplicate=str(data.get("confirm_duplicate", "")).lower() in ("1", "true", "on"),
+        )
+        player = league_services.player_create(actor=actor, display_name=name)
+        league_services.membership_add(actor=actor, league=league, player=player, role=Role.PLAYER)
+        services.tournament_register(actor=actor, tournament=tournament, player=player)
+    return f"{player} is registered."
+
+
+def _register(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    registration = services.tournament_register(
+        actor=actor, tournament=tournament, player=player_field(data, tournament)
+    )
+    return f"{registration.player} is {'on the waiting list' if registration.status == 'waiting' else 'in'}."
+
+
+def _unregister(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    player = player_field(data, tournament)
+    services.tournament_unregister(actor=actor, tournament=tournament, player=player)
+    return f"{player} is unregistered; the buy-in is refunded."
+
+
+def _rebuy(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    player = player_field(data, tournament)
+    # A re-buy at a physical table: the chips the player has there now, as the organiser counted them.
+    given = str(data.get("stack") if data.get("stack") is not None else "").strip()
+    stack = int_field(data, "stack", "The chip count") if action == "rebuy" and given else None
+    services.tournament_rebuy(actor=actor, tournament=tournament, player=player, kind=action, stack=stack)
+    return f"{action.replace('rebuy', 're-buy').replace('addon', 'add-on').capitalize()} booked for {player}."
+
+
+def _publish_seed(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    return f"Seed hash published: {services.tournament_publish_seed(actor=actor, tournament=tournament)}."
+
+
+def _draw(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    services.tournament_draw(actor=actor, tournament=tournament)
+    return "Seats drawn; the seed is revealed."
+
+
+def _clock_start(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    services.tournament_clock_start(actor=actor, tournament=tournament)
+    return "The clock is running."
+
+
+def _pause(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    services.tournament_clock_pause(actor=actor, tournament=tournament, resume=action == "resume")
+    return "Clock resumed." if action == "resume" else "Clock paused."
+
+
+def _level(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    services.tournament_clock_move(actor=actor, tournament=tournament, levels=1 if action == "level_up" else -1)
+    return "Level moved."
+
+
+def _eliminate(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    player = player_field(data, tournament)
+    eliminated_by = player_field(data, tournament, "eliminated_by") if data.get("eliminated_by") else None
+    registration = services.tournament_eliminate(
+        actor=actor, tournament=tournament, player=player, eliminated_by=eliminated_by
+    )
+    return f"{player} is out in place {registration.place}."
+
+
+def _undo(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    registration = services.tournament_eliminate_undo(actor=actor, tournament=tournament)
+    return f"{registration.player} is back in."
+
+
+def _balance(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    moves = services.tournament_balance(actor=actor, tournament=tournament)
+    return f"{len(moves)} move{'s' if len(moves) != 1 else ''} made." if moves else "The tables are balanced."
+
+
+def _move_online(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    outcome = services.tournament_online_moves(actor=actor, tournament=tournament)
+    made = ", ".join(f"{m['name']} to table {m['to_table']}" for m in outcome["made"])
+    waiting = " ".join(f"{m['name']}: {m['reason']}" for m in outcome["waiting"])
+    if not made:
+        return f"Waiting for a hand to end: {waiting}"
+    return f"Moved online: {made}." + (f" Waiting for a hand to end: {waiting}" if waiting else "")
+
+
+def _cancel_online_move(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    change = services.tournament_online_move_cancel(
+        actor=actor, tournament=tournament, move_id=int_field(data, "move", "The waiting move")
+    )
+    return f"The move of {change.player} is cancelled; it is listed to make again."
+
+
+def _custom_shares(data: Any) -> list[int]:
+    given = data.get("shares", "")
+    parts = given if isinstance(given, list) else str(given).replace(";", ",").split(",")
+    parts = [str(part).strip() for part in parts if str(part).strip()]
+    if not parts or not all(is_digits(part, max_digits=6) for part in parts):
+        raise ApplicationError(
+            "Give the custom shares in basis points, 1st first, separated by commas (e.g. 6000, 4000).",
+            extra={"field": "shares"},
+        )
+    return [parse_whole_number(part, "A share", field="shares") for part in parts]
+
+
+def _payouts(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    template = data.get("template", "")
+    shares = _custom_shares(data) if template == "custom" else None
+    services.tournament_payouts_set(actor=actor, tournament=tournament, template=template, shares=shares)
+    return "Payout table saved."
+
+
+def _deal(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    stacks = {}
+    given = data.get("stacks")
+    # The API sends {"<player id>": chips}; the page one field per player.
+    flat = {f"stack_{key}": value for key, value in given.items()} if isinstance(given, dict) else data
+    for registration in Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED):
+        stacks[registration.player_id] = int_field(
+            flat, f"stack_{registration.player_id}", f"The chip count of player {registration.player_id}"
+        )
+    deal = services.tournament_deal(actor=actor, tournament=tournament, method=data.get("method", ""), stacks=stacks)
+    return f"Deal recorded ({deal['method']}); complete the tournament to book it."
+
+
+def _complete(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    services.tournament_complete(actor=actor, tournament=tournament)
+    return "The tournament is complete: payouts booked, points to the standings."
+
+
+def _halcyon_table(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    replay = data.get("replay")
+    if not isinstance(replay, dict):
+        try:
+            replay = json.loads(replay or "")
+        except ValueError as exc:
+            raise ApplicationError(
+                f"The table's game must be a sabacc-replay/1 JSON document ({exc}).", extra={"field": "replay"}
+            ) from exc
+    if not isinstance(replay, dict):
+        raise ApplicationError("The table's game must be a JSON object (sabacc-replay/1).", extra={"field": "replay"})
+    outcome = services.tournament_halcyon_table(
+        actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table"), replay=replay
+    )
+    return _halcyon_message(outcome)
+
+
+def _halcyon_enter(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    outcome = services.tournament_halcyon_table_entered(
+        actor=actor,
+        tournament=tournament,
+        table_number=int_field(data, "table", "The table"),
+        results=_entered_results(data),
+    )
+    return _halcyon_message(outcome)
+
+
+def _halcyon_online_record(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    outcome = services.tournament_halcyon_online_record(
+        actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")
+    )
+    return _halcyon_message(outcome)
+
+
+def _open_online(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    table_number = int_field(data, "table", "The table")
+    if tournament.format == Format.HALCYON:
+        table = services.tournament_halcyon_online_open(actor=actor, tournament=tournament, table_number=table_number)
+        return (
+            f"{table.name} is open online with its players seated (Halcyon: every player deals once): start it "
+            f"from its page (/tables/{table.pk}/); its game is recorded here when it ends."
+        )
+    table = services.tournament_online_table_open(actor=actor, tournament=tournament, table_number=table_number)
+    return f"{table.name} is open online with its players seated: start it from its page (/tables/{table.pk}/)."
+
+
+def _structure(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    services.tournament_structure_set(actor=actor, tournament=tournament, structure=structure_field(data))
+    return "The structure is saved."
+
+
+HANDLERS: dict[str, Callable[[Actor, Tournament, str, Any], str]] = {
+    "add_guest": _add_guest,
+    "register": _register,
+    "unregister": _unregister,
+    "rebuy": _rebuy,
+    "addon": _rebuy,
+    "reentry": _rebuy,
+    "publish_seed": _publish_seed,
+    "draw": _draw,
+    "clock_start": _clock_start,
+    "pause": _pause,
+    "resume": _pause,
+    "level_up": _level,
+    "level_down": _level,
+    "eliminate": _eliminate,
+    "undo": _undo,
+    "balance": _balance,
+    "move_online": _move_online,
+    "cancel_online_move": _cancel_online_move,
+    "payouts": _payouts,
+    "deal": _deal,
+    "complete": _complete,
+    "halcyon_table": _halcyon_table,
+    "halcyon_enter": _halcyon_enter,
+    "halcyon_online_record": _halcyon_online_record,
+    "open_online": _open_online,
+    "structure": _structure,
+}
+ACTIONS = tuple(HANDLERS)
+
+
+def run_action(*, actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
     """Run one control-room action through its service; returns what to tell the organiser.
 
     Who may is asked first, before any input is read: a non-organiser hears 403 whatever they sent, never a
@@ -118,152 +303,7 @@ def run_action(*, actor: Any, tournament: Tournament, action: str, data: Any) ->
         raise ForbiddenError(
             f"Only the organisers of {tournament.event.season.league} (or a site admin) may run this tournament."
         )
-    if action == "add_guest":
-        name = data.get("name", "")
-        with transaction.atomic():
-            league_services.refuse_namesake(
-                actor=actor,
-                display_name=name,
-                league=tournament.event.season.league,
-                confirm_duplicate=str(data.get("confirm_duplicate", "")).lower() in ("1", "true", "on"),
-            )
-            player = league_services.player_create(actor=actor, display_name=name)
-            league_services.membership_add(
-                actor=actor, league=tournament.event.season.league, player=player, role=Role.PLAYER
-            )
-            services.tournament_register(actor=actor, tournament=tournament, player=player)
-        return f"{player} is registered."
-    if action == "register":
-        registration = services.tournament_register(
-            actor=actor, tournament=tournament, player=player_field(data, tournament)
-        )
-        return f"{registration.player} is {'on the waiting list' if registration.status == 'waiting' else 'in'}."
-    if action == "unregister":
-        player = player_field(data, tournament)
-        services.tournament_unregister(actor=actor, tournament=tournament, player=player)
-        return f"{player} is unregistered; the buy-in is refunded."
-    if action in ("rebuy", "addon", "reentry"):
-        player = player_field(data, tournament)
-        # A re-buy at a physical table: the chips the player has there now, as the organiser counted them.
-        given = str(data.get("stack") if data.get("stack") is not None else "").strip()
-        stack = int_field(data, "stack", "The chip count") if action == "rebuy" and given else None
-        services.tournament_rebuy(actor=actor, tournament=tournament, player=player, kind=action, stack=stack)
-        return f"{action.replace('rebuy', 're-buy').replace('addon', 'add-on').capitalize()} booked for {player}."
-    if action == "publish_seed":
-        return f"Seed hash published: {services.tournament_publish_seed(actor=actor, tournament=tournament)}."
-    if action == "draw":
-        services.tournament_draw(actor=actor, tournament=tournament)
-        return "Seats drawn; the seed is revealed."
-    if action == "clock_start":
-        services.tournament_clock_start(actor=actor, tournament=tournament)
-        return "The clock is running."
-    if action in ("pause", "resume"):
-        services.tournament_clock_pause(actor=actor, tournament=tournament, resume=action == "resume")
-        return "Clock resumed." if action == "resume" else "Clock paused."
-    if action in ("level_up", "level_down"):
-        services.tournament_clock_move(actor=actor, tournament=tournament, levels=1 if action == "level_up" else -1)
-        return "Level moved."
-    if action == "eliminate":
-        player = player_field(data, tournament)
-        by = data.get("eliminated_by") or ""
-        eliminated_by = player_field(data, tournament, "eliminated_by") if by else None
-        registration = services.tournament_eliminate(
-            actor=actor, tournament=tournament, player=player, eliminated_by=eliminated_by
-        )
-        return f"{player} is out in place {registration.place}."
-    if action == "undo":
-        registration = services.tournament_eliminate_undo(actor=actor, tournament=tournament)
-        return f"{registration.player} is back in."
-    if action == "balance":
-        moves = services.tournament_balance(actor=actor, tournament=tournament)
-        return f"{len(moves)} move{'s' if len(moves) != 1 else ''} made." if moves else "The tables are balanced."
-    if action == "move_online":
-        outcome = services.tournament_online_moves(actor=actor, tournament=tournament)
-        made = ", ".join(f"{m['name']} to table {m['to_table']}" for m in outcome["made"])
-        waiting = " ".join(f"{m['name']}: {m['reason']}" for m in outcome["waiting"])
-        if not made:
-            return f"Waiting for a hand to end: {waiting}"
-        return f"Moved online: {made}." + (f" Waiting for a hand to end: {waiting}" if waiting else "")
-    if action == "cancel_online_move":
-        change = services.tournament_online_move_cancel(
-            actor=actor, tournament=tournament, move_id=int_field(data, "move", "The waiting move")
-        )
-        return f"The move of {change.player} is cancelled; it is listed to make again."
-    if action == "payouts":
-        template = data.get("template", "")
-        shares = None
-        if template == "custom":
-            given = data.get("shares", "")
-            parts = given if isinstance(given, list) else str(given).replace(";", ",").split(",")
-            parts = [str(part).strip() for part in parts if str(part).strip()]
-            if not parts or not all(part.isascii() and part.isdigit() and len(part) <= 6 for part in parts):
-                raise ApplicationError(
-                    "Give the custom shares in basis points, 1st first, separated by commas (e.g. 6000, 4000).",
-                    extra={"field": "shares"},
-                )
-            shares = [int(part) for part in parts]
-        services.tournament_payouts_set(actor=actor, tournament=tournament, template=template, shares=shares)
-        return "Payout table saved."
-    if action == "deal":
-        stacks = {}
-        given = data.get("stacks")
-        # The API sends {"<player id>": chips}; the page one field per player.
-        flat = {f"stack_{key}": value for key, value in given.items()} if isinstance(given, dict) else data
-        for registration in Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED):
-            stacks[registration.player_id] = int_field(
-                flat, f"stack_{registration.player_id}", f"The chip count of player {registration.player_id}"
-            )
-        deal = services.tournament_deal(
-            actor=actor, tournament=tournament, method=data.get("method", ""), stacks=stacks
-        )
-        return f"Deal recorded ({deal['method']}); complete the tournament to book it."
-    if action == "halcyon_table":
-        replay = data.get("replay")
-        if not isinstance(replay, dict):
-            try:
-                replay = json.loads(replay or "")
-            except ValueError as exc:
-                raise ApplicationError(
-                    f"The table's game must be a sabacc-replay/1 JSON document ({exc}).", extra={"field": "replay"}
-                ) from exc
-        if not isinstance(replay, dict):
-            raise ApplicationError(
-                "The table's game must be a JSON object (sabacc-replay/1).", extra={"field": "replay"}
-            )
-        outcome = services.tournament_halcyon_table(
-            actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table"), replay=replay
-        )
-        return _halcyon_message(outcome)
-    if action == "halcyon_enter":
-        outcome = services.tournament_halcyon_table_entered(
-            actor=actor,
-            tournament=tournament,
-            table_number=int_field(data, "table", "The table"),
-            results=_entered_results(data),
-        )
-        return _halcyon_message(outcome)
-    if action == "halcyon_online_record":
-        outcome = services.tournament_halcyon_online_record(
-            actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")
-        )
-        return _halcyon_message(outcome)
-    if action == "open_online" and tournament.format == Format.HALCYON:
-        table = services.tournament_halcyon_online_open(
-            actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")
-        )
-        return (
-            f"{table.name} is open online with its players seated (Halcyon: every player deals once): start it "
-            f"from its page (/tables/{table.pk}/); its game is recorded here when it ends."
-        )
-    if action == "open_online":
-        table = services.tournament_online_table_open(
-            actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")
-        )
-        return f"{table.name} is open online with its players seated: start it from its page (/tables/{table.pk}/)."
-    if action == "structure":
-        services.tournament_structure_set(actor=actor, tournament=tournament, structure=structure_field(data))
-        return "The structure is saved."
-    if action == "complete":
-        services.tournament_complete(actor=actor, tournament=tournament)
-        return "The tournament is complete: payouts booked, points to the standings."
-    raise ApplicationError(f"Unknown action {action!r}.", extra={"field": "action"})
+    handler = HANDLERS.get(action)
+    if handler is None:
+        raise ApplicationError(f"Unknown action {action!r}.", extra={"field": "action"})
+    return handler(actor, tournament, action, data)

@@ -1,10 +1,12 @@
-"""The demo's tournament night: a freezeout in progress with a running clock (idempotent; `make run`)."""
+"""The whole demo (`manage.py demo_data`, `make run`): the games app's leagues, seasons and games, then the
+tournament night, a freezeout in progress with a running clock. Idempotent."""
 
 from __future__ import annotations
 
 import datetime
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from tournaments.structures import structure_to_json, time_preset
@@ -17,6 +19,15 @@ def demo_structure() -> list[dict[str, Any]]:
     return structure_to_json(
         time_preset(big_blinds=[10, 20, 30, 50, 100, 150, 200, 300, 400, 600, 800, 1000], minutes=15)
     )
+
+
+@transaction.atomic
+def load_demo_data(out: Any) -> None:
+    """Everything of the demo, in one transaction: the apps below first, then the tournament night."""
+    from games.demo import load_games_demo
+
+    load_games_demo(out)
+    load_demo(out=out)
 
 
 def load_demo(*, out: Any) -> None:

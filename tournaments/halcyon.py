@@ -23,6 +23,10 @@ class SeatResult:
     out_hand: int | None = None  # the hand in which they went out; 0 = before hand 1; None = never out
 
 
+HALCYON_VARIANT = "coruscant_shift"  # the Halcyon preset is Coruscant Shift's (seed 002)
+OPENED = "tournament_halcyon_online_open"  # the audit action of a Halcyon table opened online
+
+
 def _key(result: SeatResult) -> tuple[int, int]:
     return (result.credits, result.out_hand if result.out_hand is not None else 10**9)
 

@@ -9,17 +9,119 @@ import json
 from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 from django.utils import timezone
 
 from games.engine.options import resolve_options
 from games.engine.variant import get_variant, variant_names
 from league import selectors as league_selectors
 from league import services as league_services
-from tournaments import halcyon, payouts, seating, structures
+from league.models import LedgerEntry, LedgerKind
+from tournaments import clock, halcyon, payouts, seating, structures
+from tournaments.halcyon import HALCYON_VARIANT, OPENED
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
-from tournaments.services import payout_table, prize_pool, revealed_seed, tournament_clock
-from tournaments.services.halcyon import HALCYON_VARIANT
+
+# Derived state, read by pages, the API and the services alike (services import these; never the reverse).
+
+
+def clock_pauses(tournament: Tournament) -> list[clock.Pause]:
+    return [
+        clock.Pause(datetime.fromisoformat(begin), datetime.fromisoformat(end) if end else None)
+        for begin, end in tournament.clock_pauses
+    ]
+
+
+def tournament_clock(tournament: Tournament, *, now: datetime | None = None) -> clock.ClockState | None:
+    """The clock as every screen shows it (None before the clock starts)."""
+    if tournament.clock_started_at is None:
+        return None
+    return clock.clock_state(
+        levels=structures.structure_from_json(tournament.structure),
+        started_at=tournament.clock_started_at,
+        pauses=clock_pauses(tournament),
+        now=now or timezone.now(),
+        start_level=tournament.clock_start_level,
+    )
+
+
+def registration_open(tournament: Tournament, now: datetime) -> bool:
+    if tournament.status == TournamentStatus.REGISTERING:
+        return True
+    if tournament.status != TournamentStatus.RUNNING or not tournament.late_registration_level:
+        return False
+    state = tournament_clock(tournament, now=now)
+    return state is None or state.level_index + 1 <= tournament.late_registration_level
+
+
+def rebuys_open(tournament: Tournament, now: datetime) -> bool:
+    """Whether a re-buy tournament's re-buy period is open (it ends with late registration)."""
+    return (
+        tournament.format == Format.REBUY
+        and tournament.status == TournamentStatus.RUNNING
+        and registration_open(tournament, now)
+    )
+
+
+def may_rebuy_again(registration: Registration, policy: Any) -> bool:
+    """The event's buy-in policy lets this player re-buy (once more)."""
+    if policy is None or not policy.rebuys_allowed or not policy.rebuy_amount:
+        return False
+    return not policy.max_rebuys or registration.rebuys < policy.max_rebuys
+
+
+def rebuy_offer(*, event_id: int, player_id: int, stack: int = 0) -> dict[str, Any] | None:
+    """The re-buy a player with `stack` chips in front of them may make now (`{"amount"}`), or None: out of chips,
+    or at or below the tournament's re-buy threshold (counting what they put in the hand being played, as
+    `tournament_rebuy` does). What `games.hooks.online_rebuy_offer` answers, and the pages offer."""
+    from games.online.tournament_rebuys import rebuy_place
+
+    tournament = Tournament.objects.filter(event_id=event_id).select_related("event__season__league").first()
+    if tournament is None or stack > tournament.rebuy_at_or_below or not rebuys_open(tournament, timezone.now()):
+        return None
+    if stack > 0:
+        place = rebuy_place(event_id=event_id, player_id=player_id)
+        if place is None or place["stack"] > tournament.rebuy_at_or_below:
+            return None
+    registration = Registration.objects.filter(
+        tournament=tournament, player_id=player_id, status=RegistrationStatus.REGISTERED
+    ).first()
+    policy = league_services.effective_buy_in_policy(tournament.event)
+    if registration is None or not may_rebuy_again(registration, policy):
+        return None
+    return {"amount": policy.rebuy_amount}
+
+
+def prize_pool(tournament: Tournament) -> int:
+    """Every buy-in, re-buy and add-on booked at the event (refunds included)."""
+    kinds = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON)
+    return sum(
+        LedgerEntry.objects.filter(event_id=tournament.event_id, kind__in=kinds).values_list("amount", flat=True)
+    )
+
+
+def entry_count(tournament: Tournament) -> int:
+    """Entries paid (buy-ins and re-entries) of the field, for how many places the template pays."""
+    return (
+        Registration.objects.filter(tournament=tournament)
+        .exclude(status=RegistrationStatus.WAITING)
+        .aggregate(total=Sum("entries"))["total"]
+        or 0
+    )
+
+
+def payout_table(tournament: Tournament) -> list[int]:
+    """Credits for 1st, 2nd, ... from the prize pool and the tournament's template; [] before anyone entered."""
+    entries = entry_count(tournament)
+    if entries < 1:
+        return []
+    pool = max(0, prize_pool(tournament))
+    shares = tournament.payout_shares if tournament.payout_template == "custom" else None
+    return payouts.payouts(pool=pool, entries=entries, template=tournament.payout_template, shares=shares)
+
+
+def revealed_seed(tournament: Tournament) -> str | None:
+    """The draw seed, only once the seats are drawn."""
+    return tournament.draw_seed if tournament.drawn_at is not None else None
 
 
 def visible_tournaments(user: Any) -> QuerySet[Tournament]:
@@ -252,7 +354,6 @@ def my_rebuy(tournament: Tournament, mine: Registration | None) -> dict[str, Any
     if mine is None or mine.status != RegistrationStatus.REGISTERED:
         return None
     from games.online.tournament_rebuys import rebuy_place
-    from tournaments.services.online import rebuy_offer
 
     place = rebuy_place(event_id=tournament.event_id, player_id=mine.player_id)
     if place is None or place["stack"] > tournament.rebuy_at_or_below:
@@ -273,7 +374,6 @@ def halcyon_rounds(tournament: Tournament, registrations: list[Registration]) ->
     place at the table and whether they advance. Empty for other formats and before the draw. Three queries."""
     from games.online.models import OnlineTable
     from league.models import AuditEntry
-    from tournaments.services.halcyon import OPENED
 
     if tournament.format != Format.HALCYON or tournament.drawn_at is None:
         return []

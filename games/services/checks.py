@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from config.errors import ApplicationError
-from config.inputs import MAX_JSON_DEPTH, has_nul, json_depth
+from config.inputs import MAX_JSON_DEPTH, Actor, has_nul, json_depth, whole_number
 from league.models import (
     MAX_COUNT,
     MAX_CREDITS,
@@ -37,18 +37,6 @@ class SeatInput:
     @property
     def credits_in(self) -> int:
         return self.buy_in + self.rebuy_credits + self.addon_credits
-
-
-def _int(
-    value: Any, what: str, *, minimum: int = 0, maximum: int = MAX_CREDITS, allow_none: bool = False
-) -> int | None:
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-        raise ApplicationError(
-            f"{what} must be a whole number of at least {minimum} and at most {maximum:,}; got {value!r}."
-        )
-    return value
 
 
 def _places_from_credits(seats: list[SeatInput]) -> None:
@@ -90,7 +78,7 @@ def check_places(seats: list[SeatInput]) -> None:
                 )
 
 
-def _parse_seats(event: Event, seats: list[dict[str, Any]], *, actor: Any) -> list[SeatInput]:
+def _parse_seats(event: Event, seats: list[dict[str, Any]], *, actor: Actor) -> list[SeatInput]:
     if not isinstance(seats, list) or not MIN_SEATS <= len(seats) <= MAX_SEATS:
         count = len(seats) if isinstance(seats, list) else 0
         raise ApplicationError(
@@ -133,8 +121,8 @@ def _parse_seats(event: Event, seats: list[dict[str, Any]], *, actor: Any) -> li
     parsed = []
     for number, raw in enumerate(seats, start=1):
         player = players[raw["player"]]
-        rebuys = _int(raw.get("rebuys", 0), f"{player}'s re-buys", maximum=MAX_COUNT)
-        addon = _int(raw.get("addon_credits", 0), f"{player}'s add-on")
+        rebuys = whole_number(raw.get("rebuys", 0), f"{player}'s re-buys", maximum=MAX_COUNT)
+        addon = whole_number(raw.get("addon_credits", 0), f"{player}'s add-on", maximum=MAX_CREDITS)
         if rebuys and policy is not None and not policy.rebuys_allowed:
             raise ApplicationError(
                 f"{player} has {rebuys} re-buys but this event's buy-in policy ({policy}) allows none.",
@@ -155,13 +143,19 @@ def _parse_seats(event: Event, seats: list[dict[str, Any]], *, actor: Any) -> li
             SeatInput(
                 player=player,
                 number=number,
-                buy_in=_int(raw.get("buy_in", default_buy_in), f"{player}'s buy-in"),
+                buy_in=whole_number(raw.get("buy_in", default_buy_in), f"{player}'s buy-in", maximum=MAX_CREDITS),
                 rebuys=rebuys,
-                rebuy_credits=_int(raw.get("rebuy_credits", default_rebuy), f"{player}'s re-buy credits"),
+                rebuy_credits=whole_number(
+                    raw.get("rebuy_credits", default_rebuy), f"{player}'s re-buy credits", maximum=MAX_CREDITS
+                ),
                 addon_credits=addon,
-                final_credits=_int(raw.get("final_credits"), f"{player}'s final credits", allow_none=True),
-                place=_int(raw.get("place"), f"{player}'s place", minimum=1, maximum=MAX_SEATS, allow_none=True),
-                knockouts=_int(raw.get("knockouts", 0), f"{player}'s knockouts", maximum=MAX_COUNT),
+                final_credits=whole_number(
+                    raw.get("final_credits"), f"{player}'s final credits", maximum=MAX_CREDITS, allow_none=True
+                ),
+                place=whole_number(
+                    raw.get("place"), f"{player}'s place", minimum=1, maximum=MAX_SEATS, allow_none=True
+                ),
+                knockouts=whole_number(raw.get("knockouts", 0), f"{player}'s knockouts", maximum=MAX_COUNT),
             )
         )
     return parsed
@@ -181,7 +175,10 @@ def _apply_hands(seats: list[SeatInput], hands: list[dict[str, Any]]) -> list[di
                 f"({', '.join(by_id)}).",
                 extra={"field": "hands"},
             )
-        changes = {str(k): _int(v, f"Hand {number}'s change", minimum=-MAX_CREDITS) for k, v in hand.items()}
+        changes = {
+            str(k): whole_number(v, f"Hand {number}'s change", minimum=-MAX_CREDITS, maximum=MAX_CREDITS)
+            for k, v in hand.items()
+        }
         if sum(changes.values()) != 0:
             raise ApplicationError(
                 f"Hand {number} does not balance: the changes add up to {sum(changes.values())}, but what "

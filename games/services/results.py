@@ -14,13 +14,14 @@ from django.utils import timezone
 from config.db import retry_on_conflict
 from config.errors import ApplicationError
 from config.events import publish
+from config.inputs import Actor, whole_number
 from games.models import Game, GameSource, GameStatus, ResultCorrection, Seat, Table
+from games.selectors import finished_seat_rows
 from games.services.checks import (
     SeatInput,
     _apply_hands,
     _apply_replay,
     _check_game,
-    _int,
     _parse_seats,
 )
 from league.models import (
@@ -63,7 +64,7 @@ def _seats_create(game: Game, parsed: list[SeatInput]) -> None:
     )
 
 
-def _write_ledger(game: Game, seats: list[SeatInput], *, actor: Any, sign: int = 1, correction=None) -> None:
+def _write_ledger(game: Game, seats: list[SeatInput], *, actor: Actor, sign: int = 1, correction=None) -> None:
     entries = []
 
     def add(seat: SeatInput, kind: str, amount: int, hand: int | None = None) -> None:
@@ -110,7 +111,7 @@ def _seat_summary(seat: Seat | SeatInput) -> dict[str, Any]:
 
 
 def _after_change(game: Game, event: Event, action: str) -> None:
-    event_results_rebuild(event=event)
+    event_results_rebuild(event=event, seats=finished_seat_rows(event.pk))
     standings_schedule(league_id=event.season.league_id)
     publish(action, {"game": game.pk, "event": event.pk, "league": event.season.league.slug})
 
@@ -145,7 +146,7 @@ class PreparedResult:
 
 def _prepare_result(
     *,
-    actor: Any,
+    actor: Actor,
     event: Event,
     seats: list[dict[str, Any]],
     hands: list[dict[str, Any]] | None,
@@ -191,7 +192,7 @@ def _prepare_result(
 
 def result_check(
     *,
-    actor: Any,
+    actor: Actor,
     event: Event,
     seats: list[dict[str, Any]],
     hands: list[dict[str, Any]] | None = None,
@@ -208,7 +209,7 @@ def result_check(
     Takes the same arguments; raises the same `ApplicationError`s; returns `PreparedResult.summary()`
     (seats with their places and final credits, credits in and out, the rules, hand stacks).
     """
-    _int(round, "The round", minimum=1, maximum=MAX_COUNT)
+    whole_number(round, "The round", minimum=1, maximum=MAX_COUNT)
     event = Event.objects.select_related("season__league").get(pk=event.pk)
     return _prepare_result(
         actor=actor,
@@ -227,7 +228,7 @@ def result_check(
 @transaction.atomic
 def result_record(
     *,
-    actor: Any,
+    actor: Actor,
     event: Event,
     seats: list[dict[str, Any]],
     hands: list[dict[str, Any]] | None = None,
@@ -241,7 +242,7 @@ def result_record(
 ) -> Game:
     """Record a game played at a physical table: seats with buy-ins, re-buys and final credits or places,
     optionally hand by hand or as a replay the engine checks. Nothing is saved if anything is wrong."""
-    round = _int(round, "The round", minimum=1, maximum=MAX_COUNT)
+    round = whole_number(round, "The round", minimum=1, maximum=MAX_COUNT)
     event = lock_event(event.pk)  # league, then event: the app's lock order
     prepared = _prepare_result(
         actor=actor,
@@ -290,7 +291,7 @@ def result_record(
 
 @retry_on_conflict
 @transaction.atomic
-def result_correct(*, actor: Any, game: Game, reason: str, seats: list[dict[str, Any]]) -> ResultCorrection:
+def result_correct(*, actor: Actor, game: Game, reason: str, seats: list[dict[str, Any]]) -> ResultCorrection:
     """Replace a recorded result: the old ledger lines are reversed by new ones, never edited,
     and the before/after is kept with the author and reason."""
     if isinstance(reason, str) and not reason.strip():

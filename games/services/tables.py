@@ -1,13 +1,11 @@
 """Tables of an event."""
 
-from typing import Any
-
 from django.db import transaction
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError
+from config.inputs import Actor, whole_number
 from games.models import Table
-from games.services.checks import _int
 from league.models import (
     MAX_COUNT,
     Event,
@@ -21,9 +19,9 @@ from league.services.common import check_text
 
 @retry_on_conflict
 @transaction.atomic
-def table_create(*, actor: Any, event: Event, name: str, number: int) -> Table:
+def table_create(*, actor: Actor, event: Event, name: str, number: int) -> Table:
     name = check_text(name, "A table's name", field="name", max_length=80)
-    number = _int(number, "A table's number", minimum=1, maximum=MAX_COUNT)
+    number = whole_number(number, "A table's number", minimum=1, maximum=MAX_COUNT)
     event = lock_event(event.pk)
     if Table.objects.filter(event=event, number=number).exists():
         raise ApplicationError(

@@ -5,6 +5,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
+from config.inputs import whole_number_or
 from games import pages
 from league import page_cache, page_stamps, selectors
 from league import pages as league_pages
@@ -58,13 +59,6 @@ def _event_fragments(event, my_player_id: int | None) -> dict:
     }
 
 
-def _int(raw: str | None, default: int) -> int:
-    try:
-        return int(raw) if raw is not None else default
-    except ValueError:
-        return default
-
-
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     """`?hand=N&step=K` picks the history step (bookmarkable; htmx swaps just the history)."""
     game = pages.game_for_viewer(user=request.user, pk=pk)
@@ -111,9 +105,9 @@ def history_step(history: dict | None, raw_hand: str | None, raw_step: str | Non
     if not history or not history.get("hands"):
         return {"hand": None, "step": None}
     hands = history["hands"]
-    hand_number = min(max(_int(raw_hand, 1), 1), len(hands))
+    hand_number = min(max(whole_number_or(raw_hand, 1), 1), len(hands))
     hand = hands[hand_number - 1]
-    step_number = min(max(_int(raw_step, 1), 1), len(hand["steps"]))
+    step_number = min(max(whole_number_or(raw_step, 1), 1), len(hand["steps"]))
     return {
         "hand": hand,
         "hand_count": len(hands),

@@ -17,6 +17,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.inputs import whole_number_or
 from config.renderers import CSV_RENDERERS, JSONErrorsMixin
 from league import selectors, services
 from league.api import serializers as s
@@ -42,10 +43,11 @@ def _season_of(request: Request, league: League) -> Season | None:
     raw = request.query_params.get("season")
     if not raw or raw == "all":
         return None
-    try:
-        return Season.objects.get(pk=int(raw), league=league)
-    except (ValueError, Season.DoesNotExist):
-        raise NotFound(f"No season {raw!r} in {league.name}; give one of its season ids, or leave it out.") from None
+    season_id = whole_number_or(raw, None)
+    season = Season.objects.filter(pk=season_id, league=league).first() if season_id is not None else None
+    if season is None:
+        raise NotFound(f"No season {raw!r} in {league.name}; give one of its season ids, or leave it out.")
+    return season
 
 
 # Ids are whole numbers the database can hold and slugs are letters, digits, - and _: anything else in the
@@ -393,12 +395,9 @@ class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     @action(detail=True, methods=["get"])
     def stack(self, request: Request, slug: str) -> Response:
         chip_set = self.get_object()
-        try:
-            credits = int(request.query_params.get("credits", ""))
-            if credits < 0 or credits > 10**9:
-                raise ValueError
-        except ValueError:
-            raise ValidationError({"credits": ["Give ?credits= as a whole number from 0 to 1,000,000,000."]}) from None
+        credits = whole_number_or(request.query_params.get("credits"), None)
+        if credits is None or not 0 <= credits <= 10**9:
+            raise ValidationError({"credits": ["Give ?credits= as a whole number from 0 to 1,000,000,000."]})
         return Response(stack_as_chips(list(chip_set.denominations.all()), credits))
 
 

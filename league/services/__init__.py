@@ -47,6 +47,8 @@ from league.services.rules import (
     standings_rules_check,
 )
 from league.services.standings import (
+    SeatRow,
+    event_credits_refresh,
     event_results_rebuild,
     standings_payload,
     standings_recompute,
@@ -60,6 +62,7 @@ __all__ = [
     "LEAGUE_FIELDS",
     "LOCK_ORDER",
     "SEASON_FIELDS",
+    "SeatRow",
     "audit",
     "bump_data_version",
     "buy_in_policy_create",
@@ -70,6 +73,7 @@ __all__ = [
     "effective_buy_in_policy",
     "effective_chip_set",
     "event_create",
+    "event_credits_refresh",
     "event_results_rebuild",
     "event_update",
     "guest_namesakes",

@@ -6,6 +6,7 @@ from django.db import transaction
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor
 from league.models import MAX_CREDITS, BuyInPolicy, ChipSet, Denomination
 from league.services.common import audit, check_text
 
@@ -16,7 +17,7 @@ BUY_IN_POLICY_FIELDS = {"buy_in", "rebuys_allowed", "max_rebuys", "rebuy_amount"
 @transaction.atomic
 def chip_set_create(
     *,
-    actor: Any,
+    actor: Actor,
     name: str,
     slug: str,
     denominations: list[dict[str, Any]],
@@ -71,7 +72,7 @@ def chip_set_create(
 
 @retry_on_conflict
 @transaction.atomic
-def buy_in_policy_create(*, actor: Any, name: str, **fields: Any) -> BuyInPolicy:
+def buy_in_policy_create(*, actor: Actor, name: str, **fields: Any) -> BuyInPolicy:
     from league.services.common import refuse_unknown_fields
 
     refuse_unknown_fields(fields, BUY_IN_POLICY_FIELDS, "buy-in policy")

@@ -6,16 +6,15 @@ from typing import Any
 from django.db.models import Model
 
 from config.errors import ApplicationError
-from league.models import AuditEntry, League
+from config.inputs import Actor
+from league.models import ALL_TIME, AuditEntry, League, season_scope
 
-ALL_TIME = "all"
-
-
-def season_scope(season_id: int) -> str:
-    return f"season-{season_id}"
+__all__ = ["ALL_TIME", "audit", "season_scope"]
 
 
-def audit(*, actor: Any, action: str, obj: Model, league: League | None = None, data: dict | None = None) -> AuditEntry:
+def audit(
+    *, actor: Actor, action: str, obj: Model, league: League | None = None, data: dict | None = None
+) -> AuditEntry:
     return AuditEntry.objects.create(
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         action=action,

@@ -10,6 +10,7 @@ from django.db.models.functions import Abs
 from config.db import retry_on_conflict
 from config.errors import ApplicationError
 from config.events import publish
+from config.inputs import Actor
 from league.models import (
     MAX_CREDITS,
     MAX_EVENT_CREDITS,
@@ -46,7 +47,7 @@ def _check_event_fields(fields: dict[str, Any]) -> None:
 
 @retry_on_conflict
 @transaction.atomic
-def event_create(*, actor: Any, season: Season, name: str, starts_at: datetime, **fields: Any) -> Event:
+def event_create(*, actor: Actor, season: Season, name: str, starts_at: datetime, **fields: Any) -> Event:
     refuse_unknown_fields(fields, EVENT_FIELDS, "event")
     fields["name"] = name
     _check_event_fields(fields)
@@ -59,7 +60,7 @@ def event_create(*, actor: Any, season: Season, name: str, starts_at: datetime, 
 
 @retry_on_conflict
 @transaction.atomic
-def event_update(*, actor: Any, event: Event, **fields: Any) -> Event:
+def event_update(*, actor: Actor, event: Event, **fields: Any) -> Event:
     from league.services.standings import standings_schedule, standings_touch
 
     refuse_unknown_fields(fields, EVENT_FIELDS, "event")
@@ -118,9 +119,9 @@ def credit_limits_check(*, event: Event, adding: int) -> None:
 
 @retry_on_conflict
 @transaction.atomic
-def ledger_adjust(*, actor: Any, event: Event, player: Any, amount: int, reason: str) -> LedgerEntry:
+def ledger_adjust(*, actor: Actor, event: Event, player: Any, amount: int, reason: str) -> LedgerEntry:
     """An organiser's manual correction of a player's credits at an event: needs a reason."""
-    from league.services.standings import event_results_rebuild, standings_schedule
+    from league.services.standings import event_credits_refresh, standings_schedule
 
     reason = check_text(reason, "An adjustment's reason", field="reason", max_length=255)
     if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or abs(amount) > MAX_CREDITS:
@@ -151,7 +152,7 @@ def ledger_adjust(*, actor: Any, event: Event, player: Any, amount: int, reason:
         event=event, player=player, kind=LedgerKind.ADJUSTMENT, amount=amount, reason=reason, author=actor
     )
     audit(actor=actor, action="ledger.adjust", obj=entry, league=league, data={"amount": amount, "reason": reason})
-    event_results_rebuild(event=event)
+    event_credits_refresh(event=event)
     standings_schedule(league_id=league.pk)
     return entry
 
@@ -162,7 +163,7 @@ BOOKABLE_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON, LedgerK
 @retry_on_conflict
 @transaction.atomic
 def ledger_book(
-    *, actor: Any, event: Event, player: Any, kind: str, amount: int, reason: str = "", reversal: bool = False
+    *, actor: Actor, event: Event, player: Any, kind: str, amount: int, reason: str = "", reversal: bool = False
 ) -> LedgerEntry:
     """Book a buy-in, re-buy, add-on or payout at an event for a higher app (tournaments), under the lock order.
 

@@ -22,6 +22,7 @@ from rest_framework import status
 from config import viewer_cache
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor
 from league.models import (
     EmailInvite,
     JoinMode,
@@ -112,7 +113,7 @@ def league_for_code(*, slug: Any, code: Any) -> League:
 
 @retry_on_conflict
 @transaction.atomic
-def join_settings_update(*, actor: Any, league: League, join_mode: Any) -> League:
+def join_settings_update(*, actor: Actor, league: League, join_mode: Any) -> League:
     """Choose how people join; switching to "code" makes a code when the league has none."""
     if join_mode not in JoinMode.values:
         raise ApplicationError(f"join_mode must be one of {', '.join(JoinMode.values)}.", extra={"field": "join_mode"})
@@ -138,7 +139,7 @@ def join_settings_update(*, actor: Any, league: League, join_mode: Any) -> Leagu
 
 @retry_on_conflict
 @transaction.atomic
-def join_code_rotate(*, actor: Any, league: League) -> League:
+def join_code_rotate(*, actor: Actor, league: League) -> League:
     """A new invite code: the old link stops working at once."""
     league = lock_league(league.pk)
     if league is None:
@@ -151,7 +152,7 @@ def join_code_rotate(*, actor: Any, league: League) -> League:
 
 @retry_on_conflict
 @transaction.atomic
-def join_code_revoke(*, actor: Any, league: League) -> League:
+def join_code_revoke(*, actor: Actor, league: League) -> League:
     """No invite code: the link stops working until an organiser makes a new one."""
     league = lock_league(league.pk)
     if league is None:
@@ -165,7 +166,7 @@ def join_code_revoke(*, actor: Any, league: League) -> League:
 # --- joining ------------------------------------------------------------------------------------------------
 
 
-def _member(*, actor: Any, league: League, user: Any, how: str, guest: Player | None = None) -> Membership:
+def _member(*, actor: Actor, league: League, user: Any, how: str, guest: Player | None = None) -> Membership:
     """Make `user` a member (their own player, created if they have none, or the guest named); the
     membership they already have when they are one. The caller holds the league lock."""
     existing = Membership.objects.filter(league=league, player__user=user).first()
@@ -271,7 +272,7 @@ def _pending(request: JoinRequest, *, member: bool) -> JoinRequest:
 
 @retry_on_conflict
 @transaction.atomic
-def join_request_approve(*, actor: Any, request: JoinRequest, guest: Player | None = None) -> Membership:
+def join_request_approve(*, actor: Actor, request: JoinRequest, guest: Player | None = None) -> Membership:
     """The user becomes a member with their own player, or takes over `guest`, a guest of the league."""
     request = _pending(request, member=True)
     membership = _member(actor=actor, league=request.league, user=request.user, how="request", guest=guest)
@@ -282,7 +283,7 @@ def join_request_approve(*, actor: Any, request: JoinRequest, guest: Player | No
 
 @retry_on_conflict
 @transaction.atomic
-def join_request_decline(*, actor: Any, request: JoinRequest) -> JoinRequest:
+def join_request_decline(*, actor: Actor, request: JoinRequest) -> JoinRequest:
     request = _pending(request, member=False)
     _decide(request, JoinRequestStatus.DECLINED)
     audit(actor=actor, action="join_request.decline", obj=request, league=request.league)
@@ -317,7 +318,7 @@ def join_notices(*, user: Any) -> list[str]:
 
 @retry_on_conflict
 @transaction.atomic
-def email_invite_create(*, actor: Any, league: League, email: Any, join_url: Any = None) -> EmailInvite:
+def email_invite_create(*, actor: Actor, league: League, email: Any, join_url: Any = None) -> EmailInvite:
     """Invite an address; `join_url(invite)` is the link the e-mail carries (joins on sign-up or sign-in)."""
     from django.core.exceptions import ValidationError
     from django.core.validators import validate_email

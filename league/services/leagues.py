@@ -9,6 +9,7 @@ from django.utils.text import slugify
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError, ForbiddenError
 from config.events import publish
+from config.inputs import Actor
 from league.models import League, Membership, Player, Role, Season
 from league.selectors import owns_guest, remember_role
 from league.services.common import audit, check_text, plain, refuse_unknown_fields
@@ -74,7 +75,7 @@ def free_slug(wanted: str) -> str:
 
 @retry_on_conflict
 @transaction.atomic
-def league_create(*, actor: Any, name: str, **fields: Any) -> League:
+def league_create(*, actor: Actor, name: str, **fields: Any) -> League:
     """Create a league; the creating user becomes its first organiser.
 
     Who may create one is the site setting LEAGUE_CREATORS (`league.permissions.can_create_league`).
@@ -107,7 +108,7 @@ def league_create(*, actor: Any, name: str, **fields: Any) -> League:
 
 @retry_on_conflict
 @transaction.atomic
-def league_update(*, actor: Any, league: League, **fields: Any) -> League:
+def league_update(*, actor: Actor, league: League, **fields: Any) -> League:
     from league.services.standings import standings_schedule
 
     refuse_unknown_fields(fields, LEAGUE_FIELDS, "league")
@@ -152,7 +153,7 @@ def _check_role(role: Any) -> None:
 
 @retry_on_conflict
 @transaction.atomic
-def membership_add(*, actor: Any, league: League, player: Player, role: str = Role.PLAYER) -> Membership:
+def membership_add(*, actor: Actor, league: League, player: Player, role: str = Role.PLAYER) -> Membership:
     _check_role(role)
     if actor is not None and not owns_guest(actor, player) and player.user_id is None:
         # Another league's guest stays theirs: adding it here would hand this league its claim code.
@@ -172,7 +173,7 @@ def membership_add(*, actor: Any, league: League, player: Player, role: str = Ro
 
 @retry_on_conflict
 @transaction.atomic
-def membership_update(*, actor: Any, membership: Membership, role: str) -> Membership:
+def membership_update(*, actor: Actor, membership: Membership, role: str) -> Membership:
     _check_role(role)
     # Two organisers stepping down at once cannot both leave: the league lock queues them.
     lock_league(membership.league_id)
@@ -194,7 +195,7 @@ def membership_update(*, actor: Any, membership: Membership, role: str) -> Membe
 
 @retry_on_conflict
 @transaction.atomic
-def membership_remove(*, actor: Any, membership: Membership) -> None:
+def membership_remove(*, actor: Actor, membership: Membership) -> None:
     lock_league(membership.league_id)
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == Role.ORGANISER:
@@ -234,7 +235,7 @@ def _check_season_text(fields: dict[str, Any]) -> None:
 
 @retry_on_conflict
 @transaction.atomic
-def season_create(*, actor: Any, league: League, name: str, starts_on: date, **fields: Any) -> Season:
+def season_create(*, actor: Actor, league: League, name: str, starts_on: date, **fields: Any) -> Season:
     refuse_unknown_fields(fields, SEASON_FIELDS, "season")
     fields.update(name=name, starts_on=starts_on)
     _check_season_text(fields)
@@ -247,7 +248,7 @@ def season_create(*, actor: Any, league: League, name: str, starts_on: date, **f
 
 @retry_on_conflict
 @transaction.atomic
-def season_update(*, actor: Any, season: Season, **fields: Any) -> Season:
+def season_update(*, actor: Actor, season: Season, **fields: Any) -> Season:
     from league.services.standings import standings_schedule
 
     refuse_unknown_fields(fields, SEASON_FIELDS, "season")

@@ -6,6 +6,7 @@ from django.db import transaction
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor
 from league.models import League, Player
 from league.selectors import player_list
 from league.services.common import audit, check_text
@@ -15,7 +16,7 @@ NAME_RULE = "A player's display name"
 
 @retry_on_conflict
 @transaction.atomic
-def player_create(*, actor: Any, display_name: str, user: Any = None) -> Player:
+def player_create(*, actor: Actor, display_name: str, user: Any = None) -> Player:
     display_name = check_text(display_name, NAME_RULE, field="display_name", max_length=80)
     if user is not None and Player.objects.filter(user=user).exists():
         raise ConflictError(f"User {user.get_username()} already has a player profile.")
@@ -27,7 +28,7 @@ def player_create(*, actor: Any, display_name: str, user: Any = None) -> Player:
 DUPLICATE_NAME = "duplicate_name"
 
 
-def guest_namesakes(*, actor: Any, display_name: str, league: League | None = None) -> list[Player]:
+def guest_namesakes(*, actor: Actor, display_name: str, league: League | None = None) -> list[Player]:
     """Players named `display_name` (trimmed, any case) in `league`, or without one among those `actor` can see."""
     name = display_name.strip() if isinstance(display_name, str) else ""
     if not name:
@@ -37,7 +38,7 @@ def guest_namesakes(*, actor: Any, display_name: str, league: League | None = No
 
 
 def refuse_namesake(
-    *, actor: Any, display_name: str, league: League | None = None, confirm_duplicate: bool = False
+    *, actor: Actor, display_name: str, league: League | None = None, confirm_duplicate: bool = False
 ) -> None:
     """A guest named like an existing player is probably that player: refuse (409, nothing written) unless the
     organiser confirms they are someone else (`confirm_duplicate`)."""
@@ -57,7 +58,7 @@ def refuse_namesake(
 
 @retry_on_conflict
 @transaction.atomic
-def player_update(*, actor: Any, player: Player, display_name: str) -> Player:
+def player_update(*, actor: Actor, player: Player, display_name: str) -> Player:
     from league.services.standings import standings_rename
 
     display_name = check_text(display_name, NAME_RULE, field="display_name", max_length=80)

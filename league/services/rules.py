@@ -1,12 +1,12 @@
-"""Checks of a league's or season's settings: game rules (asked of the engine through a hook),
+"""Checks of a league's or season's settings: game rules (asked of the games app's provider, `league.providers`),
 points formula, tie-breakers and counts. Services, model `clean()` and admin forms all call these,
 so invalid settings cannot be saved from any entry point."""
 
 from typing import Any
 
 from config.errors import ApplicationError
-from league import hooks
 from league.models import MAX_COUNT, League, Season, Visibility
+from league.providers import RulesRefused, games
 from league.standings.compute import Rules
 from league.standings.formulas import validate_formula
 from league.standings.metrics import validate_tie_breakers
@@ -21,8 +21,8 @@ def resolve_game_rules(*, variant: str, preset: str, overrides: dict | None) -> 
     if not isinstance(variant, str) or not isinstance(preset, str):
         raise ApplicationError("The variant and the preset are names (text).", extra={"field": "rules"})
     try:
-        return hooks.resolve_rules(variant=variant, preset=preset, overrides=overrides or {})
-    except hooks.RulesRefused as exc:
+        return games().resolve_rules(variant=variant, preset=preset, overrides=overrides or {})
+    except RulesRefused as exc:
         raise ApplicationError(f"These game rules are not allowed: {exc}", extra={"field": "rules"}) from exc
 
 

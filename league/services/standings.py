@@ -5,7 +5,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db import transaction
 from django.db.models import Count, F, Max, Sum
@@ -13,7 +13,6 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.events import publish
-from league import hooks
 from league.models import (
     Event,
     EventResult,
@@ -43,17 +42,20 @@ from league.standings.metrics import Tally
 logger = logging.getLogger(__name__)
 
 
-def event_results_rebuild(*, event: Event) -> list[EventResult]:
-    """Derive each player's event result from the event's finished games and its ledger adjustments.
+class SeatRow(TypedDict):
+    """One seat of an event's game, or one place of a tournament, as a higher app hands it to league."""
 
-    A player ranks by the latest round they reached, then by their place in that round's game;
-    players on the same rung share a place. Call it holding the event's league lock.
-    """
-    # A tournament's places come from the tournament (its registrations) when it has them; else from games.
-    seats = hooks.event_place_rows(event_id=event.pk)
-    if seats is None:
-        seats = hooks.finished_seat_rows(event_id=event.pk)
-    # Credits in and out come from the ledger: buy-ins, re-buys and add-ons in; payouts and adjustments out.
+    player_id: int
+    round: int
+    place: int | None
+    buy_in: int
+    rebuys: int
+    knockouts: int
+    biggest_pot: int
+
+
+def event_credits(event: Event) -> tuple[dict[int, int], dict[int, int]]:
+    """Credits in (buy-ins, re-buys, add-ons) and out (payouts, adjustments) per player, from the ledger."""
     credits_in: dict[int, int] = defaultdict(int)
     credits_out: dict[int, int] = defaultdict(int)
     for player_id, kind, amount in (
@@ -68,6 +70,18 @@ def event_results_rebuild(*, event: Event) -> list[EventResult]:
             credits_out[player_id] -= amount
         elif kind == LedgerKind.ADJUSTMENT:
             credits_out[player_id] += amount
+    return credits_in, credits_out
+
+
+def event_results_rebuild(*, event: Event, seats: Iterable[SeatRow]) -> list[EventResult]:
+    """Derive each player's event result from the seats a higher app hands in and the event's ledger.
+
+    `seats` are every finished game's seats, ordered by round, game and seat number (games), or a completed
+    tournament's places (tournaments): league never asks for them. A player ranks by the latest round they
+    reached, then by their place in that round's game; players on the same rung share a place. Call it holding
+    the event's league lock.
+    """
+    credits_in, credits_out = event_credits(event)
     per_player: dict[int, dict[str, Any]] = {}
     for seat in seats:
         row = per_player.setdefault(
@@ -111,6 +125,22 @@ def event_results_rebuild(*, event: Event) -> list[EventResult]:
             )
         )
     return EventResult.objects.bulk_create(results)
+
+
+def event_credits_refresh(*, event: Event) -> None:
+    """Bring the event's results' credits up to date with its ledger (after an adjustment): the places and the
+    seats they come from are unchanged. Call it holding the event's league lock."""
+    results = list(EventResult.objects.filter(event=event))
+    if not results:
+        return
+    credits_in, credits_out = event_credits(event)
+    prize_pool = sum(credits_in[result.player_id] for result in results)
+    for result in results:
+        result.credits_in = credits_in[result.player_id]
+        result.credits_out = credits_out[result.player_id]
+        result.prize_pool = prize_pool
+    EventResult.objects.bulk_update(results, ["credits_in", "credits_out", "prize_pool"])
+    standings_touch(event=event, player_ids=[result.player_id for result in results])
 
 
 def standings_touch(*, event: Event, player_ids: Iterable[int]) -> None:

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from config.client_address import client_address
 from config.errors import ApplicationError
+from config.inputs import parse_whole_number
 from league import selectors
 from league.models import JoinMode, JoinRequest, JoinRequestStatus, Membership, Player
 from league.services import joining
@@ -123,7 +124,7 @@ def join_settings(request: HttpRequest, slug: str) -> HttpResponse:
         action = request.POST.get("action", "")
         try:
             done = _act(request, league, action)
-        except (ApplicationError, JoinRequest.DoesNotExist, Player.DoesNotExist, ValueError) as exc:
+        except (ApplicationError, JoinRequest.DoesNotExist, Player.DoesNotExist) as exc:
             messages.error(request, getattr(exc, "message", "That request or guest is not in this league."))
             status = 400
         else:
@@ -167,13 +168,19 @@ def _act(request: HttpRequest, league: Any, action: str) -> str:
         return f"Invitation sent to {invite.email}."
     if action in ("approve", "decline"):
         join_request = JoinRequest.objects.select_related("user").get(
-            league=league, pk=int(request.POST.get("request", "")), status=JoinRequestStatus.PENDING
+            league=league,
+            pk=parse_whole_number(request.POST.get("request"), "The request", field="request"),
+            status=JoinRequestStatus.PENDING,
         )
         if action == "decline":
             joining.join_request_decline(actor=actor, request=join_request)
             return f"Declined {join_request.user.get_username()}'s request."
         guest_id = request.POST.get("guest") or ""
-        guest = Player.objects.get(pk=int(guest_id), memberships__league=league) if guest_id else None
+        guest = (
+            Player.objects.get(pk=parse_whole_number(guest_id, "The guest", field="guest"), memberships__league=league)
+            if guest_id
+            else None
+        )
         joining.join_request_approve(actor=actor, request=join_request, guest=guest)
         return f"{join_request.user.get_username()} is now a member."
     raise ApplicationError("Unknown action.")

@@ -8,9 +8,10 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from league import hooks, page_cache, page_stamps, pages, selectors
+from league import page_cache, page_stamps, pages, selectors
 from league.models import Player
 from league.permissions import can_edit_player
+from league.providers import games
 
 
 def home_page(request: HttpRequest) -> HttpResponse:
@@ -92,7 +93,7 @@ def _render_player_page(request: HttpRequest, pk: int, state, raw: dict, csrf_to
 
 
 def _my_tables(request: HttpRequest, player_id: int) -> str:
-    tables = hooks.player_tables(player_id=player_id)
+    tables = games().player_tables(player_id=player_id)
     context = {"now": [t for t in tables if t["seated"]], "played": [t for t in tables if not t["seated"]]}
     return render_to_string("tables/_my_tables.html", {"tables": context}, request)
 

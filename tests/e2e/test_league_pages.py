@@ -5,8 +5,8 @@ import io
 
 import pytest
 
-from league.demo import load_demo_data
 from league.models import Standing
+from tournaments.demo import load_demo_data
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

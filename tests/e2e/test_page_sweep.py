@@ -96,9 +96,9 @@ class Objects:
 def _demo_objects() -> Objects:
     from games.models import Game
     from games.online.models import OnlineTable
-    from league.demo import DEMO_LEAGUE, DEMO_PLAYER, load_demo_data
+    from league.demo import DEMO_LEAGUE, DEMO_PLAYER
     from league.models import EventKind, EventStatus, League, Membership, Player, Role
-    from tournaments.demo import DEMO_TOURNAMENT
+    from tournaments.demo import DEMO_TOURNAMENT, load_demo_data
     from tournaments.models import Tournament
 
     load_demo_data(io.StringIO())

@@ -307,7 +307,8 @@ def test_the_lobby_offers_only_the_chosen_events_variant_and_opens_a_classic_tab
 
     from django.contrib.auth import get_user_model
 
-    from league.demo import DEMO_ORGANISER, load_demo_data
+    from league.demo import DEMO_ORGANISER
+    from tournaments.demo import load_demo_data
 
     load_demo_data(io.StringIO())
     organiser = get_user_model().objects.get(username=DEMO_ORGANISER)

@@ -1,11 +1,11 @@
-"""Classic Sabacc is offered wherever a variant is chosen: the games hooks that league forms, league rules
+"""Classic Sabacc is offered wherever a variant is chosen: the games provider that league forms, league rules
 checks and online tables ask (`rule_choices`, `resolve_rules`), with its two presets and checked overrides."""
 
 import pytest
 
 from config.errors import ApplicationError
-from games.hooks import resolve_rules, rule_choices
-from league import hooks
+from games.providers import resolve_rules, rule_choices
+from league.providers import RulesRefused
 from league.services.rules import resolve_game_rules
 
 
@@ -24,7 +24,7 @@ def test_resolve_rules_gives_the_full_classic_option_set_with_overrides():
 
 
 def test_a_bad_classic_override_is_refused_with_what_is_allowed():
-    with pytest.raises(hooks.RulesRefused, match="'shift_rolls' must be one of turns_and_rounds, rounds, off"):
+    with pytest.raises(RulesRefused, match="'shift_rolls' must be one of turns_and_rounds, rounds, off"):
         resolve_rules(variant="classic", preset="classic", overrides={"shift_rolls": "never"})
     with pytest.raises(ApplicationError, match="These game rules are not allowed: Unknown option 'blinds'"):
         resolve_game_rules(variant="classic", preset="classic", overrides={"blinds": 2})

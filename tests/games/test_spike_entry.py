@@ -11,8 +11,8 @@ import pytest
 from config.errors import ApplicationError
 from games.models import Seat
 from games.services import result_record
-from league import hooks
 from league.forms import LeagueForm, option_specs, preset_choices, variant_choices
+from league.providers import games
 from league.services.leagues import league_create, season_create
 from tests.engine.spike.helpers import scripted_document
 from tests.factories import MembershipFactory, PlayerFactory
@@ -24,7 +24,7 @@ EXAMPLE = json.loads(
 
 
 def test_the_rule_choices_offer_the_variant_and_its_presets(world):
-    choices = hooks.rule_choices()
+    choices = games().rule_choices()
     assert choices["corellian_spike"] == ("galaxy_series", "cantina_spike")
     assert ("corellian_spike", "Corellian Spike") in variant_choices()
     assert {"galaxy_series", "cantina_spike", "cantina"} <= {value for value, _ in preset_choices()}

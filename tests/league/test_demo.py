@@ -6,9 +6,10 @@ from django.contrib.auth import get_user_model
 
 from games.models import Game
 from games.online.models import OnlineTable
-from league.demo import DEMO_LEAGUE, VARIANT_LEAGUES, load_demo_data
+from league.demo import DEMO_LEAGUE, VARIANT_LEAGUES
 from league.models import EventStatus, League, LedgerEntry, Standing
 from league.selectors import standings_rows
+from tournaments.demo import load_demo_data
 
 
 def test_the_demo_loads_once_and_keeps_the_organiser_login(db):

@@ -157,6 +157,7 @@ def test_results_rebuilt_with_nothing_scheduled_after_are_applied_once_committed
     from django.db import transaction
 
     from games.models import Seat
+    from games.selectors import finished_seat_rows
     from league.services import event_results_rebuild
 
     organiser = world.users["organiser"]
@@ -172,7 +173,7 @@ def test_results_rebuilt_with_nothing_scheduled_after_are_applied_once_committed
         with transaction.atomic():
             Seat.objects.filter(game__event=world.event, player=han).update(place=2)
             Seat.objects.filter(game__event=world.event, player=lando).update(place=1)
-            event_results_rebuild(event=world.event)
+            event_results_rebuild(event=world.event, seats=finished_seat_rows(world.event.pk))
         assert Standing.objects.get(league=world.league, scope="all", rank=1).player_id == han.pk  # not yet
     assert Standing.objects.get(league=world.league, scope="all", rank=1).player_id == lando.pk
     assert stored(world.league) == recomputed(world.league)

@@ -1,5 +1,5 @@
 """A season overrides single engine options of its league's rules (starting stack, blinds, a hand limit, ...):
-checked by the engine through `league.hooks`, refused beside the option with what is allowed and nothing saved,
+checked by the engine through `league.providers`, refused beside the option with what is allowed and nothing saved,
 editable on the organiser's season page (each option with the league's value), offered by the API, shown in
 words on the league page, and used by the games of that season."""
 

@@ -7,8 +7,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from league import permissions
-from league.demo import DEMO_ADMIN, DEMO_LEAGUE, DEMO_ORGANISER, DEMO_PASSWORD, DEMO_PLAYER, load_demo_data
+from league.demo import DEMO_ADMIN, DEMO_LEAGUE, DEMO_ORGANISER, DEMO_PASSWORD, DEMO_PLAYER
 from league.models import League, Player
+from tournaments.demo import load_demo_data
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ from itertools import pairwise
 
 import pytest
 
-from games.hooks import rule_choices
+from games.providers import rule_choices
 from league.pages import rules_in_words, rules_name
 
 

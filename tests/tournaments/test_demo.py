@@ -4,9 +4,8 @@ import io
 
 from django.test import Client
 
-from league.demo import load_demo_data
 from tournaments import services
-from tournaments.demo import DEMO_TOURNAMENT
+from tournaments.demo import DEMO_TOURNAMENT, load_demo_data
 from tournaments.models import ClockEvent, Tournament, TournamentStatus
 
 

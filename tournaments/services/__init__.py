@@ -1,16 +1,17 @@
 """Every write to a tournament, one module per subject; every public name is re-exported here, so
-`from tournaments import services` and `services.tournament_register(...)` keep working."""
+`from tournaments import services` and `services.tournament_register(...)` keep working. The reads a service
+uses (the clock, the prize pool, the payout table, the revealed seed) live in `tournaments.selectors`, re-exported
+here too."""
 
+from tournaments.selectors import entry_count, payout_table, prize_pool, revealed_seed, tournament_clock
 from tournaments.services.clock import (
     clock_tick_due,
-    clock_topic,
-    tournament_clock,
     tournament_clock_move,
     tournament_clock_pause,
     tournament_clock_start,
     tournament_clock_tick,
 )
-from tournaments.services.common import MAX_STACK
+from tournaments.services.common import MAX_STACK, clock_topic
 from tournaments.services.eliminations import tournament_eliminate, tournament_eliminate_undo
 from tournaments.services.halcyon import (
     tournament_halcyon_online_open,
@@ -28,20 +29,17 @@ from tournaments.services.online import (
 from tournaments.services.rebuys import tournament_rebuy
 from tournaments.services.registration import (
     check_structure,
-    prize_pool,
     tournament_create,
     tournament_register,
     tournament_unregister,
 )
 from tournaments.services.results import (
     deal_preview,
-    entry_count,
-    payout_table,
     tournament_complete,
     tournament_deal,
     tournament_payouts_set,
 )
-from tournaments.services.seats import revealed_seed, tournament_balance, tournament_draw, tournament_publish_seed
+from tournaments.services.seats import tournament_balance, tournament_draw, tournament_publish_seed
 from tournaments.services.structure import structure_preset, tournament_structure_set
 
 __all__ = [

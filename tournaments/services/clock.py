@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -25,44 +25,25 @@ from django.utils import timezone
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
+from config.inputs import Actor
 from league import services as league_services
 from tournaments import clock, structures
 from tournaments.errors import TournamentLogicError
 from tournaments.models import ClockEvent, ClockEventKind, Format, Tournament, TournamentStatus
-from tournaments.services.common import _check_manager, _lock
+from tournaments.selectors import clock_pauses as _pauses
+from tournaments.selectors import tournament_clock
+from tournaments.services.common import _check_manager, _lock, clock_topic
 
 logger = logging.getLogger(__name__)
+# The clock's task, by the name it is registered under (`tournaments.tasks`, which calls these services).
+CLOCK_TICK = "tournaments.clock_tick"
 WARNING_SECONDS = 60
-
-
-def clock_topic(tournament_id: int) -> str:
-    return f"tournament.{tournament_id}.clock"
-
-
-def _pauses(tournament: Tournament) -> list[clock.Pause]:
-    return [
-        clock.Pause(datetime.fromisoformat(begin), datetime.fromisoformat(end) if end else None)
-        for begin, end in tournament.clock_pauses
-    ]
 
 
 def _store_pauses(tournament: Tournament, pauses: list[clock.Pause]) -> None:
     tournament.clock_pauses = [
         [item.started_at.isoformat(), item.ended_at.isoformat() if item.ended_at else None] for item in pauses
     ]
-
-
-def tournament_clock(tournament: Tournament, *, now: datetime | None = None) -> clock.ClockState | None:
-    """The clock as every screen shows it (None before the clock starts)."""
-    if tournament.clock_started_at is None:
-        return None
-    return clock.clock_state(
-        levels=structures.structure_from_json(tournament.structure),
-        started_at=tournament.clock_started_at,
-        pauses=_pauses(tournament),
-        now=now or timezone.now(),
-        start_level=tournament.clock_start_level,
-    )
 
 
 def wall_time(tournament: Tournament, played_seconds: int) -> datetime | None:
@@ -234,9 +215,7 @@ def schedule_next_tick(tournament: Tournament, *, state: clock.ClockState | None
     tournament_id = tournament.pk
 
     def queue() -> None:
-        from tournaments.tasks import clock_tick
-
-        clock_tick.apply_async((tournament_id,), eta=eta)
+        current_app.tasks[CLOCK_TICK].apply_async((tournament_id,), eta=eta)
 
     transaction.on_commit(queue, robust=True)
 
@@ -246,9 +225,7 @@ def clock_changed(tournament: Tournament) -> None:
     tournament_id = tournament.pk
 
     def queue() -> None:
-        from tournaments.tasks import clock_tick
-
-        clock_tick.delay(tournament_id, reschedule=True)
+        current_app.tasks[CLOCK_TICK].delay(tournament_id, reschedule=True)
 
     publish(clock_topic(tournament_id), {"tournament": tournament_id, "kind": "changed"})
     transaction.on_commit(queue, robust=True)
@@ -271,7 +248,7 @@ def clock_tick_due(*, now: datetime | None = None) -> int:
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_clock_start(*, actor: Any, tournament: Tournament, now: datetime | None = None) -> Tournament:
+def tournament_clock_start(*, actor: Actor, tournament: Tournament, now: datetime | None = None) -> Tournament:
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
     if tournament.clock_started_at is not None:
@@ -292,7 +269,7 @@ def tournament_clock_start(*, actor: Any, tournament: Tournament, now: datetime 
 @retry_on_conflict
 @transaction.atomic
 def tournament_clock_pause(
-    *, actor: Any, tournament: Tournament, resume: bool = False, now: datetime | None = None
+    *, actor: Actor, tournament: Tournament, resume: bool = False, now: datetime | None = None
 ) -> Tournament:
     """Pause the clock (or resume it with `resume=True`): the pause is recorded as an interval."""
     now = now or timezone.now()
@@ -315,7 +292,7 @@ def tournament_clock_pause(
 @retry_on_conflict
 @transaction.atomic
 def tournament_clock_move(
-    *, actor: Any, tournament: Tournament, levels: int, now: datetime | None = None
+    *, actor: Actor, tournament: Tournament, levels: int, now: datetime | None = None
 ) -> Tournament:
     """Move the clock `levels` forward (+) or back (-): the level moved to starts now, with its full time.
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from config.errors import ApplicationError, ForbiddenError
 from config.events import publish
+from config.inputs import Actor
 from league import services as league_services
 from league.models import Player
 from league.permissions import can_manage_event
@@ -26,7 +27,7 @@ def _refuse_logic(exc: TournamentLogicError, field: str) -> ApplicationError:
     return ApplicationError(str(exc), extra={"field": field})
 
 
-def _check_manager(actor: Any, event: Any) -> None:
+def _check_manager(actor: Actor, event: Any) -> None:
     if not can_manage_event(actor, event):
         raise ForbiddenError(f"Only the organisers of {event.season.league} (and site admins) may run its tournaments.")
 
@@ -39,22 +40,16 @@ def _lock(tournament: Tournament) -> Tournament:
     return locked
 
 
-def _whole(value: Any, what: str, field: str, *, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ApplicationError(
-            f"{what} must be a whole number from {low:,} to {high:,}; got {value!r}.", extra={"field": field}
-        )
-    return value
+def clock_topic(tournament_id: int) -> str:
+    return f"tournament.{tournament_id}.clock"
 
 
 def _field_changed(tournament: Tournament) -> None:
     """Tell the clock's live pages that the field changed (players left, pool): public facts only, after commit."""
-    from tournaments.services.clock import clock_topic
-
     publish(clock_topic(tournament.pk), {"tournament": tournament.pk, "kind": "field"})
 
 
-def _book(tournament: Tournament, player: Player, kind: str, amount: int, actor: Any, reason: str = "") -> None:
+def _book(tournament: Tournament, player: Player, kind: str, amount: int, actor: Actor, reason: str = "") -> None:
     """A buy-in, re-buy or add-on (or its refund, negative) in the league's ledger, through the league's service."""
     league_services.ledger_book(
         actor=actor, event=tournament.event, player=player, kind=kind, amount=amount, reason=reason, reversal=amount < 0

@@ -3,12 +3,11 @@ undone."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor
 from league import services as league_services
 from league.models import AuditEntry, Player
 from tournaments.models import Registration, RegistrationStatus, Tournament, TournamentStatus
@@ -19,7 +18,7 @@ from tournaments.services.seats import _seat_late
 @retry_on_conflict
 @transaction.atomic
 def tournament_eliminate(
-    *, actor: Any, tournament: Tournament, player: Player, eliminated_by: Player | None = None
+    *, actor: Actor, tournament: Tournament, player: Player, eliminated_by: Player | None = None
 ) -> Registration:
     """A player goes out: their place is the number of players still in, counting them."""
     tournament = _lock(tournament)
@@ -43,7 +42,7 @@ def tournament_eliminate(
 
 def _eliminate(
     *,
-    actor: Any,
+    actor: Actor,
     tournament: Tournament,
     registration: Registration,
     eliminated_by: Player | None,
@@ -73,7 +72,7 @@ def _eliminate(
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_eliminate_undo(*, actor: Any, tournament: Tournament) -> Registration:
+def tournament_eliminate_undo(*, actor: Actor, tournament: Tournament) -> Registration:
     """Undo the latest elimination (a mistake at the table): the player is back in, in their seat when it is free."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)

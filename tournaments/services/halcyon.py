@@ -20,19 +20,18 @@ from django.db import transaction
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor, is_digits
 from games.online import services as online_services
 from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
 from league.models import AuditEntry, Player
 from tournaments import halcyon
 from tournaments.errors import TournamentLogicError
+from tournaments.halcyon import HALCYON_VARIANT, OPENED
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services.common import _check_manager, _lock
 
 logger = logging.getLogger(__name__)
-
-HALCYON_VARIANT = "coruscant_shift"  # the Halcyon preset is Coruscant Shift's (seed 002)
-OPENED = "tournament_halcyon_online_open"
 
 
 def seat_name(player_id: int) -> str:
@@ -63,7 +62,7 @@ def table_results(
     for name, credits in result["stacks"].items():
         if players is not None and name in players:
             player_id = players[name]
-        elif players is None and name.startswith("p") and name[1:].isascii() and name[1:].isdigit() and len(name) <= 19:
+        elif players is None and name.startswith("p") and is_digits(name[1:]):
             player_id = int(name[1:])
         else:
             raise ApplicationError(f"Seat {name!r} is not a player of the tournament (seats are named p<player id>).")
@@ -81,7 +80,9 @@ ONLINE_STATUSES = (TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED)
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_halcyon_table(*, actor: Any, tournament: Tournament, table_number: int, replay: dict[str, Any]) -> dict:
+def tournament_halcyon_table(
+    *, actor: Actor, tournament: Tournament, table_number: int, replay: dict[str, Any]
+) -> dict:
     """Record one table's game of the current Halcyon round (a physical table's, or one played elsewhere). When
     the round's last table is in: with several tables, the best of each advance to a final table (the others are
     out); with one, the places are final."""
@@ -94,7 +95,7 @@ def tournament_halcyon_table(*, actor: Any, tournament: Tournament, table_number
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_halcyon_table_entered(*, actor: Any, tournament: Tournament, table_number: int, results: Any) -> dict:
+def tournament_halcyon_table_entered(*, actor: Actor, tournament: Tournament, table_number: int, results: Any) -> dict:
     """Record one physical table's game of the current Halcyon round without a replay: for each player seated at
     the table, their final credits and, for a player who went out, the hand they went out in. Checked as
     `_entered_seats` says, then recorded through the same path as a replay (places, advancing, audit "entered")."""
@@ -196,7 +197,7 @@ def _seated(tournament: Tournament) -> list[Registration]:
 
 def _record(
     *,
-    actor: Any,
+    actor: Actor,
     tournament: Tournament,
     table_number: int,
     replay: dict[str, Any] | None = None,
@@ -272,7 +273,7 @@ def _check_dealers(seats: list[halcyon.SeatResult], dealers: list[str], players:
 @retry_on_conflict
 @transaction.atomic
 def tournament_halcyon_online_open(
-    *, actor: Any, tournament: Tournament, table_number: Any, turn_seconds: Any = 30
+    *, actor: Actor, tournament: Tournament, table_number: Any, turn_seconds: Any = 30
 ) -> OnlineTable:
     """Open a Halcyon table of the current round online for its seated players: Coruscant Shift's Halcyon preset
     (every player deals once) with the tournament's starting stack each; the clock's levels leave it alone. When
@@ -341,7 +342,7 @@ def tournament_halcyon_online_open(
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_halcyon_online_record(*, actor: Any, tournament: Tournament, table_number: Any) -> dict:
+def tournament_halcyon_online_record(*, actor: Actor, tournament: Tournament, table_number: Any) -> dict:
     """The organiser records a finished online table of the round being played whose game the task did not record
     (it was refused, or the task has not run yet): the same path, with the reason shown when it is refused."""
     tournament = _lock(tournament)

@@ -13,21 +13,22 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor
 from games.engine.variant import get_variant
 from games.online import services as online_services
 from games.online import tournament as online_tournament
-from games.online import tournament_rebuys
 from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
 from league.models import AuditEntry, Player
 from league.services import audit
-from tournaments import structures
+from tournaments import selectors, structures
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
-from tournaments.services.clock import tournament_clock
+from tournaments.selectors import may_rebuy_again as _may_rebuy_again
+from tournaments.selectors import rebuys_open, tournament_clock
+from tournaments.selectors import registration_open as _registration_open
 from tournaments.services.common import _check_manager, _lock
 from tournaments.services.eliminations import _eliminate
 from tournaments.services.rebuys import tournament_rebuy
-from tournaments.services.registration import _registration_open
 
 
 @retry_on_conflict
@@ -112,22 +113,6 @@ def _knocked_out_by(tournament: Tournament, winner: int | None, player_id: int) 
     return Player.objects.get(pk=winner) if still_in else None
 
 
-def rebuys_open(tournament: Tournament, now: datetime) -> bool:
-    """Whether a re-buy tournament's re-buy period is open (it ends with late registration)."""
-    return (
-        tournament.format == Format.REBUY
-        and tournament.status == TournamentStatus.RUNNING
-        and _registration_open(tournament, now)
-    )
-
-
-def _may_rebuy_again(registration: Registration, policy: Any) -> bool:
-    """The event's buy-in policy lets this player re-buy (once more)."""
-    if policy is None or not policy.rebuys_allowed or not policy.rebuy_amount:
-        return False
-    return not policy.max_rebuys or registration.rebuys < policy.max_rebuys
-
-
 def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
     """After a re-buy tournament's re-buy period (under the tournament's lock): every player still out of chips
     at an online table, with no re-buy on its way, is eliminated, the earliest bust first (the worse place; the
@@ -181,26 +166,6 @@ def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
     return eliminated
 
 
-def rebuy_offer(*, event_id: int, player_id: int, stack: int = 0) -> dict[str, Any] | None:
-    """`games.hooks.online_rebuy_offer`: the re-buy a player with `stack` chips in front of them may make now
-    (`{"amount"}`), or None: out of chips, or at or below the tournament's re-buy threshold (counting what they
-    put in the hand being played, as `tournament_rebuy` does)."""
-    tournament = Tournament.objects.filter(event_id=event_id).select_related("event__season__league").first()
-    if tournament is None or stack > tournament.rebuy_at_or_below or not rebuys_open(tournament, timezone.now()):
-        return None
-    if stack > 0:
-        place = tournament_rebuys.rebuy_place(event_id=event_id, player_id=player_id)
-        if place is None or place["stack"] > tournament.rebuy_at_or_below:
-            return None
-    registration = Registration.objects.filter(
-        tournament=tournament, player_id=player_id, status=RegistrationStatus.REGISTERED
-    ).first()
-    policy = league_services.effective_buy_in_policy(tournament.event)
-    if registration is None or not _may_rebuy_again(registration, policy):
-        return None
-    return {"amount": policy.rebuy_amount}
-
-
 def rebuys_open_at(*, event_id: int, player_ids: list[int]) -> bool:
     """`games.hooks.online_rebuys_open`: whether any of these players may still re-buy (the re-buy period is open,
     they are still in and the policy lets them re-buy once more)."""
@@ -216,7 +181,7 @@ def rebuys_open_at(*, event_id: int, player_ids: list[int]) -> bool:
     )
 
 
-def player_rebuy(*, actor: Any, event_id: int, player_id: int) -> None:
+def player_rebuy(*, actor: Actor, event_id: int, player_id: int) -> None:
     """`games.hooks.online_tournament_rebuy`: a player's own re-buy from their online table."""
     tournament = Tournament.objects.filter(event_id=event_id).first()
     if tournament is None:
@@ -234,7 +199,7 @@ def _playing_level(levels: list[structures.Level], index: int) -> structures.Lev
 @retry_on_conflict
 @transaction.atomic
 def tournament_online_table_open(
-    *, actor: Any, tournament: Tournament, table_number: Any, turn_seconds: Any = 30, now: datetime | None = None
+    *, actor: Actor, tournament: Tournament, table_number: Any, turn_seconds: Any = 30, now: datetime | None = None
 ) -> Any:
     """Open an online table for a tournament table's seated players, at the level in force, with the event's
     rules: escalation off (the levels come from the clock, at each next hand), no re-buys at the table (the
@@ -332,14 +297,12 @@ def tournament_online_table_open(
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_online_moves(*, actor: Any, tournament: Tournament) -> dict[str, list]:
+def tournament_online_moves(*, actor: Actor, tournament: Tournament) -> dict[str, list]:
     """Carry out the balancing moves between running online tables (`selectors.online_moves`), each through
     `games.online.tournament.seat_move`: `{"made": [...], "waiting": [...]}`. A move whose source table is
     playing a hand waits for that hand to end and is made at its hand break by itself (`waiting`, cancellable);
     a player whose new table is playing a hand leaves now and sits down there at its hand break (`on_the_way`,
     also listed as waiting). Refused when nothing is to move. Asking twice moves nobody twice."""
-    from tournaments import selectors
-
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
     if tournament.status != TournamentStatus.RUNNING:
@@ -375,7 +338,7 @@ def tournament_online_moves(*, actor: Any, tournament: Tournament) -> dict[str, 
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_online_move_cancel(*, actor: Any, tournament: Tournament, move_id: Any) -> Any:
+def tournament_online_move_cancel(*, actor: Actor, tournament: Tournament, move_id: Any) -> Any:
     """Cancel a move between online tables still waiting for a hand to end; it is listed to make again."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)

@@ -11,11 +11,12 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor, whole_number
 from league import services as league_services
 from league.models import LedgerKind, Player
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament
-from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _seated, _whole
-from tournaments.services.registration import _registration_open
+from tournaments.selectors import registration_open as _registration_open
+from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _seated
 from tournaments.services.seats import _seat_late
 
 
@@ -30,7 +31,7 @@ def rebuy_limit(tournament: Tournament) -> str:
 @transaction.atomic
 def tournament_rebuy(
     *,
-    actor: Any,
+    actor: Actor,
     tournament: Tournament,
     player: Player,
     kind: str,
@@ -131,7 +132,7 @@ def _check_rebuy_stack(
             extra={"field": "stack"},
         )
     else:
-        held = _whole(stack, "The chip count", "stack", low=0, high=MAX_STACK)
+        held = whole_number(stack, "The chip count", field="stack", minimum=0, maximum=MAX_STACK)
         where = f"table {registration.table_number}" if registration.table_number else "their table"
     if held > limit:
         raise ConflictError(f"{player} still has {held:,} chips at {where}: {rebuy_limit(tournament)}.")

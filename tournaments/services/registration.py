@@ -11,9 +11,10 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError, ForbiddenError
+from config.inputs import Actor, whole_number
 from games.engine.variant import get_variant
 from league import services as league_services
-from league.models import EventKind, LedgerEntry, LedgerKind, Membership, Player
+from league.models import EventKind, LedgerKind, Membership, Player
 from league.permissions import can_manage_event
 from tournaments import structures
 from tournaments.errors import TournamentLogicError
@@ -22,11 +23,10 @@ from tournaments.models import (
     Registration,
     RegistrationStatus,
     Tournament,
-    TournamentStatus,
     rebuy_threshold_error,
 )
-from tournaments.services.clock import tournament_clock
-from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _refuse_logic, _whole
+from tournaments.selectors import registration_open as _registration_open
+from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _refuse_logic
 from tournaments.services.seats import _seat_late
 
 
@@ -54,7 +54,7 @@ def check_structure(data: Any, *, event: Any) -> list[str]:
 @transaction.atomic
 def tournament_create(
     *,
-    actor: Any,
+    actor: Actor,
     event: Any,
     structure: list[dict[str, Any]],
     format: str = Format.FREEZEOUT,
@@ -71,13 +71,19 @@ def tournament_create(
         raise ApplicationError(
             f"Unknown format {format!r}; choose one of {', '.join(Format.values)}.", extra={"field": "format"}
         )
-    _whole(starting_stack, "The starting stack", "starting_stack", low=1, high=MAX_STACK)
-    _whole(seats_per_table, "Seats per table", "seats_per_table", low=2, high=8)
+    whole_number(starting_stack, "The starting stack", field="starting_stack", minimum=1, maximum=MAX_STACK)
+    whole_number(seats_per_table, "Seats per table", field="seats_per_table", minimum=2, maximum=8)
     if cap is not None:
-        _whole(cap, "The cap", "cap", low=2, high=10_000)
-    _whole(late_registration_level, "The late registration level", "late_registration_level", low=0, high=1_000)
-    _whole(advance_per_table, "Players advancing per table", "advance_per_table", low=1, high=8)
-    _whole(rebuy_at_or_below, "The re-buy threshold", "rebuy_at_or_below", low=0, high=MAX_STACK)
+        whole_number(cap, "The cap", field="cap", minimum=2, maximum=10_000)
+    whole_number(
+        late_registration_level,
+        "The late registration level",
+        field="late_registration_level",
+        minimum=0,
+        maximum=1_000,
+    )
+    whole_number(advance_per_table, "Players advancing per table", field="advance_per_table", minimum=1, maximum=8)
+    whole_number(rebuy_at_or_below, "The re-buy threshold", field="rebuy_at_or_below", minimum=0, maximum=MAX_STACK)
     if message := rebuy_threshold_error(rebuy_at_or_below, format=format, starting_stack=starting_stack):
         raise ApplicationError(message, extra={"field": "rebuy_at_or_below"})
     if payout_template not in ("winner_takes_all", "top_3", "top_15_percent"):
@@ -107,16 +113,7 @@ def tournament_create(
     return tournament
 
 
-def _registration_open(tournament: Tournament, now: datetime) -> bool:
-    if tournament.status == TournamentStatus.REGISTERING:
-        return True
-    if tournament.status != TournamentStatus.RUNNING or not tournament.late_registration_level:
-        return False
-    state = tournament_clock(tournament, now=now)
-    return state is None or state.level_index + 1 <= tournament.late_registration_level
-
-
-def _may_register(actor: Any, tournament: Tournament, player: Player) -> None:
+def _may_register(actor: Actor, tournament: Tournament, player: Player) -> None:
     event = tournament.event
     if can_manage_event(actor, event):
         return
@@ -130,7 +127,7 @@ def _may_register(actor: Any, tournament: Tournament, player: Player) -> None:
 @retry_on_conflict
 @transaction.atomic
 def tournament_register(
-    *, actor: Any, tournament: Tournament, player: Player, now: datetime | None = None
+    *, actor: Actor, tournament: Tournament, player: Player, now: datetime | None = None
 ) -> Registration:
     """Register a player: seated in the field while there is room (buy-in booked), on the waiting list past the cap."""
     now = now or timezone.now()
@@ -161,7 +158,7 @@ def tournament_register(
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_unregister(*, actor: Any, tournament: Tournament, player: Player) -> Registration | None:
+def tournament_unregister(*, actor: Actor, tournament: Tournament, player: Player) -> Registration | None:
     """Withdraw before the draw: the buy-in is refunded, and the first on the waiting list takes the place.
 
     Returns the registration promoted from the waiting list, if any.
@@ -202,11 +199,3 @@ def tournament_unregister(*, actor: Any, tournament: Tournament, player: Player)
         data={"player": player.pk, "promoted": promoted.player_id if promoted else None},
     )
     return promoted
-
-
-def prize_pool(tournament: Tournament) -> int:
-    """Every buy-in, re-buy and add-on booked at the event (refunds included)."""
-    kinds = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON)
-    return sum(
-        LedgerEntry.objects.filter(event_id=tournament.event_id, kind__in=kinds).values_list("amount", flat=True)
-    )

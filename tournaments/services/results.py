@@ -6,18 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Sum
+from django.db.models import Count
 from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor
 from league import services as league_services
 from league.models import EventStatus, LedgerKind
+from league.services import SeatRow
 from tournaments import payouts
 from tournaments.errors import TournamentLogicError
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
+from tournaments.selectors import entry_count, payout_table
 from tournaments.services.common import _check_manager, _lock
-from tournaments.services.registration import prize_pool
 
 TEMPLATES = ("winner_takes_all", "top_3", "top_15_percent", "custom")
 TEMPLATE_LABELS = {
@@ -28,30 +30,10 @@ TEMPLATE_LABELS = {
 }
 
 
-def entry_count(tournament: Tournament) -> int:
-    """Entries paid (buy-ins and re-entries) of the field, for how many places the template pays."""
-    return (
-        Registration.objects.filter(tournament=tournament)
-        .exclude(status=RegistrationStatus.WAITING)
-        .aggregate(total=Sum("entries"))["total"]
-        or 0
-    )
-
-
-def payout_table(tournament: Tournament) -> list[int]:
-    """Credits for 1st, 2nd, ... from the prize pool and the tournament's template; [] before anyone entered."""
-    entries = entry_count(tournament)
-    if entries < 1:
-        return []
-    pool = max(0, prize_pool(tournament))
-    shares = tournament.payout_shares if tournament.payout_template == "custom" else None
-    return payouts.payouts(pool=pool, entries=entries, template=tournament.payout_template, shares=shares)
-
-
 @retry_on_conflict
 @transaction.atomic
 def tournament_payouts_set(
-    *, actor: Any, tournament: Tournament, template: str, shares: list[int] | None = None
+    *, actor: Actor, tournament: Tournament, template: str, shares: list[int] | None = None
 ) -> Tournament:
     """Choose the payout template, or a custom table of shares in basis points (1st first, adding up to 10,000)."""
     if template not in TEMPLATES:
@@ -138,7 +120,7 @@ def deal_preview(tournament: Tournament, *, method: str, stacks: dict[int, Any])
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_deal(*, actor: Any, tournament: Tournament, method: str, stacks: dict[int, Any]) -> dict[str, Any]:
+def tournament_deal(*, actor: Actor, tournament: Tournament, method: str, stacks: dict[int, Any]) -> dict[str, Any]:
     """Record a deal at the final table: the prizes left shared by ICM or by chips; places follow the stacks."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
@@ -158,7 +140,7 @@ def tournament_deal(*, actor: Any, tournament: Tournament, method: str, stacks: 
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_complete(*, actor: Any, tournament: Tournament) -> Tournament:
+def tournament_complete(*, actor: Actor, tournament: Tournament) -> Tournament:
     """The tournament is over (one player left, or a deal): places, payouts booked, the event finished, points.
 
     Each prize is booked in the league's ledger as a payout (negative: it leaves the table), so the event's
@@ -229,15 +211,12 @@ def tournament_complete(*, actor: Any, tournament: Tournament) -> Tournament:
         data={"prizes": {str(r.player_id): r.prize for r in everyone if r.prize}},
     )
     league_services.event_update(actor=actor, event=tournament.event, status=EventStatus.FINISHED)
-    league_services.event_results_rebuild(event=tournament.event)
+    league_services.event_results_rebuild(event=tournament.event, seats=place_rows(tournament))
     return tournament
 
 
-def place_rows(*, event_id: int) -> list[dict[str, Any]] | None:
-    """The league's hook (`league.hooks.event_place_rows`): a completed tournament's places as seat rows."""
-    tournament = Tournament.objects.filter(event_id=event_id, completed_at__isnull=False).first()
-    if tournament is None:
-        return None
+def place_rows(tournament: Tournament) -> list[SeatRow]:
+    """A completed tournament's places as the seat rows league derives the event's results from."""
     knockouts = dict(
         Registration.objects.filter(tournament=tournament, eliminated_by__isnull=False)
         .values("eliminated_by")

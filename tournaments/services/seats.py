@@ -4,13 +4,13 @@ returning player, and balance the tables."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ConflictError
+from config.inputs import Actor
 from league import services as league_services
 from tournaments import seating
 from tournaments.errors import TournamentLogicError
@@ -43,7 +43,7 @@ def _seat_late(tournament: Tournament, registration: Registration) -> None:
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_publish_seed(*, actor: Any, tournament: Tournament) -> str:
+def tournament_publish_seed(*, actor: Actor, tournament: Tournament) -> str:
     """Choose the secret draw seed and publish its SHA-256 (returned); the seed itself stays hidden until the draw."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
@@ -64,7 +64,7 @@ def tournament_publish_seed(*, actor: Any, tournament: Tournament) -> str:
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_draw(*, actor: Any, tournament: Tournament, now: datetime | None = None) -> dict[int, tuple[int, int]]:
+def tournament_draw(*, actor: Actor, tournament: Tournament, now: datetime | None = None) -> dict[int, tuple[int, int]]:
     """Draw the seats from the published seed: player id -> (table, seat). The seed is revealed from then on."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
@@ -100,15 +100,10 @@ def tournament_draw(*, actor: Any, tournament: Tournament, now: datetime | None 
     return draw
 
 
-def revealed_seed(tournament: Tournament) -> str | None:
-    """The draw seed, only once the seats are drawn."""
-    return tournament.draw_seed if tournament.drawn_at is not None else None
-
-
 @retry_on_conflict
 @transaction.atomic
 def tournament_balance(
-    *, actor: Any, tournament: Tournament, next_big_blind: dict[int, int] | None = None
+    *, actor: Actor, tournament: Tournament, next_big_blind: dict[int, int] | None = None
 ) -> list[seating.Move]:
     """Move players so tables are within one of each other, breaking tables when they fit in fewer.
 

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from config.db import retry_on_conflict
 from config.errors import ConflictError
+from config.inputs import Actor
 from league import services as league_services
 from tournaments import structures
 from tournaments.errors import TournamentLogicError
@@ -34,7 +35,7 @@ def structure_preset(*, event: Any, duration_minutes: int, starting_stack: int, 
 
 @retry_on_conflict
 @transaction.atomic
-def tournament_structure_set(*, actor: Any, tournament: Tournament, structure: Any) -> Tournament:
+def tournament_structure_set(*, actor: Actor, tournament: Tournament, structure: Any) -> Tournament:
     """Replace the levels of a tournament whose clock has not started (a running clock reads them)."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from league.demo import load_demo_data
+from tournaments.demo import load_demo_data
 
 
 class Command(BaseCommand):

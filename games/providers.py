@@ -1,0 +1,65 @@
+"""The games app's answers to league (`league.providers.GamesProvider`), provided when the app starts."""
+
+from typing import Any
+
+from games.engine import EngineError, resolve_options
+from games.engine.options import option_specs, variant_presets
+from league.providers import RulesRefused
+
+
+class Games:
+    """Rules from the engine and a player's online tables, as plain values for league."""
+
+    def resolve_rules(self, *, variant: str, preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return resolve_options(variant, preset, overrides)
+        except EngineError as exc:
+            raise RulesRefused(str(exc)) from exc
+
+    def rule_choices(self) -> dict[str, tuple[str, ...]]:
+        return variant_presets()
+
+    def option_specs(self) -> list[dict[str, Any]]:
+        return option_specs()
+
+    def player_tables(self, *, player_id: int) -> list[dict[str, Any]]:
+        from games.online.models import OnlineSeat, TableStatus
+
+        rows = (
+            OnlineSeat.objects.filter(player_id=player_id)
+            .order_by("-table__created_at", "-table_id")
+            .values(
+                "left",
+                "table_id",
+                "table__name",
+                "table__status",
+                "table__game_id",
+                "table__event__name",
+                "table__event__season__league__name",
+            )[:200]
+        )
+        return [
+            {
+                "id": row["table_id"],
+                "name": row["table__name"],
+                "league": row["table__event__season__league__name"],
+                "event": row["table__event__name"],
+                "status": row["table__status"],
+                "seated": not row["left"] and row["table__status"] != TableStatus.FINISHED,
+                "game": row["table__game_id"],
+            }
+            for row in rows
+        ]
+
+
+GAMES = Games()
+
+
+def resolve_rules(*, variant: str, preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    """The engine's full option set for these rules; raises `league.providers.RulesRefused` with its reason."""
+    return GAMES.resolve_rules(variant=variant, preset=preset, overrides=overrides)
+
+
+def rule_choices() -> dict[str, tuple[str, ...]]:
+    """{variant: (preset, ...)} the engine plays."""
+    return GAMES.rule_choices()

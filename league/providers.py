@@ -1,0 +1,51 @@
+"""What league must ask of the games app, which it never imports: the rules its forms and checks offer and
+validate, and a player's online tables for their own page.
+
+Apps depend one way (`config` <- `league` <- `games` <- `tournaments`, see docs/architecture.md). Results are
+not asked for: games and tournaments hand league the rows it needs (`event_results_rebuild(seats=...)`). What
+league must still ask it asks of one typed object, `GamesProvider`, that the games app provides when it starts
+(`GamesConfig.ready`).
+"""
+
+from typing import Any, Protocol
+
+
+class RulesRefused(Exception):
+    """The rules engine refused a set of game rules; the message says why."""
+
+
+class GamesProvider(Protocol):
+    """The games app's answers to league, in plain values."""
+
+    def resolve_rules(self, *, variant: str, preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
+        """The engine's full option set for these rules; raises `RulesRefused` with the engine's reason."""
+        ...
+
+    def rule_choices(self) -> dict[str, tuple[str, ...]]:
+        """{variant: (preset, ...)} the engine plays."""
+        ...
+
+    def option_specs(self) -> list[dict[str, Any]]:
+        """Every option of every variant: name, kind, choices, the variants that have it."""
+        ...
+
+    def player_tables(self, *, player_id: int) -> list[dict[str, Any]]:
+        """The online tables a player sits at or sat at, newest first, as plain rows (id, name, league, event,
+        status, seated: still at the table and the game not over, game: the league game's id once started)."""
+        ...
+
+
+_games: GamesProvider | None = None
+
+
+def provide_games(provider: GamesProvider) -> None:
+    """Set the games app's provider (called once by `GamesConfig.ready`)."""
+    global _games
+    _games = provider
+
+
+def games() -> GamesProvider:
+    """The games app's provider; a clear error when the games app is not installed."""
+    if _games is None:
+        raise LookupError("No games provider: is the games app in INSTALLED_APPS?")
+    return _games

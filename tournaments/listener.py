@@ -1,0 +1,32 @@
+"""The tournament app's `games.hooks.TournamentListener`: what games' online tables report to tournaments and
+ask of them. Reports run after the table's commit and are recorded by a task."""
+
+from typing import Any
+
+from config.inputs import Actor
+from tournaments.selectors import rebuy_offer
+from tournaments.services.online import move_wanted, player_rebuy, rebuys_open_at
+
+
+class TournamentTables:
+    def players_out(self, *, event_id: int, table_id: int, hand: int, busts: list[dict[str, Any]]) -> None:
+        from tournaments import tasks
+
+        tasks.online_busts.delay(event_id=event_id, table_id=table_id, hand=hand, busts=busts)
+
+    def move_wanted(self, *, event_id: int, player_id: int, to_table: int) -> str | None:
+        return move_wanted(event_id=event_id, player_id=player_id, to_table=to_table)
+
+    def rebuys_open(self, *, event_id: int, player_ids: list[int]) -> bool:
+        return rebuys_open_at(event_id=event_id, player_ids=player_ids)
+
+    def rebuy_offer(self, *, event_id: int, player_id: int, stack: int = 0) -> dict[str, Any] | None:
+        return rebuy_offer(event_id=event_id, player_id=player_id, stack=stack)
+
+    def rebuy(self, *, actor: Actor, event_id: int, player_id: int) -> None:
+        player_rebuy(actor=actor, event_id=event_id, player_id=player_id)
+
+    def table_finished(self, *, event_id: int, table_id: int, tournament_table: int) -> None:
+        from tournaments import tasks
+
+        tasks.halcyon_online_table.delay(event_id=event_id, table_id=table_id, tournament_table=tournament_table)
