@@ -31,7 +31,7 @@ MODULES = (
     "games.engine.pots",
     "games.engine.shuffle",
     "games.engine.chips",
-    "games.engine.hand",
+    "games.engine.coruscant.hand",
     "games.engine.classic.hand",
     "games.engine.classic.chance",
     "games.engine.classic.ranking",
@@ -42,8 +42,8 @@ MODULES = (
     "games.engine.classic.variant",
     "games.engine.bots.base",
     "games.engine.bots.random_legal",
-    "games.engine.bots.classic",
-    "games.engine.bots.spike",
+    "games.engine.classic.bots",
+    "games.engine.spike.bots",
 )
 
 

@@ -13,13 +13,11 @@ from typing import Any
 from games.engine import leftovers, views
 from games.engine.betting import LegalActions
 from games.engine.cards import Card
-from games.engine.dice import Dice
 from games.engine.errors import EngineError, IllegalAction, InvalidAmount, InvalidOptions, InvalidState, WrongPhase
 from games.engine.forced import Levels
-from games.engine.hand import Hand
-from games.engine.options import CoruscantShiftOptions
 from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, seeded, server_seed, shuffle
-from games.engine.variant import get_variant
+from games.engine.variant import VariantHand as Hand
+from games.engine.variant import default_variant, get_variant
 
 MIN_SEATS, MAX_SEATS = 2, 8
 MAX_ENTROPY = 200
@@ -66,8 +64,8 @@ class Game:
     )
 
     def __init__(self) -> None:
-        self.variant = get_variant("coruscant_shift")
-        self.options: CoruscantShiftOptions = CoruscantShiftOptions()
+        self.variant = default_variant()
+        self.options: Any = self.variant.options_class()
         self.preset: str | None = None
         self.names: list[str] = []
         self.starting_names: list[str] = []
@@ -120,12 +118,13 @@ class Game:
         players: Sequence[tuple[str, int]],
         dealer: int | None = None,
         rng: random.Random,
-        variant: str = "coruscant_shift",
+        variant: str | None = None,
         preset: str | None = None,
     ) -> "Game":
-        """A new game; `players` are (name, stack) in clockwise seat order. Without `dealer`, high card deals."""
+        """A new game of `variant` (default: the first registered); `players` are (name, stack) in clockwise seat
+        order. Without `dealer`, high card deals."""
         game = cls()
-        game.variant = get_variant(variant)
+        game.variant = default_variant() if variant is None else get_variant(variant)
         game.options = game.variant.coerce_options(options)
         game.preset = preset
         players = list(players)
@@ -249,7 +248,7 @@ class Game:
     def verify_start_hand(
         self,
         deck: list[Card] | None = None,
-        dice: Dice | None = None,
+        dice: Any = None,
         *,
         reshuffles: list[list[Card]] | None = None,
         entropy: dict[int, str] | None = None,
@@ -276,7 +275,7 @@ class Game:
         self,
         *,
         deck: list[Card] | None = None,
-        dice: Dice | None = None,
+        dice: Any = None,
         reshuffles: list[list[Card]] | None = None,
         entropy: dict[int, str] | None = None,
     ) -> Hand:

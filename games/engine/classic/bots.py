@@ -117,3 +117,8 @@ class ClassicSensibleBot:
 
 
 CLASSIC_BOTS: dict[str, type] = {ClassicRandomBot.kind: ClassicRandomBot, ClassicSensibleBot.kind: ClassicSensibleBot}
+
+
+def sensible_decision(view: dict, rng: random.Random, bluff: float) -> Decision:
+    """The sensible bot's Classic decision (Classic's play does not bluff)."""
+    return ClassicSensibleBot(rng).decide(view)

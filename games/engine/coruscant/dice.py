@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from games.engine.cards import SUIT_LETTERS, SUIT_NAMES
 from games.engine.errors import EngineError
+from games.engine.shuffle import seeded
 
 GOLD_FACES = (0, 0, 5, -5, 10, -10)
 SILVER_FACES = ("circle", "triangle", "square")
@@ -51,3 +52,8 @@ def encode_dice(dice: Dice) -> str:
 
 def decode_dice(text: str) -> Dice:
     return Dice(number=int(text[:-1]), suit=SUIT_NAMES[text[-1]])
+
+
+def dice_from_seed(seed: str) -> Dice:
+    """The dice of a hand from its hand seed (fair decks: `random.Random(s + "/dice")`)."""
+    return roll(seeded(f"{seed}/dice"))

@@ -10,7 +10,10 @@ from collections import Counter
 
 from games.engine.betting import BettingRound, BettingStructure, LegalActions
 from games.engine.cards import Card, encode_cards, parse_card, take
-from games.engine.dice import Dice
+from games.engine.coruscant.dice import Dice
+from games.engine.coruscant.evaluation import Score, best
+from games.engine.coruscant.options import CoruscantShiftOptions
+from games.engine.coruscant.summary import coruscant_summary
 from games.engine.errors import (
     IllegalAction,
     InvalidCard,
@@ -19,9 +22,7 @@ from games.engine.errors import (
     NotYourTurn,
     WrongPhase,
 )
-from games.engine.evaluation import Score, best
 from games.engine.forced import Levels, post_forced
-from games.engine.options import CoruscantShiftOptions
 from games.engine.pots import Pot, side_pots, uncalled
 from games.engine.records import Record, card_record
 from games.engine.shuffle import reshuffle_rng
@@ -553,8 +554,6 @@ class Hand:
 
     def summary(self, game) -> dict:
         """The hand as a replay result shows it (docs/replay.md)."""
-        from games.engine.views import coruscant_summary
-
         return coruscant_summary(game, self)
 
     def add_public_hand(self, data: dict) -> None:

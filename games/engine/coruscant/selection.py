@@ -9,7 +9,7 @@ from itertools import combinations
 from math import comb
 
 from games.engine.cards import DECK_COUNTS, Card, parse_card
-from games.engine.evaluation import Score, score
+from games.engine.coruscant.evaluation import Score, score
 
 HAND_SIZE = 5
 # A selection that misses after the shift is worth a little for being close; this is the weight of that.

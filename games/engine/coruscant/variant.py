@@ -3,16 +3,23 @@
 from collections.abc import Sequence
 from typing import Any
 
-from games.engine import options as cs_options
 from games.engine.cards import Card, codes, decode_cards, encode_cards
-from games.engine.dice import GOLD_FACES, SILVER_FACES, Dice, decode_dice, encode_dice, parse_dice
+from games.engine.coruscant import bots
+from games.engine.coruscant.dice import (
+    GOLD_FACES,
+    SILVER_FACES,
+    Dice,
+    decode_dice,
+    dice_from_seed,
+    encode_dice,
+    parse_dice,
+)
+from games.engine.coruscant.evaluation import Score, score
+from games.engine.coruscant.hand import Hand
+from games.engine.coruscant.options import PRESET_VALUES, CoruscantShiftOptions, build_coruscant_options
 from games.engine.errors import IllegalAction, ReplayError
-from games.engine.evaluation import Score, score
-from games.engine.hand import Hand
-from games.engine.options import CoruscantShiftOptions
 from games.engine.records import LETTER_VERBS, VERB_LETTERS
-from games.engine.shuffle import dice_from_seed
-from games.engine.variant import Variant, register
+from games.engine.variant import Variant
 
 
 class CoruscantShift(Variant):
@@ -23,7 +30,8 @@ class CoruscantShift(Variant):
     verb_args = {"select": ("cards",), "bet": ("amount",), "raise": ("amount",)}
     options_class = CoruscantShiftOptions
     hand_class = Hand
-    presets = cs_options.PRESET_VALUES
+    presets = PRESET_VALUES
+    sensible_decision = staticmethod(bots.decide)
     dice_recipe = (
         f'rng = random.Random(s + "/dice"), then rng.choice({GOLD_FACES!r}) for the gold die (the target) and '
         f"rng.choice({SILVER_FACES!r}) for the silver die (the target suit)"
@@ -40,7 +48,7 @@ class CoruscantShift(Variant):
 
     def build_options(self, preset: str, overrides: dict | None = None) -> CoruscantShiftOptions:
         # The presets' forced bets follow the min bet and the big blind (RULES 1.5).
-        return cs_options.build_options(self.name, preset, overrides)
+        return build_coruscant_options(preset, overrides)
 
     def evaluate(self, selection: Sequence[Card], dice: Dice) -> Score:
         return score(selection, dice.number, dice.suit_letter)
@@ -98,4 +106,4 @@ def _amount(action: dict, key: str) -> int:
     return value
 
 
-CORUSCANT_SHIFT = register(CoruscantShift())
+CORUSCANT_SHIFT = CoruscantShift()

@@ -13,6 +13,7 @@ from collections import Counter
 from functools import cache
 
 from games.engine.bots.base import Decision
+from games.engine.bots.betting import first, open_betting, raise_by, read_table
 from games.engine.cards import CARDS, FULL_DECK, Card, parse_card
 from games.engine.spike.evaluation import RANKS, evaluate
 
@@ -117,12 +118,7 @@ def bet(view: dict, rng: random.Random, bluff: float) -> Decision:
     """Bet by the hand's kind, and call when the chance of winning pays for the call (pot odds)."""
     legal = view["legal"]
     verbs = legal["verbs"]
-    me = next(row for row in view["players"] if row["seat"] == view["seat"])
-    opponents = sum(1 for row in view["players"] if row.get("in_hand") and row["seat"] != view["seat"])
-    pot = sum(p["amount"] for p in view["hand"]["pots"])
-    min_bet = max(1, view["levels"]["min_bet"])
-    facing = legal.get("call_amount", 0) if "call" in verbs else 0
-    free = "check" in verbs
+    me, opponents, pot, min_bet, facing, free = read_table(view, legal)
     kind = strength(view)
     round_number = view["hand"].get("round", 3)
     # More opponents, fewer wins; cards still to come pull every hand toward an even chance.
@@ -132,16 +128,15 @@ def bet(view: dict, rng: random.Random, bluff: float) -> Decision:
     room = COMMITMENT[kind] * (0.5 + round_number / 6) * worth_now - me.get("contributed", 0)
     if free:
         if kind in ("special", "sabacc") and ("bet" in verbs or "raise" in verbs):
-            return _open(legal, min_bet, min(pot * (0.5 if kind == "sabacc" else 0.9), max(room, min_bet)))
+            return open_betting(legal, min_bet, min(pot * (0.5 if kind == "sabacc" else 0.9), max(room, min_bet)))
         if kind == "far" and round_number == 3 and rng.random() < bluff:
-            return _open(legal, min_bet, pot * 0.3)
+            return open_betting(legal, min_bet, pot * 0.3)
         return Decision("check")
     if chance * (pot + facing) < facing:
         return Decision("fold")
     if kind == "special" and "raise" in verbs and rng.random() < 0.6:
-        low, high = legal["min_raise_to"], legal["max_raise_to"]
-        return Decision("raise", amount=max(low, min(high, low + round(max(0, room)))))
-    return _first(verbs, "call", "allin", "fold")
+        return raise_by(legal, room)
+    return first(verbs, "call", "allin", "fold")
 
 
 def decide(view: dict, rng: random.Random, bluff: float) -> Decision:
@@ -154,20 +149,3 @@ def decide(view: dict, rng: random.Random, bluff: float) -> Decision:
     if "stand" in verbs:
         return card_turn(view, rng)
     return bet(view, rng, bluff)
-
-
-def _first(verbs: list[str], *wanted: str) -> Decision:
-    for verb in wanted:
-        if verb in verbs:
-            return Decision(verb)
-    return Decision(verbs[0])
-
-
-def _open(legal: dict, min_bet: int, size: float) -> Decision:
-    verbs = legal["verbs"]
-    if "bet" in verbs:
-        return Decision("bet", amount=max(legal["min_bet"], min(legal["max_bet"], max(min_bet, round(size)))))
-    if "raise" in verbs:
-        low, high = legal["min_raise_to"], legal["max_raise_to"]
-        return Decision("raise", amount=max(low, min(high, low + round(max(0, size)))))
-    return _first(verbs, "check", "call", "fold")
