@@ -12,9 +12,10 @@ from typing import Any
 
 from games.engine.classic import bots
 from games.engine.classic import cards as classic_cards
+from games.engine.classic.actions import LETTERS, PLAY_VERBS, SABACC_POT, VERB_ARGS, VERB_OF, VERBS
 from games.engine.classic.chance import RollSpec
 from games.engine.classic.dice import check_roll
-from games.engine.classic.hand import LETTERS, PLAY_VERBS, SABACC_POT, VERB_ARGS, VERB_OF, VERBS, ClassicHand
+from games.engine.classic.hand import ClassicHand
 from games.engine.classic.options import PRESET_VALUES, ClassicOptions
 from games.engine.classic.order import complete_pile, deck_label
 from games.engine.errors import EngineError, IllegalAction, ReplayError
