@@ -9,6 +9,7 @@ import games.engine.variants  # noqa: F401  (registers every variant first)  # i
 from games.engine.betting import LegalActions
 from games.engine.cards import Card, parse_card, parse_cards
 from games.engine.coruscant.dice import Dice
+from games.engine.coruscant.options import PRESETS, CoruscantShiftOptions
 from games.engine.errors import (
     EngineError,
     IllegalAction,
@@ -22,7 +23,7 @@ from games.engine.errors import (
     ReplayError,
     WrongPhase,
 )
-from games.engine.options import PRESETS, VARIANTS, CoruscantShiftOptions
+from games.engine.options import VARIANTS
 from games.engine.shuffle import mix_entropy, verify_shuffle
 from games.engine.state import Game
 from games.engine.variant_options import build_options, resolve_options

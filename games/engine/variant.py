@@ -17,7 +17,8 @@ from games.engine.forced import ESCALATIONS, Levels
 
 class VariantHand(Protocol):
     """What the shared machinery (`Game`, views, save/load, replays, fair decks) reads and calls on one hand of
-    any variant; docs/engine.md, "A hand class", says what each one means. `Variant.hand_class` builds it."""
+    any variant; docs/engine.md, "A hand class", says what each one means. `Variant.hand_class` builds it. (A
+    variant whose hands roll `dice` keeps them there for `Variant.seed_problems`' default; Classic has its own.)"""
 
     number: int
     dealer: int
@@ -28,7 +29,6 @@ class VariantHand(Protocol):
     carry_out: int
     pools_out: dict[str, int]
     awards: list[dict]
-    dice: Any
     commitment: str | None
     reshuffled: list
     options: Any
