@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / ".native"
 MANIFEST = BUILD / "manifest.json"
 
-# The modules a hand runs through on every decision (states and between hands, betting, pots, views, the three
-# variants' hands with their actions, plays and showdowns, the random bots of each variant); the rest of the
-# engine (replay, options, serialisation) stays plain Python.
+# The modules a hand runs through on every decision (states and between hands, betting, pots, views, the hands'
+# shared base, the three variants' hands with their actions, plays and showdowns, the random bots of each
+# variant); the rest of the engine (replay, options, serialisation) stays plain Python.
 MODULES = (
     "games.engine.state",
     "games.engine.between_hands",
@@ -33,6 +33,7 @@ MODULES = (
     "games.engine.pots",
     "games.engine.shuffle",
     "games.engine.chips",
+    "games.engine.hand_base",
     "games.engine.coruscant.hand",
     "games.engine.coruscant.summary",
     "games.engine.coruscant.dice",

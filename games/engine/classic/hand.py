@@ -34,7 +34,8 @@ from games.engine.classic.options import ClassicOptions
 from games.engine.classic.plays import ClassicPlays
 from games.engine.classic.ranking import ClassicScore
 from games.engine.classic.showdown import ClassicShowdown
-from games.engine.pots import Pot, side_pots, uncalled
+from games.engine.hand_base import HandBase
+from games.engine.pots import Pot, uncalled
 from games.engine.records import Record, new_record
 
 # The verbs and legal actions live in `actions`; these names are read from here too.
@@ -53,7 +54,7 @@ __all__ = [
 ]
 
 
-class ClassicHand(ClassicPlays, ClassicShowdown):
+class ClassicHand(HandBase, ClassicPlays, ClassicShowdown):
     """The state of one Classic hand. Hidden fields (cards, piles, seed) are private and kept out of repr."""
 
     # Slots, not a `__dict__`: the engine reads these on every decision, and a slot is read without a dict lookup.
@@ -200,22 +201,6 @@ class ClassicHand(ClassicPlays, ClassicShowdown):
     # ----- queries -----------------------------------------------------------------------------
 
     @property
-    def is_complete(self) -> bool:
-        return self.phase == "complete"
-
-    @property
-    def live(self) -> list[int]:
-        return list(self._live)
-
-    @property
-    def seed(self) -> None:
-        """Always None: hand seeds are revealed only when the game ends (`Game.revealed_seeds()`)."""
-        return None
-
-    def is_all_in(self, seat: int) -> bool:
-        return seat in self.seats and seat not in self.folded and self._stacks[seat] == 0
-
-    @property
     def pools_out(self) -> dict[str, int]:
         """What the hand hands back to the game to keep between hands: the Sabacc pot (RULES 3.5)."""
         return {SABACC_POT: self.sabacc_pot}
@@ -226,14 +211,6 @@ class ClassicHand(ClassicPlays, ClassicShowdown):
 
     def hand_pot(self) -> int:
         return sum(self.contributions.values())
-
-    def pots(self) -> list[Pot]:
-        # Pots follow from contributions and folds alone; worked out again only when they change.
-        key = (tuple(self.contributions.values()), len(self.folded))
-        if key != self._pots_key:
-            self._pots = side_pots(self.contributions, self.folded)
-            self._pots_key = key
-        return list(self._pots)
 
     def bets(self) -> dict[int, int]:
         return dict(self.round.bets) if self.round is not None and self.phase == "betting" else {}

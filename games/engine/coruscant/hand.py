@@ -23,7 +23,8 @@ from games.engine.errors import (
     WrongPhase,
 )
 from games.engine.forced import Levels, post_forced
-from games.engine.pots import Pot, side_pots, uncalled
+from games.engine.hand_base import HandBase
+from games.engine.pots import Pot, uncalled
 from games.engine.records import Record, card_record
 from games.engine.shuffle import reshuffle_rng
 from games.engine.ties import draw_off, split
@@ -33,7 +34,7 @@ SELECT_PHASES = ("select", "improve")
 BETTING_PHASES = ("betting_1", "betting_2")
 
 
-class Hand:
+class Hand(HandBase):
     """The state of one hand. Hidden fields (cards, draw pile, seed) are private and kept out of repr."""
 
     def __init__(
@@ -111,24 +112,11 @@ class Hand:
     def __repr__(self) -> str:
         return f"<Hand {self.number} phase={self.phase} dealer={self.dealer} seats={self.seats}>"
 
+    def dead_money(self) -> int:
+        """The carry-over joins the main pot."""
+        return self.carry_in
+
     # ----- queries -------------------------------------------------------------------------
-
-    @property
-    def is_complete(self) -> bool:
-        return self.phase == "complete"
-
-    @property
-    def live(self) -> list[int]:
-        """Seats still in the hand (not folded), clockwise from the dealer's left."""
-        return list(self._live)
-
-    @property
-    def seed(self) -> None:
-        """Always None: hand seeds are revealed only when the game ends (RULES 1.7), by `Game.revealed_seeds()`."""
-        return None
-
-    def is_all_in(self, seat: int) -> bool:
-        return seat in self.seats and seat not in self.folded and self._stacks[seat] == 0
 
     def _changed(self) -> None:
         """Forget who is awaited and what they may do; every change of the state ends here."""
@@ -216,14 +204,6 @@ class Hand:
 
     def draw_pile_size(self) -> int:
         return len(self._draw)
-
-    def pots(self) -> list[Pot]:
-        # Pots follow from contributions, folds (which only grow) and the carry-over alone.
-        key = (tuple(self.contributions.values()), len(self.folded), self.carry_in)
-        if key != self._pots_key:
-            self._pots = side_pots(self.contributions, self.folded, self.carry_in)
-            self._pots_key = key
-        return list(self._pots)
 
     def bets(self) -> dict[int, int]:
         """Each seat's bet in the current betting round."""

@@ -10,7 +10,8 @@ from games.engine.betting import BettingRound, BettingStructure, LegalActions
 from games.engine.cards import Card, codes
 from games.engine.errors import MissingDice
 from games.engine.forced import Levels
-from games.engine.pots import Pot, side_pots, uncalled
+from games.engine.hand_base import HandBase
+from games.engine.pots import Pot, uncalled
 from games.engine.records import Record, card_record, new_record
 from games.engine.spike.actions import (
     BET_VERBS,
@@ -41,7 +42,7 @@ __all__ = [
 ]
 
 
-class SpikeHand(SpikePlays):
+class SpikeHand(HandBase, SpikePlays):
     """The state of one Corellian Spike hand. Hidden fields (cards, draw pile, discards) are private."""
 
     def __init__(
@@ -118,23 +119,11 @@ class SpikeHand(SpikePlays):
     def __repr__(self) -> str:
         return f"<SpikeHand {self.number} phase={self.phase} dealer={self.dealer} seats={self.seats}>"
 
+    def dead_money(self) -> int:
+        """The carry-over and the card prices paid join the main pot (Ruling 2.2.7)."""
+        return self.carry_in + sum(self.card_costs.values())
+
     # ----- queries ----------------------------------------------------------------------------
-
-    @property
-    def is_complete(self) -> bool:
-        return self.phase == "complete"
-
-    @property
-    def live(self) -> list[int]:
-        return list(self._live)
-
-    @property
-    def seed(self) -> None:
-        """Always None: hand seeds are revealed only when the game ends (`Game.revealed_seeds()`)."""
-        return None
-
-    def is_all_in(self, seat: int) -> bool:
-        return seat in self.seats and seat not in self.folded and self._stacks[seat] == 0
 
     def _changed(self) -> None:
         self._waiting = None
@@ -254,14 +243,6 @@ class SpikeHand(SpikePlays):
         if self.is_complete:
             return 0
         return self.sabacc_in + sum(self.sabacc_antes.values())
-
-    def pots(self) -> list[Pot]:
-        extra = self.carry_in + sum(self.card_costs.values())
-        key = (tuple(self.contributions.values()), len(self.folded), extra)
-        if key != self._pots_key:
-            self._pots = side_pots(self.contributions, self.folded, extra)
-            self._pots_key = key
-        return list(self._pots)
 
     def bets(self) -> dict[int, int]:
         return dict(self.round.bets) if self.round is not None and self.phase in BETTING_PHASES else {}
