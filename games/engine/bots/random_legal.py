@@ -5,6 +5,9 @@ import random
 from games.engine.bots.base import Decision
 from games.engine.variant import get_variant
 
+# Each variant's random choice, looked up once (the bot decides on every decision of the benchmarks' games).
+_CHOOSERS: dict = {}
+
 
 class RandomBot:
     """Picks a legal verb uniformly; a random subset for select, a random legal amount for bet and raise."""
@@ -16,9 +19,12 @@ class RandomBot:
 
     def decide(self, view: dict) -> Decision:
         name = view.get("variant")
-        # A variant with decisions of its own (Classic's locks and calls of the hand) brings its random choice.
-        own = None if name is None else get_variant(name).random_decision
-        return (own or random_decision)(view["legal"], self.rng)
+        decide = _CHOOSERS.get(name)
+        if decide is None:
+            # A variant with decisions of its own (Classic's locks and calls of the hand) brings its random choice.
+            own = None if name is None else get_variant(name).random_decision
+            decide = _CHOOSERS[name] = own or random_decision
+        return decide(view["legal"], self.rng)
 
 
 def random_decision(legal: dict, rng: random.Random) -> Decision:
