@@ -1,6 +1,5 @@
 """The bots: the sensible bot's card search, legal play in every preset, betting by strength, and hidden information."""
 
-import ast
 import json
 import random
 from itertools import combinations
@@ -17,6 +16,7 @@ from games.engine.dice import GOLD_FACES, Dice
 from games.engine.options import PRESETS, build_options
 from games.engine.state import Game
 from tests.engine.helpers import peek_cards
+from tests.engine.imports import imports_run
 
 # ----- helpers ----------------------------------------------------------------------------------
 
@@ -331,23 +331,9 @@ BOT_MODULES = [
 @pytest.mark.parametrize("module", BOT_MODULES)
 def test_bot_modules_cannot_reach_the_game_state(module):
     """A bot module imports nothing that holds hidden state (game, hand, saves, shuffles) and no Django at run time."""
-    source = (Path(__file__).resolve().parents[2] / "games" / "engine" / f"{module}.py").read_text()
-    tree = ast.parse(source)
-    typing_only = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-        for inner in ast.walk(node)
-    }
-    imported = set()
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
-        if isinstance(node, ast.ImportFrom) and node.module:
-            imported.add(node.module)
-        elif isinstance(node, ast.Import):
-            imported.update(alias.name for alias in node.names)
-    runtime = imported
+    engine = Path(__file__).resolve().parents[2] / "games" / "engine"
+    modules = {"games.engine." + ".".join(p.relative_to(engine).with_suffix("").parts) for p in engine.rglob("*.py")}
+    runtime = imports_run(engine / f"{module}.py", modules)
     forbidden = {
         "games.engine.state",
         "games.engine.hand",

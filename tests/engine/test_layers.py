@@ -13,6 +13,7 @@ import pytest
 from games.engine.state import Game
 from games.engine.variant import Variant, VariantHand, get_variant, variant_names
 from games.engine.variant_options import VariantOptions
+from tests.engine.imports import imports_run
 
 ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
 VARIANT_PACKAGES = ("games.engine.coruscant", "games.engine.spike", "games.engine.classic")
@@ -40,26 +41,7 @@ MODULES = {module_name(path): path for path in sorted(ENGINE.rglob("*.py"))}
 
 
 def runtime_imports(path: Path) -> set[str]:
-    """Every module `path` imports when it runs: at module level and inside functions (not `TYPE_CHECKING`)."""
-    tree = ast.parse(path.read_text())
-    typing_only = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-        for inner in ast.walk(node)
-    }
-    found = set()
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            for alias in node.names:
-                # `from games.engine import views` imports the module `games.engine.views`.
-                child = f"{node.module}.{alias.name}"
-                found.add(child if child in MODULES else node.module)
-    return found
+    return imports_run(path, MODULES)
 
 
 GRAPH = {name: {m for m in runtime_imports(path) if m in MODULES} for name, path in MODULES.items()}
