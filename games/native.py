@@ -22,28 +22,38 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / ".native"
 MANIFEST = BUILD / "manifest.json"
 
-# The modules a hand runs through on every decision (states, betting, pots, views, the three variants' hands,
-# the random bots of each variant); the rest of the engine (replay, options, serialisation) stays plain Python.
+# The modules a hand runs through on every decision (states and between hands, betting, pots, views, the hands'
+# shared base, the three variants' hands with their actions, plays and showdowns, the random bots of each
+# variant); the rest of the engine (replay, options, serialisation) stays plain Python.
 MODULES = (
     "games.engine.state",
+    "games.engine.between_hands",
     "games.engine.views",
     "games.engine.betting",
     "games.engine.pots",
     "games.engine.shuffle",
     "games.engine.chips",
-    "games.engine.hand",
+    "games.engine.hand_base",
+    "games.engine.coruscant.hand",
+    "games.engine.coruscant.summary",
+    "games.engine.coruscant.dice",
     "games.engine.classic.hand",
+    "games.engine.classic.actions",
+    "games.engine.classic.plays",
+    "games.engine.classic.showdown",
     "games.engine.classic.chance",
     "games.engine.classic.ranking",
     "games.engine.classic.cards",
     "games.engine.spike.hand",
+    "games.engine.spike.actions",
+    "games.engine.spike.plays",
     "games.engine.variant",
     "games.engine.records",
     "games.engine.classic.variant",
     "games.engine.bots.base",
     "games.engine.bots.random_legal",
-    "games.engine.bots.classic",
-    "games.engine.bots.spike",
+    "games.engine.classic.bots",
+    "games.engine.spike.bots",
 )
 
 

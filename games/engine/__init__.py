@@ -5,9 +5,11 @@ the error classes, `games.engine.replay` for the `sabacc-replay/1` and `/2` form
 and `verify_game` for fair decks, and `public_log` for hand histories.
 """
 
+import games.engine.variants  # noqa: F401  (registers every variant first)  # isort: skip
 from games.engine.betting import LegalActions
 from games.engine.cards import Card, parse_card, parse_cards
-from games.engine.dice import Dice
+from games.engine.coruscant.dice import Dice
+from games.engine.coruscant.options import PRESETS, CoruscantShiftOptions
 from games.engine.errors import (
     EngineError,
     IllegalAction,
@@ -21,9 +23,10 @@ from games.engine.errors import (
     ReplayError,
     WrongPhase,
 )
-from games.engine.options import PRESETS, VARIANTS, CoruscantShiftOptions, build_options, resolve_options
+from games.engine.options import VARIANTS
 from games.engine.shuffle import mix_entropy, verify_shuffle
 from games.engine.state import Game
+from games.engine.variant_options import build_options, resolve_options
 
 # Built on the replay module (which plays through `Game`), so imported after it.
 from games.engine.fairness import game_problems, verify_game  # isort: skip

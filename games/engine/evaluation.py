@@ -1,43 +1,6 @@
-"""Hand evaluation for Coruscant Shift (RULES 1.3): total, distance, suit count and comparison."""
+"""The old import path of Coruscant Shift's hand evaluation (now `games.engine.coruscant.evaluation`), for callers
+outside the engine; nothing in the engine imports it."""
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from games.engine.coruscant.evaluation import Score, best, score
 
-from games.engine.cards import Card
-
-
-@dataclass(frozen=True, slots=True)
-class Score:
-    """What a selection is worth against a target number and target suit."""
-
-    size: int
-    total: int
-    distance: int
-    suit_count: int
-
-    @property
-    def key(self) -> tuple[bool, int, int]:
-        """Larger is better: a non-empty selection first (ruling), then smaller distance, then more in suit."""
-        return (self.size > 0, -self.distance, self.suit_count)
-
-    def to_dict(self) -> dict:
-        return {"total": self.total, "distance": self.distance, "suit_count": self.suit_count}
-
-
-def score(selection: Sequence[Card], target: int, suit_letter: str) -> Score:
-    total = sum(card.value for card in selection)
-    return Score(
-        size=len(selection),
-        total=total,
-        distance=abs(total - target),
-        suit_count=sum(1 for card in selection if card.in_suit(suit_letter)),
-    )
-
-
-def best(scores: dict[int, Score], seats: Iterable[int]) -> list[int]:
-    """The seats among `seats` whose score is best; more than one means a tie."""
-    seats = list(seats)
-    if not seats:
-        return []
-    top = max(scores[s].key for s in seats)
-    return [s for s in seats if scores[s].key == top]
+__all__ = ["Score", "best", "score"]

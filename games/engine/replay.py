@@ -22,7 +22,7 @@ from games.engine.errors import EngineError, IllegalAction, InvalidCard, Missing
 from games.engine.leftovers import left_on_table
 from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, server_seed
 from games.engine.state import MAX_SEATS, Game
-from games.engine.variant import get_variant
+from games.engine.variant import default_variant, get_variant
 from games.engine.views import hand_summary
 
 FORMAT = "sabacc-replay/1"
@@ -109,7 +109,7 @@ def _setup(document: Any) -> tuple[Game, list]:
         raise _fail(f'Unknown replay format {document.get("format")!r}; expected "{FORMAT}" or "{FORMAT_2}".')
     if document["format"] == FORMAT and "after" in document:
         raise _fail(f'"after" (events between hands) needs "format": "{FORMAT_2}".')
-    variant = document.get("variant", "coruscant_shift")
+    variant = document["variant"] if "variant" in document else default_variant().name
     try:
         plugin = get_variant(variant)
     except EngineError as exc:

@@ -3,7 +3,7 @@ deal and before players contribute entropy; the hand seed mixes the two; everyth
 the game ends.
 
 Everything random in a hand comes from its hand seed: the deck order (`deck_from_seed`), the dice
-(`dice_from_seed`) and every reshuffle of the discard pile (`reshuffle_rng`). docs/rules.md gives the
+(each variant's `roll`) and every reshuffle of the discard pile (`reshuffle_rng`). docs/rules.md gives the
 recipe so that anyone can recompute a hand from the revealed seeds.
 """
 
@@ -16,7 +16,6 @@ from collections.abc import Iterable
 import cython
 
 from games.engine.cards import Card, encode_cards, full_deck
-from games.engine.dice import Dice, roll
 
 
 def server_seed(master: str, number: int) -> str:
@@ -93,10 +92,6 @@ def shuffle(items: list, rng: random.Random) -> None:
             i = n - 1
             items[i], items[j] = items[j], items[i]
         size = low - 1
-
-
-def dice_from_seed(seed: str) -> Dice:
-    return roll(seeded(f"{seed}/dice"))
 
 
 def reshuffle_rng(source: str, count: int) -> random.Random:

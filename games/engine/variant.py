@@ -7,14 +7,81 @@ fair decks, replays) asks of it. docs/engine.md describes the whole interface; e
 default that suits a game played like Coruscant Shift, so a variant overrides only what differs.
 """
 
-import importlib
-import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from games.engine.cards import Card, check_deck, decode_cards, encode_cards, full_deck, parse_card
 from games.engine.errors import InvalidOptions
 from games.engine.forced import ESCALATIONS, Levels
+
+
+class VariantHand(Protocol):
+    """What the shared machinery (`Game`, views, save/load, replays, fair decks) reads and calls on one hand of
+    any variant; docs/engine.md, "A hand class", says what each one means. `Variant.hand_class` builds it. (A
+    variant whose hands roll `dice` keeps them there for `Variant.seed_problems`' default; Classic has its own.)"""
+
+    number: int
+    dealer: int
+    seats: list[int]
+    phase: str
+    folded: set[int]
+    contributions: dict[int, int]
+    carry_out: int
+    pools_out: dict[str, int]
+    awards: list[dict]
+    commitment: str | None
+    reshuffled: list
+    options: Any
+    _actions: list[str]
+
+    @property
+    def is_complete(self) -> bool: ...
+
+    def begin(self) -> None: ...
+
+    def waiting_for(self) -> list[int]: ...
+
+    def actor(self) -> int | None: ...
+
+    def legal_actions(self, seat: int) -> Any: ...
+
+    def verify_act(self, seat: int, verb: str, **args: Any) -> None: ...
+
+    def act(self, seat: int, verb: str, **args: Any) -> None: ...
+
+    def pot_total(self) -> int: ...
+
+    def pots(self) -> list: ...
+
+    def bets(self) -> dict[int, int]: ...
+
+    def _all_cards(self) -> list: ...
+
+    def draw_pile_size(self) -> int: ...
+
+    def log_for(self, seat: int | None) -> list: ...
+
+    def summary(self, game: Any) -> dict: ...
+
+    def add_public_hand(self, data: dict) -> None: ...
+
+    def add_public_seats(self, rows: list[dict], viewer: int | None) -> None: ...
+
+    def private_view(self, seat: int) -> dict: ...
+
+
+class OptionsClass(Protocol):
+    """A variant's options dataclass (`games.engine.variant_options.VariantOptions`): built from a dict of option
+    values and written back to one."""
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Any: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+# A bot's decision function for one variant: (the seat's view, the bot's generator, its bluff rate) -> Decision.
+BotDecide = Callable[[dict, Any, float], Any]
 
 
 class Variant:
@@ -29,9 +96,13 @@ class Variant:
     verbs: tuple[str, ...] = ()
     # The keyword arguments each verb takes in `Game.act` (a verb not listed takes none).
     verb_args: dict[str, tuple[str, ...]] = {}
-    options_class: Any = None
+    options_class: type[OptionsClass] = None  # type: ignore[assignment]
     # The class that plays one hand of this variant (see docs/engine.md, "A hand class").
-    hand_class: Any = None
+    hand_class: type[VariantHand] = None  # type: ignore[assignment]
+    # The variant's bots (`games.engine.bots`): the random bot's choice among the legal decisions
+    # (`legal`, rng) -> Decision, None for the shared one; the sensible bot's (view, rng, bluff) -> Decision.
+    random_decision: Callable[[dict, Any], Any] | None = None
+    sensible_decision: BotDecide | None = None
     # Preset name -> option values (the rest are the options class's defaults).
     presets: dict[str, dict[str, Any]] = {}
     # Whether a replay hand lists `reshuffles` (a variant whose draw pile never runs out says False).
@@ -227,34 +298,24 @@ _REGISTRY: dict[str, Variant] = {}
 
 
 def register(variant: Variant) -> Variant:
+    """Add a variant to the registry (its package's `variant` module calls this once, on import); the first
+    registered is the default variant (`Game.new` and replay documents without a `variant`)."""
     _REGISTRY[variant.name] = variant
     return variant
 
 
-# The modules that define and register the variants; a new variant adds its module here.
-VARIANT_MODULES = ["games.engine.coruscant_shift", "games.engine.spike.variant"]
-
-
-def _load_all() -> None:
-    modules = sys.modules
-    for module in VARIANT_MODULES:
-        if module not in modules:  # already imported: nothing to register (and no import machinery per call)
-            importlib.import_module(module)
-
-
-# Classic Sabacc (RULES section 3), kept on its own line.
-VARIANT_MODULES.append("games.engine.classic.variant")
-
-
 def get_variant(name: str) -> Variant:
-    _load_all()
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
         raise InvalidOptions(f"Unknown variant {name!r}; the variants are: {', '.join(variant_names())}.") from None
 
 
+def default_variant() -> Variant:
+    """The first variant registered (`games.engine.variants` lists them in order)."""
+    return next(iter(_REGISTRY.values()))
+
+
 def variant_names() -> tuple[str, ...]:
-    """Every registered variant, Coruscant Shift first."""
-    _load_all()
-    return tuple(sorted(_REGISTRY, key=lambda n: (n != "coruscant_shift", n)))
+    """Every registered variant, in the order they are registered."""
+    return tuple(_REGISTRY)

@@ -8,55 +8,17 @@ game ends: every hand's seeds (RULES 1.7). Nothing else about cards ever leaves 
 
 from typing import TYPE_CHECKING
 
-from games.engine.cards import codes
 from games.engine.chips import chips_shown
 
 if TYPE_CHECKING:
-    from games.engine.hand import Hand
     from games.engine.state import Game
+    from games.engine.variant import VariantHand as Hand
 
 
 def hand_summary(game: "Game", hand: "Hand") -> dict:
     """One hand in the shape of the replay result (docs/replay.md); complete or part-way. The hand's
     variant decides the shape (`hand.summary(game)`)."""
     return hand.summary(game)
-
-
-def coruscant_summary(game: "Game", hand: "Hand") -> dict:
-    """A Coruscant Shift hand in the shape of the replay result (REPLAY.md); complete or part-way."""
-    names = game.names
-    summary = {
-        "number": hand.number,
-        "dealer": names[hand.dealer],
-        "target": hand.dice.number,
-        "suit": hand.dice.suit,
-        "forced": {names[s]: amount for s, amount in hand.forced.items() if amount},
-        "showdown": {},
-        "folded": [names[s] for s in hand.seats if s in hand.folded],
-        "pots": [],
-        "carry_over": hand.carry_out,
-        "stacks": {name: game.stacks[s] for s, name in enumerate(names)},
-    }
-    if hand.is_complete:
-        cards = hand.showdown_cards()
-        for seat in hand.seats:
-            if seat in hand.scores:
-                summary["showdown"][names[seat]] = {"cards": codes(cards.get(seat, [])), **hand.scores[seat].to_dict()}
-        for award in hand.awards:
-            pot = {
-                "amount": award["amount"],
-                "eligible": [names[s] for s in award["eligible"]],
-                "winners": [names[s] for s in award["winners"]],
-                "paid": {names[s]: amount for s, amount in award["paid"].items()},
-            }
-            if award["draws"]:
-                pot["draws"] = {names[s]: codes(c) for s, c in award["draws"].items()}
-            summary["pots"].append(pot)
-    else:
-        for pot in hand.pots():
-            eligible = [names[s] for s in pot.eligible]
-            summary["pots"].append({"amount": pot.amount, "eligible": eligible, "winners": [], "paid": {}})
-    return summary
 
 
 def _public(game: "Game", viewer: int | None = None) -> dict:

@@ -1,6 +1,5 @@
 """The bots: the sensible bot's card search, legal play in every preset, betting by strength, and hidden information."""
 
-import ast
 import json
 import random
 from itertools import combinations
@@ -9,14 +8,15 @@ from pathlib import Path
 import pytest
 
 from games.engine.bots import BOTS, Decision, RandomBot, SensibleBot, apply_decision, play_turn
-from games.engine.bots.selection import best_selection, completion_chance, first_selection
-from games.engine.bots.sensible import looseness
 from games.engine.bots.simulate import simulate
 from games.engine.cards import full_deck, parse_card
+from games.engine.coruscant.bots import looseness
+from games.engine.coruscant.selection import best_selection, completion_chance, first_selection
 from games.engine.dice import GOLD_FACES, Dice
 from games.engine.options import PRESETS, build_options
 from games.engine.state import Game
 from tests.engine.helpers import peek_cards
+from tests.engine.imports import imports_run
 
 # ----- helpers ----------------------------------------------------------------------------------
 
@@ -316,27 +316,33 @@ def test_decisions_do_not_depend_on_hidden_cards(kind):
     assert decisions[0] == decisions[1]
 
 
-@pytest.mark.parametrize("module", ["base", "random_legal", "sensible", "selection"])
+BOT_MODULES = [
+    "bots/base",
+    "bots/random_legal",
+    "bots/sensible",
+    "bots/betting",
+    "coruscant/selection",
+    "coruscant/bots",
+    "spike/bots",
+    "classic/bots",
+]
+
+
+@pytest.mark.parametrize("module", BOT_MODULES)
 def test_bot_modules_cannot_reach_the_game_state(module):
     """A bot module imports nothing that holds hidden state (game, hand, saves, shuffles) and no Django at run time."""
-    source = (Path(__file__).resolve().parents[2] / "games" / "engine" / "bots" / f"{module}.py").read_text()
-    tree = ast.parse(source)
-    typing_only = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-        for inner in ast.walk(node)
+    engine = Path(__file__).resolve().parents[2] / "games" / "engine"
+    modules = {"games.engine." + ".".join(p.relative_to(engine).with_suffix("").parts) for p in engine.rglob("*.py")}
+    runtime = imports_run(engine / f"{module}.py", modules)
+    forbidden = {
+        "games.engine.state",
+        "games.engine.hand",
+        "games.engine.coruscant.hand",
+        "games.engine.spike.hand",
+        "games.engine.classic.hand",
+        "games.engine.serialize",
+        "games.engine.shuffle",
     }
-    imported = set()
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
-        if isinstance(node, ast.ImportFrom) and node.module:
-            imported.add(node.module)
-        elif isinstance(node, ast.Import):
-            imported.update(alias.name for alias in node.names)
-    runtime = imported
-    forbidden = {"games.engine.state", "games.engine.hand", "games.engine.serialize", "games.engine.shuffle"}
     assert not runtime & forbidden, runtime & forbidden
     assert not any(name.startswith("django") for name in runtime)
 

@@ -21,8 +21,9 @@ from games.engine import (
 )
 from games.engine.bots import RandomBot, SensibleBot, apply_decision
 from games.engine.cards import codes
+from games.engine.coruscant.dice import dice_from_seed
 from games.engine.replay import export_replay, play_replay
-from games.engine.shuffle import commitment, deck_from_seed, dice_from_seed, server_seed
+from games.engine.shuffle import commitment, deck_from_seed, server_seed
 from tests.engine.helpers import check_round, new_game, play_hand, select_all
 
 

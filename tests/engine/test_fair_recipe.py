@@ -6,7 +6,8 @@ import random
 import pytest
 
 from games.engine.classic.chance import SeededChance
-from games.engine.shuffle import deck_from_seed, dice_from_seed
+from games.engine.coruscant.dice import dice_from_seed
+from games.engine.shuffle import deck_from_seed
 from games.engine.spike.dice import dice_from_seed as spike_dice_from_seed
 from games.engine.variant import get_variant
 

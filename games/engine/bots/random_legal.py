@@ -3,6 +3,10 @@
 import random
 
 from games.engine.bots.base import Decision
+from games.engine.variant import get_variant
+
+# Each variant's random choice, looked up once (the bot decides on every decision of the benchmarks' games).
+_CHOOSERS: dict = {}
 
 
 class RandomBot:
@@ -14,11 +18,13 @@ class RandomBot:
         self.rng = rng
 
     def decide(self, view: dict) -> Decision:
-        if view.get("variant") == "classic":
-            from games.engine.bots.classic import random_decision as classic_decision
-
-            return classic_decision(view["legal"], self.rng)
-        return random_decision(view["legal"], self.rng)
+        name = view.get("variant")
+        decide = _CHOOSERS.get(name)
+        if decide is None:
+            # A variant with decisions of its own (Classic's locks and calls of the hand) brings its random choice.
+            own = None if name is None else get_variant(name).random_decision
+            decide = _CHOOSERS[name] = own or random_decision
+        return decide(view["legal"], self.rng)
 
 
 def random_decision(legal: dict, rng: random.Random) -> Decision:

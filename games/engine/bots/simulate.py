@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 
 from games.engine.bots import BOTS, play_turn
 from games.engine.cards import DECK_COUNTS
-from games.engine.options import build_options
 from games.engine.state import MAX_SEATS, MIN_SEATS, Game
-from games.engine.variant import get_variant, variant_names
+from games.engine.variant import default_variant, get_variant, variant_names
+from games.engine.variant_options import build_options
 
 DEFAULT_BOTS = ("random", "sensible")
 DEFAULT_MAX_HANDS = 200
@@ -71,9 +71,10 @@ def check_arguments(
     games: int,
     bots: Sequence[str],
     max_hands: int,
-    variant: str = "coruscant_shift",
+    variant: str | None = None,
 ) -> None:
     """Raise ValueError with a message a user can act on when an argument is out of range."""
+    variant = variant or default_variant().name
     if variant not in variant_names():
         raise ValueError(f"Unknown variant {variant!r}; the variants are: {', '.join(variant_names())}.")
     presets = get_variant(variant).presets
@@ -98,12 +99,13 @@ def play_game(
     kinds: Sequence[str],
     seed: str,
     max_hands: int = DEFAULT_MAX_HANDS,
-    variant: str = "coruscant_shift",
+    variant: str | None = None,
 ) -> GameOutcome:
     """Play one game between bots of `kinds` (one per seat) until it ends or `max_hands` hands are played.
 
     Credits and cards are checked after every start and every decision.
     """
+    variant = variant or default_variant().name
     options = build_options(variant, preset)
     players = [(f"{kind}-{seat + 1}", options.starting_stack) for seat, kind in enumerate(kinds)]
     game = Game.new(
@@ -154,9 +156,10 @@ def iter_games(
     seed: int,
     bots: Sequence[str] = DEFAULT_BOTS,
     max_hands: int = DEFAULT_MAX_HANDS,
-    variant: str = "coruscant_shift",
+    variant: str | None = None,
 ) -> Iterator[GameOutcome]:
     """Play `games` games one after the other; game i is seeded from `seed` and i, so a run is repeatable."""
+    variant = variant or default_variant().name
     check_arguments(preset=preset, players=players, games=games, bots=bots, max_hands=max_hands, variant=variant)
     kinds = seat_kinds(players, bots)
     for number in range(games):
@@ -172,7 +175,7 @@ def simulate(**kwargs) -> Summary:
 
 
 def summary_lines(
-    summary: Summary, *, preset: str, players: int, max_hands: int, variant: str = "coruscant_shift"
+    summary: Summary, *, preset: str, players: int, max_hands: int, variant: str | None = None
 ) -> list[str]:
     hands = summary.hands
     pots = summary.pots
@@ -182,7 +185,8 @@ def summary_lines(
         for kind in summary.wins
     )
     head = f"preset: {preset}, players: {players}"
-    if variant != "coruscant_shift":
+    variant = variant or default_variant().name
+    if variant != default_variant().name:
         head = f"variant: {variant}, {head}"
     return [
         head,
@@ -197,8 +201,6 @@ def summary_lines(
 
 
 def _deck_size(variant: str) -> int:
-    from games.engine.variant import get_variant
-
     return len(get_variant(variant).deck())
 
 

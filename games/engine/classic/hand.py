@@ -7,156 +7,54 @@ nothing), then applied and recorded in the log. Betting and side pots are the sh
 (`games.engine.betting`, `games.engine.pots`).
 """
 
-from dataclasses import dataclass
-from operator import attrgetter
-
-from games.engine.betting import BettingRound, BettingStructure, LegalActions
-from games.engine.classic.cards import ClassicCard, codes, encode_cards, full_deck, parse_card
+from games.engine.betting import BettingRound, BettingStructure
+from games.engine.classic.actions import (
+    _BASE_VALUES,
+    _DICE_RECORDS,
+    BET_VERBS,
+    LETTERS,
+    PLAY_VERBS,
+    PRIVATE_KINDS,
+    SABACC_POT,
+    TAKEN,
+    VERB_ARGS,
+    VERB_OF,
+    VERBS,
+    ClassicLegal,
+    _card_record,
+    _new_legal,
+    _round_record,
+    _seat_record,
+    names_taken,
+)
+from games.engine.classic.cards import ClassicCard
 from games.engine.classic.chance import ListedChance, RollSpec, SeededChance
 from games.engine.classic.dice import Roll
 from games.engine.classic.options import ClassicOptions
-from games.engine.classic.ranking import ClassicScore, evaluate
-from games.engine.classic.settle import decide, share
-from games.engine.errors import IllegalAction, InvalidCard, InvalidSelection, NotYourTurn, WrongPhase
-from games.engine.frozen import builder
-from games.engine.pots import Pot, side_pots, uncalled
-from games.engine.records import Record, card_record, new_record
+from games.engine.classic.plays import ClassicPlays
+from games.engine.classic.ranking import ClassicScore
+from games.engine.classic.showdown import ClassicShowdown
+from games.engine.hand_base import HandBase
+from games.engine.pots import Pot, uncalled
+from games.engine.records import Record, new_record
 
-SABACC_POT = "sabacc"  # the name of the Sabacc pot among the game's pools
-PLAY_VERBS = ("draw", "trade", "stand")
-BET_VERBS = ("check", "call", "bet", "raise", "fold", "allin")
-VERBS = PLAY_VERBS + BET_VERBS
-# The keyword arguments of each verb in `Game.act` (a raise's `amount` is the new round total).
-VERB_ARGS = {
-    "draw": ("unlock", "lock"),
-    "trade": ("card", "unlock", "lock"),
-    "stand": ("unlock", "lock"),
-    "check": ("call_hand",),
-    "call": ("call_hand",),
-    "bet": ("amount", "call_hand"),
-    "raise": ("amount", "call_hand"),
-    "fold": ("call_hand",),
-    "allin": ("call_hand",),
-}
-# One letter per verb in the compact actions of the saved state.
-LETTERS = {
-    "draw": "d",
-    "trade": "t",
-    "stand": "n",
-    "check": "k",
-    "call": "c",
-    "bet": "b",
-    "raise": "r",
-    "fold": "f",
-    "allin": "a",
-}
-VERB_OF = {letter: verb for verb, letter in LETTERS.items()}
-# Records whose cards only their own seat may see (the rest of the log is public).
-PRIVATE_KINDS = frozenset({"deal", "draw", "trade", "shift"})
-# `lock=TAKEN` on a draw or trade locks the card the play takes (Ruling 3.2.9) without naming it: a player
-# cannot name a card they have not seen, and the engine's answer to a named one would tell the pile's top.
-TAKEN = "taken"
+# The verbs and legal actions live in `actions`; these names are read from here too.
+__all__ = [
+    "BET_VERBS",
+    "LETTERS",
+    "PLAY_VERBS",
+    "SABACC_POT",
+    "TAKEN",
+    "VERBS",
+    "VERB_ARGS",
+    "VERB_OF",
+    "ClassicHand",
+    "ClassicLegal",
+    "names_taken",
+]
 
 
-def names_taken(lock: object) -> bool:
-    """Whether a play's `lock` is `TAKEN` (any case, spaces around ignored)."""
-    return isinstance(lock, str) and lock.strip().lower() == TAKEN
-
-
-@dataclass(frozen=True)
-class ClassicLegal(LegalActions):
-    """`LegalActions` with a play turn's choices and the call of the hand.
-
-    On a play turn: `can_draw`/`can_trade`/`can_stand`, the cards that may be traded or locked (after the
-    optional unlock, `lockable` before the play) and unlocked. On a betting turn: `can_call_hand`.
-    """
-
-    can_draw: bool = False
-    can_trade: bool = False
-    can_stand: bool = False
-    tradeable: tuple[str, ...] = ()
-    lockable: tuple[str, ...] = ()
-    unlockable: tuple[str, ...] = ()
-    can_call_hand: bool = False
-
-    def _play_verbs(self) -> list[str]:
-        verbs = []
-        if self.can_draw:
-            verbs.append("draw")
-        if self.can_trade:
-            verbs.append("trade")
-        if self.can_stand:
-            verbs.append("stand")
-        return verbs
-
-    def _verb_list(self) -> list[str]:
-        return self._play_verbs() + LegalActions._verb_list(self)
-
-    def to_dict(self) -> dict:
-        if (
-            self.can_stand
-            and not (
-                self.can_fold or self.can_check or self.can_call or self.can_all_in or self.can_bet or self.can_raise
-            )
-            and not self.can_select
-        ):
-            # A play turn (no betting verb): `LegalActions.to_dict` would add nothing but the seat and the phase.
-            data = {"seat": self.seat, "phase": self.phase, "verbs": self._play_verbs()}
-        else:
-            data = LegalActions.to_dict(self)
-        if self.can_stand:
-            data["tradeable"] = list(self.tradeable)
-            data["lockable"] = list(self.lockable)
-            data["unlockable"] = list(self.unlockable)
-        if self.can_call_hand:
-            data["can_call_hand"] = True
-        return data
-
-
-_BASE_FIELDS = tuple(LegalActions.__dataclass_fields__)
-_BASE_VALUES = attrgetter(*_BASE_FIELDS)  # a betting turn's `LegalActions` fields, in order, in one call
-_new_legal = builder(ClassicLegal)  # `ClassicLegal(...)`, cheaper: one is made on every decision
-
-# Records are frozen, so the few possible records of a roll ("3-5") and of a round's opening are made once.
-_DICE_RECORDS = {(a, b): new_record("dice", note=f"{a}-{b}") for a in range(1, 7) for b in range(1, 7)}
-_ROUND_RECORDS: dict[tuple[int, str], Record] = {}
-# Each card's one character in the compact actions.
-_CHARS = {card.index: encode_cards([card]) for card in full_deck()}
-# The records of a card dealt or shifted to a seat are frozen, so each is made once (`card_record` without hashing
-# the card in Python: keyed by its index).
-_CARD_RECORDS: dict[tuple[str, int, int], Record] = {}
-
-
-def _card_record(kind: str, seat: int, card: ClassicCard) -> Record:
-    key = (kind, seat, card.index)
-    record = _CARD_RECORDS.get(key)
-    if record is None:
-        record = _CARD_RECORDS[key] = card_record(kind, seat, card)
-    return record
-
-
-_SEAT_RECORDS: dict[tuple[str, int, int | None], Record] = {}
-
-
-def _seat_record(kind: str, seat: int, amount: int | None) -> Record:
-    """`new_record(kind, seat, amount)`, made once for the few that repeat (antes, stands)."""
-    key = (kind, seat, amount)
-    record = _SEAT_RECORDS.get(key)
-    if record is None:
-        if len(_SEAT_RECORDS) >= 4096:
-            _SEAT_RECORDS.clear()
-        record = _SEAT_RECORDS[key] = new_record(kind, seat, amount)
-    return record
-
-
-def _round_record(number: int, note: str) -> Record:
-    record = _ROUND_RECORDS.get((number, note))
-    if record is None:
-        record = _ROUND_RECORDS[(number, note)] = new_record("round", amount=number, note=note)
-    return record
-
-
-class ClassicHand:
+class ClassicHand(HandBase, ClassicPlays, ClassicShowdown):
     """The state of one Classic hand. Hidden fields (cards, piles, seed) are private and kept out of repr."""
 
     # Slots, not a `__dict__`: the engine reads these on every decision, and a slot is read without a dict lookup.
@@ -303,22 +201,6 @@ class ClassicHand:
     # ----- queries -----------------------------------------------------------------------------
 
     @property
-    def is_complete(self) -> bool:
-        return self.phase == "complete"
-
-    @property
-    def live(self) -> list[int]:
-        return list(self._live)
-
-    @property
-    def seed(self) -> None:
-        """Always None: hand seeds are revealed only when the game ends (`Game.revealed_seeds()`)."""
-        return None
-
-    def is_all_in(self, seat: int) -> bool:
-        return seat in self.seats and seat not in self.folded and self._stacks[seat] == 0
-
-    @property
     def pools_out(self) -> dict[str, int]:
         """What the hand hands back to the game to keep between hands: the Sabacc pot (RULES 3.5)."""
         return {SABACC_POT: self.sabacc_pot}
@@ -329,14 +211,6 @@ class ClassicHand:
 
     def hand_pot(self) -> int:
         return sum(self.contributions.values())
-
-    def pots(self) -> list[Pot]:
-        # Pots follow from contributions and folds alone; worked out again only when they change.
-        key = (tuple(self.contributions.values()), len(self.folded))
-        if key != self._pots_key:
-            self._pots = side_pots(self.contributions, self.folded)
-            self._pots_key = key
-        return list(self._pots)
 
     def bets(self) -> dict[int, int]:
         return dict(self.round.bets) if self.round is not None and self.phase == "betting" else {}
@@ -637,370 +511,3 @@ class ClassicHand:
 
     def _cards_of(self, seat: int) -> list[ClassicCard]:
         return self._hand[seat] + self._field[seat]
-
-    def _finish_fold_out(self) -> None:
-        self.ended = "folds"
-        self._return_uncalled()
-        (winner,) = self._live
-        for pot in self.pots():
-            self._pay(pot, [winner], {winner: pot.amount})
-        score = evaluate(self._cards_of(winner), self.options.hand_ranking)
-        winners = []
-        if score.wins_sabacc_pot:
-            # Ruling 3.3.8: the last player shows an Idiot's Array or a Pure Sabacc and takes the Sabacc pot.
-            self.reveal[winner] = self.scores[winner] = score
-            self.revealed_cards[winner] = (list(self._cards_of(winner)), list(self._field[winner]))
-            self._log.append(new_record("reveal", winner, score.total, tuple(self._cards_of(winner)), score.hand))
-            winners = [winner]
-        self._pay_sabacc_pot(winners)
-        self._end()
-
-    def _showdown(self) -> None:
-        self._return_uncalled()
-        ranking = self.options.hand_ranking
-        live = self._live
-        for seat in live:
-            cards = self._cards_of(seat)
-            self.reveal[seat] = evaluate(cards, ranking)
-            self.revealed_cards[seat] = (list(cards), list(self._field[seat]))
-            self._log.append(new_record("reveal", seat, self.reveal[seat].total, tuple(cards), self.reveal[seat].hand))
-        self.scores = dict(self.reveal)
-        # Penalties first (Ruling 3.4.3), each the whole hand pot, capped by the stack (Ruling 3.4.2).
-        hand_pot = self.hand_pot()
-        for seat in live:
-            if self.reveal[seat].bombed:
-                paid = min(hand_pot, self._stacks[seat])
-                self._stacks[seat] -= paid
-                self.sabacc_pot += paid
-                self.sabacc_penalties += paid
-                self.penalties[seat] = paid
-                self._log.append(new_record("penalty", seat, paid))
-        main_winners: list[int] = []
-        for index, pot in enumerate(self.pots()):
-            eligible = self._from_left(pot.eligible or live)
-            winners = decide(eligible, self.scores, self._deal_demise)
-            if winners:
-                self._pay(pot, winners, share(pot.amount, winners))
-            else:
-                # Ruling 3.4.5: a pot nobody is left to win goes into the Sabacc pot.
-                self.sabacc_pot += pot.amount
-                self.sabacc_from_pots += pot.amount
-                self.awards.append({"amount": pot.amount, "eligible": list(pot.eligible), "winners": [], "paid": {}})
-                self._log.append(new_record("to_sabacc_pot", amount=pot.amount))
-            if index == 0:
-                main_winners = winners
-        # Ruling 3.3.7: the hand shown at the reveal decides the Sabacc pot.
-        self._pay_sabacc_pot([s for s in main_winners if self.reveal[s].wins_sabacc_pot])
-        self._end()
-
-    def _deal_demise(self, seats: list[int]) -> bool:
-        """Sudden Demise: one card to each of `seats`, or none when too few are left (Ruling 3.3.6)."""
-        if len(self._draw) + len(self._discard) < len(seats):
-            return False
-        for seat in seats:
-            card = self._take()
-            self._hand[seat].append(card)
-            self.demise_cards.setdefault(seat, []).append(card)
-            self.scores[seat] = evaluate(self._cards_of(seat), self.options.hand_ranking)
-            self._log.append(new_record("sudden_demise", seat, cards=(card,)))
-        return True
-
-    def _pay(self, pot: Pot, winners: list[int], paid: dict[int, int]) -> None:
-        for seat, amount in paid.items():
-            self._stacks[seat] += amount
-            self._log.append(new_record("award", seat, amount))
-        self.awards.append({"amount": pot.amount, "eligible": list(pot.eligible), "winners": winners, "paid": paid})
-
-    def _pay_sabacc_pot(self, winners: list[int]) -> None:
-        """Ruling 3.3.9: paid last, whole, to the winners (listed even when it holds nothing)."""
-        paid = share(self.sabacc_pot, winners) if winners else {}
-        for seat, amount in paid.items():
-            self._stacks[seat] += amount
-            self._log.append(new_record("sabacc_award", seat, amount))
-        self.sabacc_pot -= sum(paid.values())
-        self.sabacc_award = {"winners": list(winners), "paid": paid}
-
-    def _end(self) -> None:
-        for seat in self.seats:
-            self._discard += self._hand[seat] + self._field[seat]
-            self._hand[seat], self._field[seat] = [], []
-        self.contributions = dict.fromkeys(self.seats, 0)
-        self.phase = "complete"
-        self.round = None
-        self._log.append(new_record("end"))
-        self._changed()
-
-    # ----- operations: verify, then apply ------------------------------------------------------
-
-    def _who(self) -> str:
-        return ", ".join(self.names[s] for s in self._awaited()) or "nobody"
-
-    def _verify_waiting(self, seat: int, verb: str) -> None:
-        if (type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int))) or not (
-            0 <= seat < len(self.names)
-        ):
-            raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
-        phase = self.phase
-        if phase == "complete":
-            raise WrongPhase(f"Hand {self.number} is over; the next hand has not started.")
-        if self.stalled:
-            raise WrongPhase(
-                f"roll {len(self.rolls) + 1} of the hand is due but its dice are used up; "
-                "list every roll the hand makes"
-            )
-        if verb not in VERBS:
-            raise WrongPhase(f"Unknown action {verb!r}; the actions are: {', '.join(VERBS)}.")
-        name = self.names[seat]
-        waiting = self._waiting
-        if seat not in (self._awaited() if waiting is None else waiting):
-            if seat in self.folded:
-                raise NotYourTurn(f"{name} has folded and takes no part in the rest of hand {self.number}.")
-            raise NotYourTurn(f"It is not {name}'s turn: waiting for {self._who()}.")
-        if verb in PLAY_VERBS and phase != "play":
-            raise WrongPhase(
-                f"wrong phase: it is {name}'s betting turn in round {self.round_number} "
-                "(check, call, bet, raise, fold or allin)"
-            )
-        if verb in BET_VERBS and phase == "play":
-            raise WrongPhase(
-                f"wrong phase: it is {name}'s play turn in round {self.round_number} (draw, trade or stand)"
-            )
-
-    def _card(self, value: object, what: str) -> ClassicCard:
-        try:
-            return parse_card(value)
-        except InvalidCard as exc:
-            raise InvalidSelection(f"{what}: {exc}") from None
-
-    def verify_play(
-        self,
-        seat: int,
-        verb: str,
-        card: object = None,
-        unlock: object = None,
-        lock: object = None,
-        *,
-        seen_only: bool = False,
-    ) -> tuple[ClassicCard | None, ClassicCard | None, ClassicCard | None]:
-        """Check a play turn; return the (trade card, unlocked card, locked card) it names.
-
-        `seen_only`: decide from what the player sees, as a player's own decision must be: a named lock is a card
-        they keep (the card taken is locked as `TAKEN` only). Without it a named lock may also be the card taken,
-        as replays and saved games name it; that answer depends on the hidden pile, so a player never gets it."""
-        self._verify_waiting(seat, verb)
-        if verb not in PLAY_VERBS:
-            raise WrongPhase(f"{verb} is a betting action; on a play turn draw, trade or stand.")
-        name = self.names[seat]
-        hand, field = self._hand[seat], self._field[seat]  # only read: an unlock below works on copies
-        out = into = given = None
-        if unlock is not None:
-            out = self._card(unlock, "unlock")
-            if out not in field:
-                where = " (it is in the hand, not the field)" if out in hand else ""
-                raise InvalidSelection(
-                    f"cannot unlock {out.code}: it is not in {name}'s interference field{where}; "
-                    f"the field holds: {', '.join(codes(field)) or 'nothing'}."
-                )
-            field = list(field)
-            field.remove(out)
-            hand = [*hand, out]
-        if verb in ("draw", "trade") and not (self._draw or self._discard):
-            raise IllegalAction("The draw pile and the discard pile are both empty: nobody can draw; stand instead.")
-        if verb == "trade":
-            if card is None:
-                raise InvalidSelection("A trade names the card to give up: trade with card, a card of your hand.")
-            given = self._card(card, "trade")
-            if given not in hand:
-                where = " (it is in the interference field: unlock it first)" if given in field else ""
-                raise InvalidSelection(f"cannot trade {given.code}: it is not in {name}'s hand{where}")
-        elif card is not None:
-            raise InvalidSelection(f"Only a trade names a card to give up; {verb} takes no card.")
-        if lock is not None:
-            taken = names_taken(lock)
-            if taken and verb == "stand":
-                raise InvalidSelection(
-                    "Standing takes no card: lock a card you hold, or draw or trade and lock the card you take."
-                )
-            into = None if taken else self._card(lock, "lock")
-            after = list(hand)
-            if given is not None:
-                after.remove(given)
-            if verb != "stand" and (taken or not seen_only):
-                # Ruling 3.2.9: the card just taken may be locked; it is the top of the pile (or of the pile the
-                # discard pile is about to become, which the hand's chance fixes without changing anything).
-                pile = self._draw or self.chance.new_pile(self._discard, len(self.reshuffled) + 1, "reshuffle")
-                after.append(pile[0])
-                if taken:  # `lock="taken"`: the card this play takes, named without being seen
-                    into = pile[0]
-            if into not in after:
-                if seen_only:
-                    gone = " (the trade gives it up)" if into == given else ""
-                    kept = ", ".join(codes(_canonical(after))) or "none"
-                    also = "" if verb == "stand" else f", or `{TAKEN}` for the card the {verb} takes"
-                    raise InvalidSelection(f"cannot lock {into.code}{gone}: lock a card {name} keeps ({kept}){also}.")
-                where = " (it is already in the interference field)" if into in field else ""
-                raise InvalidSelection(f"cannot lock {into.code}: it is not in {name}'s hand{where}")
-        return given, out, into
-
-    def play(self, seat: int, verb: str, card: object = None, unlock: object = None, lock: object = None) -> None:
-        """A play turn: optionally unlock one field card, draw, trade or stand, optionally lock one card."""
-        given, out, into = self.verify_play(seat, verb, card, unlock, lock)
-        hand, field = self._hand[seat], self._field[seat]
-        if out is not None:
-            field.remove(out)
-            hand.append(out)
-            self._log.append(new_record("unlock", seat, cards=(out,)))
-        taken = None
-        if verb != "stand":
-            taken = self._take()
-            hand.append(taken)
-        if verb == "trade":
-            hand.remove(given)
-            self._discard.append(given)
-        if verb == "stand":
-            self._log.append(_seat_record("stand", seat, None))
-        else:
-            kept = (taken,) if given is None else (taken, given)
-            self._log.append(new_record(verb, seat, cards=kept))
-        if into is not None:
-            hand.remove(into)
-            field.append(into)
-            self._log.append(new_record("lock", seat, cards=(into,)))
-        self._actions.append(f"{seat}{LETTERS[verb]}{_char(given)}{_char(out)}{_char(into)}")
-        self._turn_index += 1
-        if self.options.shift_rolls == "turns_and_rounds":
-            self._pending_roll = "turn"
-        self._advance()
-
-    def verify_act(self, seat: int, verb: str, **args: object) -> None:
-        """Any verb of a Classic hand (`Game.verify_act`): raises why it is illegal, changes nothing."""
-        if verb in PLAY_VERBS:
-            self.verify_play(seat, verb, **_only(verb, args))
-        else:
-            self.verify_bet_action(seat, verb, **_only(verb, args))
-
-    def act(self, seat: int, verb: str, **args: object) -> None:
-        if verb in PLAY_VERBS:
-            self.play(seat, verb, **_only(verb, args))
-        else:
-            self.bet_action(seat, verb, **_only(verb, args))
-
-    def verify_bet_action(self, seat: int, verb: str, amount: int | None = None, call_hand: object = False) -> int:
-        return self._checked(seat, verb, amount, call_hand)[1]
-
-    def _checked(self, seat: int, verb: str, amount: int | None, call_hand: object) -> tuple[str, int]:
-        self._verify_waiting(seat, verb)
-        if verb in PLAY_VERBS:
-            raise WrongPhase(
-                f"wrong phase: it is {self.names[seat]}'s betting turn in round {self.round_number} "
-                "(check, call, bet, raise, fold or allin)"
-            )
-        if not (call_hand is None or call_hand is False or call_hand is True):
-            raise IllegalAction(f"call_hand is true or left out; got {call_hand!r}.")
-        if call_hand is True:
-            if verb == "fold":
-                raise IllegalAction("A fold cannot call the hand; call it with a check, call, bet, raise or all-in.")
-            if self.called_by is not None:
-                raise IllegalAction(f"The hand is already called (by {self.names[self.called_by]}); once a hand.")
-            if self.round_number < self.options.call_round:
-                raise IllegalAction(
-                    f"The hand may be called from betting round {self.options.call_round} on; "
-                    f"this is round {self.round_number}."
-                )
-        return self.structure.check_action(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
-
-    def bet_action(self, seat: int, verb: str, amount: int | None = None, call_hand: object = False) -> None:
-        verb, paid = self._checked(seat, verb, amount, call_hand)
-        self._stacks[seat] -= paid
-        self.contributions[seat] += paid
-        if verb == "fold":
-            self.folded.add(seat)
-            self._live.remove(seat)
-            # Ruling 3.2.11: the folded cards, field included, go face down onto the discard pile.
-            self._discard += self._hand[seat] + self._field[seat]
-            self._hand[seat], self._field[seat] = [], []
-        self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
-        self._log.append(new_record(verb, seat, paid, note="call_hand" if call_hand is True else ""))
-        if call_hand is True:
-            self.called_by = seat
-        arg = "" if amount is None or verb not in ("bet", "raise") else str(amount)
-        self._actions.append(f"{seat}{LETTERS[verb]}{arg}{'!' if call_hand is True else ''}")
-        self._advance()
-
-    # ----- results -------------------------------------------------------------------------------
-
-    def summary(self, game) -> dict:
-        """The hand in the shape of the replay result (docs/replay.md, Classic), complete or part-way."""
-        names, stacks = game.names, game.stacks
-        data = {
-            "number": self.number,
-            "dealer": names[self.dealer],
-            "forced": {names[s]: a for s, a in self.forced.items() if a},
-            "sabacc_antes": {names[s]: a for s, a in self.sabacc_antes.items() if a},
-        }
-        if not self.is_complete:
-            data.update({"complete": False, "rounds": self.round_number, "pot": self.hand_pot()})
-            return data
-        showdown = {}
-        for seat in self.seats:
-            if seat not in self.reveal:
-                continue
-            cards, field = self.revealed_cards[seat]
-            row = {
-                "cards": codes(_canonical(cards)),
-                "field": codes(_canonical(field)),
-                **self.reveal[seat].to_dict(),
-            }
-            if seat in self.demise_cards:
-                row["sudden_demise"] = {"cards": codes(self.demise_cards[seat]), **self.scores[seat].to_dict()}
-            showdown[names[seat]] = row
-        data.update(
-            {
-                "rounds": self.round_number,
-                "ended": self.ended,
-                "called_by": names[self.called_by] if self.ended == "called" else None,
-                "rolls": len(self.rolls),
-                "shifts": list(self.shifts),
-                "folded": [names[s] for s in self.seats if s in self.folded],
-                "showdown": showdown,
-                "penalties": {names[s]: a for s, a in self.penalties.items()},
-                "pots": [
-                    {
-                        "amount": award["amount"],
-                        "eligible": [names[s] for s in award["eligible"]],
-                        "winners": [names[s] for s in award["winners"]],
-                        "paid": {names[s]: a for s, a in award["paid"].items()},
-                    }
-                    for award in self.awards
-                ],
-                "sabacc_pot": {
-                    "before": self.sabacc_before,
-                    "antes": sum(self.sabacc_antes.values()),
-                    "penalties": self.sabacc_penalties,
-                    "from_pots": self.sabacc_from_pots,
-                    "winners": [names[s] for s in self.sabacc_award["winners"]],
-                    "paid": {names[s]: a for s, a in self.sabacc_award["paid"].items()},
-                    "after": self.sabacc_pot,
-                },
-                "carry_over": 0,
-                "stacks": {name: stacks[s] for s, name in enumerate(names)},
-            }
-        )
-        return data
-
-
-def _only(verb: str, args: dict) -> dict:
-    """`args` if `verb` takes every one of them; otherwise an error naming what it takes."""
-    allowed = VERB_ARGS.get(verb, ())
-    for key in args:
-        if key not in allowed:
-            raise IllegalAction(f"{verb} takes {', '.join(allowed) or 'no arguments'}; got {key!r}.")
-    return args
-
-
-def _char(card: ClassicCard | None) -> str:
-    return "-" if card is None else _CHARS[card.index]
-
-
-def _canonical(cards: list[ClassicCard]) -> list[ClassicCard]:
-    return sorted(cards, key=lambda c: c.index)

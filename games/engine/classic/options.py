@@ -1,11 +1,10 @@
 """Classic options (RULES 3.6): one frozen keyword-only dataclass and the presets `classic` and `universe`."""
 
-from dataclasses import dataclass, fields
-from functools import cache
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.engine.errors import InvalidOptions
-from games.engine.options import check_choices_and_numbers
+from games.engine.variant_options import VariantOptions, option_fields
 
 PRESETS = ("classic", "universe")
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -31,7 +30,7 @@ END_RULES = ("last_player", "never")
 
 
 @dataclass(frozen=True, kw_only=True)
-class ClassicOptions:
+class ClassicOptions(VariantOptions):
     """Every rule setting of a Classic Sabacc game (RULES 3.6); docs/rules.md describes each one."""
 
     starting_stack: int = 100
@@ -55,8 +54,14 @@ class ClassicOptions:
     item_stakes: ClassVar[bool] = False
     chips: ClassVar[str] = "simple"
 
+    CHOICES = {**CHOICES, "end_rule": END_RULES}
+    MINIMUMS = MINIMUMS
+    OPTIONAL = OPTIONAL
+    # The variant's own end rule is not written: only a table run otherwise.
+    OMITTED_AT = {"end_rule": "last_player"}
+
     def __post_init__(self) -> None:
-        check_choices_and_numbers(self, {**CHOICES, "end_rule": END_RULES}, MINIMUMS, OPTIONAL, MAXIMUM)
+        self.check_shared()
         if not isinstance(self.declare_totals, bool):
             raise InvalidOptions(f"Option 'declare_totals' must be true or false; got {self.declare_totals!r}.")
         if self.max_bet is not None and self.max_bet < self.min_bet:
@@ -69,27 +74,9 @@ class ClassicOptions:
                 "or null for no limit."
             )
 
-    def to_dict(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in option_names()}
-        if self.end_rule == "last_player":  # the variant's own rule is not written: only a table run otherwise
-            del data["end_rule"]
-        return data
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ClassicOptions":
-        """Build options from a complete or partial dict; unknown names are refused."""
-        if not isinstance(data, dict):
-            raise InvalidOptions(f"Options must be an object of option names and values; got {type(data).__name__}.")
-        names = option_names()
-        for key in data:
-            if key not in names:
-                raise InvalidOptions(f"Unknown option {key!r}; the options are: {', '.join(names)}.")
-        return cls(**data)
-
-
-@cache
 def option_names() -> tuple[str, ...]:
-    return tuple(f.name for f in fields(ClassicOptions))
+    return option_fields(ClassicOptions)
 
 
 PRESET_VALUES: dict[str, dict[str, Any]] = {

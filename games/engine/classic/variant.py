@@ -10,15 +10,17 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from games.engine.classic import bots
 from games.engine.classic import cards as classic_cards
+from games.engine.classic.actions import LETTERS, PLAY_VERBS, SABACC_POT, VERB_ARGS, VERB_OF, VERBS
 from games.engine.classic.chance import RollSpec
 from games.engine.classic.dice import check_roll
-from games.engine.classic.hand import LETTERS, PLAY_VERBS, SABACC_POT, VERB_ARGS, VERB_OF, VERBS, ClassicHand
+from games.engine.classic.hand import ClassicHand
 from games.engine.classic.options import PRESET_VALUES, ClassicOptions
 from games.engine.classic.order import complete_pile, deck_label
 from games.engine.errors import EngineError, IllegalAction, ReplayError
 from games.engine.forced import Levels
-from games.engine.variant import Variant, register
+from games.engine.variant import Variant
 
 # The keys of a replay hand and of each verb's action (besides player and do).
 HAND_KEYS = {"deck", "dice", "reshuffles", "actions", "before", "commitment", "server_seed"}
@@ -44,6 +46,8 @@ class Classic(Variant):
     options_class = ClassicOptions
     hand_class = ClassicHand
     presets = PRESET_VALUES
+    random_decision = staticmethod(bots.random_decision)
+    sensible_decision = staticmethod(bots.sensible_decision)
     uses_reshuffles = True
     carry_to_last_player = False
     # No blinds: a tournament's level (`Game.set_levels`) sets the hand-pot ante; the Sabacc-pot ante stays.
@@ -238,4 +242,4 @@ def decode_action(text: str) -> tuple[int, str, dict[str, Any]]:
     return seat, verb, args
 
 
-CLASSIC = register(Classic())
+CLASSIC = Classic()

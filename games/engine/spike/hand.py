@@ -6,63 +6,43 @@ and changing nothing), then applied and recorded. Betting and side pots are the 
 (`betting.NoLimit`, `pots.side_pots`); card prices join the main pot as dead money (Ruling 2.2.7).
 """
 
-from dataclasses import dataclass
-
 from games.engine.betting import BettingRound, BettingStructure, LegalActions
-from games.engine.cards import Card, codes, parse_card
-from games.engine.errors import IllegalAction, InvalidAmount, InvalidCard, MissingDice, NotYourTurn, WrongPhase
+from games.engine.cards import Card, codes
+from games.engine.errors import MissingDice
 from games.engine.forced import Levels
-from games.engine.frozen import builder
-from games.engine.pots import Pot, side_pots, uncalled
+from games.engine.hand_base import HandBase
+from games.engine.pots import Pot, uncalled
 from games.engine.records import Record, card_record, new_record
+from games.engine.spike.actions import (
+    BET_VERBS,
+    BETTING_PHASES,
+    CARD_PHASES,
+    CARD_VERBS,
+    PRICE_NAMES,
+    PRIVATE_KINDS,
+    CardTurnActions,
+    _new_card_turn,
+)
 from games.engine.spike.dice import SpikeDice
 from games.engine.spike.evaluation import SpikeScore, best, evaluate
 from games.engine.spike.options import POSITIONS, CorellianSpikeOptions
+from games.engine.spike.plays import SpikePlays
 from games.engine.ties import split
 
-CARD_PHASES = ("cards_1", "cards_2", "cards_3")
-BETTING_PHASES = ("betting_1", "betting_2", "betting_3")
-CARD_VERBS = ("stand", "draw", "trade", "buy")
-BET_VERBS = ("check", "call", "bet", "raise", "fold", "allin")
-PRICE_NAMES = {
-    "pilot": "the Pilot",
-    "wing": "the Wing",
-    "gunner": "the Gunner",
-    "discard": "the discard pile's top card",
-}
-# Log records whose cards only their seat may see (the others see the record without its cards).
-PRIVATE_KINDS = ("deal", "draw", "trade", "buy", "spike")
+# The phases, verbs and legal actions live in `actions`; these names are read from here too.
+__all__ = [
+    "BETTING_PHASES",
+    "BET_VERBS",
+    "CARD_PHASES",
+    "CARD_VERBS",
+    "PRICE_NAMES",
+    "PRIVATE_KINDS",
+    "CardTurnActions",
+    "SpikeHand",
+]
 
 
-@dataclass(frozen=True)
-class CardTurnActions:
-    """What one seat may do in a card turn or a spike, with each source's price (credits)."""
-
-    seat: int
-    phase: str
-    verbs: tuple[str, ...] = ()
-    cards: tuple[str, ...] = ()
-    draw_cost: int = 0
-    trade_from: tuple[tuple[str, int], ...] = ()
-    buy_from: tuple[tuple[str, int], ...] = ()
-
-    def to_dict(self) -> dict:
-        data: dict = {"seat": self.seat, "phase": self.phase, "verbs": list(self.verbs)}
-        if self.verbs:
-            data["cards"] = list(self.cards)
-        if "draw" in self.verbs:
-            data["draw_cost"] = self.draw_cost
-        if "trade" in self.verbs:
-            data["trade_from"] = dict(self.trade_from)
-        if "buy" in self.verbs:
-            data["buy_from"] = dict(self.buy_from)
-        return data
-
-
-_new_card_turn = builder(CardTurnActions)  # `CardTurnActions(...)`, cheaper: one is made on most decisions
-
-
-class SpikeHand:
+class SpikeHand(HandBase, SpikePlays):
     """The state of one Corellian Spike hand. Hidden fields (cards, draw pile, discards) are private."""
 
     def __init__(
@@ -139,23 +119,11 @@ class SpikeHand:
     def __repr__(self) -> str:
         return f"<SpikeHand {self.number} phase={self.phase} dealer={self.dealer} seats={self.seats}>"
 
+    def dead_money(self) -> int:
+        """The carry-over and the card prices paid join the main pot (Ruling 2.2.7)."""
+        return self.carry_in + sum(self.card_costs.values())
+
     # ----- queries ----------------------------------------------------------------------------
-
-    @property
-    def is_complete(self) -> bool:
-        return self.phase == "complete"
-
-    @property
-    def live(self) -> list[int]:
-        return list(self._live)
-
-    @property
-    def seed(self) -> None:
-        """Always None: hand seeds are revealed only when the game ends (`Game.revealed_seeds()`)."""
-        return None
-
-    def is_all_in(self, seat: int) -> bool:
-        return seat in self.seats and seat not in self.folded and self._stacks[seat] == 0
 
     def _changed(self) -> None:
         self._waiting = None
@@ -275,14 +243,6 @@ class SpikeHand:
         if self.is_complete:
             return 0
         return self.sabacc_in + sum(self.sabacc_antes.values())
-
-    def pots(self) -> list[Pot]:
-        extra = self.carry_in + sum(self.card_costs.values())
-        key = (tuple(self.contributions.values()), len(self.folded), extra)
-        if key != self._pots_key:
-            self._pots = side_pots(self.contributions, self.folded, extra)
-            self._pots_key = key
-        return list(self._pots)
 
     def bets(self) -> dict[int, int]:
         return dict(self.round.bets) if self.round is not None and self.phase in BETTING_PHASES else {}
@@ -474,198 +434,6 @@ class SpikeHand:
 
     def showdown_cards(self) -> dict[int, list[Card]]:
         return dict(getattr(self, "_final_cards", {})) if self.is_complete else {}
-
-    # ----- operations: verify, then apply -------------------------------------------------------
-
-    def _who(self, seats: list[int]) -> str:
-        return ", ".join(self.names[s] for s in seats) or "nobody"
-
-    def _phase_words(self, seat: int) -> str:
-        name = self.names[seat]
-        if self.phase == "spike":
-            return f"the spike dice matched: {name} must spike a card first"
-        if self.phase in CARD_PHASES:
-            return f"it is {name}'s card turn in round {self.round_number}: stand, draw, trade or buy"
-        return f"it is {name}'s betting turn in round {self.round_number}: check, call, bet, raise, fold or all-in"
-
-    def _check(self, seat: int, verb: str, args: dict) -> tuple:
-        """Verify a decision; return what applying it needs. Raises and changes nothing."""
-        verbs = self.variant.verbs
-        if verb not in verbs:
-            raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
-        if args:
-            allowed = self.variant.verb_args.get(verb, ())
-            extra = args.keys() - allowed
-            if extra:
-                takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
-                raise IllegalAction(f"{verb} {takes}; got {', '.join(sorted(extra))}.")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.names):
-            raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
-        if self.phase == "complete":
-            raise WrongPhase(f"Hand {self.number} is over; the next hand has not started.")
-        waiting = self._awaited()
-        if seat not in waiting:
-            name = self.names[seat]
-            if seat in self.folded:
-                raise NotYourTurn(f"{name} has folded and takes no part in the rest of hand {self.number}.")
-            raise NotYourTurn(f"It is not {name}'s turn: waiting for {self._who(waiting)}.")
-        phase = self.phase
-        right = (
-            (phase == "spike" and verb == "spike")
-            or (phase in CARD_PHASES and verb in CARD_VERBS)
-            or (phase in BETTING_PHASES and verb in BET_VERBS)
-        )
-        if not right:
-            raise WrongPhase(f"{self._phase_words(seat)}.")
-        if phase in BETTING_PHASES:
-            amount = args.get("amount")
-            return self.structure.check_action(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
-        stack = self._stacks[seat]
-        name = self.names[seat]
-        if verb == "stand":
-            return (verb,)
-        if verb == "draw":
-            price = self.options.gain_cost
-            self._afford(name, "a draw", price, stack)
-            return verb, price
-        card = None
-        if verb in ("trade", "spike"):
-            card = self._held(seat, args.get("card"), verb)
-        if verb == "spike":
-            return verb, card
-        source = args.get("source")
-        if verb == "buy" and not self.options.gain_from_discard:
-            where = "the market" if self.options.market == "galaxy" else "the discard pile"
-            raise WrongPhase(
-                f"Buying without giving a card is off at this table (option 'gain_from_discard'): "
-                f"trade a card of your hand for a card of {where}, draw or stand."
-            )
-        face_up = self.sources()
-        if source not in face_up and not (verb == "trade" and source == "deck"):
-            raise IllegalAction(self._no_source(source, face_up, verb))
-        price = self.price(source, trade=verb == "trade")
-        what = "a trade with the draw pile" if source == "deck" else PRICE_NAMES[source]
-        self._afford(name, what, price, stack)
-        return verb, price, source, card
-
-    def _afford(self, name: str, what: str, price: int, stack: int) -> None:
-        # Ruling 2.2.8: no card may cost more than the stack.
-        if price > stack:
-            raise InvalidAmount(f"{what} costs {price} credit{'' if price == 1 else 's'}; {name} has {stack}.")
-
-    def _no_source(self, source: object, face_up: list[str], verb: str) -> str:
-        shown = ", ".join(face_up) or "none"
-        if verb == "trade":
-            shown += " (or deck, the draw pile)"
-        if source in POSITIONS:
-            if self.options.market != "galaxy":
-                return f"there is no {source} at this table (discard-pile market); the cards to take are: {shown}."
-            return f"there is no {source.capitalize()} in round {self.round_number}; the face-up cards are: {shown}."
-        if source == "discard":
-            if self.options.market == "galaxy":
-                return f"the discard pile is face down at this table (galaxy market); take from: {shown}."
-            return f"the discard pile is empty; take from: {shown}."
-        if source is None:
-            return f'say where the card comes from ("source"): {shown}.'
-        return f"unknown source {source!r}; take from: {shown}."
-
-    def _held(self, seat: int, card: object, verb: str) -> Card:
-        held = self._cards[seat]
-        if card is None:
-            raise IllegalAction(f"{verb} needs the card of your hand to give; you hold {', '.join(codes(held))}.")
-        try:
-            parsed = parse_card(card)
-        except InvalidCard as exc:
-            raise IllegalAction(str(exc)) from None
-        if parsed not in held:
-            raise IllegalAction(f"You do not hold {parsed.code}; you hold {', '.join(codes(held))}.")
-        return parsed
-
-    def verify_act(self, seat: int, verb: str, **args) -> None:
-        self._check(seat, verb, args)
-
-    def act(self, seat: int, verb: str, **args) -> None:
-        checked = self._check(seat, verb, args)
-        if self.phase in BETTING_PHASES:
-            self._bet(seat, checked[0], checked[1])
-        elif checked[0] == "spike":
-            self._spike(seat, checked[1])
-        else:
-            self._card_turn(seat, checked)
-        self._actions.append(self.variant.encode_action(seat, verb, args))
-        self._advance()
-
-    def _bet(self, seat: int, verb: str, paid: int) -> None:
-        self._stacks[seat] -= paid
-        self.contributions[seat] += paid
-        if verb == "fold":
-            self.folded.add(seat)
-            self._live.remove(seat)
-            self._aside += self._cards[seat]
-            self._cards[seat] = []
-        self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
-        self._log.append(new_record(verb, seat, paid))
-
-    def _spike(self, seat: int, card: Card) -> None:
-        self._cards[seat].remove(card)
-        self._discard.append(card)
-        taken = self._draw.pop(0)
-        self._cards[seat].append(taken)
-        note = f"gave {card.code}" if self.options.market == "discard_pile" else ""
-        self._log.append(new_record("spike", seat, 0, (card, taken), note))
-        self._pending.pop(0)
-        self.acted.add(seat)
-
-    def _pay_price(self, seat: int, price: int) -> None:
-        if price:
-            self._stacks[seat] -= price
-            self.card_costs[seat] += price
-
-    def _card_turn(self, seat: int, checked: tuple) -> None:
-        verb = checked[0]
-        last_turn = self.round_number == 3 and len(self._pending) == 1
-        if verb == "stand":
-            self._log.append(new_record("stand", seat, 0))
-        elif verb == "draw":
-            price = checked[1]
-            self._pay_price(seat, price)
-            card = self._draw.pop(0)
-            self._cards[seat].append(card)
-            self._log.append(new_record("draw", seat, price, (card,)))
-        else:
-            _, price, source, given = checked
-            self._pay_price(seat, price)
-            hand = self._cards[seat]
-            public = self.options.market == "discard_pile"
-            if source == "deck":
-                hand.remove(given)
-                self._discard.append(given)
-                taken = self._draw.pop(0)
-                note = f"deck; gave {given.code}" if public else "deck"
-            elif source == "discard":
-                taken = self._discard.pop()  # Ruling 2.5.3: take first, then give
-                if given is not None:
-                    hand.remove(given)
-                    self._discard.append(given)
-                note = f"discard {taken.code}" + (f"; gave {given.code}" if given is not None else "")
-            else:
-                index = POSITIONS.index(source)
-                if given is not None:
-                    hand.remove(given)
-                    self._discard.append(given)  # Ruling 2.2.6: face down, never into the market
-                taken = self._market.pop(index)
-                if not last_turn:
-                    self._market.insert(0, self._draw.pop(0))
-                note = f"{source} {taken.code}"
-            hand.append(taken)
-            if source != "deck":
-                self.purchases.append(
-                    {"seat": seat, "round": self.round_number, "from": source, "card": taken.code, "price": price}
-                )
-            cards = (given, taken) if given is not None else (taken,)
-            self._log.append(new_record(verb, seat, price, cards, note))
-        self._pending.pop(0)
-        self.acted.add(seat)
 
     # ----- what the views and results show ---------------------------------------------------
 

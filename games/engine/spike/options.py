@@ -1,11 +1,10 @@
 """Corellian Spike options (RULES 2.5): one frozen keyword-only dataclass and the two presets."""
 
-from dataclasses import dataclass, fields
-from functools import cache
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.engine.errors import InvalidOptions
-from games.engine.options import MAXIMUM, check_choices_and_numbers
+from games.engine.variant_options import MAXIMUM, VariantOptions, option_fields
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "min_raise": ("min_bet", "last_increment"),
@@ -32,7 +31,7 @@ POSITIONS = ("pilot", "wing", "gunner")
 
 
 @dataclass(frozen=True, kw_only=True)
-class CorellianSpikeOptions:
+class CorellianSpikeOptions(VariantOptions):
     """Every rule setting of a Corellian Spike game (RULES 2.5); docs/rules.md describes each one."""
 
     starting_stack: int = 100
@@ -63,8 +62,14 @@ class CorellianSpikeOptions:
     item_stakes: ClassVar[bool] = False
     chips: ClassVar[str] = "simple"
 
+    CHOICES = {**CHOICES, "end_rule": END_RULES}
+    MINIMUMS = MINIMUMS
+    OPTIONAL = OPTIONAL
+    # The variant's own end rule is not written: only a table run otherwise.
+    OMITTED_AT = {"end_rule": "last_player"}
+
     def __post_init__(self) -> None:
-        check_choices_and_numbers(self, {**CHOICES, "end_rule": END_RULES}, MINIMUMS, OPTIONAL, MAXIMUM)
+        self.check_shared()
         prices = self.market_prices
         if (
             not isinstance(prices, tuple)
@@ -83,35 +88,13 @@ class CorellianSpikeOptions:
                 f"Option 'max_bet' ({self.max_bet}) must be at least the min bet ({self.min_bet}), or null for no cap."
             )
 
-    def to_dict(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in option_names()}
-        data["market_prices"] = list(self.market_prices)
-        if self.end_rule == "last_player":  # the variant's own rule is not written: only a table run otherwise
-            del data["end_rule"]
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "CorellianSpikeOptions":
-        """Build options from a complete or partial dict; unknown names are refused."""
-        if not isinstance(data, dict):
-            raise InvalidOptions(f"Options must be an object of option names and values; got {type(data).__name__}.")
-        names = option_names()
-        for key in data:
-            if key not in names:
-                raise InvalidOptions(f"Unknown option {key!r}; the options are: {', '.join(names)}.")
-        values = dict(data)
-        if isinstance(values.get("market_prices"), list):
-            values["market_prices"] = tuple(values["market_prices"])
-        return cls(**values)
-
 
 def _plain(value: object) -> object:
     return list(value) if isinstance(value, tuple) else value
 
 
-@cache
 def option_names() -> tuple[str, ...]:
-    return tuple(f.name for f in fields(CorellianSpikeOptions))
+    return option_fields(CorellianSpikeOptions)
 
 
 PRESET_VALUES: dict[str, dict[str, Any]] = {

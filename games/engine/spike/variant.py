@@ -7,11 +7,12 @@ from typing import Any
 from games.engine.cards import decode_cards, encode_cards, parse_card
 from games.engine.errors import IllegalAction, ReplayError
 from games.engine.forced import Levels
+from games.engine.spike import bots
 from games.engine.spike import dice as spike_dice
 from games.engine.spike.dice import SpikeDice, parse_spike_dice
 from games.engine.spike.hand import SpikeHand
 from games.engine.spike.options import PRESET_VALUES, CorellianSpikeOptions
-from games.engine.variant import Variant, register
+from games.engine.variant import Variant
 
 # One letter per verb in the compact actions of the saved state, and one per source of a card.
 LETTERS = {
@@ -47,6 +48,7 @@ class CorellianSpike(Variant):
     options_class = CorellianSpikeOptions
     hand_class = SpikeHand
     presets = PRESET_VALUES
+    sensible_decision = staticmethod(bots.decide)
     uses_reshuffles = False
     replay_needs_dealer = True
     replay_min_stack = True
@@ -148,4 +150,4 @@ class CorellianSpike(Variant):
         return {"sabacc_pot": game.pools.get("sabacc_pot", 0)}
 
 
-CORELLIAN_SPIKE = register(CorellianSpike())
+CORELLIAN_SPIKE = CorellianSpike()

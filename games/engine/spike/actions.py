@@ -1,0 +1,48 @@
+"""What a Corellian Spike hand's seats may do: its phases and verbs, the names of the prices, the records only
+their seat may see, and the legal actions of a card turn or a spike (`CardTurnActions`).
+"""
+
+from dataclasses import dataclass
+
+from games.engine.frozen import builder
+
+CARD_PHASES = ("cards_1", "cards_2", "cards_3")
+BETTING_PHASES = ("betting_1", "betting_2", "betting_3")
+CARD_VERBS = ("stand", "draw", "trade", "buy")
+BET_VERBS = ("check", "call", "bet", "raise", "fold", "allin")
+PRICE_NAMES = {
+    "pilot": "the Pilot",
+    "wing": "the Wing",
+    "gunner": "the Gunner",
+    "discard": "the discard pile's top card",
+}
+# Log records whose cards only their seat may see (the others see the record without its cards).
+PRIVATE_KINDS = ("deal", "draw", "trade", "buy", "spike")
+
+
+@dataclass(frozen=True)
+class CardTurnActions:
+    """What one seat may do in a card turn or a spike, with each source's price (credits)."""
+
+    seat: int
+    phase: str
+    verbs: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+    draw_cost: int = 0
+    trade_from: tuple[tuple[str, int], ...] = ()
+    buy_from: tuple[tuple[str, int], ...] = ()
+
+    def to_dict(self) -> dict:
+        data: dict = {"seat": self.seat, "phase": self.phase, "verbs": list(self.verbs)}
+        if self.verbs:
+            data["cards"] = list(self.cards)
+        if "draw" in self.verbs:
+            data["draw_cost"] = self.draw_cost
+        if "trade" in self.verbs:
+            data["trade_from"] = dict(self.trade_from)
+        if "buy" in self.verbs:
+            data["buy_from"] = dict(self.buy_from)
+        return data
+
+
+_new_card_turn = builder(CardTurnActions)  # `CardTurnActions(...)`, cheaper: one is made on most decisions
