@@ -156,7 +156,8 @@ def clock_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     changes. Pages count the seconds down between messages and fall back to polling the clock API."""
     tournament = _tournament(request, pk)
 
-    def token() -> str:
+    def token() -> tuple[str, None]:
+        """What the stream compares (a digest of what the clock shows), and nothing for `render_now` to reuse."""
         row = (
             Tournament.objects.filter(pk=pk)
             .values_list("status", "clock_epoch", "level_announced", "clock_pauses", "clock_started_at")
@@ -166,9 +167,9 @@ def clock_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
         field = registrations.exclude(status=RegistrationStatus.WAITING).count()
         still_in = registrations.filter(status=RegistrationStatus.REGISTERED).count()
         events = ClockEvent.objects.filter(tournament_id=pk).count()
-        return hashlib.sha256(repr((row, field, still_in, events)).encode()).hexdigest()[:16]
+        return hashlib.sha256(repr((row, field, still_in, events)).encode()).hexdigest()[:16], None
 
-    def render_now() -> dict:
+    def render_now(_found: None) -> dict:
         fresh = Tournament.objects.select_related("event").get(pk=pk)
         return json.loads(json.dumps(selectors.clock_summary(fresh), cls=DjangoJSONEncoder))
 
