@@ -88,7 +88,11 @@ class OnlineSeat(models.Model):
     table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=8, choices=SeatKind.choices, default=SeatKind.PLAYER)
-    player = models.ForeignKey("league.Player", on_delete=models.PROTECT, related_name="online_seats")
+    # A person's seat plays as their league player; a bot's seat has none (bots are never league players: its
+    # `bot_kind` and `name` say who it is, and its results stay on the table's record, never in a league).
+    player = models.ForeignKey(
+        "league.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="online_seats"
+    )
     bot_kind = models.CharField(max_length=16, blank=True)
     name = models.CharField(max_length=80, help_text="The name the engine knows the seat by (unique at the table).")
     engine_seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -114,6 +118,9 @@ class OnlineSeat(models.Model):
             ),
             models.UniqueConstraint(fields=["table", "player"], name="online_seat_unique_player"),
             models.UniqueConstraint(fields=["table", "name"], name="online_seat_unique_name"),
+            models.CheckConstraint(
+                condition=Q(kind="player") | Q(player__isnull=True), name="online_seat_bot_has_no_player"
+            ),
         ]
 
     def __str__(self) -> str:

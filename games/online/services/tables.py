@@ -139,11 +139,9 @@ def table_open_seated(
     return table
 
 
-def _bot_player(kind: str, number: int) -> Player:
-    """The guest player a bot seat plays as (one per bot kind and seat number, shared by every table)."""
-    name = f"{kind.capitalize()} bot {number + 1}"
-    player = Player.objects.filter(display_name=name, user=None, created_by=None).order_by("pk").first()
-    return player or Player.objects.create(display_name=name)
+def _bot_name(kind: str, number: int) -> str:
+    """A bot seat's name ("Sensible bot 3"): bots are never league players, so the name is all there is."""
+    return f"{kind.capitalize()} bot {number + 1}"
 
 
 @transaction.atomic
@@ -155,20 +153,21 @@ def table_fill_bots(*, actor: Any, table: OnlineTable, kind: str = "sensible") -
         raise ApplicationError(f"Unknown bot {kind!r}; the bots are: {', '.join(BOTS)}.", extra={"field": "kind"})
     if table.status != TableStatus.OPEN:
         raise ConflictError("Bots are seated before the game starts.")
+    if table.tournament_table is not None:
+        raise ConflictError("A tournament's table seats its registered players only; bots do not play tournaments.")
     taken = set(table.seats.values_list("number", flat=True))
     created = []
     for number in range(table.seat_count):
         if number in taken:
             continue
-        player = _bot_player(kind, number)
         created.append(
             OnlineSeat.objects.create(
                 table=table,
                 number=number,
                 kind=SeatKind.BOT,
                 bot_kind=kind,
-                player=player,
-                name=_seat_name(table, player.display_name),
+                player=None,
+                name=_seat_name(table, _bot_name(kind, number)),
             )
         )
     if not created:
@@ -224,9 +223,11 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     for index, seat in enumerate(seats):
         seat.engine_seat = index
     OnlineSeat.objects.bulk_update(seats, ["engine_seat"])
+    # The league game seats people only: a bot's chips are the house's, its result stays on the game's record.
+    people = [seat for seat in seats if seat.player_id is not None]
     Seat.objects.bulk_create(
-        Seat(game=league_game, player=seat.player, number=index + 1, buy_in=_starting(table, seat))
-        for index, seat in enumerate(seats)
+        Seat(game=league_game, player=seat.player, number=number, buy_in=_starting(table, seat))
+        for number, seat in enumerate(people, start=1)
     )
     if table.tournament_table is None:  # a tournament's table plays its chips; the tournament books the money
         LedgerEntry.objects.bulk_create(
@@ -238,7 +239,7 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
                 amount=table.buy_in,
                 author=None,
             )
-            for seat in seats
+            for seat in people
         )
     if event.status == EventStatus.PLANNED:
         Event.objects.filter(pk=event.pk).update(status=EventStatus.RUNNING)
