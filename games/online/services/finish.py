@@ -1,5 +1,6 @@
-"""The end of an online game (`_finish`): places, final credits, the hand-by-hand ledger, the replay and
-the standings of its league game, and a tournament told its table finished."""
+"""The end of an online game (`_finish`): the table's own outcome; for a league table also places, final credits,
+the hand-by-hand ledger, the replay and the standings of its league game, and a tournament told its table
+finished. A casual game (no league game) keeps its outcome on the table and writes nothing in any league."""
 
 from django.db import transaction
 
@@ -19,6 +20,13 @@ def _finish(table: OnlineTable, game: Game) -> None:
     from games.engine.replay import export_replay
 
     table.status = TableStatus.FINISHED
+    table.outcome = {
+        "standings": game.standings(),
+        "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
+        "bots": {seat.name: seat.bot_kind for seat in table.seats.all() if seat.is_bot},
+    }
+    if table.game_id is None:  # a casual game: part of no league, its result is the table's own (`outcome`)
+        return
     league_game = LeagueGame.objects.select_for_update().get(pk=table.game_id)
     event = Event.objects.select_related("season__league").get(pk=league_game.event_id)
     seats = {s.name: s for s in table.seats.select_related("player")}
