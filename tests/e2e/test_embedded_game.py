@@ -33,7 +33,8 @@ from django.utils import timezone
 from games.online import services
 from league.models import Event, League, Membership, Player, Role, Season
 user = get_user_model().objects.create_user("ann", "ann@example.org", "a-long-test-password")
-league = League.objects.create(name="Embedded league", slug="embedded", preset="halcyon")
+# Ann plays alone against bots, and bots are never league players: a one-player event counts where min_players is 1.
+league = League.objects.create(name="Embedded league", slug="embedded", preset="halcyon", min_players=1)
 ann = Player.objects.create(display_name="Ann", user=user)
 Membership.objects.create(league=league, player=ann, role=Role.ORGANISER)
 season = Season.objects.create(league=league, name="One", starts_on=date.today())

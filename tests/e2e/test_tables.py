@@ -96,7 +96,7 @@ def awaited_users(table) -> set[int] | None:
     if not game.in_hand:
         return None
     seats = {s.engine_seat: s for s in OnlineSeat.objects.filter(table=table).select_related("player")}
-    return {seats[s].player.user_id for s in game.waiting_for() if seats[s].player.user_id}
+    return {seats[s].player.user_id for s in game.waiting_for() if seats[s].player and seats[s].player.user_id}
 
 
 def play_until_reveal(table, pages: dict, limit: int = 40) -> list[str]:
