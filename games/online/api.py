@@ -35,7 +35,9 @@ class CasualInput(StrictInput):
     variant = serializers.ChoiceField(choices=list(variant_presets()), default=casual.DEFAULT_VARIANT)
     preset = serializers.CharField(required=False, help_text="A preset of the variant; defaults to its first.")
     seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=casual.DEFAULT_SEATS)
-    bot_kind = serializers.ChoiceField(choices=sorted(BOTS), default=casual.DEFAULT_BOT, help_text="The bots' kind.")
+    bot = serializers.ChoiceField(
+        choices=sorted(BOTS), default=casual.DEFAULT_BOT, help_text="The kind of bot for the empty seats."
+    )
     turn_seconds = serializers.IntegerField(
         min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS, default=casual.DEFAULT_TURN_SECONDS
     )
@@ -131,7 +133,8 @@ class TableViewSet(viewsets.ViewSet):
     )
     @action(detail=False, methods=["post"])
     def casual(self, request: Request) -> Response:
-        table = services.casual_open(actor=request.user, **_valid(CasualInput, request.data))
+        data = _valid(CasualInput, request.data)
+        table = services.casual_open(actor=request.user, bot_kind=data.pop("bot"), **data)
         return self._state(table, status.HTTP_201_CREATED)
 
     @extend_schema(

@@ -140,9 +140,11 @@ def test_casual_open_refuses_bad_choices_and_writes_nothing(world):
 
 def test_the_api_opens_joins_starts_and_lists_casual_games_with_the_same_rules(world, scheduled):
     host, friend, stranger = UserFactory(username="api-host"), UserFactory(username="api-friend"), UserFactory()
-    answer = client_for(host).post("/api/tables/casual/", {"variant": "corellian_spike", "seats": 2}, format="json")
+    body = {"variant": "corellian_spike", "seats": 2, "bot": "random"}
+    answer = client_for(host).post("/api/tables/casual/", body, format="json")
     assert answer.status_code == 201, answer.content
     pk = answer.json()["table"]["id"]
+    assert OnlineTable.objects.get(pk=pk).bot_kind == "random"
     assert answer.json()["you"]["seat"] == 0 and answer.json()["can"]["start"]
     assert client_for(friend).post(f"/api/tables/{pk}/join/", {}, format="json").status_code == 200
     before = _writes()
