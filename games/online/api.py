@@ -6,16 +6,18 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.errors import ApplicationError
 from config.serializers import StrictInput
 from games.engine.bots import BOTS
+from games.engine.options import variant_presets
 from games.online import hands as hand_history
-from games.online import selectors, services
+from games.online import my_games, selectors, services
 from games.online.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, OnlineTable
+from games.online.services import casual
 from league.models import MAX_CREDITS, Event
 from league.selectors import league_list
 
@@ -27,6 +29,18 @@ class TableOpenInput(StrictInput):
     turn_seconds = serializers.IntegerField(min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS, default=30)
     preset = serializers.CharField(required=False, help_text="A preset of the variant; defaults to the league's.")
     option_overrides = serializers.DictField(required=False, help_text="Engine options over the preset.")
+
+
+class CasualInput(StrictInput):
+    variant = serializers.ChoiceField(choices=list(variant_presets()), default=casual.DEFAULT_VARIANT)
+    preset = serializers.CharField(required=False, help_text="A preset of the variant; defaults to its first.")
+    seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=casual.DEFAULT_SEATS)
+    bot = serializers.ChoiceField(
+        choices=sorted(BOTS), default=casual.DEFAULT_BOT, help_text="The kind of bot for the empty seats."
+    )
+    turn_seconds = serializers.IntegerField(
+        min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS, default=casual.DEFAULT_TURN_SECONDS
+    )
 
 
 class ActInput(StrictInput):
@@ -85,9 +99,9 @@ class TableViewSet(viewsets.ViewSet):
     queryset = OnlineTable.objects.none()  # for the schema's path parameter type only
 
     def _table(self, pk: str) -> OnlineTable:
-        table = selectors.table_list(user=self.request.user).filter(pk=pk).first() if _is_id(str(pk)) else None
+        table = my_games.find_table(self.request.user, pk) if _is_id(str(pk)) else None
         if table is None:
-            raise NotFound("No such table (or it belongs to a league you cannot see).")
+            raise NotFound("No such table (or it belongs to a league you cannot see, or is a casual game not yours).")
         return table
 
     def _state(self, table: OnlineTable, code: int = status.HTTP_200_OK) -> Response:
@@ -111,6 +125,27 @@ class TableViewSet(viewsets.ViewSet):
             raise NotFound("No such event (or it belongs to a league you cannot see).")
         table = services.table_open(actor=request.user, event=event, **data)
         return self._state(table, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=CasualInput,
+        responses={201: OpenApiTypes.OBJECT},
+        summary="Play now: open a casual game (no league) with you seated; `start` fills empty seats with bots",
+    )
+    @action(detail=False, methods=["post"])
+    def casual(self, request: Request) -> Response:
+        data = _valid(CasualInput, request.data)
+        table = services.casual_open(actor=request.user, bot_kind=data.pop("bot"), **data)
+        return self._state(table, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT},
+        summary="My games: your casual games and your league tables, apart, with results and links",
+    )
+    @action(detail=False, methods=["get"])
+    def mine(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("Sign in to see your games.")
+        return Response(my_games.my_games(request.user))
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The table as you see it")
     def retrieve(self, request: Request, pk: str) -> Response:

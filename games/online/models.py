@@ -29,7 +29,10 @@ class Due(models.TextChoices):
 
 
 class OnlineTable(models.Model):
-    event = models.ForeignKey("league.Event", on_delete=models.CASCADE, related_name="online_tables")
+    # None: a casual game ("play now"), part of no league: its host (`created_by`) runs it, its results stay here.
+    event = models.ForeignKey(
+        "league.Event", null=True, blank=True, on_delete=models.CASCADE, related_name="online_tables"
+    )
     name = models.CharField(max_length=80)
     variant = models.CharField(max_length=40)
     preset = models.CharField(max_length=40)
@@ -60,6 +63,10 @@ class OnlineTable(models.Model):
     game = models.OneToOneField(
         "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="online_table"
     )
+    # A casual game: the bots that fill its empty seats when its host starts it.
+    bot_kind = models.CharField(max_length=16, blank=True)
+    # How the game ended, as the table saw it: {"standings", "stacks", "bots"}; a casual game's only result.
+    outcome = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -78,6 +85,11 @@ class OnlineTable(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def is_casual(self) -> bool:
+        """A "play now" game of no league: no league game, ledger, standings or chip history."""
+        return self.event_id is None and self.tournament_table is None
+
 
 class SeatKind(models.TextChoices):
     PLAYER = "player", "Player"
@@ -88,8 +100,16 @@ class OnlineSeat(models.Model):
     table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=8, choices=SeatKind.choices, default=SeatKind.PLAYER)
-    player = models.ForeignKey("league.Player", on_delete=models.PROTECT, related_name="online_seats")
+    # A person's seat plays as their league player; a bot's seat has none (bots are never league players: its
+    # `bot_kind` and `name` say who it is, and its results stay on the table's record, never in a league).
+    player = models.ForeignKey(
+        "league.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="online_seats"
+    )
     bot_kind = models.CharField(max_length=16, blank=True)
+    # A person's seat at a casual game: the account (no league player needed); at a league table, None.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="casual_seats"
+    )
     name = models.CharField(max_length=80, help_text="The name the engine knows the seat by (unique at the table).")
     engine_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     away = models.BooleanField(default=False)
@@ -114,6 +134,10 @@ class OnlineSeat(models.Model):
             ),
             models.UniqueConstraint(fields=["table", "player"], name="online_seat_unique_player"),
             models.UniqueConstraint(fields=["table", "name"], name="online_seat_unique_name"),
+            models.CheckConstraint(
+                condition=Q(kind="player") | Q(player__isnull=True), name="online_seat_bot_has_no_player"
+            ),
+            models.UniqueConstraint(fields=["table", "user"], name="online_seat_unique_user"),
         ]
 
     def __str__(self) -> str:

@@ -2,6 +2,9 @@
 
 from typing import Any
 
+from django.db.models import Q
+
+import league.services  # noqa: F401 (loaded before league.selectors, which imports it back: the services first)
 from config.errors import ApplicationError
 from league import permissions, selectors
 from league.models import League
@@ -34,12 +37,43 @@ def check_can_open(user: Any, league: League) -> None:
 
 
 def can_run_table(user: Any, table: Any) -> bool:
-    """Start, fill with bots, pause and resume: the league's organisers and site admins."""
+    """Start, fill with bots, pause and resume: the league's organisers and site admins; a casual game's host."""
+    if table.event_id is None:
+        return getattr(user, "is_authenticated", False) and (user.pk == table.created_by_id or user.is_staff)
     return permissions.can_manage_league(user, table.event.season.league)
 
 
 def can_watch_table(user: Any, table: Any) -> bool:
+    """A league's table: whoever sees the league. A casual game: anyone signed in with its link before it starts
+    (to join it), its players (and site admins) afterwards."""
+    if table.event_id is None:
+        if not getattr(user, "is_authenticated", False):
+            return False
+        return table.status == "open" or is_participant(user, table) or user.is_staff
     return permissions.can_see_league(user, table.event.season.league)
+
+
+def is_participant(user: Any, table: Any) -> bool:
+    """The host of a casual game or anyone who sat at it."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return user.pk == table.created_by_id or any(seat.user_id == user.pk for seat in table.seats.all())
+
+
+def seat_filter(user: Any) -> Q:
+    """The seats that are `user`'s: their league player's, or their account's at a casual game."""
+    if not getattr(user, "is_authenticated", False):
+        return Q(pk__in=[])
+    player_id = selectors.user_player_id(user)
+    return Q(user_id=user.pk) | (Q(player_id=player_id) if player_id is not None else Q(pk__in=[]))
+
+
+def is_own_seat(user: Any, seat: Any) -> bool:
+    """`seat_filter` for a seat already read."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    player_id = selectors.user_player_id(user)
+    return seat.user_id == user.pk or (player_id is not None and seat.player_id == player_id)
 
 
 def can_sit(user: Any, table: Any) -> bool:
@@ -49,6 +83,8 @@ def can_sit(user: Any, table: Any) -> bool:
 
 def sit_refusal(user: Any, table: Any) -> str | None:
     """Why `user` may not take a seat at `table` (None when they may): what they lack and how to get it."""
+    if table.event_id is None:  # a casual game: anyone signed in, no league player needed
+        return None if getattr(user, "is_authenticated", False) else "Sign in (or sign up) to join this game."
     if not getattr(user, "is_authenticated", False):
         return f"Sign in to take a seat; members of {table.event.season.league} play here."
     if selectors.user_player_id(user) is None:

@@ -19,9 +19,9 @@ from games.online.models import (
     SeatChange,
     TableStatus,
 )
-from games.online.permissions import can_run_table, can_sit, sit_refusal
+from games.online.permissions import can_run_table, can_sit, is_own_seat, sit_refusal
 from league.pages import rules_name
-from league.selectors import league_list, user_player_id
+from league.selectors import league_list
 
 
 def table_list(*, user: Any, statuses: tuple[str, ...] | None = None) -> QuerySet[OnlineTable]:
@@ -42,10 +42,8 @@ def lobby_tables(*, user: Any) -> QuerySet[OnlineTable]:
 
 
 def seat_of(table: OnlineTable, user: Any) -> OnlineSeat | None:
-    player_id = user_player_id(user)
-    if player_id is None:
-        return None
-    return next((s for s in table.seats.all() if s.player_id == player_id and not s.left), None)
+    """The user's seat: their league player's, or their account's at a casual game."""
+    return next((s for s in table.seats.all() if not s.left and is_own_seat(user, s)), None)
 
 
 def public_log(table: OnlineTable, hand: int) -> list[dict]:
@@ -90,8 +88,8 @@ def _summary(table: OnlineTable, seats: list[OnlineSeat], *, can_sit: bool) -> d
     return {
         "id": table.pk,
         "name": table.name,
-        "league": table.event.season.league.name,
-        "event": table.event.name,
+        "league": table.event.season.league.name if table.event_id else "",  # a casual game: no league
+        "event": table.event.name if table.event_id else "Casual game",
         "status": table.status,
         "preset": table.preset,
         "rules": rules_name(table.variant, table.preset),  # "Better Coruscant Shift", "Classic (Universe)"
@@ -202,8 +200,7 @@ def table_state(table: OnlineTable, *, user: Any) -> dict:
 def state_for(shared: TableVersion, *, user: Any) -> dict:
     """`table_state` from a version's shared reads: only what is this viewer's own is worked out here."""
     table = shared.table
-    player_id = user_player_id(user)
-    me = next((s for s in shared.seats if player_id is not None and s.player_id == player_id and not s.left), None)
+    me = next((s for s in shared.seats if not s.left and is_own_seat(user, s)), None)
     view = entropy = None
     if shared.game is not None:
         if me is not None and me.engine_seat is not None:

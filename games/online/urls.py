@@ -7,6 +7,8 @@ from games.online import views
 urlpatterns = [
     path("tables/", views.lobby, name="online-lobby"),
     path("tables/open/", views.table_open, name="online-open"),
+    path("tables/play/", views.play_now, name="online-play"),
+    path("tables/mine/", views.my_games_page, name="online-my-games"),
     path("tables/events/", views.lobby_events, name="online-lobby-events"),
     path("tables/<int:pk>/", views.table_page, name="online-table"),
     path("tables/<int:pk>/fragment/", views.table_fragment, name="online-fragment"),

@@ -16,6 +16,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import floatformat
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -26,9 +27,10 @@ from games.engine.classic.cards import SUIT_NAMES as CLASSIC_SUITS
 from games.engine.options import variant_presets
 from games.engine.variant import get_variant
 from games.history import reveal_notes, shown_title
-from games.online import hands, renders, selectors, services, stream
+from games.online import hands, my_games, renders, selectors, services, stream
 from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
+from games.online.services import casual
 from games.views.pages import history_step
 from league.models import Event, EventStatus
 from league.pages import rules_name
@@ -266,12 +268,55 @@ def _preset_groups() -> list[dict]:
     ]
 
 
+def play_now_context() -> dict:
+    """The "Play now" form's choices and defaults (home page and lobby)."""
+    return {
+        "play_presets": _preset_groups(),
+        "play_default": f"{casual.DEFAULT_VARIANT}:{variant_presets()[casual.DEFAULT_VARIANT][0]}",
+        "play_seats": range(MIN_SEATS, MAX_SEATS + 1),
+        "play_default_seats": casual.DEFAULT_SEATS,
+        "play_bots": sorted(BOTS),
+        "play_default_bot": casual.DEFAULT_BOT,
+        "play_turn_seconds": casual.DEFAULT_TURN_SECONDS,
+    }
+
+
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """Open a casual game ("play now") with the host seated, and go to its table: "Start" deals, bots in the
+    empty seats; friends given the link join before that."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('account_signup')}?next={reverse('online-lobby')}")
+    variant, _, preset = (request.POST.get("game") or "").partition(":")
+    try:
+        table = services.casual_open(
+            actor=request.user,
+            variant=variant or casual.DEFAULT_VARIANT,
+            preset=preset or None,
+            seats=_number(request.POST.get("seats") or str(casual.DEFAULT_SEATS), "Seats"),
+            bot_kind=request.POST.get("bot") or casual.DEFAULT_BOT,
+            turn_seconds=_number(request.POST.get("turn_seconds") or str(casual.DEFAULT_TURN_SECONDS), "The turn time"),
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("online-lobby")
+    return redirect("online-table", pk=table.pk)
+
+
+def my_games_page(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's games: casual and league apart, each with its result, hands, replay and fair decks."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('account_login')}?next={request.path}")
+    return render(request, "tables/my_games.html", {"games": my_games.my_games(request.user)})
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     tables = list(selectors.lobby_tables(user=request.user))
     context = {"tables": [selectors.table_summary(t, user=request.user) for t in tables]}
     if getattr(request, "htmx", False):
         return render(request, "tables/_lobby.html", context)
     context.update(
+        **play_now_context(),
         events=_openable_events(request.user),
         preset_groups=_preset_groups(),
         seat_range=range(MIN_SEATS, MAX_SEATS + 1),

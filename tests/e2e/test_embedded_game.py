@@ -33,7 +33,8 @@ from django.utils import timezone
 from games.online import services
 from league.models import Event, League, Membership, Player, Role, Season
 user = get_user_model().objects.create_user("ann", "ann@example.org", "a-long-test-password")
-league = League.objects.create(name="Embedded league", slug="embedded", preset="halcyon")
+# Ann plays alone against bots, and bots are never league players: a one-player event counts where min_players is 1.
+league = League.objects.create(name="Embedded league", slug="embedded", preset="halcyon", min_players=1)
 ann = Player.objects.create(display_name="Ann", user=user)
 Membership.objects.create(league=league, player=ann, role=Role.ORGANISER)
 season = Season.objects.create(league=league, name="One", starts_on=date.today())
@@ -54,7 +55,8 @@ hands = t.game.replay_document["hands"] if t.game.replay_document else []
 ann_selects = [sum(a.get("player") == "Ann" and a.get("do") == "select" for a in h.get("actions", [])) for h in hands]
 improved = any(count > 1 for count in ann_selects)
 print(json.dumps({{"status": t.status, "game": t.game.status, "replay": bool(t.game.replay_document), "seats": seats,
-                  "event": t.event_id, "game_id": t.game_id, "ann": ann, "improved": improved}}))
+                  "event": t.event_id, "game_id": t.game_id, "ann": ann, "improved": improved,
+                  "bots": t.game.replay_result.get("bots", {{}})}}))
 """
 
 
@@ -196,8 +198,9 @@ def test_a_whole_game_against_bots_on_the_embedded_default(browser, embedded_sit
         # deals: the bots may fold every hand out in its first betting round).
         assert "improve" in shots or not result["improved"], (shots, result)
         assert result["status"] == "finished" and result["game"] == "finished" and result["replay"]
-        assert result["seats"][0][1] == 1
-        assert sum(credits for _, _, credits in result["seats"]) == 3 * 10  # halcyon: ten credits each
+        assert result["seats"][0][1] == 1 and len(result["seats"]) == 1  # Ann, first among people; bots are no seats
+        bots = sum(bot["final_credits"] for bot in result["bots"].values())  # the house's, on the game's record
+        assert sum(credits for _, _, credits in result["seats"]) + bots == 3 * 10  # halcyon: ten credits each
         standings = page.locator(".standings").inner_text()
         assert result["seats"][0][0] in standings
         # Every hand can be opened afterwards, and every deck checked against its commitment in this browser.

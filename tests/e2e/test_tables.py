@@ -96,7 +96,7 @@ def awaited_users(table) -> set[int] | None:
     if not game.in_hand:
         return None
     seats = {s.engine_seat: s for s in OnlineSeat.objects.filter(table=table).select_related("player")}
-    return {seats[s].player.user_id for s in game.waiting_for() if seats[s].player.user_id}
+    return {seats[s].player.user_id for s in game.waiting_for() if seats[s].player and seats[s].player.user_id}
 
 
 def play_until_reveal(table, pages: dict, limit: int = 40) -> list[str]:
@@ -278,7 +278,7 @@ def test_keyboard_shortcuts_and_the_bet_slider_presets(browser, live_server, tab
         raise AssertionError("no bet or raise was offered")
     table.refresh_from_db()
     game = Game.from_json(table.state)
-    seat = next(s for s in table.seats.all() if s.player.user_id == user_id)
+    seat = next(s for s in table.seats.all() if s.player and s.player.user_id == user_id)
     legal = game.legal_actions(seat.engine_seat)
     verb = "bet" if legal.can_bet else "raise"
     low, high = (legal.min_bet, legal.max_bet) if verb == "bet" else (legal.min_raise_to, legal.max_raise_to)

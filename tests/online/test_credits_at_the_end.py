@@ -1,7 +1,9 @@
 """RULES 1.5 "Credits left at the end" online (issue 21, finding 1): a bot table of every preset of every variant,
 played through the tasks to its end (a `hands` limit, its last player, or closed by its organiser), books a
 league ledger that sums to zero and gives each player the engine's final stack; the Sabacc pot and carry-over
-left at the end are paid to the players, never to nobody."""
+left at the end are paid to the players, never to nobody. Bots are never league players: the person at each
+table has ledger lines, the bots none, and what the person won or lost is what the bots (the house) lost or won,
+kept on the game's record."""
 
 import random
 from types import SimpleNamespace
@@ -24,7 +26,7 @@ PRESETS = [(variant, preset) for variant in variant_names() for preset in get_va
 MAX_TASKS = 5_000
 
 
-def _play_to_the_end(world, scheduled, variant: str, preset: str, *, seats: int, hands: int, kind: str):
+def _play_to_the_end(world, scheduled, variant: str, preset: str, *, seats: int, hands: int, kind: str, people=None):
     world.league.variant, world.league.preset, world.league.option_overrides = variant, preset, {}
     world.league.save()
     world.season.variant, world.season.preset, world.season.option_overrides = "", "", {}
@@ -40,6 +42,8 @@ def _play_to_the_end(world, scheduled, variant: str, preset: str, *, seats: int,
         seats=seats,
         option_overrides={} if cash else {"hands": hands},
     )
+    for person in people or [organiser]:  # one person unless told; the bots are the house
+        services.seat_take(actor=person, table=table)
     services.table_fill_bots(actor=organiser, table=table, kind=kind)
     services.table_start(actor=organiser, table=table)
     for _ in range(MAX_TASKS):
@@ -67,13 +71,22 @@ def _check_the_books(table: OnlineTable, seats: int) -> dict[str, int]:
     assert ledger.aggregate(total=Sum("amount"))["total"] == 0
     finals = {name: engine.stacks[seat] for seat, name in enumerate(engine.names)}
     assert sum(finals.values()) == seats * table.buy_in
-    for seat in table.seats.select_related("player"):
+    people = [seat for seat in table.seats.select_related("player") if seat.player_id is not None]
+    bots = league_game.replay_result.get("bots", {})
+    assert len(people) == 1 and sorted(bots) == sorted(set(finals) - {people[0].name})
+    for seat in people:
         booked = ledger.filter(player=seat.player).exclude(kind=LedgerKind.PAYOUT).aggregate(total=Sum("amount"))
         assert booked["total"] == finals[seat.name], seat.name
         payouts = ledger.filter(player=seat.player, kind=LedgerKind.PAYOUT).aggregate(total=Sum("amount"))
         assert -(payouts["total"] or 0) == finals[seat.name], seat.name
+    assert set(ledger.values_list("player_id", flat=True)) == {seat.player_id for seat in people}
+    for name, bot in bots.items():  # the house's share: kept on the record, never in the ledger
+        assert bot["final_credits"] == finals[name] and bot["net"] == finals[name] - table.buy_in
+    hands = ledger.filter(kind__in=[LedgerKind.HAND_WON, LedgerKind.HAND_LOST]).aggregate(total=Sum("amount"))
+    assert (hands["total"] or 0) + sum(bot["net"] for bot in bots.values()) == 0
     rows = {s.player.display_name: s.final_credits for s in league_game.seats.select_related("player")}
-    assert sorted(rows.values()) == sorted(finals.values())
+    assert rows == {seat.player.display_name: finals[seat.name] for seat in people}
+    assert [s.place for s in league_game.seats.all()] == [1]  # the only person: first among people
     result = play_replay(league_game.replay_document)
     assert result["stacks"] == finals and result.get("sabacc_pot", 0) == 0 and result["carry_over"] == 0
     assert "unpaid" not in league_game.replay_result
@@ -106,5 +119,5 @@ def test_1_5_the_sabacc_pot_left_at_the_end_is_booked_to_the_players_it_was_paid
     assert paid and sum(paid.values()) > 0
     history = LeagueGame.objects.get(pk=table.game_id).hands
     engine = Game.from_json(table.state)
-    last = {seat.player_id: engine.stacks[seat.engine_seat] for seat in table.seats.all()}
+    last = {seat.player_id: engine.stacks[seat.engine_seat] for seat in table.seats.all() if seat.player_id}
     assert history[-1] == {str(player): stack for player, stack in last.items()}

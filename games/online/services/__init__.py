@@ -9,6 +9,7 @@ nothing. The engine is the only judge of what is legal.
 """
 
 from games.online.services.acting import MAX_KEY_LENGTH, VERBS, table_act
+from games.online.services.casual import casual_open
 from games.online.services.common import lobby_topic, table_topic
 from games.online.services.scheduled import bot_act, next_hand, turn_timeout
 from games.online.services.seats import seat_entropy, seat_leave, seat_rebuy, seat_return, seat_take
@@ -27,6 +28,7 @@ __all__ = [
     "MAX_KEY_LENGTH",
     "VERBS",
     "bot_act",
+    "casual_open",
     "default_decision",
     "lobby_topic",
     "next_hand",

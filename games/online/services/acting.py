@@ -12,10 +12,10 @@ from games.engine import EngineError, Game
 from games.engine.bots import Decision, apply_decision
 from games.engine.classic.hand import PLAY_VERBS
 from games.online.models import ActionSource, OnlineAction, OnlineSeat, OnlineTable, TableStatus
+from games.online.permissions import seat_filter
 from games.online.services.common import _int, _load, _lock, _user
 from games.online.services.turns import _changed, _turn_key
 from league.models import MAX_CREDITS
-from league.selectors import user_player_id
 
 # Every variant's verbs: Coruscant Shift's, then Corellian Spike's card verbs (the engine refuses a verb
 # of another variant, saying which verbs it has).
@@ -191,8 +191,7 @@ def table_act(
             extra={"field": "key"},
         )
     table = _lock(table)
-    player_id = user_player_id(actor)
-    seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
+    seat = table.seats.filter(seat_filter(actor), left=False).first()  # a league player's or a casual account's
     if seat is None:
         raise ApplicationError("You have no seat at this table; only seated players act.", code="not_seated")
     key = f"p{seat.pk}:{key}"

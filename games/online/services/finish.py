@@ -1,5 +1,6 @@
-"""The end of an online game (`_finish`): places, final credits, the hand-by-hand ledger, the replay and
-the standings of its league game, and a tournament told its table finished."""
+"""The end of an online game (`_finish`): the table's own outcome; for a league table also places, final credits,
+the hand-by-hand ledger, the replay and the standings of its league game, and a tournament told its table
+finished. A casual game (no league game) keeps its outcome on the table and writes nothing in any league."""
 
 from django.db import transaction
 
@@ -20,6 +21,13 @@ def _finish(table: OnlineTable, game: Game) -> None:
     from games.engine.replay import export_replay
 
     table.status = TableStatus.FINISHED
+    table.outcome = {
+        "standings": game.standings(),
+        "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
+        "bots": {seat.name: seat.bot_kind for seat in table.seats.all() if seat.is_bot},
+    }
+    if table.game_id is None:  # a casual game: part of no league, its result is the table's own (`outcome`)
+        return
     league_game = LeagueGame.objects.select_for_update().get(pk=table.game_id)
     event = Event.objects.select_related("season__league").get(pk=league_game.event_id)
     seats = {s.name: s for s in table.seats.select_related("player")}
@@ -30,9 +38,11 @@ def _finish(table: OnlineTable, game: Game) -> None:
     deltas: dict[str, list[int]] = {name: [] for name in seats}
     history = []
     credits_in = sum(previous.values())
+    brought = dict(previous)  # the credits each seat brought: its buy-in and its re-buys
     for result in table.results:
         if "rebuy" in result or "join" in result:  # credits brought to the table between hands
             previous[result.get("rebuy") or result["join"]] += result["amount"]
+            brought[result.get("rebuy") or result["join"]] += result["amount"]
             credits_in += result["amount"]
             continue
         if "leave" in result:  # cashed out (booked in the ledger when the player left)
@@ -42,7 +52,7 @@ def _finish(table: OnlineTable, game: Game) -> None:
         for name in seats:
             deltas[name].append(stacks.get(name, 0) - previous[name])
             previous[name] = stacks.get(name, 0)
-        history.append({str(seats[name].player_id): stacks.get(name, 0) for name in seats})
+        history.append({str(seats[name].player_id): stacks.get(name, 0) for name in seats if seats[name].player_id})
     # What the game left on the table when it ended went to the players (RULES 1.5 "Credits left at the end"),
     # after the last hand's result: booked with that hand. A seat taken over by another player holds none.
     at_tables = {
@@ -52,13 +62,23 @@ def _finish(table: OnlineTable, game: Game) -> None:
     for name, at_table in at_tables.items():
         if at_table != previous[name] and history:
             deltas[name][-1] += at_table - previous[name]
-            history[-1][str(seats[name].player_id)] = at_table
-    entries = []
+            if seats[name].player_id is not None:
+                history[-1][str(seats[name].player_id)] = at_table
+    entries, bots, finals = [], {}, {}
     for name, seat in seats.items():
-        row = rows[seat.player_id]
         at_table = at_tables[name]
-        row.final_credits = at_table + (seat.left_with or 0)
-        row.place = places.get(name, {}).get("place")
+        finals[name] = at_table + (seat.left_with or 0)
+        if seat.player_id is None:  # a bot: the house's chips, kept on the game's record only
+            bots[name] = {
+                "kind": seat.bot_kind,
+                "final_credits": finals[name],
+                "net": finals[name] - brought[name],
+                "biggest_pot": max([0, *deltas[name]]),
+                "engine_place": places.get(name, {}).get("place"),
+            }
+            continue
+        row = rows[seat.player_id]
+        row.final_credits = finals[name]
         row.biggest_pot = max([0, *deltas[name]])
         for number, delta in enumerate(deltas[name], start=1):
             if delta:
@@ -70,12 +90,10 @@ def _finish(table: OnlineTable, game: Game) -> None:
             entries.append(
                 LedgerEntry(event=event, game=league_game, player=seat.player, kind=LedgerKind.PAYOUT, amount=-at_table)
             )
-    if any(seat.left_with for seat in seats.values()):
-        # Someone cashed out at a cash table: places go by all the credits each player took away.
-        totals = sorted((row.final_credits for row in rows.values()), reverse=True)
-        for row in rows.values():
-            row.place = totals.index(row.final_credits) + 1
-    credits_out = sum(row.final_credits for row in rows.values())
+    people = {name: seat for name, seat in seats.items() if seat.player_id is not None}
+    for name, place in _places_among_people(people, places, finals).items():
+        rows[people[name].player_id].place = place
+    credits_out = sum(finals.values())  # the bots' chips count here: the engine conserves every seat's credits
     if credits_in != credits_out:  # a bug, never a user error: the engine conserves credits
         raise RuntimeError(f"Online table {table.pk}: {credits_in} credits came in but {credits_out} went out.")
     Seat.objects.bulk_update(list(rows.values()), ["final_credits", "place", "biggest_pot"])
@@ -92,6 +110,8 @@ def _finish(table: OnlineTable, game: Game) -> None:
         "standings": game.standings(),
         "stacks": {name: game.stacks[s] for s, name in enumerate(game.names)},
         **({"leftovers": {game.names[s]: v for s, v in game.leftovers_paid.items()}} if game.leftovers_paid else {}),
+        # Bots are never league players: their chips are the house's and their results are kept here only.
+        **({"bots": bots} if bots else {}),
     }
     league_game.hands = history
     league_game.save(update_fields=["status", "replay_document", "replay_result", "hands"])
@@ -106,3 +126,17 @@ def _finish(table: OnlineTable, game: Game) -> None:
             lambda: game_hooks.online_table_finished(event_id=event_id, table_id=table_id, tournament_table=number),
             robust=True,
         )
+
+
+def _places_among_people(people: dict, places: dict[str, dict], finals: dict[str, int]) -> dict[str, int | None]:
+    """Each person's place among the people at the table (bots never take a league place): the engine's order
+    with the bots left out, players the engine ties keeping their tie; at a cash table where someone cashed out,
+    by all the credits each took away."""
+    if any(seat.left_with for seat in people.values()):
+        key = {name: -finals[name] for name in people}
+    else:
+        key = {name: places.get(name, {}).get("place") for name in people}
+        if any(value is None for value in key.values()):
+            return {name: places.get(name, {}).get("place") for name in people}
+    ordered = sorted(key.values())
+    return {name: ordered.index(value) + 1 for name, value in key.items()}

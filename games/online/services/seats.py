@@ -11,7 +11,7 @@ from games.engine import EngineError
 from games.models import Seat
 from games.online import schedule
 from games.online.models import OnlineSeat, OnlineTable, SeatKind, TableStatus
-from games.online.permissions import NotAllowed, sit_refusal
+from games.online.permissions import NotAllowed, seat_filter, sit_refusal
 from games.online.services.common import _announce, _int, _load, _lock, _save, _seat_name
 from games.online.services.turns import _changed, _turn_key
 from league.models import Event, LedgerEntry, LedgerKind, Player
@@ -49,11 +49,13 @@ def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> O
     refusal = sit_refusal(actor, table)
     if refusal:
         raise NotAllowed(refusal)
-    player = _player_of(actor)
-    if table.seats.filter(player=player, left=False).exists():
+    if table.seats.filter(seat_filter(actor), left=False).exists():
         raise ConflictError("You already have a seat at this table.")
     if table.status == TableStatus.FINISHED:
         raise ConflictError("The game is over; there are no seats to take.")
+    if table.event_id is None:
+        return _take_casual(table, actor, number)
+    player = _player_of(actor)
     if table.status != TableStatus.OPEN and table.options.get("end_rule") != "never":
         raise ConflictError(
             f"The game has started: at this table ({table.preset}) seats are taken before the start; only a cash "
@@ -64,6 +66,22 @@ def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> O
         return _join_running(actor, table, player, number)
     seat = OnlineSeat.objects.create(
         table=table, number=number, kind=SeatKind.PLAYER, player=player, name=_seat_name(table, player.display_name)
+    )
+    table.version += 1
+    table.save(update_fields=["version", "updated_at"])
+    _announce(table, "seat_taken")
+    return seat
+
+
+def _take_casual(table: OnlineTable, actor: Any, number: int | None) -> OnlineSeat:
+    """A seat at a casual game, before it starts: the account sits (no league player needed)."""
+    if table.status != TableStatus.OPEN:
+        raise ConflictError("This game has started: friends join a casual game through its link before it starts.")
+    number = _free_number(table, number)
+    player_id = user_player_id(actor)
+    wanted = Player.objects.get(pk=player_id).display_name if player_id else actor.get_username()
+    seat = OnlineSeat.objects.create(
+        table=table, number=number, kind=SeatKind.PLAYER, user=actor, name=_seat_name(table, wanted)
     )
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
@@ -112,10 +130,14 @@ def seat_leave(*, actor: Any, table: OnlineTable) -> None:
     """Leave the table: any time before the start; once running only at a cash table (casino), between hands,
     cashing out the stack through the ledger at once."""
     table = _lock(table)
-    player_id = user_player_id(actor)
-    seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
+    seat = table.seats.filter(seat_filter(actor), left=False).first()
     if seat is None:
         raise ApplicationError("You have no seat at this table.")
+    if table.event_id is None and table.status != TableStatus.OPEN:
+        raise ConflictError(
+            "You cannot leave a casual game once it has started: it plays to its end (its host closes a cash "
+            "table). Step away instead: the clock acts for you."
+        )
     if table.tournament_table is not None:
         # Tournament chips are not credits: a player leaves a tournament's table by moving or going out.
         raise ConflictError(
@@ -171,12 +193,13 @@ def seat_rebuy(*, actor: Any, table: OnlineTable) -> OnlineSeat:
         game_hooks.online_tournament_rebuy(actor=actor, event_id=table.event_id, player_id=player_id)
         return table.seats.filter(player_id=player_id, left=False).first()
     table = _lock(table)
-    player_id = user_player_id(actor)
-    seat = table.seats.select_related("player").filter(player_id=player_id, left=False).first() if player_id else None
+    seat = table.seats.select_related("player").filter(seat_filter(actor), left=False).first()
     if seat is None or seat.engine_seat is None:
         raise ApplicationError("Only a player seated in the game can re-buy.")
     if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
         raise ConflictError("Re-buys happen while the game runs, between hands.")
+    if table.event_id is None:
+        return _rebuy_casual(table, seat)
     event = Event.objects.select_related("season__league").get(pk=table.event_id)
     policy = effective_buy_in_policy(event)
     row = Seat.objects.select_for_update().get(game_id=table.game_id, player_id=seat.player_id)
@@ -203,14 +226,26 @@ def seat_rebuy(*, actor: Any, table: OnlineTable) -> OnlineSeat:
     return seat
 
 
+def _rebuy_casual(table: OnlineTable, seat: OnlineSeat) -> OnlineSeat:
+    """A re-buy at a casual game: the buy-in again, where the rules allow it; no ledger (no league)."""
+    game = _load(table)
+    try:
+        game.rebuy(seat.engine_seat, table.buy_in)
+    except EngineError as exc:
+        raise ConflictError(f"You cannot re-buy now: {exc}") from exc
+    table.results = [*table.results, {"rebuy": seat.name, "amount": table.buy_in}]
+    before = _turn_key(game)
+    _changed(table, game, before)
+    return seat
+
+
 @transaction.atomic
 def seat_entropy(*, actor: Any, table: OnlineTable, value: str) -> None:
     """A seated player's browser contributes randomness to the next hand's deck (RULES 1.7), between hands.
 
     The table's version stays as it is: nothing anyone sees changes, and the next hand still starts on time."""
     table = _lock(table)
-    player_id = user_player_id(actor)
-    seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
+    seat = table.seats.filter(seat_filter(actor), left=False).first()
     if seat is None or seat.engine_seat is None:
         raise ApplicationError("Only a player seated in the game contributes to its decks.")
     if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
@@ -228,8 +263,7 @@ def seat_entropy(*, actor: Any, table: OnlineTable, value: str) -> None:
 def seat_return(*, actor: Any, table: OnlineTable) -> OnlineSeat:
     """A player marked away comes back: their decisions wait for them again."""
     table = _lock(table)
-    player_id = user_player_id(actor)
-    seat = table.seats.filter(player_id=player_id, left=False).first() if player_id else None
+    seat = table.seats.filter(seat_filter(actor), left=False).first()
     if seat is None:
         raise ApplicationError("You have no seat at this table.")
     if not seat.away:

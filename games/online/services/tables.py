@@ -139,11 +139,9 @@ def table_open_seated(
     return table
 
 
-def _bot_player(kind: str, number: int) -> Player:
-    """The guest player a bot seat plays as (one per bot kind and seat number, shared by every table)."""
-    name = f"{kind.capitalize()} bot {number + 1}"
-    player = Player.objects.filter(display_name=name, user=None, created_by=None).order_by("pk").first()
-    return player or Player.objects.create(display_name=name)
+def _bot_name(kind: str, number: int) -> str:
+    """A bot seat's name ("Sensible bot 3"): bots are never league players, so the name is all there is."""
+    return f"{kind.capitalize()} bot {number + 1}"
 
 
 @transaction.atomic
@@ -155,33 +153,41 @@ def table_fill_bots(*, actor: Any, table: OnlineTable, kind: str = "sensible") -
         raise ApplicationError(f"Unknown bot {kind!r}; the bots are: {', '.join(BOTS)}.", extra={"field": "kind"})
     if table.status != TableStatus.OPEN:
         raise ConflictError("Bots are seated before the game starts.")
+    if table.tournament_table is not None:
+        raise ConflictError("A tournament's table seats its registered players only; bots do not play tournaments.")
     taken = set(table.seats.values_list("number", flat=True))
     created = []
     for number in range(table.seat_count):
         if number in taken:
             continue
-        player = _bot_player(kind, number)
         created.append(
             OnlineSeat.objects.create(
                 table=table,
                 number=number,
                 kind=SeatKind.BOT,
                 bot_kind=kind,
-                player=player,
-                name=_seat_name(table, player.display_name),
+                player=None,
+                name=_seat_name(table, _bot_name(kind, number)),
             )
         )
     if not created:
         raise ConflictError("Every seat is taken already.")
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
-    audit(actor=actor, action="online_table.bots", obj=table, league=table.event.season.league, data={"kind": kind})
+    audit(actor=actor, action="online_table.bots", obj=table, league=_league(table), data={"kind": kind})
     _announce(table, "bots_seated")
     return created
 
 
+def _league(table: OnlineTable) -> Any:
+    """The table's league for the audit line; None for a casual game."""
+    return table.event.season.league if table.event_id is not None else None
+
+
 def _check_runner(actor: Any, table: OnlineTable) -> None:
     if not can_run_table(actor, table):
+        if table.event_id is None:
+            raise NotAllowed("Only the host who started this game runs it (starts, pauses, resumes, closes).")
         raise NotAllowed(f"Only organisers of {table.event.season.league} can run this table.")
 
 
@@ -192,6 +198,8 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     Locks in the app's order: the league and the event first (the game and the ledger lines belong to them),
     then the table, so a tournament service holding the event never waits on a table that waits on it."""
     event_id = table.event_id if isinstance(table, OnlineTable) else OnlineTable.objects.get(pk=table).event_id
+    if event_id is None:
+        return _start_casual(actor, table)
     event = lock_event(event_id)
     table = _lock(table)
     _check_runner(actor, table)
@@ -224,9 +232,11 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     for index, seat in enumerate(seats):
         seat.engine_seat = index
     OnlineSeat.objects.bulk_update(seats, ["engine_seat"])
+    # The league game seats people only: a bot's chips are the house's, its result stays on the game's record.
+    people = [seat for seat in seats if seat.player_id is not None]
     Seat.objects.bulk_create(
-        Seat(game=league_game, player=seat.player, number=index + 1, buy_in=_starting(table, seat))
-        for index, seat in enumerate(seats)
+        Seat(game=league_game, player=seat.player, number=number, buy_in=_starting(table, seat))
+        for number, seat in enumerate(people, start=1)
     )
     if table.tournament_table is None:  # a tournament's table plays its chips; the tournament books the money
         LedgerEntry.objects.bulk_create(
@@ -238,7 +248,7 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
                 amount=table.buy_in,
                 author=None,
             )
-            for seat in seats
+            for seat in people
         )
     if event.status == EventStatus.PLANNED:
         Event.objects.filter(pk=event.pk).update(status=EventStatus.RUNNING)
@@ -251,6 +261,45 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     return table
 
 
+def _start_casual(actor: Any, table: OnlineTable) -> OnlineTable:
+    """Start a casual game: its host fills the empty seats with the table's bots and deals; no league game, no
+    ledger (the game belongs to no league)."""
+    table = _lock(table)
+    _check_runner(actor, table)
+    if table.status != TableStatus.OPEN:
+        raise ConflictError(f"The game has already started (the table is {table.get_status_display().lower()}).")
+    taken = set(table.seats.values_list("number", flat=True))
+    for number in range(table.seat_count):
+        if number not in taken:
+            OnlineSeat.objects.create(
+                table=table,
+                number=number,
+                kind=SeatKind.BOT,
+                bot_kind=table.bot_kind or "sensible",
+                name=_seat_name(table, _bot_name(table.bot_kind or "sensible", number)),
+            )
+    seats = list(table.seats.order_by("number"))
+    try:
+        game = Game.new(
+            options=table.options,
+            players=[(seat.name, _starting(table, seat)) for seat in seats],
+            rng=random.Random(secrets.randbits(256)),
+            variant=table.variant,
+            preset=table.preset,
+        )
+    except EngineError as exc:
+        raise ApplicationError(f"The engine refused to start this game: {exc}") from exc
+    for index, seat in enumerate(seats):
+        seat.engine_seat = index
+    OnlineSeat.objects.bulk_update(seats, ["engine_seat"])
+    table.status = TableStatus.RUNNING
+    before = _turn_key(game)
+    game.start_hand()
+    audit(actor=actor, action="online_table.start", obj=table, league=None, data={"casual": True})
+    _changed(table, game, before, fresh_turn=True, what="started")
+    return table
+
+
 def _switch(actor: Any, table: OnlineTable, *, was: str, becomes: str, refusal: str, action: str) -> OnlineTable:
     """Pause and resume alike: lock the table, check its runner and its status, set the new status and audit it;
     the caller saves and announces."""
@@ -259,7 +308,7 @@ def _switch(actor: Any, table: OnlineTable, *, was: str, becomes: str, refusal: 
     if table.status != was:
         raise ConflictError(refusal)
     table.status = becomes
-    audit(actor=actor, action=action, obj=table, league=table.event.season.league)
+    audit(actor=actor, action=action, obj=table, league=_league(table))
     return table
 
 
@@ -320,6 +369,6 @@ def table_close(*, actor: Any, table: OnlineTable) -> OnlineTable:
     _save(table, game)
     _finish(table, game)
     table.save()
-    audit(actor=actor, action="online_table.close", obj=table, league=table.event.season.league)
+    audit(actor=actor, action="online_table.close", obj=table, league=_league(table))
     _announce(table, "finished")
     return table

@@ -1,0 +1,80 @@
+"""Casual games ("play now"): anyone signed in opens a table of no league, alone against bots or with friends who
+join through its link before it starts. No league game, ledger line, standings row or chip history is written,
+and no league player is needed: the host's seat is their account's."""
+
+from typing import Any
+
+from django.db import transaction
+
+from config.errors import ApplicationError
+from games.engine.bots import BOTS
+from games.engine.options import variant_presets
+from games.online.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, OnlineTable
+from games.online.permissions import NotAllowed
+from games.online.services.common import _announce, _int
+from games.online.services.seats import seat_take
+from league.models import MAX_CREDITS
+from league.pages import rules_name
+from league.services import audit, resolve_game_rules
+
+DEFAULT_VARIANT, DEFAULT_SEATS, DEFAULT_BOT, DEFAULT_TURN_SECONDS = "coruscant_shift", 4, "sensible", 30
+
+
+@transaction.atomic
+def casual_open(
+    *,
+    actor: Any,
+    variant: str = DEFAULT_VARIANT,
+    preset: str | None = None,
+    seats: int = DEFAULT_SEATS,
+    bot_kind: str = DEFAULT_BOT,
+    turn_seconds: int = DEFAULT_TURN_SECONDS,
+) -> OnlineTable:
+    """Open a casual game with the host seated: the variant's first preset unless one is given, `seats` seats
+    (2-8), the empty ones filled with `bot_kind` bots when the host starts it. A refusal writes nothing."""
+    if not getattr(actor, "is_authenticated", False):
+        raise NotAllowed("Sign in (or sign up) to play.")
+    presets = variant_presets()
+    if variant not in presets:
+        raise ApplicationError(
+            f"Unknown variant {variant!r}; the variants are: {', '.join(presets)}.", extra={"field": "variant"}
+        )
+    preset = preset or presets[variant][0]
+    if preset not in presets[variant]:
+        raise ApplicationError(
+            f"{rules_name(variant, presets[variant][0]).split(' (')[0]} has the presets: "
+            f"{', '.join(presets[variant])}; got {preset!r}.",
+            extra={"field": "preset"},
+        )
+    seats = _int(seats, "Seats", MIN_SEATS, MAX_SEATS)
+    turn_seconds = _int(turn_seconds, "The turn time in seconds", MIN_TURN_SECONDS, MAX_TURN_SECONDS)
+    if bot_kind not in BOTS:
+        raise ApplicationError(
+            f"Unknown bot {bot_kind!r}; the bots are: {', '.join(BOTS)}.", extra={"field": "bot_kind"}
+        )
+    options = resolve_game_rules(variant=variant, preset=preset, overrides={})
+    buy_in = options["starting_stack"]
+    if not 1 <= buy_in <= MAX_CREDITS // MAX_SEATS:
+        raise ApplicationError(f"The buy-in must be from 1 to {MAX_CREDITS // MAX_SEATS:,} credits; got {buy_in}.")
+    table = OnlineTable.objects.create(
+        event=None,
+        name=f"{actor.get_username()}'s game"[:80],
+        variant=variant,
+        preset=preset,
+        options=options,
+        seat_count=seats,
+        buy_in=buy_in,
+        turn_seconds=turn_seconds,
+        bot_kind=bot_kind,
+        created_by=actor,
+    )
+    audit(
+        actor=actor,
+        action="online_table.casual",
+        obj=table,
+        league=None,
+        data={"variant": variant, "preset": preset, "seats": seats, "bot_kind": bot_kind},
+    )
+    seat_take(actor=actor, table=table, number=0)
+    _announce(table, "opened")
+    return table
