@@ -25,7 +25,7 @@ VARIANT_TITLES = {
 }
 # Presets whose name is not its slug with capitals.
 PRESET_TITLES = {"classic": "Classic", "universe": "Universe", "cantina_spike": "Cantina"}
-MINUS = "\u2212"  # a real minus sign: "−3 triangle" reads as a number, "-3" as a hyphen
+MINUS = "\u2212"  # a real minus sign: "-3 triangle" reads as a number, "-3" as a hyphen
 
 
 def variant_title(variant: object) -> str:
@@ -41,20 +41,24 @@ def preset_title(preset: object) -> str:
 
 
 def rules_title(variant: object, preset: object) -> str:
-    """ "Better Coruscant Shift", "Galaxy Series Corellian Spike": how the pages name a game's rules."""
-    return f"{preset_title(preset)} {variant_title(variant)}".strip()
+    """ "Better Coruscant Shift" (its presets read as adjectives), "Corellian Spike (Galaxy Series)", "Classic
+    Sabacc", as the league pages name a game's rules (`league.pages.rules_name`)."""
+    name, kind = variant_title(variant), preset_title(preset)
+    if not kind or name.startswith(kind):
+        return name
+    return f"{kind} {name}" if variant == "coruscant_shift" else f"{name} ({kind})"
 
 
 def signed_number(value: int) -> str:
-    """+3, −2 (a minus sign, not a hyphen) and 0."""
+    """+3, -2 (a minus sign, not a hyphen) and 0."""
     if value < 0:
         return f"{MINUS}{-value}"
     return f"+{value}" if value else "0"
 
 
 def card_name(code: object, variant: str | None = None) -> str:
-    """One card in words: "−3 triangle", "+7 circle", "Sylop"; Classic: "12 Coins (Commander)", "The Idiot",
-    "The Star (−17)". An unknown code is returned as it came (never a 500 for a bad replay)."""
+    """One card in words: "-3 triangle", "+7 circle", "Sylop"; Classic: "12 Coins (Commander)", "The Idiot",
+    "The Star (-17)". An unknown code is returned as it came (never a 500 for a bad replay)."""
     text = str(code or "").strip()
     if not text:
         return ""
@@ -135,9 +139,7 @@ def code_patterns() -> dict[str, re.Pattern]:
         key=lambda code: (-len(code), code),
     )
     return {
-        "card code": re.compile(
-            r"(?:[+\-−]|(?<![\w.,]))(?:" + "|".join(map(re.escape, suited)) + r")(?!\w)"
-        ),
+        "card code": re.compile(r"(?:[+\-\u2212]|(?<![\w.,]))(?:" + "|".join(map(re.escape, suited)) + r")(?!\w)"),
         "engine code": re.compile(
             r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(slug_codes(), key=len, reverse=True))) + r")(?!\w)",
             re.IGNORECASE,

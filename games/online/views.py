@@ -18,7 +18,6 @@ from django.views.decorators.http import require_POST
 
 from config.errors import ApplicationError
 from games.engine.bots import BOTS
-from games.engine.classic.cards import FACE_NAMES as CLASSIC_FACES
 from games.engine.classic.cards import SUIT_NAMES as CLASSIC_SUITS
 from games.engine.options import variant_presets
 from games.engine.variant import get_variant
@@ -27,6 +26,7 @@ from games.online import hands, selectors, services, stream
 from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
 from games.views.pages import history_step
+from games.words import card_name
 from league.models import Event, EventStatus
 from league.pages import rules_name
 from league.selectors import league_list
@@ -56,14 +56,13 @@ def card(code: str, variant: str | None = None) -> dict:
     Classic Sabacc's cards (`+12f`, `-17`, `0`) have no shapes: value and suit in words."""
     if variant == "classic":
         if code[-1].isdigit():
-            name = CLASSIC_FACES.get(int(code), "face card")
             return {
                 "code": code,
                 "sylop": False,
                 "value": code,
                 "suit": "face",
                 "mark": "face",
-                "label": f"{name} {code}",
+                "label": card_name(code, variant),
             }
         suit = CLASSIC_SUITS.get(code[-1], code[-1])
         return {
@@ -72,13 +71,13 @@ def card(code: str, variant: str | None = None) -> dict:
             "value": code[:-1],
             "suit": f"classic-{code[-1]}",
             "mark": suit,
-            "label": f"{code[:-1]} {suit}",
+            "label": card_name(code, variant),
         }
     if code == "0":
         return {"code": code, "sylop": True, "value": "0", "suit": "sylop", "label": "Sylop"}
     value, suit = int(code[:-1]), SUIT_NAMES.get(code[-1], code[-1])
     text = f"{value:+d}" if value else "0"
-    return {"code": code, "sylop": False, "value": text, "suit": suit, "label": f"{text} {suit}"}
+    return {"code": code, "sylop": False, "value": text, "suit": suit, "label": card_name(code, variant)}
 
 
 def pot_reason(pot: dict, showdown: dict, variant: str = "coruscant_shift") -> str:

@@ -100,7 +100,7 @@ def test_cards_are_drawn_as_at_the_table():
     assert page.count('class="card suit-') >= 62
     assert '<span class="card suit-sylop" title="Sylop" data-code="0">' in page
     classic = _get("/rules/classic/")
-    assert 'data-code="+15t"' in classic and 'title="Idiot 0"' in classic
+    assert 'data-code="+15t"' in classic and 'title="The Idiot"' in classic
 
 
 def test_the_examples_are_judged_by_the_engine():

@@ -74,13 +74,14 @@ def test_the_patterns_come_from_the_engine_and_catch_the_issues_examples():
     text = "phase Cards_1, cards -3t and -8c-2t+10s, select pots, lock -14, coruscant_shift · better, v17, +12f"
     found = {code for _, code in codes_in(text)}
     assert {"Cards_1", "-3t", "-8c", "-2t", "+10s", "coruscant_shift", "v17", "+12f"} <= found
-    assert not codes_in("−3 triangle, Sylop, The Idiot, Round 1: card turns, Better Coruscant Shift, 30 seconds")
+    assert not codes_in("\u22123 triangle, Sylop, The Idiot, Round 1: card turns, Better Coruscant Shift, 30 seconds")
     patterns = code_patterns()
     assert patterns["engine code"].search("galaxy_series") and patterns["engine code"].search("YEE_HAA")
 
 
 def test_the_word_parser_skips_code_and_attributes():
-    text, links = words_of('<p title="-3t">a <code>-3t</code> <span aria-label="+7c">Sylop</span></p><a href="/x/">x</a>')
+    html = '<p title="-3t">a <code>-3t</code> <span aria-label="+7c">Sylop</span></p><a href="/x/">x</a>'
+    text, links = words_of(html)
     assert not codes_in(text) and "Sylop" in text and links == ["/x/"]
 
 
@@ -194,7 +195,7 @@ def page_addresses() -> list[str]:
         if len(params) > 1 and params[1:] != ["what"]:
             continue  # a claim or invite code, a hand number: reached through the links of the pages
         for value in _values(params[0], route):
-            filled = re.sub(r"<(?:\w+:)?%s>" % params[0], str(value), route, count=1)
+            filled = re.sub(rf"<(?:\w+:)?{params[0]}>", str(value), route, count=1)
             if "<" not in filled:
                 addresses.append("/" + filled)
     return addresses
