@@ -435,16 +435,31 @@ def ledger_page(
     )
     ledger = Paginator(lines, per_page).get_page(page)
     labels = dict(LedgerKind.choices)
-    ledger.object_list = [
-        {
-            **line,
-            "reason": line["reason_shown"],
-            "kind_label": labels.get(line["kind"], line["kind"]),
-            "amount_text": f"{line['amount']:,}",
-        }
-        for line in ledger.object_list
-    ]
+    shown = []
+    for line in ledger.object_list:
+        amount = player_side(line["kind"], line["amount"])
+        shown.append(
+            {
+                **line,
+                "reason": line["reason_shown"],
+                "kind_label": labels.get(line["kind"], line["kind"]),
+                "amount": amount,
+                "amount_text": f"{amount:+,}" if amount else "0",
+            }
+        )
+    ledger.object_list = shown
     return ledger
+
+
+# Lines that move money between the player and the table: a buy-in is stored as chips coming onto the table
+# (+), which for the player is money going out; the payout the other way round.
+MONEY_KINDS = frozenset((LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON, LedgerKind.PAYOUT))
+
+
+def player_side(kind: str, amount: int) -> int:
+    """A ledger line's amount as the player reads it: money paid in is negative, money taken home positive,
+    hands won and lost (and adjustments) as they moved the player's stack."""
+    return -amount if kind in MONEY_KINDS else amount
 
 
 def credits_over_time(*, player: Player, league_ids: list[int], season: Season | None) -> list[dict[str, Any]]:

@@ -27,7 +27,8 @@ from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
 from games.views.pages import history_step
 from games.words import card_name
-from league.models import Event, EventStatus
+from league.chips import stack_as_chips
+from league.models import Denomination, Event, EventStatus
 from league.pages import rules_name
 from league.selectors import league_list
 
@@ -109,8 +110,10 @@ def pot_reason(pot: dict, showdown: dict, variant: str = "coruscant_shift") -> s
     return "closest to the target"
 
 
-def present(state: dict) -> dict:
-    """The template's context: the state plus what is easier computed here than in a template."""
+def present(state: dict, denominations: list | None = None) -> dict:
+    """The template's context: the state plus what is easier computed here than in a template. Stacks are
+    shown in the chips of the league's (or event's) chip set, `denominations`, when it has one: the chips the
+    admin and the league pages name, not the engine's default set."""
     view = state["view"] or {}
     hand = view.get("hand") or {}
     legal = view.get("legal") or {"verbs": []}
@@ -124,7 +127,9 @@ def present(state: dict) -> dict:
         players.append(
             {
                 **row,
-                "chips_text": _chips_text(chips.get("chips") or {}, row.get("stack")),
+                "chips_text": _league_chips_text(denominations, row.get("stack") or 0)
+                if chips and denominations
+                else _chips_text(chips.get("chips") or {}, row.get("stack")),
                 "waiting": row["seat"] in waiting,
                 "dealer": hand.get("dealer") == row["seat"],
                 "you": seat.get("you", False),
@@ -183,7 +188,8 @@ def present(state: dict) -> dict:
 def fragment(request: HttpRequest, table: OnlineTable) -> dict:
     """One rendering of the table for this viewer, as the stream and the polling fallback send it."""
     state = selectors.table_state(table, user=request.user)
-    html = render_to_string("tables/_table.html", {"s": present(state), "variant": table.variant}, request=request)
+    shown = present(state, table_denominations(table))
+    html = render_to_string("tables/_table.html", {"s": shown, "variant": table.variant}, request=request)
     legal = (state["view"] or {}).get("legal") or {"verbs": []}
     return {
         "version": state["table"]["version"],
@@ -205,6 +211,21 @@ def _openable_events(user) -> list[Event]:
         .order_by("-starts_at")[:100]
     )
     return [e for e in events if can_open_table(user, e.season.league)]
+
+
+def table_denominations(table: OnlineTable) -> list:
+    """The chips of the table's event's chip set, else its league's (one query; none without a set)."""
+    event = table.event
+    chip_set_id = event.chip_set_id or event.season.league.chip_set_id
+    return list(Denomination.objects.filter(chip_set_id=chip_set_id)) if chip_set_id else []
+
+
+def _league_chips_text(denominations: list, stack: int) -> str:
+    """ "2 Gold, 4 Silver, 10 Bronze" in the league's chips; nothing when every chip is worth one credit."""
+    rows = stack_as_chips(denominations, max(stack, 0))["chips"]
+    if sum(row["count"] for row in rows) == stack:
+        return ""
+    return ", ".join(f"{row['count']} {row['name']}" for row in rows)
 
 
 def _chips_text(counts: dict[str, int], stack: int | None) -> str:

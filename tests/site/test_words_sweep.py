@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 
 from games.engine.bots import SensibleBot
 from games.models import Game
@@ -23,8 +24,9 @@ from games.online import schedule, services
 from games.online.models import OnlineTable, TableStatus
 from games.online.selectors import table_state
 from games.words import code_patterns, codes_in
+from league import services as league_services
 from league.demo import DEMO_ORGANISER, DEMO_PLAYER, load_demo_data
-from league.models import Event, League, Player, Season
+from league.models import Event, EventStatus, League, Player, Season
 from tests.online.helpers import act
 from tournaments.models import Tournament
 
@@ -35,6 +37,7 @@ STREAMS = {"online-events", "tournament-clock-events", "online-lobby-events"}
 DOWNLOADS = {"online-history-download", "online-replay-download", "online-hand-download"}  # replays: codes belong
 SKIPPED_TAGS = {"code", "kbd", "samp", "pre", "script", "style", "template", "textarea"}
 MAX_LINKS_PER_PATH = 12
+TASKS = ("bot_act", "next_hand", "turn_timeout")
 
 
 class Words(HTMLParser):
@@ -46,12 +49,14 @@ class Words(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.depth = 0
         self.parts: list[str] = []
-        self.links: list[str] = []
+        self.links: list[tuple[str, bool]] = []
 
     def handle_starttag(self, tag, attrs):
-        href = dict(attrs).get("href") or dict(attrs).get("hx-get")
-        if href:
-            self.links.append(href)
+        attrs = dict(attrs)
+        if attrs.get("href"):
+            self.links.append((attrs["href"], False))
+        if attrs.get("hx-get"):
+            self.links.append((attrs["hx-get"], True))
         if tag in SKIPPED_TAGS and tag not in self.VOID:
             self.depth += 1
 
@@ -64,7 +69,7 @@ class Words(HTMLParser):
             self.parts.append(data)
 
 
-def words_of(html: str) -> tuple[str, list[str]]:
+def words_of(html: str) -> tuple[str, list[tuple[str, bool]]]:
     parser = Words()
     parser.feed(html)
     return " ".join(parser.parts), parser.links
@@ -82,7 +87,7 @@ def test_the_patterns_come_from_the_engine_and_catch_the_issues_examples():
 def test_the_word_parser_skips_code_and_attributes():
     html = '<p title="-3t">a <code>-3t</code> <span aria-label="+7c">Sylop</span></p><a href="/x/">x</a>'
     text, links = words_of(html)
-    assert not codes_in(text) and "Sylop" in text and links == ["/x/"]
+    assert not codes_in(text) and "Sylop" in text and links == [("/x/", False)]
 
 
 # ----- the world: the demo, and online tables of every variant mid-hand and finished --------------------------
@@ -111,7 +116,7 @@ def _play(table: OnlineTable, users: list, recorded: list, *, steps: int) -> Non
                 act(table, user, brains[user.pk].decide(view), key=f"{table.pk}-{step}-{user.pk}")
                 break
         else:
-            pending = [call for call in recorded if call[0] in ("bot_act", "next_hand", "turn_timeout")]
+            pending = [call for call in recorded if call[0] in TASKS and call[1][0] == table.pk]
             if not pending:
                 return
             call = pending[0]
@@ -130,18 +135,23 @@ def demo(db, recorded, django_capture_on_commit_callbacks):
         load_demo_data(io.StringIO())
     organiser, player = users.get(username=DEMO_ORGANISER), users.get(username=DEMO_PLAYER)
     for league in League.objects.all():
-        event = Event.objects.filter(season__league=league, status="running").order_by("pk").first()
-        if event is None:
-            continue
-        league.option_overrides = {**league.option_overrides, "hands": 2}
-        for mid_hand in (True, False):  # the live table first: the last table finishing ends the event
+        season = Season.objects.filter(league=league).order_by("-starts_on").first()
+        for mid_hand in (True, False):
             with django_capture_on_commit_callbacks(execute=True):
+                # Each table at an event of its own: a finished table may finish its event, and tables at it.
+                event = league_services.event_create(
+                    actor=organiser,
+                    season=season,
+                    name=f"{league.name} {'live' if mid_hand else 'done'} night",
+                    starts_at=timezone.now(),
+                    status=EventStatus.RUNNING,
+                )
                 table = services.table_open(
                     actor=organiser,
                     event=event,
                     name=f"{league.name} {'live' if mid_hand else 'done'}",
                     seats=3,
-                    option_overrides={"hands": 2} if league.variant != "coruscant_shift" else None,
+                    option_overrides={**league.option_overrides, "hands": 2},
                 )
                 services.seat_take(actor=organiser, table=table)
                 services.seat_take(actor=player, table=table)
@@ -201,41 +211,82 @@ def page_addresses() -> list[str]:
     return addresses
 
 
-def _sweep(client: Client) -> dict[str, list[tuple[str, str]]]:
+def _extra_addresses() -> list[str]:
+    """Pages reached with a query the resolver cannot know: the organiser's rules preview of every preset."""
+    from games.engine.options import variant_presets
+
+    return [
+        f"/manage/preview/rules/?variant={variant}&preset={preset}"
+        for variant, presets in variant_presets().items()
+        for preset in presets
+    ]
+
+
+def _sweep(client: Client) -> tuple[dict[str, list[tuple[str, str]]], dict[str, str]]:
+    """({address: codes found}, {address: the words read}) over every page and the links they hold; links
+    htmx follows (`hx-get`) are read as htmx reads them, and the live table's JSON fragment by its HTML."""
     found: dict[str, list[tuple[str, str]]] = {}
-    queue, seen, per_path = list(page_addresses()), set(), {}
+    read: dict[str, str] = {}
+    queue = [(address, False) for address in page_addresses() + _extra_addresses()]
+    seen, per_path = set(), {}
     while queue:
-        address = queue.pop(0)
-        if address in seen:
+        address, htmx = queue.pop(0)
+        if (address, htmx) in seen:
             continue
-        seen.add(address)
-        response = client.get(address, HTTP_HX_REQUEST="true" if address.endswith("fragment/") else None)
-        if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
+        seen.add((address, htmx))
+        response = client.get(address, **({"HTTP_HX_REQUEST": "true"} if htmx else {}))
+        kind = response.get("Content-Type", "")
+        if response.status_code != 200:
             continue
-        text, links = words_of(response.content.decode())
+        if "json" in kind and address.endswith("/fragment/"):
+            html = response.json()["html"]
+        elif "html" in kind:
+            html = response.content.decode()
+        else:
+            continue
+        text, links = words_of(html)
+        read[f"{address}{' (htmx)' if htmx else ''}"] = text
         codes = codes_in(text)
         if codes:
             found[address] = codes
-        for link in links:
+        for link, by_htmx in links:
             parts = urlsplit(link)
-            if parts.netloc or not parts.path.startswith("/") or not parts.query:
+            if parts.netloc or not parts.path.startswith("/") or not (parts.query or by_htmx):
                 continue
             if parts.path.startswith(tuple("/" + p for p in SKIPPED_PREFIXES)) or "download" in parts.path:
                 continue
             count = per_path.get(parts.path, 0)
-            target = f"{parts.path}?{parts.query}"
-            if target not in seen and count < MAX_LINKS_PER_PATH:
+            target = f"{parts.path}?{parts.query}" if parts.query else parts.path
+            if (target, by_htmx) not in seen and count < MAX_LINKS_PER_PATH:
                 per_path[parts.path] = count + 1
-                queue.append(target)
-    return found
+                queue.append((target, by_htmx))
+    return found, read
 
 
 def test_no_page_shows_a_code(demo):
-    """One world, three readers (building the world is most of the time)."""
-    found = {}
+    """One world, three readers (building the world is most of the time). The sweep must have read what it is
+    for: the live tables as the seated player sees them (their cards), a reveal of every variant in the hand
+    histories, and the organiser's pages."""
+    found, read = {}, {}
     for who in ("anonymous", "player", "organiser"):
         client = Client()
         if who != "anonymous":
             client.force_login(demo[who])
-        found.update({f"{who} {address}": codes for address, codes in _sweep(client).items()})
+        codes, pages = _sweep(client)
+        found.update({f"{who} {address}": each for address, each in codes.items()})
+        read.update({f"{who} {address}": text for address, text in pages.items()})
     assert not found, "\n".join(f"{address}: {sorted(set(codes))[:8]}" for address, codes in found.items())
+
+    live = OnlineTable.objects.filter(status=TableStatus.RUNNING, name__endswith=" live")
+    everything = list(OnlineTable.objects.values_list("name", "variant", "status"))
+    assert {table.variant for table in live} == {"coruscant_shift", "corellian_spike", "classic"}, everything
+    for table in live:
+        assert "Your hand" in read[f"player /tables/{table.pk}/"], table.variant
+        assert "Your hand" in read[f"player /tables/{table.pk}/fragment/"], table.variant
+    for game in Game.objects.exclude(replay_document=None):
+        assert any(
+            address.startswith(f"anonymous /games/{game.pk}/?") and "The reveal" in text
+            for address, text in read.items()
+        ), game.pk
+    assert any(a.startswith("organiser /manage/preview/rules/") and "Starting credits" in t for a, t in read.items())
+    assert len(read) > 300, len(read)
