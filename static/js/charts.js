@@ -25,10 +25,11 @@
     var options = {
       width: Math.max(200, canvas.clientWidth),
       height: Math.min(320, Math.max(200, Math.round(canvas.clientWidth * 0.55))),
-      // One point (a player with one result) has no width of its own: a day (or one step) either side of it.
+      // One point (a player with one result) has no width of its own (uPlot would stretch it over years): a
+      // day (or one step) either side of it.
       scales: { x: { time: !!data.time, range: function (u, min, max) {
         var pad = data.time ? 86400 : 1;
-        return min === max ? [min - pad, max + pad] : [min, max];
+        return data.x.length === 1 ? [data.x[0] - pad, data.x[0] + pad] : [min, max];
       } } },
       axes: [
         Object.assign({ label: data.x_label }, data.time ? {} : { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500] }, AXIS),
