@@ -41,12 +41,11 @@ def preset_title(preset: object) -> str:
 
 
 def rules_title(variant: object, preset: object) -> str:
-    """ "Better Coruscant Shift" (its presets read as adjectives), "Corellian Spike (Galaxy Series)", "Classic
-    Sabacc", as the league pages name a game's rules (`league.pages.rules_name`)."""
-    name, kind = variant_title(variant), preset_title(preset)
-    if not kind or name.startswith(kind):
-        return name
-    return f"{kind} {name}" if variant == "coruscant_shift" else f"{name} ({kind})"
+    """ "Better Coruscant Shift" (its presets read as adjectives), "Corellian Spike (Galaxy Series)", "Classic":
+    the one name the pages give a game's rules (`league.pages.rules_name`, which the league pages use)."""
+    from league.pages import rules_name
+
+    return rules_name(str(variant or ""), str(preset or ""))
 
 
 def signed_number(value: int) -> str:

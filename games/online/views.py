@@ -222,10 +222,13 @@ def table_denominations(table: OnlineTable) -> list:
 
 def _league_chips_text(denominations: list, stack: int) -> str:
     """ "2 Gold, 4 Silver, 10 Bronze" in the league's chips; nothing when every chip is worth one credit."""
-    rows = stack_as_chips(denominations, max(stack, 0))["chips"]
+    shown = stack_as_chips(denominations, max(stack, 0))
+    rows = shown["chips"]
     if sum(row["count"] for row in rows) == stack:
         return ""
-    return ", ".join(f"{row['count']} {row['name']}" for row in rows)
+    text = ", ".join(f"{row['count']} {row['name']}" for row in rows)
+    loose = shown["remainder"]
+    return f"{text} and {loose:,} loose" if text and loose else text or f"{loose:,} loose"
 
 
 def _chips_text(counts: dict[str, int], stack: int | None) -> str:
