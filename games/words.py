@@ -67,8 +67,7 @@ def card_name(code: object, variant: str | None = None) -> str:
             face = CLASSIC_FACE_NAMES.get(value)
             if face is None:
                 return text
-            face = face if face.startswith("The ") or face.startswith("Queen") else f"The {face}"
-            return face if value == 0 else f"{face} ({signed_number(value)})"
+            return "The Idiot" if value == 0 else f"{face} ({signed_number(value)})"
         suit = CLASSIC_SUIT_NAMES.get(text[-1])
         if suit is None or not text[:-1].lstrip("+").isdigit():
             return text
@@ -145,6 +144,15 @@ def code_patterns() -> dict[str, re.Pattern]:
         ),
         "version label": re.compile(r"(?<!\w)v\d+(?!\w)"),
     }
+
+
+@cache
+def bare_card_codes() -> frozenset[str]:
+    """The codes that are bare signed numbers (Classic's face cards, `-14`): in running text they look like any
+    amount of credits, so they are looked for only where a card is the whole of a label (a menu's choice)."""
+    return frozenset(
+        code for codes in card_codes().values() for code in codes if code.lstrip("+-").isdigit() and code != "0"
+    )
 
 
 def codes_in(text: str) -> list[tuple[str, str]]:

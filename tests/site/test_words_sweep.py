@@ -23,7 +23,7 @@ from games.models import Game
 from games.online import schedule, services
 from games.online.models import OnlineTable, TableStatus
 from games.online.selectors import table_state
-from games.words import code_patterns, codes_in
+from games.words import bare_card_codes, code_patterns, codes_in
 from league import services as league_services
 from league.demo import DEMO_ORGANISER, DEMO_PLAYER, load_demo_data
 from league.models import Event, EventStatus, League, Player, Season
@@ -50,8 +50,12 @@ class Words(HTMLParser):
         self.depth = 0
         self.parts: list[str] = []
         self.links: list[tuple[str, bool]] = []
+        self.options: list[str] = []  # the labels of menu choices
+        self.option: list[str] | None = None
 
     def handle_starttag(self, tag, attrs):
+        if tag == "option":
+            self.option = []
         attrs = dict(attrs)
         if attrs.get("href"):
             self.links.append((attrs["href"], False))
@@ -61,18 +65,26 @@ class Words(HTMLParser):
             self.depth += 1
 
     def handle_endtag(self, tag):
+        if tag == "option" and self.option is not None:
+            self.options.append("".join(self.option).strip())
+            self.option = None
         if tag in SKIPPED_TAGS and self.depth:
             self.depth -= 1
 
     def handle_data(self, data):
         if not self.depth:
             self.parts.append(data)
+            if self.option is not None:
+                self.option.append(data)
 
 
 def words_of(html: str) -> tuple[str, list[tuple[str, bool]]]:
+    """The page's words and links; a menu choice whose label is a bare card code (Classic's `-14`, which in
+    running text reads like any amount) is added as a code."""
     parser = Words()
     parser.feed(html)
-    return " ".join(parser.parts), parser.links
+    bare = [label for label in parser.options if label.split(" ")[0] in bare_card_codes()]
+    return " ".join(parser.parts + [f"[menu choice {label}]" for label in bare]), parser.links
 
 
 def test_the_patterns_come_from_the_engine_and_catch_the_issues_examples():
@@ -82,6 +94,13 @@ def test_the_patterns_come_from_the_engine_and_catch_the_issues_examples():
     assert not codes_in("\u22123 triangle, Sylop, The Idiot, Round 1: card turns, Better Coruscant Shift, 30 seconds")
     patterns = code_patterns()
     assert patterns["engine code"].search("galaxy_series") and patterns["engine code"].search("YEE_HAA")
+
+
+def test_a_menu_of_classic_face_cards_by_their_codes_is_caught():
+    text, _ = words_of('<select><option value="-14">-14</option><option value="2">2 players</option></select>')
+    assert "[menu choice -14]" in text and "[menu choice 2" not in text
+    text, _ = words_of('<select><option value="-14">Moderation (\u221214)</option></select>')
+    assert "[menu choice" not in text
 
 
 def test_the_word_parser_skips_code_and_attributes():
@@ -246,7 +265,7 @@ def _sweep(client: Client) -> tuple[dict[str, list[tuple[str, str]]], dict[str, 
             continue
         text, links = words_of(html)
         read[f"{address}{' (htmx)' if htmx else ''}"] = text
-        codes = codes_in(text)
+        codes = codes_in(text) + [("card code in a menu", m) for m in re.findall(r"\[menu choice ([^\]]+)\]", text)]
         if codes:
             found[address] = codes
         for link, by_htmx in links:
