@@ -228,7 +228,10 @@ def _league_chips_text(denominations: list, stack: int) -> str:
         return ""
     text = ", ".join(f"{row['count']} {row['name']}" for row in rows)
     loose = shown["remainder"]
-    return f"{text} and {loose:,} loose" if text and loose else text or f"{loose:,} loose"
+    if not loose:
+        return text
+    credits = f"{loose:,} credit{'' if loose == 1 else 's'}"
+    return f"{text} + {credits}" if text else credits
 
 
 def _chips_text(counts: dict[str, int], stack: int | None) -> str:

@@ -76,5 +76,6 @@ class Chip:
 def test_a_stack_is_shown_in_the_leagues_chips():
     crystal = [Chip("Crystal", 200), Chip("Gold", 100), Chip("Bronze", 5)]
     assert _league_chips_text(crystal, 505) == "2 Crystal, 1 Gold, 1 Bronze"
-    assert _league_chips_text(crystal, 203) == "1 Crystal and 3 loose"
+    assert _league_chips_text(crystal, 203) == "1 Crystal + 3 credits"
+    assert _league_chips_text(crystal, 1) == "1 credit"
     assert _league_chips_text([Chip("Chip", 1)], 264) == ""  # one credit a chip: the count repeats the stack
