@@ -127,9 +127,7 @@ def present(state: dict, denominations: list | None = None) -> dict:
         players.append(
             {
                 **row,
-                "chips_text": _league_chips_text(denominations, row.get("stack") or 0)
-                if chips and denominations
-                else _chips_text(chips.get("chips") or {}, row.get("stack")),
+                "chips_text": _stack_text(chips, row.get("stack"), denominations),
                 "waiting": row["seat"] in waiting,
                 "dealer": hand.get("dealer") == row["seat"],
                 "you": seat.get("you", False),
@@ -218,6 +216,13 @@ def table_denominations(table: OnlineTable) -> list:
     event = table.event
     chip_set_id = event.chip_set_id or event.season.league.chip_set_id
     return list(Denomination.objects.filter(chip_set_id=chip_set_id)) if chip_set_id else []
+
+
+def _stack_text(chips: dict, stack: int | None, denominations: list | None) -> str:
+    """A seat's stack in chips: nothing when the game plays one-credit chips (the count would repeat the
+    stack), else in the league's chip set when it has one, else in the engine's."""
+    text = _chips_text(chips.get("chips") or {}, stack)
+    return _league_chips_text(denominations, stack or 0) if text and denominations else text
 
 
 def _league_chips_text(denominations: list, stack: int) -> str:
