@@ -25,7 +25,7 @@ VARIANT_TITLES = {
 }
 # Presets whose name is not its slug with capitals.
 PRESET_TITLES = {"classic": "Classic", "universe": "Universe", "cantina_spike": "Cantina"}
-MINUS = "\u2212"  # a real minus sign: "-3 triangle" reads as a number, "-3" as a hyphen
+MINUS = "\u2212"  # U+2212, the minus sign: a hyphen before a number reads as a dash
 
 
 def variant_title(variant: object) -> str:
