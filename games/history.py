@@ -13,6 +13,7 @@ from games.engine import EngineError, Game
 from games.engine.classic.ranking import HAND_TITLES as CLASSIC_TITLES
 from games.engine.replay import replay_game
 from games.engine.spike.evaluation import HAND_TITLES
+from games.words import card_name, cards_words
 
 VERBS = {
     "check": "checks",
@@ -91,7 +92,8 @@ def _hand_start(game: Game, number: int) -> dict[str, Any]:
     else:  # Corellian Spike: two cards each, and the first face-up card
         face_up = [m["card"] for m in view["hand"].get("market", [])] or [view["hand"].get("discard_top")]
         where = "the Pilot" if view["hand"].get("market") else "the discard pile"
-        steps = [_step(game, f"{dealer} deals two cards each; {face_up[0]} is turned up as {where}.")]
+        face_up_name = card_name(face_up[0], "corellian_spike")
+        steps = [_step(game, f"{dealer} deals two cards each; {face_up_name} is turned up as {where}.")]
     forced = {row["name"]: row["contributed"] for row in view["players"] if row.get("contributed")}
     if forced:
         paid = ", ".join(f"{name} {amount:,}" for name, amount in forced.items())
@@ -114,9 +116,9 @@ def _action_text(action: dict[str, Any], phase: str) -> str:
         # Classic Sabacc: the card given up goes face down; field cards are public, so locks are named.
         text = f"{player} {VERBS[verb] if verb != 'trade' else 'trades a card with the draw pile'}"
         if action.get("unlock"):
-            text += f", unlocks {action['unlock']}"
+            text += f", unlocks {card_name(action['unlock'], 'classic')}"
         if action.get("lock"):
-            text += f", locks {action['lock']}"
+            text += f", locks {card_name(action['lock'], 'classic')}"
         return text + (", and calls the hand." if action.get("call_hand") else ".")
     if verb in ("trade", "buy"):
         # A face-up card taken is public; a card given up face down, or one drawn unseen, is not named.
@@ -195,7 +197,7 @@ def shown_title(shown: dict[str, Any]) -> str | None:
     demise = shown.get("sudden_demise")
     if demise:
         after = CLASSIC_TITLES.get(demise.get("hand"), demise.get("hand"))
-        drawn = ", ".join(demise.get("cards") or [])
+        drawn = cards_words(demise.get("cards") or [], "classic")
         title = f"{title + '; ' if title else ''}Sudden Demise: drew {drawn}, total {_signed(demise.get('total', 0))}"
         title += f", {after}" if after else ""
     return title or None

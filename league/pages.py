@@ -10,7 +10,7 @@ from html import escape  # Django's escape is this one wrapped for lazy text: 1,
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, CharField, Count, F, Max, QuerySet, Sum, Value, When
+from django.db.models import Case, CharField, Count, F, Max, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
@@ -436,27 +436,46 @@ def ledger_page(
     )
     ledger = Paginator(lines, per_page).get_page(page)
     labels = dict(LedgerKind.choices)
-    ledger.object_list = [
-        {
-            **line,
-            "reason": line["reason_shown"],
-            "kind_label": labels.get(line["kind"], line["kind"]),
-            "amount_text": f"{line['amount']:,}",
-        }
-        for line in ledger.object_list
-    ]
+    shown = []
+    for line in ledger.object_list:
+        amount, money = player_side(line["kind"], line["amount"])
+        shown.append(
+            {
+                **line,
+                "reason": line["reason_shown"],
+                "kind_label": labels.get(line["kind"], line["kind"]),
+                "amount": amount,
+                "money": money,
+                "amount_text": f"{amount:+,}" if amount else "0",
+            }
+        )
+    ledger.object_list = shown
     return ledger
+
+
+# Lines that move money between the player and the table: a buy-in is stored as chips coming onto the table
+# (+), which for the player is money going out; the payout the other way round.
+MONEY_KINDS = frozenset((LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON, LedgerKind.PAYOUT))
+
+
+def player_side(kind: str, amount: int) -> tuple[int, bool]:
+    """A ledger line's amount as the player reads it, and whether it is money (paid in or taken home) rather
+    than chips won or lost at the table: money paid in is negative, money taken home positive; hands (and
+    adjustments) as they moved the player's stack."""
+    return (-amount, True) if kind in MONEY_KINDS else (amount, False)
 
 
 def credits_over_time(*, player: Player, league_ids: list[int], season: Season | None) -> list[dict[str, Any]]:
     """Cumulative net credits after each game (or event adjustment), in time order: the player page's chart.
     The database adds up each game's lines, so a regular's 2,000 lines come back as 200 steps."""
-    lines = player_lines(player=player, league_ids=league_ids).filter(kind__in=NET_KINDS)
+    lines = player_lines(player=player, league_ids=league_ids)
     if season is not None:
         lines = lines.filter(event__season_id=season.pk)
+    # Every game the player has a line in is a step, one that broke even (no hand line) included: a player
+    # with one result sees it on the chart.
     steps = (
         lines.values("game_id", "event_id", "event__name", "at")
-        .annotate(net=Sum("amount"))
+        .annotate(net=Sum("amount", filter=Q(kind__in=NET_KINDS), default=0))
         .order_by()
         .values_list("game_id", "event_id", "event__name", "at", "net")
     )

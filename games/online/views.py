@@ -22,7 +22,6 @@ from django.views.decorators.http import require_POST
 
 from config.errors import ApplicationError
 from games.engine.bots import BOTS
-from games.engine.classic.cards import FACE_NAMES as CLASSIC_FACES
 from games.engine.classic.cards import SUIT_NAMES as CLASSIC_SUITS
 from games.engine.options import variant_presets
 from games.engine.variant import get_variant
@@ -32,7 +31,9 @@ from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
 from games.online.services import casual
 from games.views.pages import history_step
-from league.models import Event, EventStatus
+from games.words import card_name
+from league.chips import stack_as_chips
+from league.models import Denomination, Event, EventStatus
 from league.pages import rules_name
 from league.selectors import league_list
 
@@ -70,14 +71,13 @@ def card(code: str, variant: str | None = None) -> dict:
     Classic Sabacc's cards (`+12f`, `-17`, `0`) have no shapes: value and suit in words."""
     if variant == "classic":
         if code[-1].isdigit():
-            name = CLASSIC_FACES.get(int(code), "face card")
             return {
                 "code": code,
                 "sylop": False,
                 "value": code,
                 "suit": "face",
                 "mark": "face",
-                "label": f"{name} {code}",
+                "label": card_name(code, variant),
             }
         suit = CLASSIC_SUITS.get(code[-1], code[-1])
         return {
@@ -86,13 +86,13 @@ def card(code: str, variant: str | None = None) -> dict:
             "value": code[:-1],
             "suit": f"classic-{code[-1]}",
             "mark": suit,
-            "label": f"{code[:-1]} {suit}",
+            "label": card_name(code, variant),
         }
     if code == "0":
         return {"code": code, "sylop": True, "value": "0", "suit": "sylop", "label": "Sylop"}
     value, suit = int(code[:-1]), SUIT_NAMES.get(code[-1], code[-1])
     text = f"{value:+d}" if value else "0"
-    return {"code": code, "sylop": False, "value": text, "suit": suit, "label": f"{text} {suit}"}
+    return {"code": code, "sylop": False, "value": text, "suit": suit, "label": card_name(code, variant)}
 
 
 def pot_reason(pot: dict, showdown: dict, variant: str = "coruscant_shift") -> str:
@@ -124,8 +124,10 @@ def pot_reason(pot: dict, showdown: dict, variant: str = "coruscant_shift") -> s
     return "closest to the target"
 
 
-def present(state: dict) -> dict:
-    """The template's context: the state plus what is easier computed here than in a template."""
+def present(state: dict, denominations: list | None = None) -> dict:
+    """The template's context: the state plus what is easier computed here than in a template. Stacks are
+    shown in the chips of the league's (or event's) chip set, `denominations`, when it has one: the chips the
+    admin and the league pages name, not the engine's default set."""
     view = state["view"] or {}
     hand = view.get("hand") or {}
     legal = view.get("legal") or {"verbs": []}
@@ -139,7 +141,7 @@ def present(state: dict) -> dict:
         players.append(
             {
                 **row,
-                "chips_text": _chips_text(chips.get("chips") or {}, row.get("stack")),
+                "chips_text": _stack_text(chips, row.get("stack"), denominations),
                 "waiting": row["seat"] in waiting,
                 "dealer": hand.get("dealer") == row["seat"],
                 "you": seat.get("you", False),
@@ -210,7 +212,7 @@ def fragment(request: HttpRequest, table: OnlineTable) -> dict:
     shared = selectors.table_version(table)
     state = selectors.state_for(shared, user=request.user)
     key = renders.state_key(shared.key, state, variant=table.variant)
-    kept = renders.shared(key, lambda: _render(state, table.variant))
+    kept = renders.shared(key, lambda: _render(state, table))
     seconds_left = state["table"]["seconds_left"]
     return {
         **kept,
@@ -220,10 +222,10 @@ def fragment(request: HttpRequest, table: OnlineTable) -> dict:
     }
 
 
-def _render(state: dict, variant: str) -> dict:
+def _render(state: dict, table: OnlineTable) -> dict:
     """The rendering kept for every viewer of `state`: placeholders where each viewer's own values go."""
-    context = {**present(state), "key": renders.KEY, "clock": renders.CLOCK}
-    html = render_to_string("tables/_table.html", {"s": context, "variant": variant, "csrf_token": renders.CSRF})
+    context = {**present(state, table_denominations(table)), "key": renders.KEY, "clock": renders.CLOCK}
+    html = render_to_string("tables/_table.html", {"s": context, "variant": table.variant, "csrf_token": renders.CSRF})
     legal = (state["view"] or {}).get("legal") or {"verbs": []}
     return {
         "version": state["table"]["version"],
@@ -244,6 +246,37 @@ def _openable_events(user) -> list[Event]:
         .order_by("-starts_at")[:100]
     )
     return [e for e in events if can_open_table(user, e.season.league)]
+
+
+def table_denominations(table: OnlineTable) -> list:
+    """The chips of the table's event's chip set, else its league's (one query; none without a set, nor for a
+    casual game, which belongs to no league)."""
+    event = table.event
+    if event is None:
+        return []
+    chip_set_id = event.chip_set_id or event.season.league.chip_set_id
+    return list(Denomination.objects.filter(chip_set_id=chip_set_id)) if chip_set_id else []
+
+
+def _stack_text(chips: dict, stack: int | None, denominations: list | None) -> str:
+    """A seat's stack in chips: nothing when the game plays one-credit chips (the count would repeat the
+    stack), else in the league's chip set when it has one, else in the engine's."""
+    text = _chips_text(chips.get("chips") or {}, stack)
+    return _league_chips_text(denominations, stack or 0) if text and denominations else text
+
+
+def _league_chips_text(denominations: list, stack: int) -> str:
+    """ "2 Gold, 4 Silver, 10 Bronze" in the league's chips; nothing when every chip is worth one credit."""
+    shown = stack_as_chips(denominations, max(stack, 0))
+    rows = shown["chips"]
+    if sum(row["count"] for row in rows) == stack:
+        return ""
+    text = ", ".join(f"{row['count']} {row['name']}" for row in rows)
+    loose = shown["remainder"]
+    if not loose:
+        return text
+    credits = f"{loose:,} credit{'' if loose == 1 else 's'}"
+    return f"{text} + {credits}" if text else credits
 
 
 def _chips_text(counts: dict[str, int], stack: int | None) -> str:

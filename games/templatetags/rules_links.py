@@ -40,15 +40,17 @@ def cards(codes: str, variant: str) -> dict:
 @register.filter
 def variant_title(variant: str) -> str:
     """ "Coruscant Shift" for `coruscant_shift`."""
-    from games import rules_pages
+    from games import words
 
-    return rules_pages.VARIANT_TITLES.get(variant, str(variant).replace("_", " ").title())
+    return words.variant_title(variant)
 
 
 @register.filter
 def preset_title(preset: str) -> str:
     """ "Galaxy Series" for `galaxy_series`."""
-    return str(preset).replace("_", " ").title()
+    from games import words
+
+    return words.preset_title(preset)
 
 
 @register.filter

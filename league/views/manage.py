@@ -221,6 +221,8 @@ def rules_preview_context(data: Any) -> dict[str, Any]:
     rows = [
         {
             "name": name.replace("_", " ").capitalize(),
+            "key": name,  # the page names it in words (`option_label`, `option_words`)
+            "raw": value,
             "value": _shown(value),
             "changed": value != preset_values.get(name),
         }

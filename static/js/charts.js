@@ -18,14 +18,19 @@
         stroke: COLOURS[index % COLOURS.length],
         width: 2,
         spanGaps: true,
-        points: { show: data.x.length <= 60 },
+        points: { show: data.x.length <= 60, size: data.x.length === 1 ? 10 : 5 },
         value: function (u, v) { return v == null ? "–" : v.toLocaleString("en"); },
       });
     });
     var options = {
       width: Math.max(200, canvas.clientWidth),
       height: Math.min(320, Math.max(200, Math.round(canvas.clientWidth * 0.55))),
-      scales: { x: { time: !!data.time } },
+      // One point (a player with one result) has no width of its own (uPlot would stretch it over years): a
+      // day (or one step) either side of it.
+      scales: { x: { time: !!data.time, range: function (u, min, max) {
+        var pad = data.time ? 86400 : 1;
+        return data.x.length === 1 ? [data.x[0] - pad, data.x[0] + pad] : [min, max];
+      } } },
       axes: [
         Object.assign({ label: data.x_label }, data.time ? {} : { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500] }, AXIS),
         Object.assign({ label: data.y_label, size: 60, values: function (u, ticks) {

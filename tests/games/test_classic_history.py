@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 from games.history import public_history
+from games.words import card_name
 
 EXAMPLE = json.loads(
     (Path(__file__).parents[1] / "engine" / "replays" / "classic" / "documented_example.json").read_text()
@@ -14,15 +15,15 @@ def test_history_names_plays_locks_and_the_call_but_no_hidden_card():
     (hand,) = public_history(EXAMPLE)["hands"]
     texts = [step["text"] for step in hand["steps"]]
     assert texts[0] == "Ann deals two cards each."
-    assert "Bob draws a card, locks +9c." in texts
-    assert "Ann trades a card with the draw pile, locks +15f." in texts
+    assert "Bob draws a card, locks 9 Coins." in texts
+    assert "Ann trades a card with the draw pile, locks 15 Flasks (Ace)." in texts
     assert "Bob bets 5 and calls the hand." in texts
-    trade = texts.index("Ann trades a card with the draw pile, locks +15f.")
+    trade = texts.index("Ann trades a card with the draw pile, locks 15 Flasks (Ace).")
     assert texts[trade + 1] == "The dice show 3-3: a Sabacc Shift redeals every unlocked card."
     assert texts[-1] == "Reveal: Ann wins 12."
     before_reveal = " ".join(texts[:-1])
     for hidden in ("-2", "+4t", "+7f", "+10s", "+12s", "-8", "+2c"):
-        assert hidden not in before_reveal
+        assert hidden not in before_reveal and card_name(hidden, "classic") not in before_reveal
     assert hand["result"]["showdown"]["Bob"]["field"] == ["+9c"]
 
 
@@ -50,8 +51,8 @@ def test_the_reveal_tells_a_bomb_out_with_its_penalty_and_the_sabacc_pot_carried
 
 def test_the_reveal_tells_what_each_sudden_demise_card_made():
     showdown = _result("repeated_sudden_demise.json")["showdown"]
-    assert showdown["Bob"]["title"] == "Sudden Demise: drew +1c, +2t, total +23, Pure Sabacc"
-    assert showdown["Cat"]["title"] == "Sudden Demise: drew -2, total +18"
+    assert showdown["Bob"]["title"] == "Sudden Demise: drew 1 Coins, 2 Staves, total +23, Pure Sabacc"
+    assert showdown["Cat"]["title"] == "Sudden Demise: drew Queen of Air and Darkness (\u22122), total +18"
 
 
 def test_a_carried_sabacc_pot_is_told_then_won():

@@ -11,6 +11,7 @@ import pytest
 from config.errors import ApplicationError
 from games.models import Seat
 from games.services import result_record
+from games.words import card_name
 from league.forms import LeagueForm, option_specs, preset_choices, variant_choices
 from league.providers import games
 from league.services.leagues import league_create, season_create
@@ -110,12 +111,12 @@ def test_the_hand_history_of_a_corellian_spike_game_names_no_hidden_card(world):
     history = public_history(copy.deepcopy(EXAMPLE))
     (hand,) = history["hands"]
     texts = [step["text"] for step in hand["steps"]]
-    assert texts[0] == "Bob deals two cards each; +2c is turned up as the Pilot."
+    assert texts[0] == "Bob deals two cards each; +2 circle is turned up as the Pilot."
     assert "Jane buys from the pilot." in texts and "Bob trades a card for one from the draw pile." in texts
     assert "Jane spikes a card." in texts and texts[-1] == "Reveal: Bob wins 26."
     body = json.dumps(hand["steps"][:-1])
-    for hidden in ("-8s", "-9c", "+3c"):  # traded away, drawn unseen, spiked
-        assert hidden not in body
+    for hidden in ("-8s", "-9c", "+3c"):  # traded away, drawn unseen, spiked: neither the code nor the name
+        assert hidden not in body and card_name(hidden, "corellian_spike") not in body
 
 
 def test_the_game_page_of_a_corellian_spike_game_shows_the_reveal(world, client):

@@ -60,8 +60,8 @@ def test_classic_cards_say_their_suit_and_face_cards_their_name():
         "value": "+12",
         "suit": "classic-f",
         "mark": "Flasks",
-        "label": "+12 Flasks",
+        "label": "12 Flasks (Commander)",
     }
-    assert card("-2", "classic")["label"] == "Queen of Air and Darkness -2"
-    assert card("0", "classic")["mark"] == "face" and card("0", "classic")["label"] == "Idiot 0"
+    assert card("-2", "classic")["label"] == "Queen of Air and Darkness (\u22122)"
+    assert card("0", "classic")["mark"] == "face" and card("0", "classic")["label"] == "The Idiot"
     assert "mark" not in card("+3c")  # Coruscant Shift draws the suit's shape

@@ -12,6 +12,7 @@ from django.test import Client
 from games import rules_pages
 from games.engine.spike.evaluation import HAND_NAMES
 from games.engine.variant import get_variant, variant_names
+from games.words import phase_title
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +101,7 @@ def test_cards_are_drawn_as_at_the_table():
     assert page.count('class="card suit-') >= 62
     assert '<span class="card suit-sylop" title="Sylop" data-code="0">' in page
     classic = _get("/rules/classic/")
-    assert 'data-code="+15t"' in classic and 'title="Idiot 0"' in classic
+    assert 'data-code="+15t"' in classic and 'title="The Idiot"' in classic
 
 
 def test_the_examples_are_judged_by_the_engine():
@@ -158,8 +159,11 @@ def test_the_hand_history_links_the_rules_of_the_step_it_shows():
         assert href.startswith(f"/rules/{game.variant}/#phase-"), href
         seen.add((shown, href.rsplit("#phase-", 1)[1]))
     assert len(seen) >= 2, seen
-    for shown, anchor in seen:  # the step's phase, by its engine name
-        assert shown == anchor or (shown, anchor) in {("hand over", "complete")}, (shown, anchor)
+    for shown, anchor in seen:  # the step's phase, in words, linking to the engine's name for it
+        assert shown == phase_title(game.variant, anchor) or (shown, anchor) == ("Hand over", "complete"), (
+            shown,
+            anchor,
+        )
 
 
 def test_a_rules_link_never_breaks_a_page_on_names_the_engine_does_not_know():
