@@ -25,9 +25,10 @@ from games.online.models import OnlineTable, TableStatus
 from games.online.selectors import table_state
 from games.words import bare_card_codes, code_patterns, codes_in
 from league import services as league_services
-from league.demo import DEMO_ORGANISER, DEMO_PLAYER, load_demo_data
+from league.demo import DEMO_ORGANISER, DEMO_PLAYER
 from league.models import Event, EventStatus, League, Player, Season
 from tests.online.helpers import act
+from tournaments.demo import load_demo_data
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
