@@ -1,0 +1,139 @@
+"""The worker keeps pace: its tasks reuse database connections (Celery's Django fixup closed every connection and the
+whole pool around every task, so each bot decision opened a new PostgreSQL connection), and a bot decision, a
+timeout and a deal cost a few queries (pinned here; the tables bench measures the time)."""
+
+import threading
+import time
+
+import psycopg
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from config.celery import app
+from games.online import services
+from games.online.models import OnlineAction, OnlineTable
+
+DECISIONS = 40
+
+
+@pytest.fixture
+def new_connections(monkeypatch):
+    """Every PostgreSQL connection opened from now on, by any thread of this process (a pool opens them through
+    `psycopg.Connection.connect` too)."""
+    opened: list[str] = []
+    real = psycopg.Connection.connect.__func__
+
+    def counting(cls, *args, **kwargs):
+        opened.append(threading.current_thread().name)
+        return real(cls, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "connect", classmethod(counting))
+    return opened
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bot_tasks_through_a_real_worker_reuse_its_database_connections(world, open_table, settings, new_connections):
+    if connection.vendor != "postgresql":
+        pytest.skip("connections are pooled on PostgreSQL only (CI runs on it)")
+    settings.ONLINE_BOT_DELAY_SECONDS = (0.0, 0.01)
+    settings.ONLINE_HAND_PAUSE_SECONDS = 0.0
+    organiser = world.users["organiser"]
+    table = open_table(seats=6, turn_seconds=600)
+    services.table_fill_bots(actor=organiser, table=table, kind="random")
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = False
+    try:
+        with start_worker(app, perform_ping_check=False, pool="solo", loglevel="WARNING"):
+            services.table_start(actor=organiser, table=table)  # its bots' tasks go to the worker after the commit
+            deadline = time.monotonic() + 120
+            while OnlineAction.objects.filter(table=table).count() < DECISIONS and time.monotonic() < deadline:
+                time.sleep(0.2)
+            played = OnlineAction.objects.filter(table=table).count()
+    finally:
+        app.conf.task_always_eager = previous
+    assert played >= DECISIONS, f"the worker made {played} decisions in 120 s"
+    # The worker's thread borrows one connection from its pool and gives it back after each task: at most the pool's
+    # first connection and one more (the pool may open a spare). Before, one per task: 40 or more.
+    assert len(new_connections) <= 3, new_connections
+
+
+@pytest.mark.django_db
+def test_a_bot_decision_costs_a_few_queries(world, open_table, scheduled):
+    """Lock the table row (with its seats), insert the action, update the row: four statements and the transaction.
+    A growing count here is a growing cost on every decision of every table."""
+    table = open_table(seats=6, turn_seconds=30)
+    services.table_fill_bots(actor=world.users["organiser"], table=table, kind="sensible")
+    services.table_start(actor=world.users["organiser"], table=table)
+    counts = []
+    for _ in range(12):  # the select phase and the first betting decisions
+        call = next(call for call in scheduled.calls if call[0] == "bot_act")
+        scheduled.calls.remove(call)
+        with CaptureQueriesContext(connection) as queries:
+            assert scheduled.run(call)
+        counts.append(statements(queries))
+    assert max(counts) <= 4, counts
+
+
+def statements(queries: CaptureQueriesContext) -> int:
+    return len([q for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]])
+
+
+@pytest.mark.django_db
+def test_a_timeout_and_a_deal_cost_a_few_queries(heads_up, scheduled):
+    """The clock runs out on both players of a select (each: their timeout count, the action), then the hand is
+    played out by the clock, and the next hand is dealt: lock, row (and the hand's history)."""
+    timeout = scheduled.last("turn_timeout")
+    with CaptureQueriesContext(connection) as queries:
+        assert scheduled.run(timeout) == 2
+    assert statements(queries) <= 2 + 3 * 2, statements(queries)  # lock, seats; per seat: count, action, row
+    table = OnlineTable.objects.get(pk=heads_up.pk)
+    while scheduled.calls and "next_hand" not in scheduled.names():
+        scheduled.run(scheduled.calls.pop(0))
+    table.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        assert scheduled.run(scheduled.last("next_hand"))
+    assert statements(queries) <= 4, statements(queries)
+
+
+@pytest.mark.django_db
+def test_the_sweep_sends_nothing_while_messages_wait_in_the_queue(world, open_table, scheduled, monkeypatch):
+    """Overdue work with a long queue is work queued behind other work, not lost: sending it again only lengthened
+    the queue (the tables bench collapsed so). Once the queue is short again the sweep sends it."""
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    from django.utils import timezone
+
+    from games.online import schedule
+
+    table = open_table(seats=3, turn_seconds=30)
+    services.table_fill_bots(actor=world.users["organiser"], table=table, kind="random")
+    services.table_start(actor=world.users["organiser"], table=table)
+    sent = []
+    monkeypatch.setattr(schedule, "dispatch", lambda name, args, countdown: sent.append(name))
+    real_now = timezone.now
+    monkeypatch.setattr(schedule, "timezone", SimpleNamespace(now=lambda: real_now() + timedelta(seconds=5)))
+    monkeypatch.setattr(schedule, "waiting_messages", lambda: schedule.SWEEP_BACKLOG + 1)
+    assert schedule.sweep() == 0 and sent == []
+    table.refresh_from_db()
+    assert table.resent_at is None  # not marked: the next sweep still sees it
+    monkeypatch.setattr(schedule, "waiting_messages", lambda: schedule.SWEEP_BACKLOG)
+    assert schedule.sweep() == 1 and sent == ["bot_act"] * 3
+
+
+def test_an_in_process_task_keeps_its_callers_connection(monkeypatch):
+    """Eager tasks run inside a request's transaction: giving the connection back there would break it."""
+    from types import SimpleNamespace
+
+    import django.db
+
+    from config.celery import give_back_database_connections
+
+    closed = []
+    monkeypatch.setattr(django.db, "close_old_connections", lambda: closed.append(True))
+    give_back_database_connections(sender=SimpleNamespace(request=SimpleNamespace(is_eager=True)))
+    assert closed == []
+    give_back_database_connections(sender=SimpleNamespace(request=SimpleNamespace(is_eager=False)))
+    assert closed == [True]
