@@ -24,8 +24,9 @@ A viewer's stream then renders the table for its viewer before sending it; that 
 figure (it is per viewer, in the web process, and the page bench measures page rendering).
 
 Run: `.venv/bin/python -m bench.tables_bench [--tables 50] [--seconds 60] [--bot-delay 0.8,2.0]
-[--timeout-tables 5] [--turn-seconds 5] [--hand-pause 5]` (PostgreSQL from DATABASE_URL, or a
-`sabacc_tables_bench` database it creates and drops; Redis from REDIS_URL, default redis://127.0.0.1:6379/12).
+[--timeout-tables 5] [--turn-seconds 5] [--hand-pause 5] [--database NAME]`. PostgreSQL: a `sabacc_tables_bench`
+database it creates and drops, or with `--database` one of that name on DATABASE_URL's server (also created and
+dropped), or DATABASE_URL itself as it is. Redis from REDIS_URL, default redis://127.0.0.1:6379/12.
 """
 
 import argparse
@@ -68,6 +69,7 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--timeout-tables", type=int, default=5, help="tables with a player who never acts")
     parser.add_argument("--turn-seconds", type=int, default=5, help="their turn time (the shortest allowed)")
     parser.add_argument("--hand-pause", type=float, default=5.0, help="ONLINE_HAND_PAUSE_SECONDS (default 5)")
+    parser.add_argument("--database", help="create and drop a database of this name on DATABASE_URL's server")
     parser.add_argument("--no-beat", action="store_true", help="no sweep every 2 s (beat's job)")
     return parser.parse_args(argv)
 
@@ -75,7 +77,11 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv or [])
     url = os.environ.get("DATABASE_URL") or DEFAULT_URL
-    own_database = "DATABASE_URL" not in os.environ
+    # A database of its own, fresh each run: the sweep sends the work of every running table it finds, so tables
+    # left running by an earlier run would play on in this one (and be counted nowhere).
+    own_database = "DATABASE_URL" not in os.environ or bool(args.database)
+    if args.database:
+        url = f"{url.rpartition('/')[0]}/{args.database}"
     if not url.startswith(("postgres://", "postgresql://")):
         print(f"The tables bench runs on PostgreSQL; DATABASE_URL={url!r} is not one.", file=sys.stderr)
         return 2
@@ -456,7 +462,11 @@ def _run(args: argparse.Namespace, url: str) -> int:
         cpu = f"; worker CPU {used * 1000 / max(decisions, 1):.1f} ms per decision ({used / seconds:.0%} of a core)"
     print(f"database connections opened in the window: {opened} ({opened / max(decisions, 1):.3f} per decision){cpu}")
     resent = sum(n for at, n in sweeps if in_window(at))
-    print(f"sweep: {resent} table(s) found overdue and sent again in the window")
+    ran = [result for _, _, at, _, result in done if in_window(at)]
+    print(
+        f"tasks run: {len(ran)} ({len(ran) / seconds:.1f}/s), of which no-ops (repeated or no longer due) "
+        f"{ran.count(0)}; the sweep found {resent} table(s) overdue and sent their work again"
+    )
     print(f"action -> viewer      p50 {p50:7.1f} ms   p95 {p95:7.1f} ms   max {max(latencies) * 1000:7.1f} ms")
     print(
         f"  of which the service  p50 {statistics.median(service) * 1000:7.1f} ms   "
