@@ -267,8 +267,8 @@ def _return_sleepers(sleepers) -> None:
     close_old_connections()
 
 
-def _tree_cpu_seconds(pid: int) -> float | None:
-    """User + system CPU of a process and its children (Linux /proc), or None elsewhere."""
+def _tree_cpu_seconds(pid: int) -> tuple[float, float] | None:
+    """User + system CPU seconds of a process and of its children (Linux /proc), or None elsewhere."""
 
     def stat(one: str) -> list[str]:
         with open(f"/proc/{one}/stat") as text:
@@ -276,15 +276,18 @@ def _tree_cpu_seconds(pid: int) -> float | None:
 
     if not os.path.isdir(f"/proc/{pid}"):
         return None
-    total = 0
+    parent = children = 0
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         with contextlib.suppress(OSError, ValueError, IndexError):  # a process that ended meanwhile
             fields = stat(entry)
-            if int(entry) == pid or int(fields[1]) == pid:
-                total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+            if int(entry) == pid:
+                parent += int(fields[11]) + int(fields[12])
+            elif int(fields[1]) == pid:
+                children += int(fields[11]) + int(fields[12])
+    ticks = os.sysconf("SC_CLK_TCK")
+    return parent / ticks, children / ticks
 
 
 def _sessions() -> int:
@@ -458,8 +461,12 @@ def _run(args: argparse.Namespace, url: str) -> int:
     opened = sessions_after - sessions_before
     cpu = ""
     if cpu_before is not None and cpu_after is not None:
-        used = cpu_after - cpu_before
-        cpu = f"; worker CPU {used * 1000 / max(decisions, 1):.1f} ms per decision ({used / seconds:.0%} of a core)"
+        main_cpu, pool_cpu = (after - before for after, before in zip(cpu_after, cpu_before, strict=True))
+        per = 1000 / max(decisions, 1)
+        cpu = (
+            f"; worker CPU {(main_cpu + pool_cpu) * per:.1f} ms per decision ({(main_cpu + pool_cpu) / seconds:.0%} "
+            f"of a core): its pool processes {pool_cpu * per:.1f} ms, the consumer (main process) {main_cpu * per:.1f}"
+        )
     print(f"database connections opened in the window: {opened} ({opened / max(decisions, 1):.3f} per decision){cpu}")
     resent = sum(n for at, n in sweeps if in_window(at))
     ran = [result for _, _, at, _, result in done if in_window(at)]
