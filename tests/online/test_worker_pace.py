@@ -15,7 +15,7 @@ from config.celery import app
 from games.online import services
 from games.online.models import OnlineAction, OnlineTable
 
-DECISIONS = 40
+DECISIONS = 30
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ def test_bot_tasks_through_a_real_worker_reuse_its_database_connections(world, o
     settings.ONLINE_HAND_PAUSE_SECONDS = 0.0
     organiser = world.users["organiser"]
     table = open_table(seats=6, turn_seconds=600)
-    services.table_fill_bots(actor=organiser, table=table, kind="random")
+    services.table_fill_bots(actor=organiser, table=table, kind="sensible")  # random bots may end the game early
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = False
     try:
@@ -53,9 +53,10 @@ def test_bot_tasks_through_a_real_worker_reuse_its_database_connections(world, o
             played = OnlineAction.objects.filter(table=table).count()
     finally:
         app.conf.task_always_eager = previous
-    assert played >= DECISIONS, f"the worker made {played} decisions in 120 s"
+    table.refresh_from_db()
+    assert played >= DECISIONS, f"the worker made {played} decisions in 120 s; the table is {table.status}"
     # The worker's thread borrows one connection from its pool and gives it back after each task: at most the pool's
-    # first connection and one more (the pool may open a spare). Before, one per task: 40 or more.
+    # first connection and one more (the pool may open a spare). Before, one per task: 30 or more.
     assert len(new_connections) <= 3, new_connections
 
 
@@ -67,12 +68,12 @@ def test_a_bot_decision_costs_a_few_queries(world, open_table, scheduled):
     services.table_fill_bots(actor=world.users["organiser"], table=table, kind="sensible")
     services.table_start(actor=world.users["organiser"], table=table)
     counts = []
-    for _ in range(12):  # the select phase and the first betting decisions
-        call = next(call for call in scheduled.calls if call[0] == "bot_act")
-        scheduled.calls.remove(call)
+    while len(counts) < 12:  # the select phase and the betting after it, deals and all, in the order scheduled
+        call = scheduled.calls.pop(0)
         with CaptureQueriesContext(connection) as queries:
-            assert scheduled.run(call)
-        counts.append(statements(queries))
+            acted = scheduled.run(call)
+        if call[0] == "bot_act" and acted:
+            counts.append(statements(queries))
     assert max(counts) <= 4, counts
 
 
