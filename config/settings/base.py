@@ -161,6 +161,12 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+# Celery's Django fixup closes every database connection, and with a pool the whole pool, before and after every
+# task unless this is set; then only every 2 x this many tasks. The worker gives its connections back to the pool
+# around each task instead (config.celery), so they are reused: a bot decision opened a new one each time.
+CELERY_DB_REUSE_MAX = 1_000_000_000
+# How long a worker's task waits for a pooled connection before it is retried with a fresh pool (config.celery).
+WORKER_DB_POOL_TIMEOUT = float(os.environ.get("WORKER_DB_POOL_TIMEOUT", "3"))
 # A message a worker took and never acknowledged (killed) goes back to the queue after this long; the online
 # tables send no countdown longer than a minute (games.online.schedule), and the sweep below resends lost work
 # within seconds anyway. Sending gives up quickly with the broker down (the sweep sends it again): a request
