@@ -24,6 +24,8 @@ class TournamentListener(Protocol):
 
     def table_finished(self, *, event_id: int, table_id: int, tournament_table: int) -> None: ...
 
+    def place_rows(self, *, event_id: int) -> list[dict[str, Any]] | None: ...
+
 
 _listener: TournamentListener | None = None
 
@@ -81,3 +83,9 @@ def online_table_finished(*, event_id: int, table_id: int, tournament_table: int
     commit; a tournament whose tables play whole games (Halcyon) records the table's result."""
     if _listener is not None:
         _listener.table_finished(event_id=event_id, table_id=table_id, tournament_table=tournament_table)
+
+
+def tournament_place_rows(*, event_id: int) -> list[dict[str, Any]] | None:
+    """A completed tournament's final places as the seat rows league derives the event's results from, or None
+    when the event is no completed tournament (its results then come from its games). Without a listener, None."""
+    return _listener.place_rows(event_id=event_id) if _listener is not None else None

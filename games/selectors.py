@@ -4,6 +4,7 @@ from typing import Any
 
 from django.db.models import BooleanField, ExpressionWrapper, F, Prefetch, Q, QuerySet
 
+from games import hooks
 from games.models import Game, GameStatus, Seat
 from league.selectors import league_list
 from league.services import SeatRow
@@ -28,3 +29,10 @@ def finished_seat_rows(event_id: int) -> list[SeatRow]:
         .order_by("game__round", "game_id", "number")
         .values("player_id", "place", "buy_in", "rebuys", "knockouts", "biggest_pot", round=F("game__round"))
     )
+
+
+def event_result_rows(event_id: int) -> list[SeatRow]:
+    """What games hands league for an event's results: a completed tournament's places when the event is one (they
+    stand above its tables' games, as the tournament decided them), else the seats of its finished games."""
+    places = hooks.tournament_place_rows(event_id=event_id)
+    return places if places is not None else finished_seat_rows(event_id)

@@ -4,8 +4,10 @@ ask of them. Reports run after the table's commit and are recorded by a task."""
 from typing import Any
 
 from config.inputs import Actor
+from tournaments.models import Tournament
 from tournaments.selectors import rebuy_offer
 from tournaments.services.online import move_wanted, player_rebuy, rebuys_open_at
+from tournaments.services.results import place_rows
 
 
 class TournamentTables:
@@ -30,3 +32,7 @@ class TournamentTables:
         from tournaments import tasks
 
         tasks.halcyon_online_table.delay(event_id=event_id, table_id=table_id, tournament_table=tournament_table)
+
+    def place_rows(self, *, event_id: int) -> list[dict[str, Any]] | None:
+        tournament = Tournament.objects.filter(event_id=event_id, completed_at__isnull=False).first()
+        return place_rows(tournament) if tournament is not None else None

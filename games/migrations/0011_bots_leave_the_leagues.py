@@ -66,12 +66,13 @@ def bots_leave_the_leagues(apps, schema_editor):
 def _rebuild(event_ids: set[int]) -> None:
     """The events' results and their leagues' standings, by the league's services (run only where bots had rows,
     so a fresh database never reaches them)."""
+    from games.selectors import event_result_rows
     from league.models import Event
     from league.services import event_results_rebuild, standings_recompute
 
     leagues = set()
     for event in Event.objects.select_related("season__league").filter(pk__in=event_ids):
-        event_results_rebuild(event=event)
+        event_results_rebuild(event=event, seats=event_result_rows(event.pk))
         leagues.add(event.season.league_id)
     for league_id in leagues:
         standings_recompute(league_id=league_id)

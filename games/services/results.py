@@ -16,7 +16,7 @@ from config.errors import ApplicationError
 from config.events import publish
 from config.inputs import Actor, whole_number
 from games.models import Game, GameSource, GameStatus, ResultCorrection, Seat, Table
-from games.selectors import finished_seat_rows
+from games.selectors import event_result_rows
 from games.services.checks import (
     SeatInput,
     _apply_hands,
@@ -111,7 +111,7 @@ def _seat_summary(seat: Seat | SeatInput) -> dict[str, Any]:
 
 
 def _after_change(game: Game, event: Event, action: str) -> None:
-    event_results_rebuild(event=event, seats=finished_seat_rows(event.pk))
+    event_results_rebuild(event=event, seats=event_result_rows(event.pk))
     standings_schedule(league_id=event.season.league_id)
     publish(action, {"game": game.pk, "event": event.pk, "league": event.season.league.slug})
 

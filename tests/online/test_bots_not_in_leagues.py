@@ -119,9 +119,10 @@ def test_the_migration_takes_old_bot_rows_out_of_the_league_and_rebuilds_its_sta
     Seat.objects.filter(pk=person.pk).update(place=2)
     LedgerEntry.objects.create(event=world.event, game_id=table.game_id, player=bot, kind="buy_in", amount=5)
     LedgerEntry.objects.create(event=world.event, game_id=table.game_id, player=bot, kind="payout", amount=-5)
+    from games.selectors import event_result_rows
     from league.services import event_results_rebuild
 
-    event_results_rebuild(event=world.event)
+    event_results_rebuild(event=world.event, seats=event_result_rows(world.event.pk))
     type(world.event).objects.filter(pk=world.event.pk).update(status="finished")
     standings_recompute(league_id=world.league.pk)
     assert Standing.objects.filter(player=bot).exists()

@@ -142,3 +142,25 @@ def test_the_control_room_and_the_api_record_a_halcyon_table_and_refuse_a_broken
     )
     assert response.status_code == 200 and "final table" in response.json()["detail"]
     assert len(seated(tournament)) == 1
+
+
+def test_a_game_recorded_after_completion_leaves_the_tournaments_places_in_the_results(night):
+    """Games hand league the event's rows (`games.selectors.event_result_rows`): for a completed tournament, its
+    places, which stand above any game's (before results were pushed, league asked for them; now games does)."""
+    from games.services import result_record
+
+    tournament = halcyon_night(night, players=5, per_table=8)
+    play_round(night, tournament, "late")
+    services.tournament_complete(actor=night.organiser, tournament=tournament)
+    places = dict(Registration.objects.filter(tournament=tournament).values_list("player_id", "place"))
+    last, first = max(places, key=places.get), min(places, key=places.get)
+    result_record(
+        actor=night.organiser,
+        event=night.event,
+        seats=[
+            {"player": last, "buy_in": 10, "final_credits": 20, "place": 1},
+            {"player": first, "buy_in": 10, "final_credits": 0, "place": 2},
+        ],
+        round=1,
+    )
+    assert dict(EventResult.objects.filter(event=night.event).values_list("player_id", "place")) == places

@@ -11,7 +11,7 @@ from games.models import Game as LeagueGame
 from games.models import GameStatus, Seat
 from games.online.models import OnlineTable, TableStatus
 from games.online.services.common import _starting
-from games.selectors import finished_seat_rows
+from games.selectors import event_result_rows
 from league.models import Event, EventKind, EventStatus, LedgerEntry, LedgerKind
 from league.services import event_results_rebuild, standings_schedule
 
@@ -117,7 +117,7 @@ def _finish(table: OnlineTable, game: Game) -> None:
     league_game.save(update_fields=["status", "replay_document", "replay_result", "hands"])
     if event.kind == EventKind.GAME and event.status != EventStatus.FINISHED:
         Event.objects.filter(pk=event.pk).update(status=EventStatus.FINISHED)
-    event_results_rebuild(event=event, seats=finished_seat_rows(event.pk))
+    event_results_rebuild(event=event, seats=event_result_rows(event.pk))
     standings_schedule(league_id=event.season.league_id)
     publish("game.result_recorded", {"game": league_game.pk, "event": event.pk, "league": event.season.league.slug})
     if table.tournament_table is not None:  # a tournament listening may record the table's game (Halcyon)
