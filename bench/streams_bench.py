@@ -333,7 +333,7 @@ def _run(args: argparse.Namespace, url: str) -> int:
     from django.core.cache import cache
 
     from bench import streams_site
-    from bench.tables_bench import Viewers, _start_worker, _wait_for_worker, _world
+    from bench.tables_bench import Viewers, _read_times, _start_worker, _wait_for_worker, _world
     from config.celery import app
     from games.online import services
     from games.online.models import OnlineAction
@@ -344,7 +344,7 @@ def _run(args: argparse.Namespace, url: str) -> int:
     queue = f"bench-streams-{uuid.uuid4().hex[:6]}"
     app.conf.task_default_queue = queue
     settings.ONLINE_BOT_DELAY_SECONDS = tuple(float(x) for x in args.bot_delay.split(","))
-    user, tables = _world(args.tables, args.bot)
+    user, tables, _ = _world(args.tables, args.bot, 0, 30)
     cookies = _sessions(tables[0].event.season.league)
     port = _free_port()
     server = _serve(args, url, port)
@@ -372,10 +372,11 @@ def _run(args: argparse.Namespace, url: str) -> int:
             subscribers.stop()
     browsers, windows, load = outcome
     started: dict[tuple[int, int, int], float] = {}
-    with open(times_file) as lines:
-        for line in lines:
-            table_id, seat, turn_version, at, _ = line.split()
-            started[(int(table_id), int(seat), int(turn_version))] = float(at)
+    _, done, _ = _read_times(times_file)  # the worker's lines, as the tables bench reads them
+    for name, key, at, _, _ in done:
+        if name == "bot_act":
+            table_id, seat, turn_version = (int(part) for part in key.split(","))
+            started[(table_id, seat, turn_version)] = at
     os.unlink(times_file)
     action_start: dict[tuple[int, int], float] = {}
     for row in OnlineAction.objects.filter(table_id__in=[t.pk for t in tables], source="bot").values(

@@ -22,7 +22,7 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from bench.tables_bench import _world
 from games.online import services
-user, tables = _world(2, "sensible")
+user, tables, _ = _world(2, "sensible", 0, 30)
 for table in tables:
     services.table_start(actor=user, table=table)
 """

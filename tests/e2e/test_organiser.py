@@ -86,7 +86,7 @@ def test_an_organiser_runs_an_evening_from_the_browser(organiser_page, live_serv
     # Rules come from the engine's presets; the resolved options follow the choice.
     page.get_by_label("Name", exact=True).fill("Outer Rim Sabacc")
     page.get_by_label("Preset").select_option("cantina")
-    page.wait_for_function("document.querySelector('#rules-preview caption').textContent.includes('cantina')")
+    page.wait_for_function("document.querySelector('#rules-preview caption').textContent.includes('(Cantina preset)')")
     assert "2" in page.locator("#rules-preview tr", has_text="Ante").first.inner_text()
     page.get_by_label("Buy-in policy").select_option(label="Standard stake")
     page.get_by_label("Preview for a field of").fill("3")

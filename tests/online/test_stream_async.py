@@ -12,6 +12,17 @@ from games.online import renders, services, views
 from tests.online.test_stream import live_table  # noqa: F401 (fixture)
 
 
+def run(coroutine) -> None:
+    """`asyncio.run`, also in a process where an earlier browser test's Playwright (its sync API) left its event loop
+    marked as running in this thread: the mark is set aside for the run and put back."""
+    running = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    try:
+        asyncio.run(coroutine)
+    finally:
+        asyncio.events._set_running_loop(running)
+
+
 async def next_state(chunks) -> tuple[int, dict]:
     async for chunk in chunks:
         text = chunk.decode() if isinstance(chunk, bytes) else chunk
@@ -81,4 +92,4 @@ def test_asgi_streams_of_one_table_share_each_read_and_each_viewer_gets_their_ow
             for _, chunks in streams:
                 await chunks.aclose()
 
-    asyncio.run(main())
+    run(main())
