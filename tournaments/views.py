@@ -181,6 +181,7 @@ def clock_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
         body = stream.async_stream(topic, since, token, render_now, seconds=seconds)
     else:
         body = stream.sync_stream(topic, since, token, render_now, seconds=seconds)
+    stream.give_back()
     response = StreamingHttpResponse(body, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"

@@ -454,6 +454,7 @@ def lobby_events(request: HttpRequest) -> StreamingHttpResponse:
 
 
 def _event_response(body) -> StreamingHttpResponse:
+    stream.give_back()
     response = StreamingHttpResponse(body, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy such as nginx must pass events on at once
