@@ -40,7 +40,8 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from bench.league_bench import _create_database, _drop_database, _p95, _setup_django
+from bench.league_bench import _p95
+from bench.tables_bench import in_database
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/sabacc_streams_bench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/6"
@@ -75,17 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["ONLINE_EVENT_PREFIX"] = f"bench-{uuid.uuid4().hex[:8]}"
     os.environ["ONLINE_HAND_PAUSE_SECONDS"] = "1"
     os.environ["SECRET_KEY"] = secrets.token_urlsafe(50)  # the web processes and this one sign sessions alike
-    if own_database:
-        _create_database(url)
-    try:
-        _setup_django(url)
-        return _run(args, url)
-    finally:
-        if own_database:
-            from django.db import connections
-
-            connections.close_all()
-            _drop_database(url)
+    return in_database(url, own_database, lambda: _run(args, url))
 
 
 # ----- an HTTP/1.1 client (h11 over asyncio) ---------------------------------------------------------------

@@ -88,11 +88,16 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["REDIS_URL"] = os.environ.get("REDIS_URL") or DEFAULT_REDIS
     os.environ["ONLINE_EVENT_PREFIX"] = f"bench-{uuid.uuid4().hex[:8]}"
     os.environ["ONLINE_HAND_PAUSE_SECONDS"] = str(args.hand_pause)
+    return in_database(url, own_database, lambda: _run(args, url))
+
+
+def in_database(url: str, own_database: bool, run) -> int:
+    """`run()` with Django set up on `url`; a database the bench made for itself is dropped afterwards."""
     if own_database:
         _create_database(url)
     try:
         _setup_django(url)
-        return _run(args, url)
+        return run()
     finally:
         if own_database:
             from django.db import connections

@@ -208,16 +208,7 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     seats = list(table.seats.select_related("player").order_by("number"))
     if len(seats) < MIN_SEATS:
         raise ConflictError(f"A game needs at least {MIN_SEATS} seats taken; take seats or fill them with bots.")
-    try:
-        game = Game.new(
-            options=table.options,
-            players=[(seat.name, _starting(table, seat)) for seat in seats],
-            rng=random.Random(secrets.randbits(256)),
-            variant=table.variant,
-            preset=table.preset,
-        )
-    except EngineError as exc:
-        raise ApplicationError(f"The engine refused to start this game: {exc}") from exc
+    game = _deal_in(table, seats)
     now = timezone.now()
     league_game = LeagueGame.objects.create(
         event=event,
@@ -229,9 +220,6 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
         played_at=now,
         recorded_by=_user(actor),
     )
-    for index, seat in enumerate(seats):
-        seat.engine_seat = index
-    OnlineSeat.objects.bulk_update(seats, ["engine_seat"])
     # The league game seats people only: a bot's chips are the house's, its result stays on the game's record.
     people = [seat for seat in seats if seat.player_id is not None]
     Seat.objects.bulk_create(
@@ -253,12 +241,7 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     if event.status == EventStatus.PLANNED:
         Event.objects.filter(pk=event.pk).update(status=EventStatus.RUNNING)
     table.game = league_game
-    table.status = TableStatus.RUNNING
-    before = _turn_key(game)
-    game.start_hand()
-    audit(actor=actor, action="online_table.start", obj=table, league=event.season.league)
-    _changed(table, game, before, fresh_turn=True, what="started")
-    return table
+    return _begin(actor, table, game, league=event.season.league)
 
 
 def _start_casual(actor: Any, table: OnlineTable) -> OnlineTable:
@@ -279,6 +262,13 @@ def _start_casual(actor: Any, table: OnlineTable) -> OnlineTable:
                 name=_seat_name(table, _bot_name(table.bot_kind or "sensible", number)),
             )
     seats = list(table.seats.order_by("number"))
+    game = _deal_in(table, seats)
+    return _begin(actor, table, game, league=None, data={"casual": True})
+
+
+def _deal_in(table: OnlineTable, seats: list[OnlineSeat]) -> Game:
+    """The engine's game for `seats` (in seat order, each with its starting credits); each seat learns its
+    engine seat. A refusal of the engine's is the user's error, with its words."""
     try:
         game = Game.new(
             options=table.options,
@@ -292,10 +282,15 @@ def _start_casual(actor: Any, table: OnlineTable) -> OnlineTable:
     for index, seat in enumerate(seats):
         seat.engine_seat = index
     OnlineSeat.objects.bulk_update(seats, ["engine_seat"])
+    return game
+
+
+def _begin(actor: Any, table: OnlineTable, game: Game, *, league: Any, data: dict | None = None) -> OnlineTable:
+    """The table runs: the first hand dealt, the start audited, the change saved and announced."""
     table.status = TableStatus.RUNNING
     before = _turn_key(game)
     game.start_hand()
-    audit(actor=actor, action="online_table.start", obj=table, league=None, data={"casual": True})
+    audit(actor=actor, action="online_table.start", obj=table, league=league, data=data)
     _changed(table, game, before, fresh_turn=True, what="started")
     return table
 
