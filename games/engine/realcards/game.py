@@ -1,0 +1,386 @@
+"""A game at a table with real cards: the site keeps the chips, the players keep their cards.
+
+`RealCardsGame` runs the engine's own `Game` and hand classes (betting, pots, phases, evaluation, ties,
+odd credits, between hands: nothing is copied) on a deck of unknown cards (`unknown.py`). The table drives it
+with steps, plain dicts, each verified (an `IllegalAction` subclass saying what is wrong and what is allowed;
+nothing changes) and then applied:
+
+    {"step": "deal"}                                   the dealer deals the next hand
+    {"step": "dice", "dice": ...} / {"step": "dice", "by": "site"}   a roll entered, or rolled by the site
+    {"step": "act", "seat": 2, "verb": "call"}         a player's choice (the variant's verbs, no card names)
+    {"step": "reveal", "seat": 1, "cards": ["+7c", "0"]}  a hand shown at the reveal (again: a correction)
+    {"step": "card", "card": "-3s"}                    a tie-break card turned over (Sudden Demise, draw)
+    {"step": "levels" | "rebuy" | "add_on" | "join" | "leave" | "close" | "leftovers", ...}  between hands
+
+The state is a function of the setup and the steps: a hand is run again from its start whenever a card or a
+roll becomes known (the next run deals it in its place), and `undo()` rebuilds the game without the last step.
+"""
+
+import copy
+import random
+from collections import Counter
+from typing import Any
+
+from games.engine.errors import EngineError, IllegalAction, InvalidCard, InvalidSelection, WrongPhase
+from games.engine.realcards.tables import table_for, table_variant
+from games.engine.realcards.unknown import NeedCard, NeedDice, is_unknown
+from games.engine.shuffle import mix_entropy, server_seed
+from games.engine.state import Game
+from games.engine.variant import get_variant
+from games.engine.variant_options import build_options
+
+# Between-hands steps: the step's name -> (the Game operation, its keyword arguments from the step).
+BETWEEN = {
+    "levels": ("set_levels", ("ante", "small_blind", "big_blind", "min_bet")),
+    "rebuy": ("rebuy", ("seat", "amount")),
+    "add_on": ("add_on", ("seat", "amount")),
+    "join": ("join", ("name", "stack")),
+    "leave": ("leave", ("seat",)),
+    "close": ("close_table", ()),
+    "leftovers": ("pay_leftovers", ()),
+}
+STEPS = ("deal", "dice", "act", "reveal", "card", *BETWEEN)
+
+
+class RealCardsGame:
+    """One game played with a printed deck and real dice (or the site's fair rolls)."""
+
+    def __init__(self, setup: dict, *, master: str | None = None) -> None:
+        self.setup = _checked_setup(setup)
+        base = get_variant(self.setup["variant"])
+        self.table = table_for(base.name)
+        options = build_options(base.name, self.setup["preset"], self.setup["options"])
+        game = Game.new(
+            options=options,
+            players=[tuple(p) for p in self.setup["players"]],
+            dealer=self.setup["dealer"],
+            rng=random.Random(0),
+            variant=base.name,
+            preset=self.setup["preset"],
+        )
+        # The master seed of the site's rolls: the caller's (kept with the table, private until the game ends).
+        game._master = master if master is not None else f"{random.SystemRandom().getrandbits(128):032x}"
+        game.variant = table_variant(base, self)
+        self.base = base
+        self.game = game
+        self.steps: list[dict] = []
+        self.changes: list[dict] = []  # every step and every undo, in order: the hand's log of corrections
+        self._reset_hand_state()
+
+    def _reset_hand_state(self) -> None:
+        self.boards: dict[int, dict[int, Any]] = {}  # hand -> deck slot -> the card shown there
+        self.shown: dict[int, dict[Any, list[int]]] = {}  # hand -> seat (or "card") -> slots it filled
+        self.dice: dict[int, list[Any]] = {}  # hand -> the rolls entered, in order
+        self.need: tuple | None = None  # ("dice",) or ("card", slot): what the hand waits for besides players
+        self._snapshot: tuple[Game, int] | None = None  # the game before the current hand, and its first step
+        self._starting = 0  # the hand being dealt or played: the one whose shown cards and rolls the deck uses
+
+    # ----- what the variant proxy asks -------------------------------------------------------------------
+
+    def _number(self) -> int:
+        hand = self.game.hand
+        return hand.number if hand is not None else 0
+
+    def board(self) -> dict[int, Any]:
+        return self.boards.get(self._starting, {})
+
+    def entered_dice(self) -> list[Any]:
+        return self.dice.get(self._starting, [])
+
+    # ----- queries -----------------------------------------------------------------------------------
+
+    @property
+    def master(self) -> str:
+        return self.game._master
+
+    def hand_seed(self, number: int) -> str:
+        """The hand seed of hand `number` (nobody contributes entropy at a real table): private until the end."""
+        return mix_entropy(server_seed(self.game._master, number), [])
+
+    def live(self) -> list[int]:
+        hand = self.game.hand
+        if hand is None:
+            return []
+        return [s for s in hand.seats if s not in hand.folded]
+
+    def unknown_of(self, seat: int) -> list:
+        return [c for c in self.table.held(self.game.hand, seat) if is_unknown(c)]
+
+    # ----- steps -------------------------------------------------------------------------------------
+
+    def verify_step(self, step: dict) -> None:
+        """Raise an `IllegalAction` subclass if `step` may not be taken now; change nothing."""
+        probe = copy.deepcopy(self)
+        probe._apply(copy.deepcopy(step))
+
+    def can_step(self, step: dict) -> bool:
+        try:
+            self.verify_step(step)
+        except EngineError:
+            return False
+        return True
+
+    def step(self, step: dict) -> None:
+        """Verify, then apply, one step of the table; a refused step changes nothing."""
+        step = copy.deepcopy(step)
+        before = copy.deepcopy(self.__dict__)
+        try:
+            self._apply(step)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(before)
+            raise
+        self.steps.append(step)
+        self.changes.append({"did": copy.deepcopy(step)})
+
+    def undo(self) -> dict:
+        """Take back the last step (a mis-tap); the game is rebuilt from its setup and the other steps."""
+        if not self.steps:
+            raise WrongPhase("There is nothing to undo: no step has been taken yet.")
+        last = self.steps[-1]
+        rebuilt = RealCardsGame(self.setup, master=self.master)
+        for step in self.steps[:-1]:
+            rebuilt._apply(copy.deepcopy(step))
+            rebuilt.steps.append(step)
+        rebuilt.changes = [*self.changes, {"undid": copy.deepcopy(last)}]
+        self.__dict__.clear()
+        self.__dict__.update(rebuilt.__dict__)
+        return last
+
+    def _apply(self, step: dict) -> None:
+        if not isinstance(step, dict) or step.get("step") not in STEPS:
+            got = step.get("step") if isinstance(step, dict) else step
+            raise IllegalAction(f"Unknown step {got!r}; the steps are {', '.join(STEPS)}.")
+        kind = step["step"]
+        if kind in BETWEEN:
+            self._between(kind, step)
+        elif kind == "deal":
+            self._deal()
+        elif kind == "dice":
+            self._dice(step)
+        elif kind == "act":
+            self._act(step)
+        elif kind == "reveal":
+            self._reveal(step)
+        else:
+            self._card(step)
+
+    def _run(self, operation) -> None:
+        """Run an engine operation; a card or a roll it needs becomes what the table is asked for next."""
+        try:
+            operation()
+            hand = self.game.hand
+            self.need = ("dice",) if hand is not None and not hand.is_complete and self.table.dice_due(hand) else None
+        except NeedCard as need:
+            self.need = ("card", need.slot)
+        except NeedDice:
+            self.need = ("dice",)
+
+    def _refuse_while_waiting(self, what: str) -> None:
+        if self.need is not None:
+            wanted = "the dice" if self.need[0] == "dice" else "the cards shown at the reveal"
+            raise WrongPhase(f"The hand is waiting for {wanted}; {what} must wait.")
+
+    def _between(self, kind: str, step: dict) -> None:
+        self._refuse_while_waiting(kind)
+        name, keys = BETWEEN[kind]
+        args = {key: step[key] for key in keys if key in step}
+        extra = sorted(set(step) - {"step", *keys})
+        if extra:
+            raise IllegalAction(f"{kind} takes {', '.join(keys) or 'nothing'}; got {', '.join(extra)}.")
+        verify = getattr(self.game, f"verify_{name}")
+        try:
+            verify(**args)
+        except TypeError as exc:
+            raise IllegalAction(f"{kind} takes {', '.join(keys) or 'nothing'}: {exc}.") from None
+        getattr(self.game, name)(**args)
+        self._snapshot = None
+
+    def _deal(self) -> None:
+        self._refuse_while_waiting("the next deal")
+        game = self.game
+        game.verify_start_hand()
+        self._starting = game.hands_played + 1
+        self._snapshot = (copy.deepcopy(game), len(self.steps))
+        self._start()
+
+    def _start(self) -> None:
+        self._starting = self.game.hands_played + 1
+
+        def start() -> None:
+            hand = self.game.start_hand()
+            self.table.after_start(hand, self)
+
+        self._run(start)
+
+    def _rerun(self) -> None:
+        """Run the current hand again from its start, now that a card or a roll is known."""
+        game, first = self._snapshot
+        self.game = copy.deepcopy(game)
+        self.need = None
+        self._start()
+        for step in self.steps[first + 1 :]:
+            kind = step["step"]
+            if kind == "act":
+                self._act(step, again=True)
+            elif kind in BETWEEN:
+                name, keys = BETWEEN[kind]
+                getattr(self.game, name)(**{key: step[key] for key in keys if key in step})
+
+    def _act(self, step: dict, *, again: bool = False) -> None:
+        if not again:
+            self._refuse_while_waiting("the players")
+        seat, verb = step.get("seat"), step.get("verb")
+        args = {k: v for k, v in step.items() if k not in ("step", "seat", "verb")}
+        game = self.game
+        hand = game.hand
+        if hand is None or hand.is_complete:
+            raise WrongPhase("No hand is being played: the dealer deals the next hand first.")
+        if verb not in self.base.verbs:
+            raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(self.base.verbs)}.")
+        if seat not in self.game.waiting_for():
+            game.verify_act(seat, verb, **self._engine_args(hand, seat, verb, args, strict=False))
+        engine_args = self._engine_args(hand, seat, verb, args)
+        try:
+            game.verify_act(seat, verb, **engine_args)
+        except NeedCard:
+            raise IllegalAction(f"{verb} is not allowed now.") from None
+        self._run(lambda: game.act(seat, verb, **engine_args))
+
+    def _engine_args(self, hand: Any, seat: Any, verb: str, args: dict, *, strict: bool = True) -> dict:
+        try:
+            return self.table.translate(hand, seat, verb, args)
+        except (KeyError, IndexError, TypeError, AttributeError):
+            if strict:
+                raise IllegalAction(f"{verb} is not allowed for seat {seat!r} now.") from None
+            return {}
+
+    def _dice(self, step: dict) -> None:
+        if self.need != ("dice",):
+            raise WrongPhase("No roll is due now.")
+        number = self._number()
+        by = step.get("by", "table")
+        if by == "site":
+            count = len(self.dice.get(number, []))
+            dice = self.table.site_dice(self.hand_seed(number), self.game.options, count)
+            step["dice"] = self.table.dice_document(dice)
+        elif by != "table":
+            raise IllegalAction(f"dice are rolled by 'table' (entered) or 'site'; got {by!r}.")
+        elif "dice" not in step:
+            raise IllegalAction('Enter the roll as "dice" (or let the site roll: "by": "site").')
+        dice = self.table.parse_dice(step["dice"])
+        self.dice.setdefault(number, []).append(dice)
+        self._rerun()
+
+    def _parse(self, text: object) -> Any:
+        try:
+            return self.base.parse_card(text)
+        except InvalidCard as exc:
+            raise InvalidCard(f"{exc}") from None
+
+    def _check_cards(self, number: int, cards: list, replacing: list[int]) -> None:
+        """Each card exists in the deck and is not shown more often than the deck holds it in this hand."""
+        in_deck = Counter(self.base.deck())
+        board = self.boards.get(number, {})
+        used = Counter(card for slot, card in board.items() if slot not in replacing)
+        for card in cards:
+            used[card] += 1
+            if used[card] > in_deck[card]:
+                copies = in_deck[card]
+                raise InvalidSelection(
+                    f"{card.code} is already shown in hand {number}; the deck holds it "
+                    f"{'once' if copies == 1 else f'{copies} times'}."
+                )
+
+    def _reveal(self, step: dict) -> None:
+        seat, cards = step.get("seat"), step.get("cards")
+        hand = self.game.hand
+        number = self._number()
+        if hand is None:
+            raise WrongPhase("No hand has been dealt yet; nothing can be shown.")
+        names = self.game.names
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in hand.seats:
+            raise IllegalAction(f"Seat {seat!r} is not in hand {number}; its seats are {hand.seats}.")
+        if seat in hand.folded:
+            raise IllegalAction(f"{names[seat]} folded; folded hands are never shown.")
+        earlier = self.shown.get(number, {}).get(seat)
+        if earlier is None:
+            if self.need is None or self.need[0] != "card" or not self.unknown_of(seat):
+                raise WrongPhase(f"{names[seat]} has nothing to show now; {self._waiting_words()}.")
+            slots = [card.slot for card in self.unknown_of(seat)]
+        else:
+            if self.game.hands_played > number or self.game.hand.number != number:
+                raise WrongPhase(f"Hand {number} is over and the next has started; its reveal can no longer change.")
+            slots = earlier
+        if not isinstance(cards, list) or len(cards) != len(slots):
+            raise InvalidSelection(
+                f"{names[seat]} shows {len(slots)} card{'' if len(slots) == 1 else 's'}: give cards as a list "
+                f"of {len(slots)} card codes."
+            )
+        parsed = [self._parse(c) for c in cards]
+        self._check_cards(number, parsed, slots)
+        board = self.boards.setdefault(number, {})
+        for slot, card in zip(slots, parsed, strict=True):
+            board[slot] = card
+        self.shown.setdefault(number, {})[seat] = slots
+        self._rerun()
+
+    def _card(self, step: dict) -> None:
+        if self.need is None or self.need[0] != "card":
+            raise WrongPhase(f"No card is to be turned over now; {self._waiting_words()}.")
+        slot = self.need[1]
+        owners = [s for s in self.live() if any(c.slot == slot for c in self.unknown_of(s))]
+        if owners and len(self.unknown_of(owners[0])) > 1:
+            raise WrongPhase(f"{self.game.names[owners[0]]} shows their hand first (a reveal step).")
+        seat = step.get("seat")
+        if seat is not None and owners and seat != owners[0]:
+            raise IllegalAction(f"This card is {self.game.names[owners[0]]}'s, not seat {seat!r}'s.")
+        number = self._number()
+        card = self._parse(step.get("card"))
+        self._check_cards(number, [card], [])
+        self.boards.setdefault(number, {})[slot] = card
+        self.shown.setdefault(number, {}).setdefault("card", []).append(slot)
+        self._rerun()
+
+    def _waiting_words(self) -> str:
+        from games.engine.realcards.due import due
+
+        return due(self)["says"]
+
+    # ----- results ------------------------------------------------------------------------------------
+
+    @property
+    def stacks(self) -> list[int]:
+        return list(self.game.stacks)
+
+    def results(self) -> list[dict]:
+        """Every finished hand as the engine sums it up (pots, winners, shares, the hands shown)."""
+        return list(self.game.results)
+
+
+def _checked_setup(setup: dict) -> dict:
+    if not isinstance(setup, dict):
+        raise IllegalAction("A real-cards game's setup is an object with variant, preset, options, players, dealer.")
+    allowed = {"variant", "preset", "options", "players", "dealer"}
+    extra = sorted(set(setup) - allowed)
+    if extra:
+        raise IllegalAction(f"Unknown setup fields {', '.join(extra)}; the fields are {', '.join(sorted(allowed))}.")
+    variant = get_variant(setup.get("variant")).name
+    presets = get_variant(variant).presets
+    preset = setup.get("preset") or next(iter(presets))
+    players = setup.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, list | tuple) and len(p) == 2 for p in players):
+        raise IllegalAction('players is a list of [name, stack] pairs, like [["Ann", 100], ["Bob", 100]].')
+    dealer = setup.get("dealer")
+    if type(dealer) is not int:
+        raise IllegalAction("Name the first dealer (dealer: a seat number); the table draws for it itself.")
+    options = setup.get("options") or {}
+    if not isinstance(options, dict):
+        raise IllegalAction("options is an object of option overrides, like {\"ante\": 2}.")
+    return {
+        "variant": variant,
+        "preset": preset,
+        "options": dict(options),
+        "players": [list(p) for p in players],
+        "dealer": dealer,
+    }
