@@ -10,10 +10,16 @@ players declare their own.
 import dataclasses
 from typing import Any
 
+from games.engine.classic import actions
 from games.engine.classic.actions import TAKEN
 from games.engine.classic.dice import check_roll
 from games.engine.errors import InvalidSelection
+from games.engine.realcards.unknown import UNKNOWN_INDEX
 from games.engine.shuffle import seeded
+
+# A play turn writes its cards into the hand's compact actions by their index (`plays._char`); an unknown card
+# has none of the 68 kinds, so it is written "?" (a real-cards game keeps its steps, not those actions).
+actions._CHARS.update({UNKNOWN_INDEX + slot: "?" for slot in range(80)})
 
 
 class TableChance:

@@ -46,8 +46,14 @@ def due(game: Any) -> dict:
         waiting = engine.waiting_for()
         choices = {s: game.table.choices(hand, s, hand.legal_actions(s)) for s in waiting}
         who = ", ".join(names[s] for s in waiting)
-        return {"due": "act", "hand": hand.number, "phase": hand.phase, "seats": waiting, "choices": choices,
-                "says": f"waiting for {who}"}
+        return {
+            "due": "act",
+            "hand": hand.number,
+            "phase": hand.phase,
+            "seats": waiting,
+            "choices": choices,
+            "says": f"waiting for {who}",
+        }
     if engine.over:
         return {"due": "game_over", "standings": engine.standings(), "says": "the game is over"}
     if not engine.can_start_hand():

@@ -123,12 +123,11 @@ class RealCardsGame:
     def step(self, step: dict) -> None:
         """Verify, then apply, one step of the table; a refused step changes nothing."""
         step = copy.deepcopy(step)
-        before = copy.deepcopy(self.__dict__)
         try:
             self._apply(step)
         except BaseException:
-            self.__dict__.clear()
-            self.__dict__.update(before)
+            # Most refusals come before anything changed; for any other, the game is rebuilt as it was.
+            self._rebuild(self.steps, self.changes)
             raise
         self.steps.append(step)
         self.changes.append({"did": copy.deepcopy(step)})
@@ -138,14 +137,17 @@ class RealCardsGame:
         if not self.steps:
             raise WrongPhase("There is nothing to undo: no step has been taken yet.")
         last = self.steps[-1]
+        self._rebuild(self.steps[:-1], [*self.changes, {"undid": copy.deepcopy(last)}])
+        return last
+
+    def _rebuild(self, steps: list[dict], changes: list[dict]) -> None:
         rebuilt = RealCardsGame(self.setup, master=self.master)
-        for step in self.steps[:-1]:
+        for step in steps:
             rebuilt._apply(copy.deepcopy(step))
             rebuilt.steps.append(step)
-        rebuilt.changes = [*self.changes, {"undid": copy.deepcopy(last)}]
+        rebuilt.changes = list(changes)
         self.__dict__.clear()
         self.__dict__.update(rebuilt.__dict__)
-        return last
 
     def _apply(self, step: dict) -> None:
         if not isinstance(step, dict) or step.get("step") not in STEPS:
@@ -376,7 +378,7 @@ def _checked_setup(setup: dict) -> dict:
         raise IllegalAction("Name the first dealer (dealer: a seat number); the table draws for it itself.")
     options = setup.get("options") or {}
     if not isinstance(options, dict):
-        raise IllegalAction("options is an object of option overrides, like {\"ante\": 2}.")
+        raise IllegalAction('options is an object of option overrides, like {"ante": 2}.')
     return {
         "variant": variant,
         "preset": preset,

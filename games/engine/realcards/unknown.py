@@ -14,6 +14,9 @@ never an error a hand may catch on its way.
 from typing import Any
 
 
+UNKNOWN_INDEX = 1_000_000
+
+
 class NeedCard(BaseException):
     """A hand read the value of an unknown card: the card in `slot` must be shown (entered) first."""
 
@@ -32,8 +35,8 @@ class UnknownCard:
     Mixed into a subclass of the variant's own card class (`unknown_deck`), so the hands accept it wherever they
     accept a card; its face fields are never set. It hashes by its slot and equals only itself (two unknown
     cards are never "the same card", and an unknown card never matches a known one), so the shared hands'
-    multiset checks keep it apart. Its `code` reads "?" (legal-action lists name it so); every other question
-    about its face raises `NeedCard`. One instance per slot and card class is shared by every game, so records
+    multiset checks keep it apart. Its `code` reads "?" (legal-action lists name it so) and its `index` is
+    `UNKNOWN_INDEX + slot`; every other question about its face raises `NeedCard`. One instance per slot and card class is shared by every game, so records
     the engine caches by card stay few.
     """
 
@@ -65,9 +68,14 @@ class UnknownCard:
         # nobody has shown yet.
         if name.startswith("__"):
             raise AttributeError(name)
+        slot = object.__getattribute__(self, "slot")
         if name == "code":
             return "?"
-        raise NeedCard(object.__getattribute__(self, "slot"))
+        if name == "index":
+            # Hands key cached log records by a card's index: an unknown card gets its own, far from every real
+            # card's, so no record of a real card is ever shared with it. No evaluation reads the index.
+            return UNKNOWN_INDEX + slot
+        raise NeedCard(slot)
 
     def __lt__(self, other: object) -> bool:
         raise NeedCard(self.slot)
