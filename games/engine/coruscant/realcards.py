@@ -45,10 +45,8 @@ class CoruscantTable:
             count = args.get("count")
             held = hand._cards.get(seat, [])
             if type(count) is not int or not 0 <= count <= len(held):
-                raise InvalidSelection(
-                    f"select takes count, how many cards the player keeps: a whole number from 0 to {len(held)}; "
-                    f"got {count!r}."
-                )
+                most = len(held)
+                raise InvalidSelection(f"count is how many cards the player keeps, 0 to {most}; got {count!r}.")
             return {"cards": list(held[:count])}
         if verb in ("bet", "raise"):
             return {"amount": args.get("amount")}

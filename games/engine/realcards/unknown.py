@@ -13,7 +13,6 @@ never an error a hand may catch on its way.
 
 from typing import Any
 
-
 UNKNOWN_INDEX = 1_000_000
 
 
@@ -36,8 +35,8 @@ class UnknownCard:
     accept a card; its face fields are never set. It hashes by its slot and equals only itself (two unknown
     cards are never "the same card", and an unknown card never matches a known one), so the shared hands'
     multiset checks keep it apart. Its `code` reads "?" (legal-action lists name it so) and its `index` is
-    `UNKNOWN_INDEX + slot`; every other question about its face raises `NeedCard`. One instance per slot and card class is shared by every game, so records
-    the engine caches by card stay few.
+    `UNKNOWN_INDEX + slot`; every other question about its face raises `NeedCard`. One instance per slot and
+    card class is shared by every game, so records the engine caches by card stay few.
     """
 
     __slots__ = ()
