@@ -65,6 +65,7 @@ class RealCardsGame:
         self.game = game
         self.steps: list[dict] = []
         self.changes: list[dict] = []  # every step and every undo, in order: the hand's log of corrections
+        self.check_site_rolls = False  # a replay whose seed is revealed checks each site roll against it
         self._reset_hand_state()
 
     def _reset_hand_state(self) -> None:
@@ -146,6 +147,7 @@ class RealCardsGame:
             rebuilt._apply(copy.deepcopy(step))
             rebuilt.steps.append(step)
         rebuilt.changes = list(changes)
+        rebuilt.check_site_rolls = self.check_site_rolls
         self.__dict__.clear()
         self.__dict__.update(rebuilt.__dict__)
 
@@ -264,8 +266,14 @@ class RealCardsGame:
         by = step.get("by", "table")
         if by == "site":
             count = len(self.dice.get(number, []))
-            dice = self.table.site_dice(self.hand_seed(number), self.game.options, count)
-            step["dice"] = self.table.dice_document(dice)
+            rolled = self.table.dice_document(self.table.site_dice(self.hand_seed(number), self.game.options, count))
+            if "dice" not in step:
+                step["dice"] = rolled  # kept with the step: undo and replays use the roll, not the seed
+            elif self.check_site_rolls and step["dice"] != rolled:
+                raise IllegalAction(
+                    f"the site's roll {count + 1} of hand {number} from the revealed seed is {rolled}, "
+                    f"not {step['dice']}."
+                )
         elif by != "table":
             raise IllegalAction(f"dice are rolled by 'table' (entered) or 'site'; got {by!r}.")
         elif "dice" not in step:

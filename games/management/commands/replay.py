@@ -1,4 +1,5 @@
-"""`python manage.py replay PATH|-`: play a sabacc-replay/1 or /2 document and print its result as JSON.
+"""`python manage.py replay PATH|-`: play a sabacc-replay/1 or /2 document (or a real-cards game's
+`sabacc-realcards/1`) and print its result as JSON.
 
 A thin wrapper over `games.engine.replay.play_replay`. On success the result goes to standard
 output and the exit status is 0; on any error one line goes to standard error, nothing to
@@ -13,6 +14,8 @@ from django.core.management.base import BaseCommand
 
 from games.engine.errors import EngineError
 from games.engine.fairness import game_problems
+from games.engine.realcards.document import FORMAT as REALCARDS
+from games.engine.realcards.document import replay_result
 from games.engine.replay import play_replay
 
 EXIT_ERROR = 2
@@ -61,7 +64,9 @@ class Command(BaseCommand):
             self.stdout.write(f"verified: {len(document['hands'])} hands")
             return
         try:
-            result = play_replay(document)
+            # A real-cards game (no deck: docs/replay.md, "Real-cards documents") names its format.
+            real = isinstance(document, dict) and document.get("format") == REALCARDS
+            result = replay_result(document) if real else play_replay(document)
         except EngineError as exc:
             self._fail(str(exc))
         self.stdout.write(json.dumps(result, indent=2))
