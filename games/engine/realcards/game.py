@@ -8,7 +8,7 @@ nothing changes) and then applied:
     {"step": "deal"}                                   the dealer deals the next hand
     {"step": "dice", "dice": ...} / {"step": "dice", "by": "site"}   a roll entered, or rolled by the site
     {"step": "act", "seat": 2, "verb": "call"}         a player's choice (the variant's verbs, no card names)
-    {"step": "reveal", "seat": 1, "cards": ["+7c", "0"]}  a hand shown at the reveal (again: a correction)
+    {"step": "reveal", "seat": 1, "cards": ["+7c", "0"]}  a hand shown (again, until the next deal: a correction)
     {"step": "card", "card": "-3s"}                    a tie-break card turned over (Sudden Demise, draw)
     {"step": "levels" | "rebuy" | "add_on" | "join" | "leave" | "close" | "leftovers", ...}  between hands
 
@@ -313,15 +313,19 @@ class RealCardsGame:
             raise IllegalAction(f"Seat {seat!r} is not in hand {number}; its seats are {hand.seats}.")
         if seat in hand.folded:
             raise IllegalAction(f"{names[seat]} folded; folded hands are never shown.")
+        named = step.get("hand", number)
+        if named != number:
+            raise WrongPhase(
+                f"Hand {named!r} is not the hand at the table (hand {number}): a hand's reveal can be corrected "
+                "only until the next hand is dealt."
+            )
         earlier = self.shown.get(number, {}).get(seat)
         if earlier is None:
             if self.need is None or self.need[0] != "card" or not self.unknown_of(seat):
                 raise WrongPhase(f"{names[seat]} has nothing to show now; {self._waiting_words()}.")
             slots = [card.slot for card in self.unknown_of(seat)]
         else:
-            if self.game.hands_played > number or self.game.hand.number != number:
-                raise WrongPhase(f"Hand {number} is over and the next has started; its reveal can no longer change.")
-            slots = earlier
+            slots = earlier  # a correction: the same cards' places, shown anew
         if not isinstance(cards, list) or len(cards) != len(slots):
             raise InvalidSelection(
                 f"{names[seat]} shows {len(slots)} card{'' if len(slots) == 1 else 's'}: give cards as a list "

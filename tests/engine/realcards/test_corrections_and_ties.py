@@ -1,0 +1,153 @@
+"""Mistakes, tie-breaks and the whole game at a real-cards table."""
+
+import hashlib
+
+import pytest
+
+from games.engine.coruscant.dice import dice_from_seed
+from games.engine.errors import InvalidSelection, WrongPhase
+from games.engine.realcards.due import due
+from games.engine.shuffle import server_seed
+from tests.engine.realcards.helpers import MASTER, coruscant_to_reveal, table
+
+
+def credits(game):
+    return game.game.total_credits()
+
+
+def test_undo_takes_back_a_mis_tap_and_keeps_it_in_the_log():
+    game = table()
+    coruscant_to_reveal(game, keep=2)
+    game.undo()  # the last call... the game is rebuilt without it
+    assert due(game)["due"] == "act"
+    seat = due(game)["seats"][0]
+    total = credits(game)
+    game.step({"step": "act", "seat": seat, "verb": "fold"})  # the corrected tap
+    assert credits(game) == total == 300
+    assert [list(c) for c in game.changes[-2:]] == [["undid"], ["did"]]
+    assert game.steps[-1]["verb"] == "fold"
+
+
+def test_undo_of_a_reveal_asks_for_it_again():
+    game = table()
+    coruscant_to_reveal(game, keep=2)
+    game.step({"step": "reveal", "seat": 1, "cards": ["+3c", "-3c"]})
+    game.undo()
+    assert [row["seat"] for row in due(game)["seats"]] == [1, 2, 0]
+    assert game.boards.get(1, {}) == {}
+    with pytest.raises(WrongPhase, match="nothing to undo"):
+        table().undo()
+
+
+def test_a_reveal_is_corrected_until_the_next_deal():
+    game = table()
+    coruscant_to_reveal(game, keep=2)
+    game.step({"step": "reveal", "seat": 1, "cards": ["+3c", "-3c"]})
+    game.step({"step": "reveal", "seat": 2, "cards": ["+3s", "-2s"]})
+    game.step({"step": "reveal", "seat": 0, "cards": ["+5t", "-5s"]})
+    assert game.results()[-1]["pots"][0]["winners"] == ["P1"]
+    # P1 really showed +3c -2c: the hand is settled again, the card now free for another hand.
+    game.step({"step": "reveal", "seat": 1, "cards": ["+3c", "-2c"]})
+    assert game.results()[-1]["pots"][0]["winners"] == ["P0"]
+    assert game.stacks == [104, 98, 98] and credits(game) == 300
+    assert len(game.results()) == 1
+    game.step({"step": "deal"})
+    with pytest.raises(WrongPhase, match="corrected only until the next hand is dealt"):
+        game.step({"step": "reveal", "hand": 1, "seat": 1, "cards": ["+3c", "-3c"]})
+    with pytest.raises(WrongPhase, match="nothing to show now"):
+        game.step({"step": "reveal", "seat": 1, "cards": ["+3c", "-3c"]})
+
+
+def test_a_tie_under_the_draw_rule_asks_for_the_cards_turned_over():
+    game = table(preset="halcyon", stack=10)
+    d = coruscant_to_reveal(game, keep=2)
+    assert d["due"] == "reveal"
+    game.step({"step": "reveal", "seat": 1, "cards": ["+3c", "-3c"]})
+    game.step({"step": "reveal", "seat": 2, "cards": ["+4c", "-4c"]})  # the same distance and circles
+    game.step({"step": "reveal", "seat": 0, "cards": ["+9s", "+1s"]})
+    d = due(game)
+    assert d["due"] == "card" and d["seat"] is None
+    with pytest.raises(InvalidSelection, match="already shown"):
+        game.step({"step": "card", "card": "+3c"})  # shown already
+    game.step({"step": "card", "card": "+2t"})  # P1 turns over +2t
+    game.step({"step": "card", "card": "+7s"})  # P2 turns over +7s and wins
+    assert due(game)["due"] == "deal"
+    (pot,) = game.results()[-1]["pots"]
+    assert pot["winners"] == ["P2"]
+    assert credits(game) == 30
+
+
+def test_a_sudden_demise_asks_each_tied_player_for_one_more_card():
+    options = {"shift_rolls": "off", "call_round": 1, "max_rounds": 1}
+    game = table(variant="classic", preset="classic", players=2, options=options)
+    game.step({"step": "deal"})
+    while (d := due(game))["due"] == "act":
+        seat = d["seats"][0]
+        verbs = d["choices"][seat]["verbs"]
+        verb = "stand" if "stand" in verbs else "check"
+        game.step({"step": "act", "seat": seat, "verb": verb})
+    assert d["due"] == "reveal" and [row["cards"] for row in d["seats"]] == [2, 2]
+    game.step({"step": "reveal", "seat": 1, "cards": ["+10s", "+5s"]})
+    game.step({"step": "reveal", "seat": 0, "cards": ["+10f", "+5f"]})
+    d = due(game)
+    assert d["due"] == "card" and d["seat"] == 1
+    with pytest.raises(Exception, match="not seat 0"):
+        game.step({"step": "card", "seat": 0, "card": "+2c"})
+    game.step({"step": "card", "seat": 1, "card": "+2c"})
+    assert due(game)["seat"] == 0
+    game.step({"step": "card", "seat": 0, "card": "+1c"})
+    assert due(game)["due"] == "deal"
+    (pot,) = game.results()[-1]["pots"]
+    assert pot["winners"] == ["P1"]  # 17 beats 16
+    assert credits(game) == 200
+
+
+def test_the_site_rolls_from_the_committed_hand_seed():
+    game = table()
+    game.step({"step": "deal"})
+    seed = server_seed(MASTER, 1)
+    assert due(game)["commitment"] == hashlib.sha256(seed.encode()).hexdigest()
+    game.step({"step": "dice", "by": "site"})
+    assert game.steps[-1]["dice"] == dice_from_seed(seed).to_dict()
+    assert "seed" not in str(due(game)).lower()
+
+
+def test_halcyon_each_player_deals_once():
+    game = table(preset="halcyon", players=3, stack=10)
+    dealers = []
+    while due(game)["due"] == "deal":
+        dealers.append(due(game)["dealer"])
+        coruscant_to_reveal(game, keep=2, fold=(0, 1, 2))
+    assert dealers == [0, 1, 2]
+    assert due(game)["due"] == "game_over"
+    assert credits(game) == 30
+
+
+def test_forced_bets_follow_the_levels_entered_between_hands():
+    game = table(preset="better")
+    coruscant_to_reveal(game, keep=1, fold=(1, 2))
+    game.step({"step": "levels", "ante": 0, "small_blind": 25, "big_blind": 50})
+    game.step({"step": "deal"})
+    assert game.game.hand.contributions == {2: 25, 0: 50, 1: 0}
+    assert credits(game) == 300
+
+
+def test_spike_a_player_left_alone_shows_their_hand_for_the_sabacc_pot():
+    game = table(variant="corellian_spike", preset="galaxy_series", players=2)
+    game.step({"step": "deal"})
+    assert game.stacks == [97, 97]  # ante 2 and Sabacc ante 1, posted automatically
+    seat = due(game)["seats"][0]
+    game.step({"step": "act", "seat": seat, "verb": "trade", "source": "pilot"})  # price 1: dead money
+    assert game.stacks[seat] == 96
+    other = due(game)["seats"][0]
+    game.step({"step": "act", "seat": other, "verb": "stand"})
+    first = due(game)["seats"][0]
+    game.step({"step": "act", "seat": first, "verb": "fold"})
+    d = due(game)
+    winner = 1 - first
+    assert d["due"] == "reveal" and d["seats"] == [{"seat": winner, "player": f"P{winner}", "cards": 2}]
+    game.step({"step": "reveal", "seat": winner, "cards": ["+4c", "-4s"]})
+    assert due(game)["due"] == "deal"
+    summary = game.results()[-1]
+    assert summary["sabacc_pot"]["winners"] == [f"P{winner}"]
+    assert credits(game) == 200
