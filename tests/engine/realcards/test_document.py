@@ -1,0 +1,103 @@
+"""The replay form of real-cards games, `sabacc-realcards/1`, and `manage.py replay` re-running it."""
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from games.engine.errors import ReplayError
+from games.engine.realcards.document import export_document, play_document, replay_result
+from tests.engine.realcards.helpers import MASTER, coruscant_to_reveal, table
+from tests.engine.realcards.twins import play_twins
+
+
+def last_table(variant, preset, seed):
+    """The real-cards game of a played pair, once its last hand is over."""
+    *_, (_online, real) = play_twins(variant, preset, seed, players=3, max_hands=3)
+    return real
+
+
+def finished_spike_game():
+    return last_table("corellian_spike", "galaxy_series", 7)
+
+
+def test_a_document_round_trips_to_the_same_result():
+    for variant, preset in (
+        ("coruscant_shift", "better"),
+        ("corellian_spike", "cantina_spike"),
+        ("classic", "classic"),
+    ):
+        real = last_table(variant, preset, 3)
+        document = export_document(real)
+        assert document["format"] == "sabacc-realcards/1"
+        assert "deck" not in document and not any("deck" in step or "seed" in step for step in document["steps"])
+        again = play_document(json.loads(json.dumps(document)))
+        assert again.stacks == real.stacks
+        assert export_document(again) == document
+
+
+def test_the_seed_is_in_the_document_only_once_the_game_is_over():
+    game = table()
+    coruscant_to_reveal(game, keep=1, fold=(1, 2))
+    assert "seed" not in export_document(game)
+    finished = finished_spike_game()
+    assert finished.game.over
+    assert export_document(finished)["seed"] == "0" * 32
+
+
+def test_site_rolls_are_checked_against_a_revealed_seed():
+    game = table(preset="halcyon", players=2, stack=10)
+    while not game.game.over:
+        game.step({"step": "deal"})
+        game.step({"step": "dice", "by": "site"})
+        while True:
+            seat = game.game.waiting_for()[0] if game.game.waiting_for() else None
+            if seat is None or game.game.hand.is_complete:
+                break
+            verb = "select" if game.game.hand.phase in ("select", "improve") else "fold"
+            game.step({"step": "act", "seat": seat, "verb": verb, **({"count": 0} if verb == "select" else {})})
+    document = export_document(game)
+    assert document["seed"] == MASTER
+    play_document(document)  # every site roll matches the seed
+    rolled = document["steps"][1]["dice"]
+    document["steps"][1]["dice"] = {"number": 10 if rolled["number"] != 10 else -10, "suit": rolled["suit"]}
+    del document["result"]
+    with pytest.raises(ReplayError, match="step 2 \\(dice\\): the site's roll 1 of hand 1"):
+        play_document(document)
+
+
+def test_a_listed_result_that_the_steps_do_not_give_is_refused():
+    document = export_document(finished_spike_game())
+    name = next(iter(document["result"]["stacks"]))
+    document["result"]["stacks"][name] += 1
+    with pytest.raises(ReplayError, match="result: the steps give stacks"):
+        play_document(document)
+
+
+def test_a_bad_step_is_reported_with_its_number():
+    document = export_document(finished_spike_game())
+    document["steps"][2] = {"step": "act", "seat": 0, "verb": "juggle"}
+    with pytest.raises(ReplayError, match=r"step 3 \(act\): Unknown action 'juggle'"):
+        play_document(document)
+    with pytest.raises(ReplayError, match="Unknown format"):
+        play_document({"format": "sabacc-replay/2"})
+
+
+def test_manage_py_replay_re_runs_a_real_cards_document(tmp_path):
+    document = export_document(finished_spike_game())
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(document))
+    out, err = io.StringIO(), io.StringIO()
+    call_command("replay", str(path), stdout=out, stderr=err)
+    printed = json.loads(out.getvalue())
+    assert printed == replay_result(document)
+    assert printed["format"] == "sabacc-realcards-result/1"
+    assert printed["stacks"] == document["result"]["stacks"]
+    document["result"]["over"] = not document["result"]["over"]
+    path.write_text(json.dumps(document))
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as exited:
+        call_command("replay", str(path), stdout=out, stderr=err)
+    assert exited.value.code == 2 and out.getvalue() == ""
+    assert err.getvalue().startswith("replay: result: the steps give over")
