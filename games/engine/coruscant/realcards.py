@@ -8,11 +8,13 @@ from typing import Any
 
 from games.engine.coruscant.dice import dice_from_seed, parse_dice
 from games.engine.errors import EngineError, InvalidSelection
+from games.engine.ties import split
 
 BET_VERBS = ("check", "call", "bet", "raise", "fold", "allin")
 
 
 class CoruscantTable:
+    has_sabacc_pot = False
     deal_words = "deal five cards each, one at a time, clockwise from the dealer's left"
     dice_words = "roll the gold and silver dice (the target number and the target suit)"
 
@@ -60,3 +62,12 @@ class CoruscantTable:
         data = legal.to_dict()
         data.pop("selectable", None)
         return data
+
+    def settle(self, hand: Any, named: dict) -> None:
+        """Pay each pot to the winners the table named, split as a tie is (the hand's own payment and end)."""
+        for index, pot in enumerate(hand.pots()):
+            winners = hand._from_left(named[index])
+            paid, odd = split(pot.amount, winners, hand.odd_credits)
+            hand.carry_out += odd
+            hand._pay(pot, winners, paid, None)
+        hand._end()

@@ -1,11 +1,14 @@
 """What a real-cards table must do now, in words and in data (`due(game)`).
 
-One answer at a time, in the order the rules ask: the game is over; a roll; the cards of the hands still in
-(folded hands are never asked for); one more card (a tie-break draw, a Sudden Demise card); the players
-whose decision is awaited, with only their legal choices; or the next deal, by whom.
+One answer at a time, in the order the rules ask: the game is over; a roll; the cards of the hands still
+in (folded hands are never asked for), or instead the winners of each pot (`or_name_winners`); one more
+card (a tie-break draw, a Sudden Demise card); the players whose decision is awaited, with only their legal
+choices; or the next deal, by whom.
 """
 
 from typing import Any
+
+from games.engine.realcards.winners import open_pots
 
 
 def due(game: Any) -> dict:
@@ -33,9 +36,23 @@ def due(game: Any) -> dict:
                 "says": f"{names[owner]} turns over one more card from the draw pile (a tie-break)",
             }
         if pending:
+            pots = open_pots(game)
+            named = game.named.get(hand.number)
+            if named:
+                left = [row for row in pots if row["pot"] not in named]
+                return {
+                    "due": "winners",
+                    "hand": hand.number,
+                    "pots": left,
+                    "says": "name the winners of "
+                    + (", ".join(f"pot {row['pot']}" for row in left) or "the Sabacc pot"),
+                }
             shows = [{"seat": s, "player": names[s], "cards": len(game.unknown_of(s))} for s in pending]
             words = ", ".join(f"{row['player']} ({row['cards']})" for row in shows)
-            return {"due": "reveal", "hand": hand.number, "seats": shows, "says": f"show the hands still in: {words}"}
+            data = {"due": "reveal", "hand": hand.number, "seats": shows, "says": f"show the hands still in: {words}"}
+            if getattr(game.table, "settle", None) is not None and not game.shown.get(hand.number):
+                data["or_name_winners"] = pots
+            return data
         return {
             "due": "card",
             "hand": hand.number,

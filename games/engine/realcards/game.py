@@ -10,6 +10,7 @@ nothing changes) and then applied:
     {"step": "act", "seat": 2, "verb": "call"}         a player's choice (the variant's verbs, no card names)
     {"step": "reveal", "seat": 1, "cards": ["+7c", "0"]}  a hand shown (again, until the next deal: a correction)
     {"step": "card", "card": "-3s"}                    a tie-break card turned over (Sudden Demise, draw)
+    {"step": "winners", "pot": 0, "seats": [1, 3]}      instead of showing: who takes each pot (`winners.py`)
     {"step": "levels" | "rebuy" | "add_on" | "join" | "leave" | "close" | "leftovers", ...}  between hands
 
 The state is a function of the setup and the steps: a hand is run again from its start whenever a card or a
@@ -24,6 +25,7 @@ from typing import Any
 from games.engine.errors import EngineError, IllegalAction, InvalidCard, InvalidSelection, WrongPhase
 from games.engine.realcards.tables import table_for, table_variant
 from games.engine.realcards.unknown import NeedCard, NeedDice, is_unknown
+from games.engine.realcards.winners import naming_complete, verify_named
 from games.engine.shuffle import mix_entropy, server_seed
 from games.engine.state import Game
 from games.engine.variant import get_variant
@@ -39,7 +41,7 @@ BETWEEN = {
     "close": ("close_table", ()),
     "leftovers": ("pay_leftovers", ()),
 }
-STEPS = ("deal", "dice", "act", "reveal", "card", *BETWEEN)
+STEPS = ("deal", "dice", "act", "reveal", "card", "winners", *BETWEEN)
 
 
 class RealCardsGame:
@@ -72,6 +74,7 @@ class RealCardsGame:
         self.boards: dict[int, dict[int, Any]] = {}  # hand -> deck slot -> the card shown there
         self.shown: dict[int, dict[Any, list[int]]] = {}  # hand -> seat (or "card") -> slots it filled
         self.dice: dict[int, list[Any]] = {}  # hand -> the rolls entered, in order
+        self.named: dict[int, dict[Any, list[int]]] = {}  # hand -> pot -> the winners the table named
         self.need: tuple | None = None  # ("dice",) or ("card", slot): what the hand waits for besides players
         self._snapshot: tuple[Game, int] | None = None  # the game before the current hand, and its first step
         self._starting = 0  # the hand being dealt or played: the one whose shown cards and rolls the deck uses
@@ -166,6 +169,8 @@ class RealCardsGame:
             self._act(step)
         elif kind == "reveal":
             self._reveal(step)
+        elif kind == "winners":
+            self._winners(step)
         else:
             self._card(step)
 
@@ -177,6 +182,12 @@ class RealCardsGame:
             self.need = ("dice",) if hand is not None and not hand.is_complete and self.table.dice_due(hand) else None
         except NeedCard as need:
             self.need = ("card", need.slot)
+            number = self._number()
+            if number in self.named and naming_complete(self, number):
+                # The table named the winners: the variant's hand pays them instead of reading cards.
+                self.table.settle(self.game.hand, self.named[number])
+                self.game._after_operation()
+                self.need = None
         except NeedDice:
             self.need = ("dice",)
 
@@ -313,6 +324,8 @@ class RealCardsGame:
             raise IllegalAction(f"Seat {seat!r} is not in hand {number}; its seats are {hand.seats}.")
         if seat in hand.folded:
             raise IllegalAction(f"{names[seat]} folded; folded hands are never shown.")
+        if self.named.get(number):
+            raise WrongPhase("The table named this hand's winners; undo the naming to show the cards instead.")
         named = step.get("hand", number)
         if named != number:
             raise WrongPhase(
@@ -355,6 +368,13 @@ class RealCardsGame:
         self.boards.setdefault(number, {})[slot] = card
         self.shown.setdefault(number, {}).setdefault("card", []).append(slot)
         self._rerun()
+
+    def _winners(self, step: dict) -> None:
+        pot, seats = verify_named(self, step)
+        number = self._number()
+        self.named.setdefault(number, {})[pot] = list(seats)
+        if naming_complete(self, number):
+            self._rerun()
 
     def _waiting_words(self) -> str:
         from games.engine.realcards.due import due

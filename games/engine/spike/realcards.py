@@ -10,9 +10,11 @@ from typing import Any
 
 from games.engine.errors import EngineError, InvalidSelection
 from games.engine.spike.dice import dice_from_seed, parse_spike_dice
+from games.engine.ties import split
 
 
 class SpikeTable:
+    has_sabacc_pot = True
     deal_words = "deal two cards each, one at a time from the dealer's left, then turn up the next card"
     dice_words = "roll the two spike dice"
 
@@ -56,3 +58,15 @@ class SpikeTable:
         data = legal.to_dict()
         data.pop("cards", None)  # the seat's own cards: unknown to the site
         return data
+
+    def settle(self, hand: Any, named: dict) -> None:
+        """Pay each pot to the winners the table named (split as a tie is), then the Sabacc pot to the named main
+        pot winners holding a Sabacc (none: it stays); after a fold-out the pots are paid already."""
+        if not hand.awards:
+            for index, pot in enumerate(hand.pots()):
+                winners = hand._from_left(named[index])
+                paid, odd = split(pot.amount, winners, hand.odd_credits)
+                hand.carry_out += odd
+                hand._pay(pot, winners, paid)
+        hand._pay_sabacc_pot(hand._from_left(named.get("sabacc", [])))
+        hand._end()

@@ -151,3 +151,65 @@ def test_spike_a_player_left_alone_shows_their_hand_for_the_sabacc_pot():
     summary = game.results()[-1]
     assert summary["sabacc_pot"]["winners"] == [f"P{winner}"]
     assert credits(game) == 200
+
+
+def test_the_table_may_name_each_pots_winners_instead_of_showing():
+    game = table(players=3, options={"odd_credits": "carry"})
+    d = coruscant_to_reveal(game, keep=2)
+    assert d["or_name_winners"] == [{"pot": 0, "amount": 6, "eligible": [0, 1, 2]}]
+    with pytest.raises(Exception, match="pot is one of 0"):
+        game.step({"step": "winners", "pot": 3, "seats": [1]})
+    with pytest.raises(Exception, match="one or more of those who may win it"):
+        game.step({"step": "winners", "pot": 0, "seats": []})
+    game.step({"step": "winners", "pot": 0, "seats": [2, 0]})
+    assert due(game)["due"] == "deal"
+    assert game.stacks == [101, 98, 101]  # 6 split two ways
+    assert game.results()[-1]["pots"][0]["winners"] == ["P2", "P0"]
+    with pytest.raises(WrongPhase):
+        game.step({"step": "reveal", "seat": 1, "cards": ["+3c", "-3c"]})
+
+
+def test_named_winners_split_odd_credits_as_the_preset_says():
+    game = table(players=4, options={"odd_credits": "carry"})
+    coruscant_to_reveal(game, keep=2, fold=(3,))
+    game.step({"step": "winners", "pot": 0, "seats": [1, 2]})  # 8 credits: 4 each
+    assert game.stacks == [98, 102, 102, 98]
+    game.step({"step": "deal"})
+    assert game.game.hand.carry_in == 0
+    game2 = table(players=3, options={"odd_credits": "carry", "ante": 3})
+    coruscant_to_reveal(game2, keep=2)
+    game2.step({"step": "winners", "pot": 0, "seats": [1, 2, 0][:2]})  # 9 credits: 4 each, 1 carried
+    assert game2.stacks == [97, 101, 101] and game2.game.carry == 1
+    assert credits(game2) == 300
+
+
+def test_spike_names_the_sabacc_pot_among_the_main_pots_winners():
+    game = table(variant="corellian_spike", preset="galaxy_series", players=2)
+    game.step({"step": "deal"})
+    while (d := due(game))["due"] == "act":
+        seat = d["seats"][0]
+        verbs = d["choices"][seat]["verbs"]
+        verb = "stand" if "stand" in verbs else "check"
+        game.step({"step": "act", "seat": seat, "verb": verb})
+        if due(game)["due"] == "dice":
+            game.step({"step": "dice", "dice": [2, 5]})
+    assert due(game)["due"] == "reveal"
+    game.step({"step": "winners", "pot": 0, "seats": [1]})
+    assert due(game)["due"] == "winners"
+    with pytest.raises(Exception, match="only to the main pot's winners"):
+        game.step({"step": "winners", "pot": "sabacc", "seats": [0]})
+    game.step({"step": "winners", "pot": "sabacc", "seats": [1]})
+    assert game.stacks == [97, 103] and credits(game) == 200
+    assert game.results()[-1]["sabacc_pot"]["winners"] == ["P1"]
+
+
+def test_classic_pots_need_the_cards():
+    options = {"shift_rolls": "off", "call_round": 1, "max_rounds": 1}
+    game = table(variant="classic", preset="classic", players=2, options=options)
+    game.step({"step": "deal"})
+    while (d := due(game))["due"] == "act":
+        seat = d["seats"][0]
+        game.step({"step": "act", "seat": seat, "verb": "stand" if "stand" in d["choices"][seat]["verbs"] else "check"})
+    assert "or_name_winners" not in d
+    with pytest.raises(WrongPhase, match="settles pots from the cards shown"):
+        game.step({"step": "winners", "pot": 0, "seats": [1]})
