@@ -77,6 +77,7 @@ class RealCardsGame:
         self.named: dict[int, dict[Any, list[int]]] = {}  # hand -> pot -> the winners the table named
         self.need: tuple | None = None  # ("dice",) or ("card", slot): what the hand waits for besides players
         self._snapshot: tuple[Game, int] | None = None  # the game before the current hand, and its first step
+        self._changed = False  # whether the step being applied has changed anything yet
         self._starting = 0  # the hand being dealt or played: the one whose shown cards and rolls the deck uses
 
     # ----- what the variant proxy asks -------------------------------------------------------------------
@@ -127,11 +128,13 @@ class RealCardsGame:
     def step(self, step: dict) -> None:
         """Verify, then apply, one step of the table; a refused step changes nothing."""
         step = copy.deepcopy(step)
+        self._changed = False
         try:
             self._apply(step)
         except BaseException:
-            # Most refusals come before anything changed; for any other, the game is rebuilt as it was.
-            self._rebuild(self.steps, self.changes)
+            # Refusals come before anything changes; should anything fail later, the game is rebuilt as it was.
+            if self._changed:
+                self._rebuild(self.steps, self.changes)
             raise
         self.steps.append(step)
         self.changes.append({"did": copy.deepcopy(step)})
@@ -176,6 +179,7 @@ class RealCardsGame:
 
     def _run(self, operation) -> None:
         """Run an engine operation; a card or a roll it needs becomes what the table is asked for next."""
+        self._changed = True
         try:
             operation()
             hand = self.game.hand
@@ -208,6 +212,7 @@ class RealCardsGame:
             verify(**args)
         except TypeError as exc:
             raise IllegalAction(f"{kind} takes {', '.join(keys) or 'nothing'}: {exc}.") from None
+        self._changed = True
         getattr(self.game, name)(**args)
         self._snapshot = None
 
@@ -216,6 +221,7 @@ class RealCardsGame:
         game = self.game
         game.verify_start_hand()
         self._starting = game.hands_played + 1
+        self._changed = True
         self._snapshot = (copy.deepcopy(game), len(self.steps))
         self._start()
 
@@ -290,6 +296,7 @@ class RealCardsGame:
         elif "dice" not in step:
             raise IllegalAction('Enter the roll as "dice" (or let the site roll: "by": "site").')
         dice = self.table.parse_dice(step["dice"])
+        self._changed = True
         self.dice.setdefault(number, []).append(dice)
         self._rerun()
 
@@ -346,6 +353,7 @@ class RealCardsGame:
             )
         parsed = [self._parse(c) for c in cards]
         self._check_cards(number, parsed, slots)
+        self._changed = True
         board = self.boards.setdefault(number, {})
         for slot, card in zip(slots, parsed, strict=True):
             board[slot] = card
@@ -365,6 +373,7 @@ class RealCardsGame:
         number = self._number()
         card = self._parse(step.get("card"))
         self._check_cards(number, [card], [])
+        self._changed = True
         self.boards.setdefault(number, {})[slot] = card
         self.shown.setdefault(number, {}).setdefault("card", []).append(slot)
         self._rerun()
@@ -372,6 +381,7 @@ class RealCardsGame:
     def _winners(self, step: dict) -> None:
         pot, seats = verify_named(self, step)
         number = self._number()
+        self._changed = True
         self.named.setdefault(number, {})[pot] = list(seats)
         if naming_complete(self, number):
             self._rerun()

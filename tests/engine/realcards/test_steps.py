@@ -114,3 +114,27 @@ def test_a_fold_out_asks_for_no_card():
     assert d["due"] == "deal"
     assert game.stacks == [104, 98, 98]
     assert game.boards == {}
+
+
+def test_a_step_failing_after_it_changed_something_leaves_the_game_as_it_was(monkeypatch):
+    game = table()
+    coruscant_to_reveal(game, keep=2)
+    before = snapshot(game)
+
+    rerun = type(game)._rerun
+    calls = []
+
+    def broken_once(self):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a bug half-way through")
+        rerun(self)
+
+    monkeypatch.setattr(type(game), "_rerun", broken_once)
+    with pytest.raises(RuntimeError):
+        game.step({"step": "reveal", "seat": 1, "cards": ["+3c", "-3c"]})
+    monkeypatch.undo()
+    assert len(calls) > 1  # the game was rebuilt from its steps
+    assert snapshot(game) == before
+    game.step({"step": "reveal", "seat": 1, "cards": ["+3c", "-3c"]})
+    assert game.boards[1]
