@@ -18,6 +18,10 @@ class CoruscantTable:
     deal_words = "deal five cards each, one at a time, clockwise from the dealer's left"
     dice_words = "roll the gold and silver dice (the target number and the target suit)"
 
+    def roller(self, hand: Any) -> int:
+        """Who rolls: the dealer, or the player on the dealer's left (option `roller`, the Halcyon habit)."""
+        return hand.seats[0] if hand.options.roller == "left_of_dealer" else hand.dealer
+
     def parse_dice(self, data: object) -> Any:
         try:
             return parse_dice(data)

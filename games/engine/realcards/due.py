@@ -17,12 +17,13 @@ def due(game: Any) -> dict:
     names = engine.names
     hand = engine.hand
     if game.need is not None and game.need[0] == "dice":
+        roller = game.table.roller(hand) if hasattr(game.table, "roller") else hand.dealer
         return {
             "due": "dice",
             "hand": hand.number,
-            "dealer": hand.dealer,
+            "roller": roller,
             "commitment": hand.commitment,
-            "says": f"{names[hand.dealer]}: {game.table.dice_words} (or let the site roll)",
+            "says": f"{names[roller]}: {game.table.dice_words} (or let the site roll)",
         }
     if game.need is not None:
         slot = game.need[1]

@@ -5,7 +5,8 @@ few things only the variant knows about a table that keeps its own cards. It is 
 imports a variant package):
 
 - `deal_words`: what the dealer does to start a hand ("deal five cards each ...");
-- `dice_words`: what rolling means in this variant, or None when it never rolls;
+- `dice_words`: what rolling means in this variant, or None when it never rolls; `roller(hand)` (optional):
+  who rolls, when not the dealer;
 - `parse_dice(data)` / `dice_document(dice)` / `site_dice(seed, options, count)`: an entered roll, as
   documents write it, and the site's fair roll number `count` (from 0) of a hand from its hand seed;
 - `real_options(options)`: the options a real-cards hand runs with (e.g. no announced totals: the site

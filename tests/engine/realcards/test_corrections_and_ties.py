@@ -213,3 +213,12 @@ def test_classic_pots_need_the_cards():
     assert "or_name_winners" not in d
     with pytest.raises(WrongPhase, match="settles pots from the cards shown"):
         game.step({"step": "winners", "pot": 0, "seats": [1]})
+
+
+def test_the_roller_is_named_as_the_option_says():
+    game = table(preset="halcyon", stack=10)
+    game.step({"step": "deal"})
+    assert due(game)["roller"] == 1  # Halcyon: the player on the dealer's left rolls
+    game = table()
+    game.step({"step": "deal"})
+    assert due(game)["roller"] == 0 and due(game)["says"].startswith("P0: roll the gold and silver dice")

@@ -2,6 +2,7 @@
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -101,3 +102,12 @@ def test_manage_py_replay_re_runs_a_real_cards_document(tmp_path):
         call_command("replay", str(path), stdout=out, stderr=err)
     assert exited.value.code == 2 and out.getvalue() == ""
     assert err.getvalue().startswith("replay: result: the steps give over")
+
+
+def test_the_example_in_docs_replay_md_plays_to_its_result():
+    text = (Path(__file__).resolve().parents[3] / "docs" / "replay.md").read_text()
+    section = text.split("## Real-cards documents")[1]
+    block = section.split("```json")[1].split("```")[0]
+    document = json.loads(block)
+    game = play_document(document)  # refused if the listed result differed
+    assert game.stacks == [94, 106]
