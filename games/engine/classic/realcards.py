@@ -43,6 +43,17 @@ class TableChance:
 
 
 class ClassicTable:
+    step_args = {
+        "draw": ("unlock", "lock"),
+        "trade": ("unlock", "lock"),
+        "stand": ("unlock", "lock"),
+        "check": ("call_hand",),
+        "call": ("call_hand",),
+        "bet": ("amount", "call_hand"),
+        "raise": ("amount", "call_hand"),
+        "fold": (),
+        "allin": ("call_hand",),
+    }
     deal_words = "deal two cards each, face down, one at a time from the dealer's left"
     dice_words = "roll the two dice (a pair sets off a Sabacc Shift)"
 

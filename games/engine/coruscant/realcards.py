@@ -15,6 +15,7 @@ BET_VERBS = ("check", "call", "bet", "raise", "fold", "allin")
 
 class CoruscantTable:
     has_sabacc_pot = False
+    step_args = {"select": ("count",), "bet": ("amount",), "raise": ("amount",)}
     deal_words = "deal five cards each, one at a time, clockwise from the dealer's left"
     dice_words = "roll the gold and silver dice (the target number and the target suit)"
 

@@ -259,6 +259,11 @@ class RealCardsGame:
             raise WrongPhase("No hand is being played: the dealer deals the next hand first.")
         if verb not in self.base.verbs:
             raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(self.base.verbs)}.")
+        allowed = self.table.step_args.get(verb, ())
+        extra = sorted(set(args) - set(allowed))
+        if extra:
+            takes = f"takes {', '.join(allowed)}" if allowed else "takes nothing but seat and verb"
+            raise IllegalAction(f"At a real-cards table {verb} {takes} (no card is named); got {', '.join(extra)}.")
         if seat not in self.game.waiting_for():
             game.verify_act(seat, verb, **self._engine_args(hand, seat, verb, args, strict=False))
         engine_args = self._engine_args(hand, seat, verb, args)

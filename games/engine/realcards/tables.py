@@ -14,6 +14,7 @@ imports a variant package):
 - `after_start(hand, game)`: anything the hand needs once dealt (Classic: where its rolls come from);
 - `dice_due(hand)`: whether a hand that does not read dice objects waits for a roll (Classic);
 - `held(hand, seat)`: the cards a seat shows at the reveal;
+- `step_args`: verb -> the names an `act` step may carry besides seat and verb (none: no others);
 - `translate(hand, seat, verb, args)`: a table's step (counts and sources, no card names) as the hand's
   `act` arguments (naming the unknown cards the step moves);
 - `choices(hand, seat, legal)`: the legal choices of the seat in words a table can enter.

@@ -15,6 +15,7 @@ from games.engine.ties import split
 
 class SpikeTable:
     has_sabacc_pot = True
+    step_args = {"trade": ("source",), "buy": ("source",), "bet": ("amount",), "raise": ("amount",)}
     deal_words = "deal two cards each, one at a time from the dealer's left, then turn up the next card"
     dice_words = "roll the two spike dice"
 

@@ -138,3 +138,18 @@ def test_a_step_failing_after_it_changed_something_leaves_the_game_as_it_was(mon
     assert snapshot(game) == before
     game.step({"step": "reveal", "seat": 1, "cards": ["+3c", "-3c"]})
     assert game.boards[1]
+
+
+def test_an_act_names_no_card():
+    game = table()
+    game.step({"step": "deal"})
+    game.step({"step": "dice", "dice": {"number": 5, "suit": "square"}})
+    with pytest.raises(IllegalAction, match="select takes count \\(no card is named\\); got cards"):
+        game.step({"step": "act", "seat": 1, "verb": "select", "cards": ["+7c"]})
+    spike = table(variant="corellian_spike", preset="galaxy_series")
+    spike.step({"step": "deal"})
+    seat = due(spike)["seats"][0]
+    with pytest.raises(IllegalAction, match="got card"):
+        spike.step({"step": "act", "seat": seat, "verb": "trade", "source": "deck", "card": "+1c"})
+    choices = due(spike)["choices"][seat]
+    assert "cards" not in choices and choices["trade_from"]
