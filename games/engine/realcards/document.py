@@ -82,5 +82,20 @@ def replay_result(document: object) -> dict:
     return {"format": "sabacc-realcards-result/1", **game_result(game)}
 
 
+def steps_by_hand(steps: list[dict]) -> dict[int, list[dict]]:
+    """Each hand's steps, for a hand history to step through: from its deal up to the next deal (steps between
+    hands after hand n stay with hand n; any before the first deal are under 0)."""
+    hands: dict[int, list[dict]] = {0: []}
+    number = 0
+    for step in steps:
+        if step.get("step") == "deal":
+            number += 1
+            hands[number] = []
+        hands[number].append(step)
+    if not hands[0]:
+        del hands[0]
+    return hands
+
+
 def _name(step: object) -> str:
     return str(step.get("step")) if isinstance(step, dict) else "not an object"

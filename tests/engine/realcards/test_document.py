@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from games.engine.errors import ReplayError
-from games.engine.realcards.document import export_document, play_document, replay_result
+from games.engine.realcards.document import export_document, play_document, replay_result, steps_by_hand
 from tests.engine.realcards.helpers import MASTER, coruscant_to_reveal, table
 from tests.engine.realcards.twins import play_twins
 
@@ -111,3 +111,15 @@ def test_the_example_in_docs_replay_md_plays_to_its_result():
     document = json.loads(block)
     game = play_document(document)  # refused if the listed result differed
     assert game.stacks == [94, 106]
+
+
+def test_steps_are_grouped_by_hand_for_a_history():
+    game = table()
+    game.step({"step": "levels", "ante": 3, "small_blind": 0, "big_blind": 0})
+    coruscant_to_reveal(game, keep=1, fold=(1, 2))
+    coruscant_to_reveal(game, keep=1, fold=(2, 0))
+    hands = steps_by_hand(game.steps)
+    assert sorted(hands) == [0, 1, 2]
+    assert hands[0] == [{"step": "levels", "ante": 3, "small_blind": 0, "big_blind": 0}]
+    assert hands[1][0] == {"step": "deal"} and hands[2][0] == {"step": "deal"}
+    assert sum(len(v) for v in hands.values()) == len(game.steps)
