@@ -83,6 +83,12 @@ class ClassicTable:
     def dice_due(self, hand: Any) -> bool:
         return bool(hand.stalled)
 
+    def resume(self, hand: Any, roll: Any) -> None:
+        """The roll the paused hand waits for: it goes on from where it stopped (the hand's own `_advance`)."""
+        hand.chance.rolls.append(roll)
+        hand.stalled = False
+        hand._advance()
+
     def held(self, hand: Any, seat: int) -> list:
         return list(hand._hand.get(seat, ())) + list(hand._field.get(seat, ()))
 

@@ -78,6 +78,7 @@ class RealCardsGame:
         self.need: tuple | None = None  # ("dice",) or ("card", slot): what the hand waits for besides players
         self._snapshot: tuple[Game, int] | None = None  # the game before the current hand, and its first step
         self._changed = False  # whether the step being applied has changed anything yet
+        self._batch = False  # a rebuild showing several hands in a row runs the hand once, after the last
         self._starting = 0  # the hand being dealt or played: the one whose shown cards and rolls the deck uses
 
     # ----- what the variant proxy asks -------------------------------------------------------------------
@@ -115,7 +116,8 @@ class RealCardsGame:
 
     def verify_step(self, step: dict) -> None:
         """Raise an `IllegalAction` subclass if `step` may not be taken now; change nothing."""
-        probe = copy.deepcopy(self)
+        # The registered variant and the table object are shared, never copied.
+        probe = copy.deepcopy(self, {id(self.base): self.base, id(self.table): self.table})
         probe._apply(copy.deepcopy(step))
 
     def can_step(self, step: dict) -> bool:
@@ -149,9 +151,13 @@ class RealCardsGame:
 
     def _rebuild(self, steps: list[dict], changes: list[dict]) -> None:
         rebuilt = RealCardsGame(self.setup, master=self.master)
-        for step in steps:
+        for index, step in enumerate(steps):
+            # Hands shown one after another at the same reveal need one run of the hand, after the last of them.
+            later = steps[index + 1] if index + 1 < len(steps) else {}
+            rebuilt._batch = step.get("step") == "reveal" and later.get("step") == "reveal"
             rebuilt._apply(copy.deepcopy(step))
             rebuilt.steps.append(step)
+        rebuilt._batch = False
         rebuilt.changes = list(changes)
         rebuilt.check_site_rolls = self.check_site_rolls
         self.__dict__.clear()
@@ -222,7 +228,7 @@ class RealCardsGame:
         game.verify_start_hand()
         self._starting = game.hands_played + 1
         self._changed = True
-        self._snapshot = (copy.deepcopy(game), len(self.steps))
+        self._snapshot = (_copy_between_hands(game), len(self.steps))
         self._start()
 
     def _start(self) -> None:
@@ -237,7 +243,7 @@ class RealCardsGame:
     def _rerun(self) -> None:
         """Run the current hand again from its start, now that a card or a roll is known."""
         game, first = self._snapshot
-        self.game = copy.deepcopy(game)
+        self.game = _copy_between_hands(game)
         self.need = None
         self._start()
         for step in self.steps[first + 1 :]:
@@ -303,7 +309,16 @@ class RealCardsGame:
         dice = self.table.parse_dice(step["dice"])
         self._changed = True
         self.dice.setdefault(number, []).append(dice)
-        self._rerun()
+        resume = getattr(self.table, "resume", None)
+        if resume is not None:
+            # A hand that only paused for the roll (Classic) goes on from where it is: the same as a new run.
+            def go_on() -> None:
+                resume(self.game.hand, dice)
+                self.game._after_operation()
+
+            self._run(go_on)
+        else:
+            self._rerun()
 
     def _parse(self, text: object) -> Any:
         try:
@@ -363,7 +378,8 @@ class RealCardsGame:
         for slot, card in zip(slots, parsed, strict=True):
             board[slot] = card
         self.shown.setdefault(number, {})[seat] = slots
-        self._rerun()
+        if not self._batch:
+            self._rerun()
 
     def _card(self, step: dict) -> None:
         if self.need is None or self.need[0] != "card":
@@ -405,6 +421,17 @@ class RealCardsGame:
     def results(self) -> list[dict]:
         """Every finished hand as the engine sums it up (pots, winners, shares, the hands shown)."""
         return list(self.game.results)
+
+
+def _copy_between_hands(game: Game) -> Game:
+    """A copy of a game between hands to run the next hand on. What no later operation changes is shared: the
+    finished hand (a game never touches it again) and the summaries of finished hands."""
+    memo: dict[int, Any] = {id(game.variant): game.variant}
+    if game.hand is not None:
+        memo[id(game.hand)] = game.hand
+    for summary in game.results:
+        memo[id(summary)] = summary
+    return copy.deepcopy(game, memo)
 
 
 def _checked_setup(setup: dict) -> dict:

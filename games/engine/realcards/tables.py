@@ -12,7 +12,8 @@ imports a variant package):
 - `real_options(options)`: the options a real-cards hand runs with (e.g. no announced totals: the site
   cannot know them);
 - `after_start(hand, game)`: anything the hand needs once dealt (Classic: where its rolls come from);
-- `dice_due(hand)`: whether a hand that does not read dice objects waits for a roll (Classic);
+- `dice_due(hand)`: whether a hand that does not read dice objects waits for a roll (Classic), and `resume(hand,
+  roll)` (optional): give it the roll so it goes on in place, instead of a new run of the hand;
 - `held(hand, seat)`: the cards a seat shows at the reveal;
 - `step_args`: verb -> the names an `act` step may carry besides seat and verb (none: no others);
 - `translate(hand, seat, verb, args)`: a table's step (counts and sources, no card names) as the hand's
