@@ -32,3 +32,22 @@ def test_real_cards_give_the_results_of_the_deck(variant, preset, seed, players)
         total = total or online.total_credits()
         assert real.game.total_credits() == total  # credits conserved, hand after hand
     assert real.game.over == online.over
+
+
+NAMING = [(name, preset) for name, preset in CASES if name != "classic"]
+
+
+def pots_without_draws(summary):
+    return [{k: v for k, v in pot.items() if k != "draws"} for pot in summary["pots"]]
+
+
+@pytest.mark.parametrize(("variant", "preset"), NAMING)
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5))
+def test_naming_the_winners_pays_what_showing_would(variant, preset, seed, players):
+    for online, real in play_twins(variant, preset, seed, players=players, max_hands=5, name_winners=True):
+        assert pots_without_draws(real.game.results[-1]) == pots_without_draws(online.results[-1])
+        assert real.game.results[-1].get("sabacc_pot") == online.results[-1].get("sabacc_pot")
+        assert real.stacks == online.stacks
+        assert (real.game.carry, real.game.pools) == (online.carry, online.pools)
+        assert real.game.total_credits() == online.total_credits()

@@ -44,7 +44,9 @@ def tie_cards(variant: str, hand) -> list:
     return [card for record in hand._log if record.kind in kinds for card in record.cards]
 
 
-def play_twins(variant: str, preset: str, seed: int, players: int = 3, max_hands: int = 6, stack: int = 30):
+def play_twins(
+    variant: str, preset: str, seed: int, players: int = 3, max_hands: int = 6, stack: int = 30, name_winners=False
+):
     rng = random.Random(seed)
     options = build_options(variant, preset, {"hands": max_hands} if "hands" in _option_names(variant) else {})
     names = [(f"P{i}", stack) for i in range(players)]
@@ -80,6 +82,10 @@ def play_twins(variant: str, preset: str, seed: int, players: int = 3, max_hands
             elif d["due"] == "dice":
                 real.step({"step": "dice", "dice": _dice(variant, hand, rolls_used)})
                 rolls_used += 1
+            elif d["due"] == "reveal" and name_winners:
+                assert hand.is_complete
+                for step in _named(hand, d):
+                    real.step(step)
             elif d["due"] == "reveal":
                 assert hand.is_complete
                 shown = _shown(variant, hand, last_held)
@@ -117,3 +123,15 @@ def _shown(variant: str, hand, last_held: dict) -> dict:
         shown = {s: list(cards) for s, (cards, _field) in hand.revealed_cards.items()}
         return {**last_held, **shown}
     return {**last_held, **hand.showdown_cards()}
+
+
+def _named(hand, due: dict) -> list[dict]:
+    """The winners the deck's hand paid, named pot by pot (then the Sabacc pot, where there is one)."""
+    steps = [
+        {"step": "winners", "pot": row["pot"], "seats": list(hand.awards[row["pot"]]["winners"])}
+        for row in due["or_name_winners"]
+    ]
+    award = getattr(hand, "sabacc_award", None)
+    if award is not None:
+        steps.append({"step": "winners", "pot": "sabacc", "seats": list(award["winners"])})
+    return steps
