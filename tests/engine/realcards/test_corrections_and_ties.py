@@ -5,7 +5,7 @@ import hashlib
 import pytest
 
 from games.engine.coruscant.dice import dice_from_seed
-from games.engine.errors import InvalidSelection, WrongPhase
+from games.engine.errors import IllegalAction, InvalidSelection, WrongPhase
 from games.engine.realcards.due import due
 from games.engine.shuffle import server_seed
 from tests.engine.realcards.helpers import MASTER, coruscant_to_reveal, table
@@ -222,3 +222,21 @@ def test_the_roller_is_named_as_the_option_says():
     game = table()
     game.step({"step": "deal"})
     assert due(game)["roller"] == 0 and due(game)["says"].startswith("P0: roll the gold and silver dice")
+
+
+def test_between_hands_a_casino_table_takes_add_ons_joins_and_leaves_then_closes():
+    game = table(preset="casino", players=3, stack=450)
+    coruscant_to_reveal(game, keep=1, fold=(1, 2))
+    with pytest.raises(IllegalAction, match="add_on takes seat, amount; got cards"):
+        game.step({"step": "add_on", "seat": 1, "amount": 50, "cards": ["+1c"]})
+    game.step({"step": "add_on", "seat": 1, "amount": 50})
+    game.step({"step": "join", "name": "Dee", "stack": 200})
+    leaving_with = game.stacks[2]
+    game.step({"step": "leave", "seat": 2})
+    assert credits(game) == 1350 + 50 + 200 - leaving_with
+    coruscant_to_reveal(game, keep=1, fold=(0, 3))
+    assert 2 not in game.game.hand.seats and 3 in game.game.hand.seats
+    game.step({"step": "close"})
+    assert due(game)["due"] == "game_over"
+    with pytest.raises(WrongPhase):
+        game.step({"step": "deal"})
