@@ -20,7 +20,7 @@ def export_document(game: RealCardsGame) -> dict:
     """The game as a `sabacc-realcards/1` document, its result included."""
     document: dict[str, Any] = {"format": FORMAT, "setup": dict(game.setup), "steps": [dict(s) for s in game.steps]}
     if game.game.over:
-        document["seed"] = game.master
+        document["seed"] = game.revealed_seed()
     document["result"] = game_result(game)
     return document
 

@@ -81,5 +81,6 @@ def due(game: Any) -> dict:
         "due": "deal",
         "hand": engine.hands_played + 1,
         "dealer": dealer,
+        "commitment": engine.next_commitment(),  # of the hand's seed, for a roll the site may make
         "says": f"{names[dealer]} deals hand {engine.hands_played + 1}: {game.table.deal_words}",
     }

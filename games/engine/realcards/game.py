@@ -99,6 +99,13 @@ class RealCardsGame:
     def master(self) -> str:
         return self.game._master
 
+    def revealed_seed(self) -> str:
+        """The master seed of the site's rolls, once the game is over (before that, `WrongPhase`): with it anyone
+        can check every site roll against the commitment published before its hand."""
+        if not self.game.over:
+            raise WrongPhase("The seed of the site's rolls is revealed when the game ends.")
+        return self.game._master
+
     def hand_seed(self, number: int) -> str:
         """The hand seed of hand `number` (nobody contributes entropy at a real table): private until the end."""
         return mix_entropy(server_seed(self.game._master, number), [])

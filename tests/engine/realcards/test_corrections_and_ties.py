@@ -104,8 +104,11 @@ def test_a_sudden_demise_asks_each_tied_player_for_one_more_card():
 
 def test_the_site_rolls_from_the_committed_hand_seed():
     game = table()
-    game.step({"step": "deal"})
     seed = server_seed(MASTER, 1)
+    assert due(game)["commitment"] == hashlib.sha256(seed.encode()).hexdigest()  # published before the deal
+    with pytest.raises(WrongPhase, match="revealed when the game ends"):
+        game.revealed_seed()
+    game.step({"step": "deal"})
     assert due(game)["commitment"] == hashlib.sha256(seed.encode()).hexdigest()
     game.step({"step": "dice", "by": "site"})
     assert game.steps[-1]["dice"] == dice_from_seed(seed).to_dict()
