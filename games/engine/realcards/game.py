@@ -28,7 +28,7 @@ from games.engine.realcards.unknown import NeedCard, NeedDice, is_unknown
 from games.engine.realcards.winners import naming_complete, verify_named
 from games.engine.shuffle import mix_entropy, server_seed
 from games.engine.state import Game
-from games.engine.variant import get_variant
+from games.engine.variant import default_variant, get_variant
 from games.engine.variant_options import build_options
 
 # Between-hands steps: the step's name -> (the Game operation, its keyword arguments from the step).
@@ -68,9 +68,9 @@ class RealCardsGame:
         self.steps: list[dict] = []
         self.changes: list[dict] = []  # every step and every undo, in order: the hand's log of corrections
         self.check_site_rolls = False  # a replay whose seed is revealed checks each site roll against it
-        self._reset_hand_state()
+        self._reset_state()
 
-    def _reset_hand_state(self) -> None:
+    def _reset_state(self) -> None:
         self.boards: dict[int, dict[int, Any]] = {}  # hand -> deck slot -> the card shown there
         self.shown: dict[int, dict[Any, list[int]]] = {}  # hand -> seat (or "card") -> slots it filled
         self.dice: dict[int, list[Any]] = {}  # hand -> the rolls entered, in order
@@ -95,10 +95,6 @@ class RealCardsGame:
 
     # ----- queries -----------------------------------------------------------------------------------
 
-    @property
-    def master(self) -> str:
-        return self.game._master
-
     def revealed_seed(self) -> str:
         """The master seed of the site's rolls, once the game is over (before that, `WrongPhase`): with it anyone
         can check every site roll against the commitment published before its hand."""
@@ -106,7 +102,7 @@ class RealCardsGame:
             raise WrongPhase("The seed of the site's rolls is revealed when the game ends.")
         return self.game._master
 
-    def hand_seed(self, number: int) -> str:
+    def _hand_seed(self, number: int) -> str:
         """The hand seed of hand `number` (nobody contributes entropy at a real table): private until the end."""
         return mix_entropy(server_seed(self.game._master, number), [])
 
@@ -157,7 +153,7 @@ class RealCardsGame:
         return last
 
     def _rebuild(self, steps: list[dict], changes: list[dict]) -> None:
-        rebuilt = RealCardsGame(self.setup, master=self.master)
+        rebuilt = RealCardsGame(self.setup, master=self.game._master)
         for index, step in enumerate(steps):
             # Hands shown one after another at the same reveal need one run of the hand, after the last of them.
             later = steps[index + 1] if index + 1 < len(steps) else {}
@@ -227,7 +223,6 @@ class RealCardsGame:
             raise IllegalAction(f"{kind} takes {', '.join(keys) or 'nothing'}: {exc}.") from None
         self._changed = True
         getattr(self.game, name)(**args)
-        self._snapshot = None
 
     def _deal(self) -> None:
         self._refuse_while_waiting("the next deal")
@@ -301,7 +296,7 @@ class RealCardsGame:
         by = step.get("by", "table")
         if by == "site":
             count = len(self.dice.get(number, []))
-            rolled = self.table.dice_document(self.table.site_dice(self.hand_seed(number), self.game.options, count))
+            rolled = self.table.dice_document(self.table.site_dice(self._hand_seed(number), self.game.options, count))
             if "dice" not in step:
                 step["dice"] = rolled  # kept with the step: undo and replays use the roll, not the seed
             elif self.check_site_rolls and step["dice"] != rolled:
@@ -448,7 +443,7 @@ def _checked_setup(setup: dict) -> dict:
     extra = sorted(set(setup) - allowed)
     if extra:
         raise IllegalAction(f"Unknown setup fields {', '.join(extra)}; the fields are {', '.join(sorted(allowed))}.")
-    variant = get_variant(setup.get("variant")).name
+    variant = (default_variant() if setup.get("variant") is None else get_variant(setup["variant"])).name
     presets = get_variant(variant).presets
     preset = setup.get("preset") or next(iter(presets))
     players = setup.get("players")

@@ -243,3 +243,15 @@ def test_between_hands_a_casino_table_takes_add_ons_joins_and_leaves_then_closes
     assert due(game)["due"] == "game_over"
     with pytest.raises(WrongPhase):
         game.step({"step": "deal"})
+
+
+def test_a_reveal_is_corrected_after_a_between_hands_step_too():
+    game = table()
+    coruscant_to_reveal(game, keep=2)
+    for seat, cards in ((1, ["+3c", "-3c"]), (2, ["+3s", "-2s"]), (0, ["+5t", "-5s"])):
+        game.step({"step": "reveal", "seat": seat, "cards": cards})
+    game.step({"step": "levels", "ante": 4, "small_blind": 0, "big_blind": 0})
+    game.step({"step": "reveal", "seat": 1, "cards": ["+3c", "-2c"]})
+    assert game.results()[-1]["pots"][0]["winners"] == ["P0"]
+    game.step({"step": "deal"})
+    assert game.game.hand.forced == {2: 4, 0: 4, 1: 4}
