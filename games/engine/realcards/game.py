@@ -22,7 +22,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.engine.errors import EngineError, IllegalAction, InvalidCard, InvalidSelection, WrongPhase
+from games.engine.errors import EngineError, IllegalAction, InvalidSelection, WrongPhase
+from games.engine.realcards.due import due
 from games.engine.realcards.tables import table_for, table_variant
 from games.engine.realcards.unknown import NeedCard, NeedDice, is_unknown
 from games.engine.realcards.winners import naming_complete, verify_named
@@ -165,6 +166,7 @@ class RealCardsGame:
         rebuilt.check_site_rolls = self.check_site_rolls
         self.__dict__.clear()
         self.__dict__.update(rebuilt.__dict__)
+        self.game.variant._game = self  # the variant asks this game (not the one built) for its cards and rolls
 
     def _apply(self, step: dict) -> None:
         if not isinstance(step, dict) or step.get("step") not in STEPS:
@@ -323,10 +325,7 @@ class RealCardsGame:
             self._rerun()
 
     def _parse(self, text: object) -> Any:
-        try:
-            return self.base.parse_card(text)
-        except InvalidCard as exc:
-            raise InvalidCard(f"{exc}") from None
+        return self.base.parse_card(text)  # `InvalidCard` says what a card looks like
 
     def _check_cards(self, number: int, cards: list, replacing: list[int]) -> None:
         """Each card exists in the deck and is not shown more often than the deck holds it in this hand."""
@@ -355,10 +354,10 @@ class RealCardsGame:
             raise IllegalAction(f"{names[seat]} folded; folded hands are never shown.")
         if self.named.get(number):
             raise WrongPhase("The table named this hand's winners; undo the naming to show the cards instead.")
-        named = step.get("hand", number)
-        if named != number:
+        told = step.get("hand", number)
+        if told != number:
             raise WrongPhase(
-                f"Hand {named!r} is not the hand at the table (hand {number}): a hand's reveal can be corrected "
+                f"Hand {told!r} is not the hand at the table (hand {number}): a hand's reveal can be corrected "
                 "only until the next hand is dealt."
             )
         earlier = self.shown.get(number, {}).get(seat)
@@ -410,8 +409,6 @@ class RealCardsGame:
             self._rerun()
 
     def _waiting_words(self) -> str:
-        from games.engine.realcards.due import due
-
         return due(self)["says"]
 
     # ----- results ------------------------------------------------------------------------------------

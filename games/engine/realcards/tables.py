@@ -41,7 +41,8 @@ def table_for(name: str) -> Any:
 def table_variant(base: Variant, game: Any) -> Variant:
     """`base` as a real-cards game runs it: the same class (so every hand, betting and pot rule is the variant's
     own), with a deck of unknown cards (those shown already in place), dice from the table's entries, and
-    nothing encoded for a saved state (the real-cards game keeps its steps instead)."""
+    nothing encoded for a saved state (the real-cards game keeps its steps instead). One per real-cards game: its
+    copies of the engine's game share it, and a copy of the whole real-cards game gets its own."""
     cls = type(base)
     real = _REAL_CLASSES.get(cls)
     if real is None:
@@ -80,10 +81,6 @@ def _nothing(self, *args: Any) -> str:
     return ""
 
 
-def _same(self, memo: dict) -> Variant:
-    return self
-
-
 _OVERRIDES = {
     "deck": _deck,
     "roll": _roll,
@@ -91,6 +88,5 @@ _OVERRIDES = {
     "encode_action": _nothing,
     "encode_cards": _nothing,
     "encode_dice": _nothing,
-    "__deepcopy__": _same,
 }
 _REAL_CLASSES: dict[type, type] = {}

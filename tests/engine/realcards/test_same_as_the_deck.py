@@ -51,3 +51,16 @@ def test_naming_the_winners_pays_what_showing_would(variant, preset, seed, playe
         assert real.stacks == online.stacks
         assert (real.game.carry, real.game.pools) == (online.carry, online.pools)
         assert real.game.total_credits() == online.total_credits()
+
+
+@pytest.mark.parametrize("variant", ["coruscant_shift", "corellian_spike", "classic"])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
+def test_undoing_and_retaking_steps_changes_nothing(variant, seed, players):
+    preset = next(iter(get_variant(variant).presets))
+    for online, real in play_twins(variant, preset, seed, players=players, max_hands=4, undo_rate=0.3):
+        assert real.game.results[-1] == online.results[-1]
+        assert real.stacks == online.stacks
+        assert real.game.total_credits() == online.total_credits()
+    undone = [change for change in real.changes if "undid" in change]
+    assert len(real.changes) == len(real.steps) + 2 * len(undone)

@@ -45,8 +45,17 @@ def tie_cards(variant: str, hand) -> list:
 
 
 def play_twins(
-    variant: str, preset: str, seed: int, players: int = 3, max_hands: int = 6, stack: int = 30, name_winners=False
+    variant: str,
+    preset: str,
+    seed: int,
+    players: int = 3,
+    max_hands: int = 6,
+    stack: int = 30,
+    name_winners=False,
+    undo_rate: float = 0.0,
 ):
+    """Yield (the deck's game, the real-cards game) after each hand. With `undo_rate`, that share of the real
+    steps is taken back and taken again at once (a mis-tap corrected by the same tap)."""
     rng = random.Random(seed)
     options = build_options(variant, preset, {"hands": max_hands} if "hands" in _option_names(variant) else {})
     names = [(f"P{i}", stack) for i in range(players)]
@@ -59,6 +68,8 @@ def play_twins(
         "dealer": 0,
     }
     real = RealCardsGame(setup, master="0" * 32)
+    if undo_rate:
+        real = _Retaking(real, random.Random(seed + 1), undo_rate)
     bots = {s: RandomBot(random.Random(rng.random())) for s in range(players)}
     hands = 0
     while not online.over and online.can_start_hand() and hands < max_hands:
@@ -135,3 +146,19 @@ def _named(hand, due: dict) -> list[dict]:
     if award is not None:
         steps.append({"step": "winners", "pot": "sabacc", "seats": list(award["winners"])})
     return steps
+
+
+class _Retaking:
+    """A real-cards game whose steps are now and then undone and taken again."""
+
+    def __init__(self, game: RealCardsGame, rng: random.Random, rate: float) -> None:
+        self.__dict__["_game"], self.__dict__["_rng"], self.__dict__["_rate"] = game, rng, rate
+
+    def step(self, step: dict) -> None:
+        self._game.step(step)
+        if self._rng.random() < self._rate:
+            taken = self._game.undo()
+            self._game.step(taken)
+
+    def __getattr__(self, name: str):
+        return getattr(self._game, name)
