@@ -153,3 +153,15 @@ def test_an_act_names_no_card():
         spike.step({"step": "act", "seat": seat, "verb": "trade", "source": "deck", "card": "+1c"})
     choices = due(spike)["choices"][seat]
     assert "cards" not in choices and choices["trade_from"]
+
+
+def test_verify_step_and_can_step_only_ask():
+    game = table()
+    coruscant_to_reveal(game, keep=2)
+    before = snapshot(game)
+    game.verify_step({"step": "reveal", "seat": 1, "cards": ["+3c", "-3c"]})
+    assert game.can_step({"step": "reveal", "seat": 2, "cards": ["+3s", "-2s"]})
+    assert not game.can_step({"step": "reveal", "seat": 2, "cards": ["+3s", "+3s"]})
+    assert not game.can_step({"step": "deal"})
+    assert snapshot(game) == before
+    assert game.game.variant._game is game
