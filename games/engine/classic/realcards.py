@@ -43,6 +43,9 @@ class TableChance:
 
 
 class ClassicTable:
+    # Pots need the cards (bombing out, penalties); only a lone player after folds may decline to show.
+    naming = "after_folds"
+    has_sabacc_pot = True
     step_args = {
         "draw": ("unlock", "lock"),
         "trade": ("unlock", "lock"),
@@ -117,3 +120,8 @@ class ClassicTable:
             if key in data:
                 data[f"{key}_count"] = len(data.pop(key))
         return data
+
+    def settle(self, hand: Any, named: dict) -> None:
+        """A lone player after folds who does not show: the pots are paid; the Sabacc pot stays where it is."""
+        hand._pay_sabacc_pot([])
+        hand._end()

@@ -14,6 +14,7 @@ BET_VERBS = ("check", "call", "bet", "raise", "fold", "allin")
 
 
 class CoruscantTable:
+    naming = "all"  # the table may name every pot's winners instead of showing
     has_sabacc_pot = False
     step_args = {"select": ("count",), "bet": ("amount",), "raise": ("amount",)}
     deal_words = "deal five cards each, one at a time, clockwise from the dealer's left"

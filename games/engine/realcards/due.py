@@ -8,7 +8,7 @@ choices; or the next deal, by whom.
 
 from typing import Any
 
-from games.engine.realcards.winners import open_pots
+from games.engine.realcards.winners import may_name, open_pots
 
 
 def due(game: Any) -> dict:
@@ -51,7 +51,7 @@ def due(game: Any) -> dict:
             shows = [{"seat": s, "player": names[s], "cards": len(game.unknown_of(s))} for s in pending]
             words = ", ".join(f"{row['player']} ({row['cards']})" for row in shows)
             data = {"due": "reveal", "hand": hand.number, "seats": shows, "says": f"show the hands still in: {words}"}
-            if getattr(game.table, "settle", None) is not None and not game.shown.get(hand.number):
+            if may_name(game) and not game.shown.get(hand.number):
                 data["or_name_winners"] = pots
             return data
         return {

@@ -18,7 +18,9 @@ imports a variant package):
 - `step_args`: verb -> the names an `act` step may carry besides seat and verb (none: no others);
 - `translate(hand, seat, verb, args)`: a table's step (counts and sources, no card names) as the hand's
   `act` arguments (naming the unknown cards the step moves);
-- `choices(hand, seat, legal)`: the legal choices of the seat in words a table can enter.
+- `choices(hand, seat, legal)`: the legal choices of the seat in words a table can enter;
+- `naming` (`"all"`, `"after_folds"` or absent), `has_sabacc_pot` and `settle(hand, named)`: whether and how
+  the winners a table names are paid instead of shown cards (`winners.py`).
 """
 
 from typing import Any

@@ -14,6 +14,7 @@ from games.engine.ties import split
 
 
 class SpikeTable:
+    naming = "all"  # the table may name every pot's winners instead of showing
     has_sabacc_pot = True
     step_args = {"trade": ("source",), "buy": ("source",), "bet": ("amount",), "raise": ("amount",)}
     deal_words = "deal two cards each, one at a time from the dealer's left, then turn up the next card"

@@ -255,3 +255,27 @@ def test_a_reveal_is_corrected_after_a_between_hands_step_too():
     assert game.results()[-1]["pots"][0]["winners"] == ["P0"]
     game.step({"step": "deal"})
     assert game.game.hand.forced == {2: 4, 0: 4, 1: 4}
+
+
+@pytest.mark.parametrize(("variant", "preset"), [("classic", "classic"), ("corellian_spike", "galaxy_series")])
+def test_a_lone_player_after_folds_may_decline_to_show(variant, preset):
+    game = table(variant=variant, preset=preset, players=2)
+    game.step({"step": "deal"})
+    while (d := due(game))["due"] in ("act", "dice"):
+        if d["due"] == "dice":
+            game.step({"step": "dice", "dice": [1, 2]})
+            continue
+        seat = d["seats"][0]
+        verbs = d["choices"][seat]["verbs"]
+        game.step({"step": "act", "seat": seat, "verb": "fold" if "fold" in verbs else "stand"})
+    assert d["due"] == "reveal" and d["or_name_winners"] == []
+    (row,) = d["seats"]
+    with pytest.raises(IllegalAction):
+        game.step({"step": "winners", "pot": 0, "seats": [row["seat"]]})  # the pots are paid already
+    if variant == "classic":
+        with pytest.raises(IllegalAction, match="taken by showing the hand"):
+            game.step({"step": "winners", "pot": "sabacc", "seats": [row["seat"]]})
+    game.step({"step": "winners", "pot": "sabacc", "seats": []})
+    assert due(game)["due"] == "deal"
+    assert game.results()[-1]["sabacc_pot"] != 0 and credits(game) == 200
+    assert game.game.pools  # the Sabacc pot stays for the next hand
