@@ -23,6 +23,21 @@ def finished_spike_game():
     return last_table("corellian_spike", "galaxy_series", 7)
 
 
+def site_rolled_game():
+    """A finished Halcyon game of two, every roll the site's, every hand folded at the first turn."""
+    game = table(preset="halcyon", players=2, stack=10)
+    while not game.game.over:
+        game.step({"step": "deal"})
+        game.step({"step": "dice", "by": "site"})
+        while game.game.waiting_for() and not game.game.hand.is_complete:
+            seat = game.game.waiting_for()[0]
+            if game.game.hand.phase in ("select", "improve"):
+                game.step({"step": "act", "seat": seat, "verb": "select", "count": 0})
+            else:
+                game.step({"step": "act", "seat": seat, "verb": "fold"})
+    return game
+
+
 def test_a_document_round_trips_to_the_same_result():
     for variant, preset in (
         ("coruscant_shift", "better"),
@@ -48,16 +63,7 @@ def test_the_seed_is_in_the_document_only_once_the_game_is_over():
 
 
 def test_site_rolls_are_checked_against_a_revealed_seed():
-    game = table(preset="halcyon", players=2, stack=10)
-    while not game.game.over:
-        game.step({"step": "deal"})
-        game.step({"step": "dice", "by": "site"})
-        while True:
-            seat = game.game.waiting_for()[0] if game.game.waiting_for() else None
-            if seat is None or game.game.hand.is_complete:
-                break
-            verb = "select" if game.game.hand.phase in ("select", "improve") else "fold"
-            game.step({"step": "act", "seat": seat, "verb": verb, **({"count": 0} if verb == "select" else {})})
+    game = site_rolled_game()
     document = export_document(game)
     assert document["seed"] == MASTER
     play_document(document)  # every site roll matches the seed
@@ -123,3 +129,18 @@ def test_steps_are_grouped_by_hand_for_a_history():
     assert hands[0] == [{"step": "levels", "ante": 3, "small_blind": 0, "big_blind": 0}]
     assert hands[1][0] == {"step": "deal"} and hands[2][0] == {"step": "deal"}
     assert sum(len(v) for v in hands.values()) == len(game.steps)
+
+
+def test_manage_py_replay_verify_checks_a_finished_games_site_rolls(tmp_path):
+    game = site_rolled_game()
+    document = export_document(game)
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(document))
+    out, err = io.StringIO(), io.StringIO()
+    call_command("replay", str(path), "--verify", stdout=out, stderr=err)
+    assert out.getvalue().strip() == f"verified: {game.game.hands_played} site rolls"
+    del document["seed"]
+    path.write_text(json.dumps(document))
+    with pytest.raises(SystemExit) as exited:
+        call_command("replay", str(path), "--verify", stdout=io.StringIO(), stderr=(err := io.StringIO()))
+    assert exited.value.code == 2 and "has no seed" in err.getvalue()
