@@ -22,6 +22,7 @@ from league.models import (
     Visibility,
 )
 from league.permissions import can_see_claim_code
+from league.services import LEAGUE_FIELDS
 
 
 class VisibleOnly:
@@ -74,19 +75,7 @@ class BuyInPolicyOutput(serializers.ModelSerializer):
 
 
 class BuyInPolicySerializer(StrictModelInput):
-    class Meta:
-        model = BuyInPolicy
-        fields = [
-            "id",
-            "name",
-            "buy_in",
-            "rebuys_allowed",
-            "max_rebuys",
-            "rebuy_amount",
-            "addon_allowed",
-            "addon_amount",
-        ]
-        read_only_fields = ["id"]
+    Meta = BuyInPolicyOutput.Meta  # what it reads is what it writes
 
 
 class DenominationSerializer(serializers.ModelSerializer):
@@ -142,26 +131,7 @@ class LeagueOutput(serializers.ModelSerializer):
 
     class Meta:
         model = League
-        fields = [
-            "id",
-            "name",
-            "slug",
-            "description",
-            "visibility",
-            "variant",
-            "preset",
-            "option_overrides",
-            "chip_set",
-            "buy_in_policy",
-            "points_formula",
-            "points_parameters",
-            "tie_breakers",
-            "best_n",
-            "min_players",
-            "ties_share_better_place",
-            "members_may_open_tables",
-            "created_at",
-        ]
+        fields = ["id", *LEAGUE_FIELDS, "created_at"]
 
 
 class LeagueInput(StrictInput):

@@ -157,17 +157,7 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
     def standings_csv(self, request: Request, slug: str) -> HttpResponse:
         league = self._league(request, slug)
         season = _season_of(request, league)
-        header = [
-            "rank",
-            "player",
-            "points",
-            "wins",
-            "net_credits",
-            "average_place",
-            "events_played",
-            "events_counted",
-            "biggest_pot",
-        ]
+        header = ["rank", "player", *selectors.STANDING_COLUMNS[3:]]  # the player by name, not by id
         rows = [
             [row["display_name"] if key == "player" else row[key] for key in header]
             for row in selectors.standings_rows(league=league, season=season)

@@ -1,5 +1,6 @@
 """Helpers every league service uses: the audit row, plain values for it, refusing unknown fields."""
 
+from collections.abc import Collection
 from datetime import date, datetime
 from typing import Any
 
@@ -38,8 +39,8 @@ def plain(value: Any) -> Any:
     return value
 
 
-def refuse_unknown_fields(fields: dict[str, Any], allowed: set[str], what: str) -> None:
-    unknown = set(fields) - allowed
+def refuse_unknown_fields(fields: dict[str, Any], allowed: Collection[str], what: str) -> None:
+    unknown = set(fields) - set(allowed)
     if unknown:
         raise ApplicationError(
             f"Unknown {what} fields: {', '.join(sorted(unknown))}; allowed: {', '.join(sorted(allowed))}."

@@ -17,7 +17,8 @@ from league.services.locks import lock_league, lock_season
 from league.services.players import player_for_user
 from league.services.rules import check_rules, check_season_rules
 
-LEAGUE_FIELDS = {
+# What an organiser may set on a league, in the order the API lists them.
+LEAGUE_FIELDS = (
     "name",
     "slug",
     "description",
@@ -34,7 +35,7 @@ LEAGUE_FIELDS = {
     "min_players",
     "ties_share_better_place",
     "members_may_open_tables",
-}
+)
 
 
 def _check_league_text(fields: dict[str, Any]) -> None:
