@@ -26,6 +26,15 @@ def audit(
     )
 
 
+def save_audited(*, actor: Actor, obj: Model, fields: dict[str, Any], action: str, league: League) -> None:
+    """Set `fields` on `obj`, save it, and audit what they were before and are after."""
+    before = {key: plain(getattr(obj, key)) for key in fields}
+    for key, value in fields.items():
+        setattr(obj, key, value)
+    obj.save()
+    audit(actor=actor, action=action, obj=obj, league=league, data={"before": before, "after": plain(fields)})
+
+
 def plain(value: Any) -> Any:
     """A value as JSON can hold it (model instances as their id, dates as ISO text)."""
     if isinstance(value, dict):
