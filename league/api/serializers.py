@@ -22,7 +22,7 @@ from league.models import (
     Visibility,
 )
 from league.permissions import can_see_claim_code
-from league.services import LEAGUE_FIELDS
+from league.services import EVENT_FIELDS, LEAGUE_FIELDS, SEASON_FIELDS
 
 
 class VisibleOnly:
@@ -164,19 +164,7 @@ class SeasonOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Season
-        fields = [
-            "id",
-            "league",
-            "name",
-            "starts_on",
-            "ends_on",
-            "variant",
-            "preset",
-            "option_overrides",
-            "points_formula",
-            "points_parameters",
-            "buy_in_policy",
-        ]
+        fields = ["id", "league", *SEASON_FIELDS]
 
 
 class SeasonInput(StrictInput):
@@ -262,19 +250,7 @@ class EventOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Event
-        fields = [
-            "tables",
-            "id",
-            "league",
-            "season",
-            "name",
-            "kind",
-            "status",
-            "starts_at",
-            "chip_set",
-            "buy_in_policy",
-            "counts_for_standings",
-        ]
+        fields = ["tables", "id", "league", "season", *EVENT_FIELDS]
 
 
 class EventInput(StrictInput):

@@ -28,7 +28,8 @@ from league.models import (
 from league.services.common import audit, check_text, refuse_unknown_fields, save_audited
 from league.services.locks import lock_event, lock_league
 
-EVENT_FIELDS = {"name", "kind", "status", "starts_at", "chip_set", "buy_in_policy", "counts_for_standings"}
+# What an organiser may set on an event, in the order the API lists them.
+EVENT_FIELDS = ("name", "kind", "status", "starts_at", "chip_set", "buy_in_policy", "counts_for_standings")
 BUY_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON)
 
 

@@ -203,7 +203,8 @@ def membership_remove(*, actor: Actor, membership: Membership) -> None:
     membership.delete()
 
 
-SEASON_FIELDS = {
+# What an organiser may set on a season, in the order the API lists them.
+SEASON_FIELDS = (
     "name",
     "starts_on",
     "ends_on",
@@ -213,7 +214,7 @@ SEASON_FIELDS = {
     "points_formula",
     "points_parameters",
     "buy_in_policy",
-}
+)
 
 
 def _check_season_text(fields: dict[str, Any]) -> None:

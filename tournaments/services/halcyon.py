@@ -371,17 +371,7 @@ def tournament_halcyon_online_record(*, actor: Actor, tournament: Tournament, ta
     table = OnlineTable.objects.filter(pk=opened.data["online_table"]).select_related("game").first()
     if table is None or table.status != TableStatus.FINISHED:
         raise ConflictError(f"Table {table_number}'s online game is not finished; it is recorded when it ends.")
-    document = table.game.replay_document if table.game is not None else None
-    if not document:
-        raise ConflictError(f"Online table {table.pk}'s game has no replay to record; enter the game instead.")
-    return _record(
-        actor=actor,
-        tournament=tournament,
-        table_number=table_number,
-        replay=document,
-        players={seat.name: seat.player_id for seat in table.seats.all()},
-        online_table=table.pk,
-    )
+    return _record_online(actor=actor, tournament=tournament, table=table, table_number=table_number)
 
 
 @retry_on_conflict
@@ -406,16 +396,21 @@ def tournament_halcyon_online_result(*, table_id: int) -> dict | None:
     if opened.data["round"] != current_round(tournament):
         logger.warning("Halcyon online table %s belongs to round %s, not the round being played", table_id, opened.data)
         return None
+    return _record_online(actor=None, tournament=tournament, table=table, table_number=table.tournament_table)
+
+
+def _record_online(*, actor: Actor | None, tournament: Tournament, table: OnlineTable, table_number: int) -> dict:
+    """A finished online table's game recorded into the round from its replay; refused when it has none."""
     document = table.game.replay_document if table.game is not None else None
     if not document:
-        raise ConflictError(f"Online table {table_id}'s game has no replay to record; enter the game instead.")
+        raise ConflictError(f"Online table {table.pk}'s game has no replay to record; enter the game instead.")
     return _record(
-        actor=None,
+        actor=actor,
         tournament=tournament,
-        table_number=table.tournament_table,
+        table_number=table_number,
         replay=document,
         players={seat.name: seat.player_id for seat in table.seats.all()},
-        online_table=table_id,
+        online_table=table.pk,
     )
 
 
