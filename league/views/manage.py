@@ -84,14 +84,16 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any], status
     return render(request, template, context, status=status)
 
 
-def _saved(request: HttpRequest, form: Form, save: Callable[[], T]) -> T | None:
+def form_saved(request: HttpRequest, form: Form, save: Callable[[], T], *, field: str | None = None) -> T | None:
     """What the service call `save` returns for a valid POST of the form; None when the form is not sent, not
-    valid, or refused by the service (the refusal shown beside the field it names)."""
+    valid, or refused by the service (the refusal shown beside the field it names, else beside `field`)."""
     if request.method != "POST" or not form.is_valid():
         return None
     try:
         return save()
     except ApplicationError as exc:
+        if field is not None:
+            exc.extra.setdefault("field", field)
         forms.show_error(form, exc)
         return None
 
@@ -151,9 +153,11 @@ def _league_form_page(request: HttpRequest, league: League | None) -> HttpRespon
     elif request.method == "POST":
         form = forms.LeagueForm(request.POST, league=league)
         if league is None:
-            saved = _saved(request, form, lambda: services.league_create(actor=request.user, **form.service_fields()))
+            saved = form_saved(
+                request, form, lambda: services.league_create(actor=request.user, **form.service_fields())
+            )
         else:
-            saved = _saved(request, form, _changes(request, form, services.league_update, league, league=league))
+            saved = form_saved(request, form, _changes(request, form, services.league_update, league, league=league))
         if saved is not None:
             asked = form.cleaned_data.get("slug")
             moved = (
@@ -301,7 +305,7 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's seasons and a form for a new one."""
     league = _league(request, slug)
     form = forms.SeasonForm(request.POST or None, league=league, initial={"starts_on": timezone.localdate()})
-    season = _saved(
+    season = form_saved(
         request, form, lambda: services.season_create(actor=request.user, league=league, **form.service_fields())
     )
     if season is not None:
@@ -323,7 +327,7 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
     season = visible_or_404(request, Season.objects.select_related("league"), "league", pk=pk)
     league = managed_league(request, season.league)
     form = forms.SeasonForm(request.POST or None, season=season)
-    if _saved(request, form, _changes(request, form, services.season_update, season, season=season)):
+    if form_saved(request, form, _changes(request, form, services.season_update, season, season=season)):
         messages.success(request, f"Season {form.cleaned_data['name']} is saved.")
         return redirect("manage-seasons", slug=league.slug)
     status = _status(form)
@@ -371,23 +375,20 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
 def member_add_guest(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug)
     form = forms.GuestForm(request.POST)
-    if form.is_valid():
-        try:
-            with transaction.atomic():  # the guest and their membership, or neither
-                services.refuse_namesake(
-                    actor=request.user,
-                    display_name=form.cleaned_data["display_name"],
-                    league=league,
-                    confirm_duplicate=form.cleaned_data["confirm_duplicate"],
-                )
-                player = services.player_create(actor=request.user, display_name=form.cleaned_data["display_name"])
-                services.membership_add(actor=request.user, league=league, player=player, role=Role.PLAYER)
-        except ApplicationError as exc:
-            exc.extra.setdefault("field", "display_name")
-            forms.show_error(form, exc)
-        else:
-            messages.success(request, f"{player.display_name} is added as a guest; share their claim code below.")
-            return redirect("manage-members", slug=league.slug)
+
+    @transaction.atomic  # the guest and their membership, or neither
+    def add() -> Player:
+        name = form.cleaned_data["display_name"]
+        confirm = form.cleaned_data["confirm_duplicate"]
+        services.refuse_namesake(actor=request.user, display_name=name, league=league, confirm_duplicate=confirm)
+        player = services.player_create(actor=request.user, display_name=name)
+        services.membership_add(actor=request.user, league=league, player=player, role=Role.PLAYER)
+        return player
+
+    player = form_saved(request, form, add, field="display_name")
+    if player is not None:
+        messages.success(request, f"{player.display_name} is added as a guest; share their claim code below.")
+        return redirect("manage-members", slug=league.slug)
     return _members_page(request, league, guest_form=form, status=409 if form.namesake else 400)
 
 
@@ -466,7 +467,7 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.fields["season"].queryset.exists():
         messages.info(request, "An event belongs to a season: create the league's first season.")
         return redirect("manage-seasons", slug=league.slug)
-    event = _saved(
+    event = form_saved(
         request,
         form,
         lambda: services.event_create(actor=request.user, season=form.cleaned_data["season"], **form.service_fields()),
@@ -483,7 +484,7 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
 def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     event = managed_event(request, pk)
     form = forms.EventEditForm(request.POST or None, event=event)
-    if _saved(request, form, _changes(request, form, services.event_update, event, event=event)):
+    if form_saved(request, form, _changes(request, form, services.event_update, event, event=event)):
         messages.success(request, f"{form.cleaned_data['name']} is saved.")
         return redirect("manage-event", pk=event.pk)
     status = _status(form)
