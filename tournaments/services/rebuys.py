@@ -16,7 +16,7 @@ from league import services as league_services
 from league.models import LedgerKind, Player
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament
 from tournaments.selectors import registration_open as _registration_open
-from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _seated
+from tournaments.services.common import MAX_STACK, _audit, _book, _check_manager, _field_changed, _lock, _seated
 from tournaments.services.seats import _seat_late
 
 
@@ -108,9 +108,7 @@ def tournament_rebuy(
         _seat_late(tournament, registration)
     registration.save()
     _field_changed(tournament)
-    league_services.audit(
-        actor=actor, action=f"tournament_{kind}", obj=registration, league=tournament.event.season.league
-    )
+    _audit(actor=actor, tournament=tournament, action=f"tournament_{kind}", obj=registration)
     return registration
 
 
