@@ -21,6 +21,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from config.errors import ApplicationError
+from config.inputs import parse_whole_number, whole_number_or
 from games.engine.bots import BOTS
 from games.engine.classic.cards import SUIT_NAMES as CLASSIC_SUITS
 from games.engine.options import variant_presets
@@ -326,9 +327,11 @@ def play_now(request: HttpRequest) -> HttpResponse:
             actor=request.user,
             variant=variant or casual.DEFAULT_VARIANT,
             preset=preset or None,
-            seats=_number(request.POST.get("seats") or str(casual.DEFAULT_SEATS), "Seats"),
+            seats=parse_whole_number(request.POST.get("seats") or str(casual.DEFAULT_SEATS), "Seats"),
             bot_kind=request.POST.get("bot") or casual.DEFAULT_BOT,
-            turn_seconds=_number(request.POST.get("turn_seconds") or str(casual.DEFAULT_TURN_SECONDS), "The turn time"),
+            turn_seconds=parse_whole_number(
+                request.POST.get("turn_seconds") or str(casual.DEFAULT_TURN_SECONDS), "The turn time"
+            ),
         )
     except ApplicationError as exc:
         messages.error(request, exc.message)
@@ -367,21 +370,14 @@ def table_open(request: HttpRequest) -> HttpResponse:
             actor=request.user,
             event=event,
             name=request.POST.get("name", ""),
-            seats=_number(request.POST.get("seats"), "Seats"),
-            turn_seconds=_number(request.POST.get("turn_seconds"), "The turn time"),
+            seats=parse_whole_number(request.POST.get("seats"), "Seats"),
+            turn_seconds=parse_whole_number(request.POST.get("turn_seconds"), "The turn time"),
             preset=request.POST.get("preset") or None,
         )
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect("online-lobby")
     return redirect("online-table", pk=table.pk)
-
-
-def _number(raw: str | None, what: str) -> int:
-    try:
-        return int(raw or "")
-    except ValueError:
-        raise ApplicationError(f"{what} must be a whole number; got {raw!r}.") from None
 
 
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -405,7 +401,7 @@ def table_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     user = request.user
     user.is_authenticated  # noqa: B018 (resolve the lazy user here, not inside the stream)
     raw = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
-    since = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
+    since = whole_number_or(raw, None, signed=False)
 
     def read() -> tuple[int | None, OnlineTable | None]:
         """The table's row now (one read, shared by every stream of this table that the same change woke)."""
@@ -522,13 +518,13 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
             table=table,
             verb=post.get("verb", ""),
             cards=post.getlist("cards"),
-            amount=_number(amount, "The amount") if amount else None,
+            amount=parse_whole_number(amount, "The amount") if amount else None,
             card=post.get("card") or None,
             source=post.get("source") or None,
             unlock=post.get("unlock") or None,
             lock=post.get("lock") or None,
             call_hand=post.get("call_hand") in ("1", "true", "on"),
-            version=_number(post.get("version"), "The version"),
+            version=parse_whole_number(post.get("version"), "The version"),
             key=post.get("key") or uuid.uuid4().hex,
         )
     except ApplicationError as exc:
@@ -537,13 +533,6 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # ----- hand history and seeds -------------------------------------------------------------------------------
-
-
-def _int_or(raw: str | None, default: int) -> int:
-    try:
-        return int(raw) if raw is not None else default
-    except ValueError:
-        return default
 
 
 def table_hands(request: HttpRequest, pk: int) -> HttpResponse:
@@ -576,7 +565,7 @@ def table_history_download(request: HttpRequest, pk: int) -> JsonResponse:
     history = hands.public_table_history(table)
     raw = request.GET.get("hand")
     if raw is not None:
-        number = _int_or(raw, 0)
+        number = whole_number_or(raw, 0)
         if not 1 <= number <= len(history["hands"]):
             return JsonResponse(
                 {"detail": f"This table has finished hands 1 to {len(history['hands'])}; there is no hand {raw!r}."},
