@@ -97,19 +97,31 @@ class BotsInput(StrictInput):
     bot = serializers.ChoiceField(choices=sorted(BOTS), default="sensible", help_text="The kind of bot.")
 
 
-def _table_action(service: Callable[..., Any], summary: str, *, name: str, url_path: str | None = None) -> Any:
-    """A table's action that takes no input (`POST /api/tables/<id>/<name>/`, any field sent is refused): the
-    service called with the user and the table, answered with the table as the user sees it after."""
+def _table_action(
+    service: Callable[..., Any],
+    summary: str,
+    *,
+    name: str,
+    url_path: str | None = None,
+    given: type[serializers.Serializer] = NoInput,
+    arguments: Callable[[dict], dict] = lambda data: {},
+) -> Any:
+    """A table's action (`POST /api/tables/<id>/<name>/`): the input checked by `given` (none: any field sent is
+    refused), the service called with the user, the table and `arguments(input)`, answered with the table as the
+    user sees it after."""
 
     def run(self: "TableViewSet", request: Request, pk: str) -> Response:
         table = self._table(pk)
-        _valid(NoInput, request.data)
-        service(actor=request.user, table=table)
+        data = _valid(given, request.data)
+        service(actor=request.user, table=table, **arguments(data))
         return self._state(table)
 
     run.__name__ = run.__qualname__ = name
     run = action(detail=True, methods=["post"], url_path=url_path)(run)
-    return extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary=summary)(run)
+    schema = extend_schema(
+        request=None if given is NoInput else given, responses={200: OpenApiTypes.OBJECT}, summary=summary
+    )
+    return schema(run)
 
 
 class TableViewSet(viewsets.ViewSet):
@@ -185,34 +197,28 @@ class TableViewSet(viewsets.ViewSet):
         answer = services.table_act(actor=request.user, table=table, **data)
         return Response({**answer, "state": self._state(table).data})
 
-    @extend_schema(request=JoinInput, responses={200: OpenApiTypes.OBJECT}, summary="Take a seat")
-    @action(detail=True, methods=["post"])
-    def join(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        data = _valid(JoinInput, request.data)
-        services.seat_take(actor=request.user, table=table, number=data.get("seat"))
-        return self._state(table)
-
+    # The actions that answer with the table as the user sees it after (`_table_action`).
+    join = _table_action(
+        services.seat_take,
+        "Take a seat",
+        name="join",
+        given=JoinInput,
+        arguments=lambda data: {"number": data.get("seat")},
+    )
     leave = _table_action(services.seat_leave, "Leave your seat", name="leave")
-
-    @extend_schema(request=BotsInput, responses={200: OpenApiTypes.OBJECT}, summary="Fill empty seats with bots")
-    @action(detail=True, methods=["post"])
-    def bots(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        services.table_fill_bots(actor=request.user, table=table, kind=_valid(BotsInput, request.data)["bot"])
-        return self._state(table)
-
+    bots = _table_action(
+        services.table_fill_bots,
+        "Fill empty seats with bots",
+        name="bots",
+        given=BotsInput,
+        arguments=lambda data: {"kind": data["bot"]},
+    )
     start = _table_action(services.table_start, "Start the game", name="start")
     pause = _table_action(services.table_pause, "Pause the game", name="pause")
     resume = _table_action(services.table_resume, "Resume the game", name="resume")
-
-    @extend_schema(request=EntropyInput, responses={200: OpenApiTypes.OBJECT}, summary="Add entropy to the next deck")
-    @action(detail=True, methods=["post"])
-    def entropy(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        services.seat_entropy(actor=request.user, table=table, value=_valid(EntropyInput, request.data)["value"])
-        return self._state(table)
-
+    entropy = _table_action(
+        services.seat_entropy, "Add entropy to the next deck", name="entropy", given=EntropyInput, arguments=dict
+    )
     rebuy = _table_action(services.seat_rebuy, "Re-buy when out of credits", name="rebuy")
     close = _table_action(services.table_close, "Close a cash table between hands", name="close")
     come_back = _table_action(

@@ -23,7 +23,6 @@ from django.views.decorators.http import require_POST
 from config.errors import ApplicationError
 from config.inputs import parse_whole_number, whole_number_or
 from games.engine.bots import BOTS
-from games.engine.classic.cards import SUIT_NAMES as CLASSIC_SUITS
 from games.engine.options import variant_presets
 from games.engine.variant import get_variant
 from games.history import reveal_notes, shown_title
@@ -32,13 +31,11 @@ from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
 from games.online.services import casual
 from games.views.pages import history_step
-from games.words import card_name
+from games.words import card
 from league.chips import stack_as_chips
 from league.models import Denomination, Event, EventStatus
 from league.pages import rules_name
 from league.selectors import league_list
-
-SUIT_NAMES = {"c": "circle", "s": "square", "t": "triangle"}
 
 
 def _table_or_404(request: HttpRequest, pk: int) -> OnlineTable:
@@ -65,35 +62,6 @@ def _fresh(pk: int) -> OnlineTable:
 
 
 SHARED_VERBS = frozenset(("select", "check", "call", "bet", "raise", "fold", "allin"))
-
-
-def card(code: str, variant: str | None = None) -> dict:
-    """A card code (`+7c`, `-3t`, `0`) as the page draws it: signed value and suit shape, or the Sylop.
-    Classic Sabacc's cards (`+12f`, `-17`, `0`) have no shapes: value and suit in words."""
-    if variant == "classic":
-        if code[-1].isdigit():
-            return {
-                "code": code,
-                "sylop": False,
-                "value": code,
-                "suit": "face",
-                "mark": "face",
-                "label": card_name(code, variant),
-            }
-        suit = CLASSIC_SUITS.get(code[-1], code[-1])
-        return {
-            "code": code,
-            "sylop": False,
-            "value": code[:-1],
-            "suit": f"classic-{code[-1]}",
-            "mark": suit,
-            "label": card_name(code, variant),
-        }
-    if code == "0":
-        return {"code": code, "sylop": True, "value": "0", "suit": "sylop", "label": "Sylop"}
-    value, suit = int(code[:-1]), SUIT_NAMES.get(code[-1], code[-1])
-    text = f"{value:+d}" if value else "0"
-    return {"code": code, "sylop": False, "value": text, "suit": suit, "label": card_name(code, variant)}
 
 
 def pot_reason(pot: dict, showdown: dict, variant: str = "coruscant_shift") -> str:
