@@ -370,6 +370,20 @@ def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
     return known
 
 
+def rebuys_on_the_way(*, event_id: int) -> set[int]:
+    """The players whose re-buy's chips are on their way to one of the event's online tables."""
+    return set(
+        SeatChange.objects.filter(event_id=event_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY).values_list(
+            "player_id", flat=True
+        )
+    )
+
+
+def tournament_table_in_play(*, event_id: int, number: int) -> bool:
+    """Whether the event's tournament table `number` has an online table open, running or paused."""
+    return OnlineTable.objects.filter(event_id=event_id, tournament_table=number, status__in=ACTIVE).exists()
+
+
 def rebuy_place(*, event_id: int, player_id: int) -> dict[str, Any] | None:
     """Where the player sits online now at one of the event's tournament tables, with their stack between hands
     (a player out of chips is in no hand) and whether a re-buy's chips are on their way to them; None when they

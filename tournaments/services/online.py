@@ -17,7 +17,6 @@ from config.inputs import Actor
 from games.engine.variant import get_variant
 from games.online import selectors as online_selectors
 from games.online import services as online_services
-from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
 from league.models import AuditEntry, Player
 from league.services import audit
@@ -122,14 +121,8 @@ def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
         return []
     if _registration_open(tournament, now):
         return []
-    from games.online.models import ChangeKind, ChangeStatus, SeatChange
-
     known = online_selectors.known_stacks(event_id=tournament.event_id)
-    coming = set(
-        SeatChange.objects.filter(
-            event_id=tournament.event_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY
-        ).values_list("player_id", flat=True)
-    )
+    coming = online_selectors.rebuys_on_the_way(event_id=tournament.event_id)
     out = [
         registration
         for registration in Registration.objects.select_for_update(of=("self",))
@@ -233,11 +226,7 @@ def tournament_online_table_open(
             f"Table {table_number} has nobody seated; the tables are {', '.join(map(str, tables)) or 'none yet'}.",
             extra={"field": "table"},
         )
-    if OnlineTable.objects.filter(
-        event=tournament.event,
-        tournament_table=table_number,
-        status__in=(TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED),
-    ).exists():
+    if online_selectors.tournament_table_in_play(event_id=tournament.event_id, number=table_number):
         raise ConflictError(f"Table {table_number} already has an online table; finish it before opening another.")
     known = online_selectors.known_stacks(event_id=tournament.event_id)
     stacks = []
