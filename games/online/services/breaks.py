@@ -49,7 +49,7 @@ def next_hand(*, table_id: int, version: int) -> bool:
 
 
 def _apply_pending_levels(table: OnlineTable, game: Game) -> None:
-    """A tournament's level announced since the last hand (games.online.tournament): the engine takes it
+    """A tournament's level announced since the last hand (`level_changed`, below): the engine takes it
     between hands, and it is cleared in the same transaction, so it is applied once."""
     pending = table.pending_levels
     if not pending:
