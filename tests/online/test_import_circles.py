@@ -4,6 +4,7 @@ names, and the tournaments app reaches online play only through its public modul
 the stream)."""
 
 import ast
+import re
 
 import pytest
 
@@ -32,6 +33,43 @@ def test_no_import_circle_in_the_engine():
     graph = engine_graph()
     assert "games.engine.serialize" in graph["games.engine.state"]  # a function-level import is seen
     assert circles(graph) == []
+
+
+def documented_layers(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """docs/architecture.md's table of games/online: {module: what it may import of games/online}. A row's last cell
+    names modules (`turns`: `services/turns.py` when there is one, else `turns.py`) or says "all below"; every
+    module may import the rows (`models`) and who may do what (`permissions`)."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    section = text.split("### games/online, one module per subject")[1].split("\n### ")[0]
+    order, last_cells = [], {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        names = re.findall(r"`([^`]+)`", cells[0]) if line.startswith("| `") else []
+        if len(names) == 1:
+            module = "games.online." + names[0].removesuffix(".py").replace("/", ".")
+            order.append(module)
+            last_cells[module] = cells[-1]
+
+    def resolve(name: str) -> str:
+        inside = f"games.online.services.{name}"
+        return inside if inside in graph else f"games.online.{name}"
+
+    layers = {}
+    for index, module in enumerate(order):
+        cell = last_cells[module]
+        named = set(order[index + 1 :]) if cell == "all below" else {resolve(n) for n in re.findall(r"`([^`]+)`", cell)}
+        layers[module] = named | {"games.online.models", "games.online.permissions"}
+    return layers
+
+
+def test_online_modules_import_only_what_the_architecture_allows():
+    graph = import_graph("games/online")
+    layers = documented_layers(graph)
+    services = {name for name in graph if name.startswith("games.online.services.")}
+    assert services <= set(layers), f"undocumented: {sorted(services - set(layers))}"
+    assert layers["games.online.services.base"] == {"games.online.models", "games.online.permissions"}
+    beyond = {module: sorted(graph[module] - allowed) for module, allowed in layers.items() if graph[module] - allowed}
+    assert beyond == {}
 
 
 def test_the_online_walk_sees_every_import():
