@@ -173,7 +173,7 @@ def test_a_player_locks_the_card_they_take_as_taken_and_cannot_probe_the_pile_by
 ):
     """Naming the card a draw would take is refused exactly as naming any card not held (the engine would accept
     it, which would tell the top of the pile); `lock="taken"` locks it unseen."""
-    from games.online.services.common import _load
+    from games.online.services.base import load_game as _load
 
     world = classic_league
     table = _running(world, humans, open_table)
@@ -219,7 +219,7 @@ def test_a_trade_locking_the_card_it_gives_up_is_refused_whatever_tops_the_pile(
     """`trade card=X lock=X` (X a face card held once) was accepted exactly when X's twin topped the draw pile, a
     free look at the next card; now the answer is the same whatever is on top, and nothing changes."""
     from games.online.services import acting
-    from games.online.services.common import _load
+    from games.online.services.base import load_game as _load
 
     world = classic_league
     table = _running(world, humans, open_table)
@@ -233,7 +233,7 @@ def test_a_trade_locking_the_card_it_gives_up_is_refused_whatever_tops_the_pile(
     for top in ("-17", other):  # the Star's twin on top, then a card the player does not hold
         rigged = _rigged(_load(table), me, "-17", top)
         assert rigged.view_for(me) == _rigged(_load(table), me, "-17", "-17").view_for(me)  # the same view
-        monkeypatch.setattr(acting, "_load", lambda table, rigged=rigged: rigged)
+        monkeypatch.setattr(acting, "load_game", lambda table, rigged=rigged: rigged)
         with pytest.raises(ApplicationError, match=r"cannot lock -17 \(the trade gives it up\)") as refused:
             services.table_act(
                 actor=actor, table=table, verb="trade", card="-17", lock="-17", version=table.version, key=top

@@ -162,14 +162,14 @@ def tournament_clock_tick(
 
 
 def _apply_to_tables(tournament: Tournament, level: structures.Level, *, number: int) -> None:
-    """The new level reaches the tables at their next hand (online tables through games/online/tournament.py)."""
-    from games.online import tournament as online_tournament
+    """The new level reaches the tables at their next hand (online tables: `games.online.services.level_changed`)."""
+    from games.online import services as online_services
 
     if tournament.format == Format.HALCYON:
         return  # a Halcyon table plays its preset's forced bets for its whole game (every player deals once)
 
     transaction.on_commit(
-        lambda: online_tournament.level_changed(
+        lambda: online_services.level_changed(
             event_id=tournament.event_id,
             small_blind=level.small_blind,
             big_blind=level.big_blind,
