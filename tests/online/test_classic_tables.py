@@ -198,18 +198,26 @@ def test_a_player_locks_the_card_they_take_as_taken_and_cannot_probe_the_pile_by
 
 
 def _rigged(game, seat: int, held: str, top: str):
-    """Hidden state rearranged by the test only: `seat`'s first card is a copy of `held` and a copy of `top`
-    heads the draw pile, each swapped with a card elsewhere outside `seat`'s hand, so the deck stays whole."""
+    """Hidden state rearranged by the test only: `seat`'s first card is a copy of `held` (its only one, whatever
+    the deal gave it) and a copy of `top` heads the draw pile, each swapped with a card elsewhere outside `seat`'s
+    hand, so the deck stays whole."""
     from games.engine.classic.cards import parse_card
 
     hand = game.hand
     mine = hand._hand[seat]
     for pool, code in ((mine, held), (hand._draw, top)):
         wanted = parse_card(code)
+        others = [hand._draw, *(cards for s, cards in hand._hand.items() if s != seat)]
         if pool[0] != wanted:
-            others = [hand._draw, *(cards for s, cards in hand._hand.items() if s != seat)]
-            other, at = next((p, i) for p in others for i, c in enumerate(p) if c == wanted and (p is not pool or i))
+            places = [pool, *others] if pool is mine else others
+            other, at = next((p, i) for p in places for i, c in enumerate(p) if c == wanted and (p is not pool or i))
             pool[0], other[at] = other[at], pool[0]
+        if pool is mine:  # `seat` holds `held` once: a twin dealt to it too goes to a card elsewhere
+            for i in [i for i, c in enumerate(mine) if i and c == wanted]:
+                other, at = next(
+                    (p, j) for p in others for j, c in enumerate(p) if c != wanted and (p is not hand._draw or j)
+                )
+                mine[i], other[at] = other[at], mine[i]
     return game
 
 
