@@ -1,16 +1,110 @@
-"""What every variant's hand class shares: the plain queries on its state and the pots derived from its
-contributions. A variant's hand derives from `HandBase` and says only which credits besides the bets join the
+"""What every variant's hand class shares: the keywords it is built with and the fields every hand starts with,
+the plain queries on its state, the pots derived from its contributions and the uncalled bet returned. A variant's
+hand derives from `HandBase`, starts its own fields in `_start` and says which credits besides the bets join the
 main pot (`dead_money`)."""
 
-from games.engine.pots import Pot, side_pots
+from typing import Any
+
+from games.engine.betting import BettingRound, BettingStructure
+from games.engine.forced import Levels
+from games.engine.pots import Pot, side_pots, uncalled
+from games.engine.records import Record, new_record
 
 
 class HandBase:
-    """The shared queries of a hand (`phase`, `seats`, `folded`, `contributions`, `_live`, `_stacks`, `_pots` and
-    `_pots_key` are the hand class's own fields)."""
+    """The shared state and queries of a hand (its fields live in the hand class: in slots or not)."""
 
     # No fields of its own: each hand class keeps its fields (in slots or not).
     __slots__ = ()
+
+    def __init__(
+        self,
+        *,
+        number: int,
+        dealer: int,
+        seats: list[int],
+        names: list[str],
+        stacks: list[int],
+        options: Any,
+        variant: Any,
+        structure: BettingStructure,
+        levels: Levels,
+        carry: int,
+        deck: list,
+        dice: Any,
+        seed: str | None,
+        commitment: str | None,
+        reshuffles: list[list] | None = None,
+        last: bool = False,
+        pools: dict[str, int] | None = None,
+    ) -> None:
+        """The keywords `Game.start_hand` gives every variant's hand: who plays (`seats` clockwise from the
+        dealer's left, the game's `stacks`, shared: chips leave them as they are bet), the rules, the deck and
+        dice (from `seed`, or given with their `reshuffles`), the credits kept between hands (`carry`, `pools`)."""
+        self.number = number
+        self.dealer = dealer
+        self.seats = list(seats)
+        self.names = names
+        self._stacks = stacks
+        self.options = options
+        self.variant = variant
+        self.structure = structure
+        self.levels = levels
+        self.carry_in = carry
+        self.carry_out = 0
+        self.dice = dice
+        self._seed = seed
+        self.commitment = commitment
+        # RULES 1.5 and Ruling 2.4.4, no carry past the end: the odd credits of a split in a game's last hand go
+        # left of the dealer.
+        self.odd_credits = "left_of_dealer" if last else options.odd_credits
+        self._deck: tuple = tuple(deck)
+        self._draw: list = list(deck)
+        self._discard: list = []
+        self.reshuffled: list[list] = []
+        self.contributions: dict[int, int] = dict.fromkeys(seats, 0)
+        self.forced: dict[int, int] = {}
+        self.folded: set[int] = set()
+        self._live: list[int] = list(seats)
+        self.phase = "deal"
+        self.round: BettingRound | None = None
+        self._log: list[Record] = []
+        self._actions: list[str] = []
+        self.returned: tuple[int, int] | None = None
+        self.scores: dict[int, Any] = {}
+        self.awards: list[dict] = []
+        # Derived from the state, worked out once per state (forgotten by `_changed`; the pots by `pots`).
+        self._waiting: list[int] | None = None
+        self._legal: dict[int, Any] = {}
+        self._pots: list[Pot] = []
+        self._pots_key: tuple | None = None
+        self._start(deck, dice, reshuffles, pools)
+
+    def _start(self, deck: list, dice: Any, reshuffles: list[list] | None, pools: dict[str, int] | None) -> None:
+        """The variant's own fields, after the shared ones."""
+        raise NotImplementedError
+
+    def _changed(self) -> None:
+        """Forget who is awaited and what they may do; every change of the state ends here."""
+        self._waiting = None
+        if self._legal:
+            self._legal.clear()
+
+    def _return_uncalled(self) -> None:
+        """The part of the last bet that nobody called goes back to its stack (RULES 1.4)."""
+        back = uncalled(self.contributions)
+        if back:
+            seat, amount = back
+            self.contributions[seat] -= amount
+            self._stacks[seat] += amount
+            self.returned = back
+            self._log.append(new_record("return", seat, amount))
+            self._changed()
+
+    def _from_left(self, seats) -> list[int]:
+        """`seats` in the hand's order, from the dealer's left."""
+        chosen = set(seats)
+        return [s for s in self.seats if s in chosen]
 
     @property
     def is_complete(self) -> bool:

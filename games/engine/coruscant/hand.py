@@ -8,11 +8,10 @@ recorded in `log`.
 
 from collections import Counter
 
-from games.engine.betting import BettingRound, BettingStructure, LegalActions
+from games.engine.betting import LegalActions
 from games.engine.cards import Card, encode_cards, parse_card, take
 from games.engine.coruscant.dice import Dice
-from games.engine.coruscant.evaluation import Score, best
-from games.engine.coruscant.options import CoruscantShiftOptions
+from games.engine.coruscant.evaluation import best
 from games.engine.coruscant.summary import coruscant_summary
 from games.engine.errors import (
     IllegalAction,
@@ -22,13 +21,12 @@ from games.engine.errors import (
     NotYourTurn,
     WrongPhase,
 )
-from games.engine.forced import Levels, post_forced
+from games.engine.forced import post_forced
 from games.engine.hand_base import HandBase
-from games.engine.pots import Pot, uncalled
+from games.engine.pots import Pot
 from games.engine.records import Record, card_record
 from games.engine.shuffle import reshuffle_rng
 from games.engine.ties import draw_off, split
-from games.engine.variant import Variant
 
 SELECT_PHASES = ("select", "improve")
 BETTING_PHASES = ("betting_1", "betting_2")
@@ -37,75 +35,21 @@ BETTING_PHASES = ("betting_1", "betting_2")
 class Hand(HandBase):
     """The state of one hand. Hidden fields (cards, draw pile, seed) are private and kept out of repr."""
 
-    def __init__(
-        self,
-        *,
-        number: int,
-        dealer: int,
-        seats: list[int],
-        names: list[str],
-        stacks: list[int],
-        options: CoruscantShiftOptions,
-        variant: Variant,
-        structure: BettingStructure,
-        levels: Levels,
-        carry: int,
-        deck: list[Card],
-        dice: Dice,
-        seed: str | None,
-        commitment: str | None,
-        reshuffles: list[list[Card]] | None = None,
-        last: bool = False,
-        pools: dict[str, int] | None = None,
+    def _start(
+        self, deck: list[Card], dice: Dice, reshuffles: list[list[Card]] | None, pools: dict[str, int] | None
     ) -> None:
-        self.number = number
-        self.dealer = dealer
-        self.seats = list(seats)  # in the hand, clockwise from the dealer's left
-        self.names = names
-        self._stacks = stacks  # the game's stacks, shared: chips leave them as they are bet
-        self.options = options
-        self.variant = variant
-        self.structure = structure
-        self.levels = levels
-        self.carry_in = carry
-        self.carry_out = 0
-        self.dice = dice
-        self.commitment = commitment
-        # RULES 1.5, no carry past the end: the odd credits of a split in a game's last hand go left of the dealer.
-        self.odd_credits = "left_of_dealer" if last else options.odd_credits
-        self._seed = seed
         # Reshuffled piles: given (a replay lists them, and a hand needing one more is refused), else drawn
         # from the hand's seed (a live hand) or, for a deck given without them, from the deck itself.
         self._given_piles = None if reshuffles is None else [list(pile) for pile in reshuffles]
-        self.reshuffled: list[list[Card]] = []
-        self._deck: tuple[Card, ...] = tuple(deck)
-        self._draw: list[Card] = list(deck)
-        self._discard: list[Card] = []
-        self._cards: dict[int, list[Card]] = {s: [] for s in seats}
-        self._selection: dict[int, list[Card]] = {s: [] for s in seats}
+        self._cards: dict[int, list[Card]] = {s: [] for s in self.seats}
+        self._selection: dict[int, list[Card]] = {s: [] for s in self.seats}
         self._tie_draws: dict[int, list[Card]] = {}
         self._reshuffles = 0
-        self.contributions: dict[int, int] = dict.fromkeys(seats, 0)
-        self.forced: dict[int, int] = {}
-        self.folded: set[int] = set()
         self.acted: set[int] = set()
-        self.phase = "deal"
-        self.round: BettingRound | None = None
-        self._log: list[Record] = []
         # Where the open select or improve phase starts in the log: the sizes chosen since are not public yet.
         self._phase_start = 0
         self._chosen_now: dict[int, int] = {}
-        self._actions: list[str] = []
-        self.returned: tuple[int, int] | None = None
-        self.scores: dict[int, Score] = {}
-        self.awards: list[dict] = []
-        self._live: list[int] = list(seats)
-        # Derived from the state and recomputed only after it changes (see `_changed` and `pots`).
-        self._waiting: list[int] | None = None
         self._actor: int | None = None
-        self._legal: dict[int, LegalActions] = {}
-        self._pots: list[Pot] = []
-        self._pots_key: tuple | None = None
         # Credits kept between hands outside the stacks and the carry-over (none in Coruscant Shift).
         self.pools_out: dict[str, int] = dict(pools or {})
 
@@ -117,11 +61,6 @@ class Hand(HandBase):
         return self.carry_in
 
     # ----- queries -------------------------------------------------------------------------
-
-    def _changed(self) -> None:
-        """Forget who is awaited and what they may do; every change of the state ends here."""
-        self._waiting = None
-        self._legal.clear()
 
     def _awaited(self) -> list[int]:
         """The seats whose decision is awaited, worked out once per state (the list is not copied)."""
@@ -348,19 +287,6 @@ class Hand(HandBase):
         self.acted = set()
         self.phase = "improve"
         self._open_select_phase()
-
-    def _return_uncalled(self) -> None:
-        back = uncalled(self.contributions)
-        if back:
-            seat, amount = back
-            self.contributions[seat] -= amount
-            self._stacks[seat] += amount
-            self.returned = back
-            self._log.append(Record("return", seat, amount))
-            self._changed()
-
-    def _from_left(self, seats: list[int]) -> list[int]:
-        return [s for s in self.seats if s in seats]
 
     def _finish_fold_out(self) -> None:
         self._return_uncalled()
