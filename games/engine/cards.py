@@ -7,7 +7,7 @@ The two Sylops are indistinguishable, so cards compare by value and suit.
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from games.engine.errors import InvalidCard
@@ -83,7 +83,6 @@ SYLOP = CARDS[SYLOP_INDEX]
 # The 62 cards in canonical order: circle, square, triangle from -10 to +10, then two Sylops.
 FULL_DECK: tuple[Card, ...] = (*CARDS, SYLOP)
 _BY_CODE = {card.code: card for card in CARDS}
-_BY_CHAR = {_ALPHABET[card.index]: card for card in CARDS}
 
 
 def card_from_index(index: int) -> Card:
@@ -132,17 +131,25 @@ def full_deck() -> list[Card]:
 DECK_COUNTS = Counter(FULL_DECK)
 
 
-def encode_cards(cards: Iterable[Card]) -> str:
-    """A compact string, one character per card."""
-    return "".join([_ALPHABET[card.index] for card in cards])
+def card_codec(alphabet: str, kinds: Iterable, what: str) -> tuple[Callable, Callable]:
+    """A deck's compact encoding, one character per card kind (`alphabet[card.index]`): (encode, decode) for
+    saved games (they hold hidden cards). `what` names the deck's card in the error for a character of none."""
+    by_char = {alphabet[card.index]: card for card in kinds}
+
+    def encode(cards: Iterable) -> str:
+        return "".join([alphabet[card.index] for card in cards])
+
+    def decode(text: str) -> list:
+        try:
+            return [by_char[ch] for ch in text]
+        except KeyError as exc:
+            # Name only the bad character: the text may be a hidden deck or hand.
+            raise InvalidCard(f"Encoded cards contain {exc.args[0]!r}, which is not {what}.") from None
+
+    return encode, decode
 
 
-def decode_cards(text: str) -> list[Card]:
-    try:
-        return [_BY_CHAR[ch] for ch in text]
-    except KeyError as exc:
-        # Name only the bad character: the text may be a hidden deck or hand.
-        raise InvalidCard(f"Encoded cards contain {exc.args[0]!r}, which is not a card.") from None
+encode_cards, decode_cards = card_codec(_ALPHABET, CARDS, "a card")
 
 
 def check_deck(cards: list[Card], reference: list[Card] | None = None) -> None:

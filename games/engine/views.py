@@ -39,34 +39,22 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
     for seat, name in enumerate(names):
         stack = stacks[seat]
         counts, loose = shown_get(stack) or remember(stack)
+        row = {
+            "seat": seat,
+            "name": name,
+            "stack": stack,
+            "out": stack == 0 and seat in out_at,
+            "left": seat in left,
+            "chips": {"chips": counts.copy(), "loose": loose},
+        }
         if seat in seats_in:
             is_folded = seat in folded
-            append(
-                {
-                    "seat": seat,
-                    "name": name,
-                    "stack": stack,
-                    "out": stack == 0 and seat in out_at,
-                    "left": seat in left,
-                    "chips": {"chips": counts.copy(), "loose": loose},
-                    "in_hand": not is_folded,
-                    "folded": is_folded,
-                    "all_in": in_hand and not is_folded and stack == 0,
-                    "bet": bets.get(seat, 0),
-                    "contributed": contributions.get(seat, 0),
-                }
-            )
-        else:
-            append(
-                {
-                    "seat": seat,
-                    "name": name,
-                    "stack": stack,
-                    "out": stack == 0 and seat in out_at,
-                    "left": seat in left,
-                    "chips": {"chips": counts.copy(), "loose": loose},
-                }
-            )
+            row["in_hand"] = not is_folded
+            row["folded"] = is_folded
+            row["all_in"] = in_hand and not is_folded and stack == 0
+            row["bet"] = bets.get(seat, 0)
+            row["contributed"] = contributions.get(seat, 0)
+        append(row)
     if hand is not None:
         # The variant's own public fields of each seat in the hand (card counts, selection sizes...), last in the row.
         hand.add_public_seats(players, viewer)

@@ -8,7 +8,7 @@ from operator import attrgetter
 from games.engine.betting import LegalActions
 from games.engine.classic.cards import ClassicCard, encode_cards, full_deck
 from games.engine.frozen import builder
-from games.engine.records import Record, card_record, new_record
+from games.engine.records import BET_LETTERS, Record, card_record, new_record
 
 SABACC_POT = "sabacc"  # the name of the Sabacc pot among the game's pools
 PLAY_VERBS = ("draw", "trade", "stand")
@@ -27,17 +27,7 @@ VERB_ARGS = {
     "allin": ("call_hand",),
 }
 # One letter per verb in the compact actions of the saved state.
-LETTERS = {
-    "draw": "d",
-    "trade": "t",
-    "stand": "n",
-    "check": "k",
-    "call": "c",
-    "bet": "b",
-    "raise": "r",
-    "fold": "f",
-    "allin": "a",
-}
+LETTERS = {"draw": "d", "trade": "t", "stand": "n", **BET_LETTERS}
 VERB_OF = {letter: verb for verb, letter in LETTERS.items()}
 # Records whose cards only their own seat may see (the rest of the log is public).
 PRIVATE_KINDS = frozenset({"deal", "draw", "trade", "shift"})

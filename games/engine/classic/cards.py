@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
 
+from games.engine.cards import card_codec
 from games.engine.errors import InvalidCard
 
 SUITS = ("s", "f", "c", "t")
@@ -92,7 +93,6 @@ IDIOT = KINDS[60]
 DECK: tuple[ClassicCard, ...] = (*KINDS[:60], *(card for card in KINDS[60:] for _ in range(2)))
 DECK_COUNTS = Counter(DECK)
 _BY_CODE = {card.code: card for card in KINDS}
-_BY_CHAR = {_ALPHABET[card.index]: card for card in KINDS}
 
 
 def full_deck() -> list[ClassicCard]:
@@ -138,16 +138,7 @@ def canonical(cards: Iterable[ClassicCard]) -> list[ClassicCard]:
     return sorted(cards, key=_INDEX)
 
 
-def encode_cards(cards: Iterable[ClassicCard]) -> str:
-    """A compact string, one character per card (saved games only: it holds hidden cards)."""
-    return "".join([_ALPHABET[card.index] for card in cards])
-
-
-def decode_cards(text: str) -> list[ClassicCard]:
-    try:
-        return [_BY_CHAR[ch] for ch in text]
-    except KeyError as exc:
-        raise InvalidCard(f"Encoded cards contain {exc.args[0]!r}, which is not a Classic card.") from None
+encode_cards, decode_cards = card_codec(_ALPHABET, KINDS, "a Classic card")
 
 
 def over_listed(cards: Iterable[ClassicCard], reference: Counter | None = None) -> ClassicCard | None:
