@@ -22,12 +22,10 @@ _CODE = re.compile(r"^([+-]?)(\d{1,2})([cst])$")
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
-    """One card: `value` in -10..10 and `suit` a letter of SUITS, or None for a Sylop (value 0).
-
-    `code` and `index` are worked out once when the card is made; the engine itself only uses the 61
-    interned cards of `CARDS` (both Sylops are `SYLOP`), so comparing and hashing them stays cheap.
-    """
+class CardKind:
+    """A card of any deck: `value` and `suit` (None for a card of no suit), with its `code` and `index` (the card
+    kind's number: the compact encoding and canonical order) worked out once when the card is made by the deck's
+    `_code_and_index`. Cards hash by their index."""
 
     value: int
     suit: str | None
@@ -35,15 +33,38 @@ class Card:
     index: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.suit is None:
-            code, index = "0", SYLOP_INDEX
-        else:
-            code = f"{self.value:+d}{self.suit}"
-            # Small integer 0..60 naming the card kind (both Sylops share 60).
-            offset = self.value + 10 if self.value < 0 else self.value + 9
-            index = SUITS.index(self.suit) * 20 + offset
+        code, index = self._code_and_index()
         object.__setattr__(self, "code", code)
         object.__setattr__(self, "index", index)
+
+    def _code_and_index(self) -> tuple[str, int]:
+        raise NotImplementedError
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r})"
+
+
+class Card(CardKind):
+    """One card: `value` in -10..10 and `suit` a letter of SUITS, or None for a Sylop (value 0).
+
+    `code` and `index` are worked out once when the card is made; the engine itself only uses the 61
+    interned cards of `CARDS` (both Sylops are `SYLOP`), so comparing and hashing them stays cheap.
+    """
+
+    __slots__ = ()
+
+    def _code_and_index(self) -> tuple[str, int]:
+        if self.suit is None:
+            return "0", SYLOP_INDEX
+        # Small integer 0..60 naming the card kind (both Sylops share 60).
+        offset = self.value + 10 if self.value < 0 else self.value + 9
+        return f"{self.value:+d}{self.suit}", SUITS.index(self.suit) * 20 + offset
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -52,8 +73,7 @@ class Card:
             return self.value == other.value and self.suit == other.suit
         return NotImplemented
 
-    def __hash__(self) -> int:
-        return self.index
+    __hash__ = CardKind.__hash__
 
     @property
     def is_sylop(self) -> bool:
@@ -62,12 +82,6 @@ class Card:
     def in_suit(self, suit: str) -> bool:
         """A Sylop counts as a card of every suit (RULES 1.1)."""
         return self.suit is None or self.suit == suit
-
-    def __str__(self) -> str:
-        return self.code
-
-    def __repr__(self) -> str:
-        return f"Card({self.code!r})"
 
 
 def _make_card(index: int) -> Card:

@@ -143,6 +143,11 @@ class PotAnteOptions(VariantOptions):
     END_RULES: ClassVar[tuple[str, ...]] = ("last_player", "never")
     # The variant's own end rule is not written: only a table run otherwise.
     OMITTED_AT: ClassVar[dict[str, object]] = {"end_rule": "last_player"}
+    # Fixed: no re-buys, add-ons or item stakes in these variants' engine, and plain chips.
+    rebuys: ClassVar[bool] = False
+    add_ons: ClassVar[bool] = False
+    item_stakes: ClassVar[bool] = False
+    chips: ClassVar[str] = "simple"
     MINIMUMS: ClassVar[dict[str, int]] = {"starting_stack": 1, "ante": 1, "sabacc_ante": 0, "min_bet": 1, "max_bet": 1}
 
     def check_shared(self) -> None:

@@ -8,10 +8,9 @@ the `+` may be left out; output is always canonical. The two copies of a face ca
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from operator import attrgetter
 
-from games.engine.cards import card_codec
+from games.engine.cards import CardKind, card_codec
 from games.engine.errors import InvalidCard
 
 SUITS = ("s", "f", "c", "t")
@@ -39,28 +38,18 @@ UNKNOWN_HELP = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ClassicCard:
+class ClassicCard(CardKind):
     """One card: `value` (a suit card 1..15, a face card its negative value or 0) and `suit` (None for a face card).
 
     `index` (0..67) orders cards canonically: Sabers, Flasks, Coins, Staves from 1 to 15, then the faces.
     """
 
-    value: int
-    suit: str | None
-    code: str = field(init=False, compare=False, repr=False)
-    index: int = field(init=False, compare=False, repr=False)
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
+    def _code_and_index(self) -> tuple[str, int]:
         if self.suit is None:
-            code, index = str(self.value), 60 + FACE_VALUES.index(self.value)
-        else:
-            code, index = f"+{self.value}{self.suit}", SUITS.index(self.suit) * 15 + self.value - 1
-        object.__setattr__(self, "code", code)
-        object.__setattr__(self, "index", index)
-
-    def __hash__(self) -> int:
-        return self.index
+            return str(self.value), 60 + FACE_VALUES.index(self.value)
+        return f"+{self.value}{self.suit}", SUITS.index(self.suit) * 15 + self.value - 1
 
     @property
     def is_face(self) -> bool:
@@ -71,12 +60,6 @@ class ClassicCard:
         if self.suit is None:
             return FACE_NAMES[self.value]
         return f"{RANK_NAMES.get(self.value, self.value)} of {SUIT_NAMES[self.suit]}"
-
-    def __str__(self) -> str:
-        return self.code
-
-    def __repr__(self) -> str:
-        return f"ClassicCard({self.code!r})"
 
 
 def _make(index: int) -> ClassicCard:

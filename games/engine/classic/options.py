@@ -11,6 +11,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "min_raise": ("min_bet", "last_increment"),
     "shift_rolls": ("turns_and_rounds", "rounds", "off"),
     "hand_ranking": ("magnitude", "signed"),
+    "end_rule": PotAnteOptions.END_RULES,
 }
 MINIMUMS = {**PotAnteOptions.MINIMUMS, "call_round": 1, "max_rounds": 1, "hands": 1}
 OPTIONAL = {"max_bet", "max_rounds", "hands"}
@@ -29,14 +30,10 @@ class ClassicOptions(PotAnteOptions):
     hands: int | None = None
     end_rule: str = "last_player"
     # Fixed in this game (RULES 3.7): odd credits of a shared pot go one each from the dealer's left (Ruling
-    # 3.3.6); no re-buys in the engine.
+    # 3.3.6).
     odd_credits: ClassVar[str] = "left_of_dealer"
-    rebuys: ClassVar[bool] = False
-    add_ons: ClassVar[bool] = False
-    item_stakes: ClassVar[bool] = False
-    chips: ClassVar[str] = "simple"
 
-    CHOICES = {**CHOICES, "end_rule": PotAnteOptions.END_RULES}
+    CHOICES = CHOICES
     MINIMUMS = MINIMUMS
     OPTIONAL = OPTIONAL
     BOOLEANS = ("declare_totals",)

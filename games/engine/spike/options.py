@@ -9,6 +9,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "min_raise": ("min_bet", "last_increment"),
     "market": ("galaxy", "discard_pile"),
     "odd_credits": ("left_of_dealer", "carry"),
+    "end_rule": PotAnteOptions.END_RULES,
 }
 MINIMUMS = {**PotAnteOptions.MINIMUMS, "gain_cost": 0, "swap_cost": 0, "hands": 1}
 OPTIONAL = {"max_bet", "hands"}
@@ -39,12 +40,8 @@ class CorellianSpikeOptions(PotAnteOptions):
     small_blind: ClassVar[int] = 0
     big_blind: ClassVar[int] = 0
     tie_rule: ClassVar[str] = "split"
-    rebuys: ClassVar[bool] = False
-    add_ons: ClassVar[bool] = False
-    item_stakes: ClassVar[bool] = False
-    chips: ClassVar[str] = "simple"
 
-    CHOICES = {**CHOICES, "end_rule": PotAnteOptions.END_RULES}
+    CHOICES = CHOICES
     MINIMUMS = MINIMUMS
     OPTIONAL = OPTIONAL
     BOOLEANS = ("gain_from_discard", "spike_dice")
