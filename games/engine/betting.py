@@ -13,6 +13,11 @@ from games.engine.frozen import builder
 VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin")
 
 
+def allowed_verbs(flags: tuple[tuple[str, bool], ...]) -> list[str]:
+    """The verbs whose flag is true, in the order given (a legal actions' `verbs`)."""
+    return [verb for verb, allowed in flags if allowed]
+
+
 @dataclass(frozen=True)
 class LegalActions:
     """What one seat may do now, with the bounds; every amount is in credits.
@@ -45,22 +50,17 @@ class LegalActions:
 
     def _verb_list(self) -> list[str]:
         """The allowed verbs in the order of VERBS."""
-        verbs = []
-        if self.can_select:
-            verbs.append("select")
-        if self.can_check:
-            verbs.append("check")
-        if self.can_call:
-            verbs.append("call")
-        if self.can_bet:
-            verbs.append("bet")
-        if self.can_raise:
-            verbs.append("raise")
-        if self.can_fold:
-            verbs.append("fold")
-        if self.can_all_in:
-            verbs.append("allin")
-        return verbs
+        return allowed_verbs(
+            (
+                ("select", self.can_select),
+                ("check", self.can_check),
+                ("call", self.can_call),
+                ("bet", self.can_bet),
+                ("raise", self.can_raise),
+                ("fold", self.can_fold),
+                ("allin", self.can_all_in),
+            )
+        )
 
     def to_dict(self) -> dict:
         data = {"seat": self.seat, "phase": self.phase, "verbs": self._verb_list()}

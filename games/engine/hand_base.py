@@ -6,6 +6,7 @@ main pot (`dead_money`)."""
 from typing import Any
 
 from games.engine.betting import BettingRound, BettingStructure
+from games.engine.errors import IllegalAction, WrongPhase
 from games.engine.forced import Levels
 from games.engine.pots import Pot, side_pots, uncalled
 from games.engine.records import Record, new_record
@@ -100,6 +101,29 @@ class HandBase:
             self.returned = back
             self._log.append(new_record("return", seat, amount))
             self._changed()
+
+    def _check_verb_args(self, verb: str, args: dict) -> None:
+        """An unknown verb, or an argument the verb does not take, is refused, naming what is allowed."""
+        verbs = self.variant.verbs
+        if verb not in verbs:
+            raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
+        if args:
+            allowed = self.variant.verb_args.get(verb, ())
+            extra = args.keys() - allowed
+            if extra:
+                takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
+                raise IllegalAction(f"{verb} {takes}; got {', '.join(sorted(extra))}.")
+
+    def _pay_bet(self, seat: int, verb: str, paid: int) -> None:
+        """Apply a verified betting action whose `paid` chips leave the seat's stack; a fold also lays the seat's
+        cards face down (the hand class's `_fold_cards(seat)`: where they go is the variant's rule)."""
+        self._stacks[seat] -= paid
+        self.contributions[seat] += paid
+        if verb == "fold":
+            self.folded.add(seat)
+            self._live.remove(seat)
+            self._fold_cards(seat)
+        self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
 
     def _from_left(self, seats) -> list[int]:
         """`seats` in the hand's order, from the dealer's left."""

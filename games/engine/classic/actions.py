@@ -5,7 +5,7 @@ each for the saved state, the legal actions of a seat (`ClassicLegal`), and the 
 from dataclasses import dataclass
 from operator import attrgetter
 
-from games.engine.betting import LegalActions
+from games.engine.betting import LegalActions, allowed_verbs
 from games.engine.classic.cards import ClassicCard, encode_cards, full_deck
 from games.engine.frozen import builder
 from games.engine.records import BET_LETTERS, Record, card_record, new_record
@@ -58,14 +58,7 @@ class ClassicLegal(LegalActions):
     can_call_hand: bool = False
 
     def _play_verbs(self) -> list[str]:
-        verbs = []
-        if self.can_draw:
-            verbs.append("draw")
-        if self.can_trade:
-            verbs.append("trade")
-        if self.can_stand:
-            verbs.append("stand")
-        return verbs
+        return allowed_verbs((("draw", self.can_draw), ("trade", self.can_trade), ("stand", self.can_stand)))
 
     def _verb_list(self) -> list[str]:
         return self._play_verbs() + LegalActions._verb_list(self)

@@ -11,10 +11,8 @@ from collections import Counter
 from games.engine.betting import LegalActions
 from games.engine.cards import Card, encode_cards, parse_card, take
 from games.engine.coruscant.dice import Dice
-from games.engine.coruscant.evaluation import best
 from games.engine.coruscant.summary import coruscant_summary
 from games.engine.errors import (
-    IllegalAction,
     InvalidCard,
     InvalidSelection,
     MissingReshuffle,
@@ -26,7 +24,7 @@ from games.engine.hand_base import HandBase
 from games.engine.pots import Pot
 from games.engine.records import Record, card_record
 from games.engine.shuffle import reshuffle_rng
-from games.engine.ties import draw_off, split
+from games.engine.ties import best, draw_off, split
 
 SELECT_PHASES = ("select", "improve")
 BETTING_PHASES = ("betting_1", "betting_2")
@@ -383,30 +381,19 @@ class Hand(HandBase):
     def verify_act(self, seat: int, verb: str, **args) -> None:
         """The variant plug-in's generic operation: `select` takes `cards`, `bet` and `raise` take `amount`
         (for a raise, the seat's new total for the round)."""
-        self._check_args(seat, verb, args)
+        self._check_verb_args(verb, args)
         if verb == "select":
             self.verify_select(seat, args.get("cards"))
         else:
             self.verify_bet_action(seat, verb, args.get("amount"))
 
     def act(self, seat: int, verb: str, **args) -> None:
-        self._check_args(seat, verb, args)
+        self._check_verb_args(verb, args)
         if verb == "select":
             cards = args.get("cards")
             self.select(seat, list(cards) if isinstance(cards, tuple) else cards)
         else:
             self.bet_action(seat, verb, args.get("amount"))
-
-    def _check_args(self, seat: int, verb: str, args: dict) -> None:
-        verbs = self.variant.verbs
-        if verb not in verbs:
-            raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
-        if args:
-            allowed = self.variant.verb_args.get(verb, ())
-            extra = sorted(set(args) - set(allowed))
-            if extra:
-                takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
-                raise IllegalAction(f"{verb} {takes}; got {', '.join(extra)}.")
 
     def verify_select(self, seat: int, cards: list) -> list[Card]:
         self._verify_waiting(seat, "select")
@@ -442,16 +429,13 @@ class Hand(HandBase):
         self._verify_waiting(seat, verb)
         return self.structure.check_action(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
 
+    def _fold_cards(self, seat: int) -> None:
+        self._discard += self._cards[seat] + self._selection[seat]
+        self._cards[seat], self._selection[seat] = [], []
+
     def bet_action(self, seat: int, verb: str, amount: int | None = None) -> None:
         verb, paid = self._checked(seat, verb, amount)
-        self._stacks[seat] -= paid
-        self.contributions[seat] += paid
-        if verb == "fold":
-            self.folded.add(seat)
-            self._live.remove(seat)
-            self._discard += self._cards[seat] + self._selection[seat]
-            self._cards[seat], self._selection[seat] = [], []
-        self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
+        self._pay_bet(seat, verb, paid)
         self._log.append(Record(verb, seat, paid))
         self._actions.append(self.variant.encode_action(seat, verb, {"amount": amount}))
         self._advance()

@@ -23,10 +23,10 @@ from games.engine.spike.actions import (
     _new_card_turn,
 )
 from games.engine.spike.dice import SpikeDice
-from games.engine.spike.evaluation import best, evaluate
+from games.engine.spike.evaluation import evaluate
 from games.engine.spike.options import POSITIONS
 from games.engine.spike.plays import SpikePlays
-from games.engine.ties import split
+from games.engine.ties import best, split
 
 # The phases, verbs and legal actions live in `actions`; these names are read from here too.
 __all__ = [
