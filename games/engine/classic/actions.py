@@ -2,12 +2,10 @@
 each for the saved state, the legal actions of a seat (`ClassicLegal`), and the frozen records made once.
 """
 
-from dataclasses import dataclass
-from operator import attrgetter
+from dataclasses import dataclass, fields
 
 from games.engine.betting import LegalActions, allowed_verbs
 from games.engine.classic.cards import ClassicCard, encode_cards, full_deck
-from games.engine.frozen import builder
 from games.engine.records import BET_LETTERS, Record, card_record, new_record
 
 SABACC_POT = "sabacc"  # the name of the Sabacc pot among the game's pools
@@ -84,9 +82,8 @@ class ClassicLegal(LegalActions):
         return data
 
 
-_BASE_FIELDS = tuple(LegalActions.__dataclass_fields__)
-_BASE_VALUES = attrgetter(*_BASE_FIELDS)  # a betting turn's `LegalActions` fields, in order, in one call
-_new_legal = builder(ClassicLegal)  # `ClassicLegal(...)`, cheaper: one is made on every decision
+# Every field of a `ClassicLegal` at its default: `legal_from(ClassicLegal, {**CLASSIC_LEGAL_DEFAULTS, ...})`.
+CLASSIC_LEGAL_DEFAULTS = {f.name: f.default for f in fields(ClassicLegal)}
 
 # Records are frozen, so the few possible records of a roll ("3-5") and of a round's opening are made once.
 _DICE_RECORDS = {(a, b): new_record("dice", note=f"{a}-{b}") for a in range(1, 7) for b in range(1, 7)}

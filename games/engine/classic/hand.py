@@ -7,10 +7,11 @@ nothing), then applied and recorded in the log. Betting and side pots are the sh
 (`games.engine.betting`, `games.engine.pots`).
 """
 
+from games.engine.betting import legal_from
 from games.engine.classic.actions import (
-    _BASE_VALUES,
     _DICE_RECORDS,
     BET_VERBS,
+    CLASSIC_LEGAL_DEFAULTS,
     LETTERS,
     PLAY_VERBS,
     PRIVATE_KINDS,
@@ -21,7 +22,6 @@ from games.engine.classic.actions import (
     VERBS,
     ClassicLegal,
     _card_record,
-    _new_legal,
     _round_record,
     _seat_record,
     names_taken,
@@ -239,19 +239,21 @@ class ClassicHand(HandBase, ClassicPlays, ClassicShowdown):
                 hand, field = self._hand[seat], self._field[seat]
                 can_take = bool(self._draw or self._discard)
                 held = tuple([card.code for card in hand])
-                legal = _new_legal(
-                    seat=seat,
-                    phase=phase,
-                    can_draw=can_take,
-                    can_trade=can_take and bool(hand or field),
-                    can_stand=True,
-                    tradeable=held,
-                    lockable=held,
-                    unlockable=tuple([card.code for card in field]),
-                )
+                values = {
+                    **CLASSIC_LEGAL_DEFAULTS,
+                    "seat": seat,
+                    "phase": phase,
+                    "can_draw": can_take,
+                    "can_trade": can_take and bool(hand or field),
+                    "can_stand": True,
+                    "tradeable": held,
+                    "lockable": held,
+                    "unlockable": tuple([card.code for card in field]),
+                }
             else:
                 base = self.structure.legal(self.round, seat, self._stacks, phase)
-                legal = _new_legal(*_BASE_VALUES(base), can_call_hand=self._may_call_hand())
+                values = {**CLASSIC_LEGAL_DEFAULTS, **base.__dict__, "can_call_hand": self._may_call_hand()}
+            legal = legal_from(ClassicLegal, values)
             self._legal[seat] = legal
         return legal
 

@@ -8,7 +8,7 @@ recorded in `log`.
 
 from collections import Counter
 
-from games.engine.betting import LegalActions
+from games.engine.betting import LEGAL_DEFAULTS, LegalActions, legal_from
 from games.engine.cards import Card, encode_cards, parse_card, take
 from games.engine.coruscant.dice import Dice
 from games.engine.coruscant.summary import coruscant_summary
@@ -92,7 +92,10 @@ class Hand(HandBase):
         if legal is None:
             if self.phase in SELECT_PHASES:
                 selectable = tuple([c.code for c in self._cards[seat]])
-                legal = LegalActions(seat=seat, phase=self.phase, can_select=True, selectable=selectable)
+                legal = legal_from(
+                    LegalActions,
+                    {**LEGAL_DEFAULTS, "seat": seat, "phase": self.phase, "can_select": True, "selectable": selectable},
+                )
             else:
                 legal = self.structure.legal(self.round, seat, self._stacks, self.phase)
             if type(seat) is int:

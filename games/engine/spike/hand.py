@@ -6,7 +6,7 @@ and changing nothing), then applied and recorded. Betting and side pots are the 
 (`betting.NoLimit`, `pots.side_pots`); card prices join the main pot as dead money (Ruling 2.2.7).
 """
 
-from games.engine.betting import LegalActions
+from games.engine.betting import LegalActions, legal_from
 from games.engine.cards import Card, codes
 from games.engine.errors import MissingDice
 from games.engine.hand_base import HandBase
@@ -16,11 +16,11 @@ from games.engine.spike.actions import (
     BET_VERBS,
     BETTING_PHASES,
     CARD_PHASES,
+    CARD_TURN_DEFAULTS,
     CARD_VERBS,
     PRICE_NAMES,
     PRIVATE_KINDS,
     CardTurnActions,
-    _new_card_turn,
 )
 from games.engine.spike.dice import SpikeDice
 from games.engine.spike.evaluation import evaluate
@@ -124,7 +124,10 @@ class SpikeHand(HandBase, SpikePlays):
             return self.structure.legal(self.round, seat, self._stacks, self.phase)
         cards = tuple(codes(self._cards[seat]))
         if self.phase == "spike":
-            return _new_card_turn(seat=seat, phase=self.phase, verbs=("spike",), cards=cards)
+            return legal_from(
+                CardTurnActions,
+                {**CARD_TURN_DEFAULTS, "seat": seat, "phase": self.phase, "verbs": ("spike",), "cards": cards},
+            )
         stack, opts = self._stacks[seat], self.options
         if opts.market == "galaxy":
             prices = opts.market_prices
@@ -149,14 +152,17 @@ class SpikeHand(HandBase, SpikePlays):
             verbs.append("trade")
         if buy_from:
             verbs.append("buy")
-        return _new_card_turn(
-            seat=seat,
-            phase=self.phase,
-            verbs=tuple(verbs),
-            cards=cards,
-            draw_cost=opts.gain_cost,
-            trade_from=trade_from,
-            buy_from=buy_from,
+        return legal_from(
+            CardTurnActions,
+            {
+                "seat": seat,
+                "phase": self.phase,
+                "verbs": tuple(verbs),
+                "cards": cards,
+                "draw_cost": opts.gain_cost,
+                "trade_from": trade_from,
+                "buy_from": buy_from,
+            },
         )
 
     def log_for(self, seat: int | None = None) -> list[Record]:
