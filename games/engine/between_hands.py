@@ -38,16 +38,25 @@ class BetweenHands:
         if seat in self.left:
             raise WrongPhase(f"{self.names[seat]} has left the table; they may join again.")
 
-    def verify_rebuy(self, seat: int, amount: int) -> None:
-        if not self.options.rebuys:
-            raise WrongPhase("Re-buys are not allowed in this game (option 'rebuys' is off).")
-        self._verify_between_hands("re-buying")
+    def _verify_buying(self, seat: int, amount: int, *, option: str, doing: str, out: bool) -> None:
+        """A re-buy (`out`: the seat is out of credits) or an add-on (it still holds some): allowed by `option`,
+        between hands, for a seated player, of a whole number of credits."""
+        if not getattr(self.options, option):
+            what = "Re-buys" if option == "rebuys" else "Add-ons"
+            raise WrongPhase(f"{what} are not allowed in this game (option {option!r} is off).")
+        self._verify_between_hands(doing)
         self._verify_seat(seat)
-        if self.stacks[seat] > 0:
+        stack = self.stacks[seat]
+        if out and stack > 0:
             raise WrongPhase(
-                f"{self.names[seat]} still holds {self.stacks[seat]} credits; only a player out of credits may re-buy."
+                f"{self.names[seat]} still holds {stack} credits; only a player out of credits may re-buy."
             )
-        _verify_credits(amount, "A re-buy")
+        if not out and stack == 0:
+            raise WrongPhase(f"{self.names[seat]} has no credits; a player out of credits re-buys instead.")
+        _verify_credits(amount, "A re-buy" if out else "An add-on")
+
+    def verify_rebuy(self, seat: int, amount: int) -> None:
+        self._verify_buying(seat, amount, option="rebuys", doing="re-buying", out=True)
 
     def can_rebuy(self, seat: int, amount: int) -> bool:
         return _can(self.verify_rebuy, seat, amount)
@@ -58,13 +67,7 @@ class BetweenHands:
         self._record(["rebuy", seat, amount])
 
     def verify_add_on(self, seat: int, amount: int) -> None:
-        if not self.options.add_ons:
-            raise WrongPhase("Add-ons are not allowed in this game (option 'add_ons' is off).")
-        self._verify_between_hands("adding on")
-        self._verify_seat(seat)
-        if self.stacks[seat] == 0:
-            raise WrongPhase(f"{self.names[seat]} has no credits; a player out of credits re-buys instead.")
-        _verify_credits(amount, "An add-on")
+        self._verify_buying(seat, amount, option="add_ons", doing="adding on", out=False)
 
     def can_add_on(self, seat: int, amount: int) -> bool:
         return _can(self.verify_add_on, seat, amount)

@@ -7,7 +7,7 @@ The two Sylops are indistinguishable, so cards compare by value and suit.
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from games.engine.errors import InvalidCard
@@ -22,12 +22,10 @@ _CODE = re.compile(r"^([+-]?)(\d{1,2})([cst])$")
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
-    """One card: `value` in -10..10 and `suit` a letter of SUITS, or None for a Sylop (value 0).
-
-    `code` and `index` are worked out once when the card is made; the engine itself only uses the 61
-    interned cards of `CARDS` (both Sylops are `SYLOP`), so comparing and hashing them stays cheap.
-    """
+class CardKind:
+    """A card of any deck: `value` and `suit` (None for a card of no suit), with its `code` and `index` (the card
+    kind's number: the compact encoding and canonical order) worked out once when the card is made by the deck's
+    `_code_and_index`. Cards hash by their index."""
 
     value: int
     suit: str | None
@@ -35,15 +33,38 @@ class Card:
     index: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.suit is None:
-            code, index = "0", SYLOP_INDEX
-        else:
-            code = f"{self.value:+d}{self.suit}"
-            # Small integer 0..60 naming the card kind (both Sylops share 60).
-            offset = self.value + 10 if self.value < 0 else self.value + 9
-            index = SUITS.index(self.suit) * 20 + offset
+        code, index = self._code_and_index()
         object.__setattr__(self, "code", code)
         object.__setattr__(self, "index", index)
+
+    def _code_and_index(self) -> tuple[str, int]:
+        raise NotImplementedError
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r})"
+
+
+class Card(CardKind):
+    """One card: `value` in -10..10 and `suit` a letter of SUITS, or None for a Sylop (value 0).
+
+    `code` and `index` are worked out once when the card is made; the engine itself only uses the 61
+    interned cards of `CARDS` (both Sylops are `SYLOP`), so comparing and hashing them stays cheap.
+    """
+
+    __slots__ = ()
+
+    def _code_and_index(self) -> tuple[str, int]:
+        if self.suit is None:
+            return "0", SYLOP_INDEX
+        # Small integer 0..60 naming the card kind (both Sylops share 60).
+        offset = self.value + 10 if self.value < 0 else self.value + 9
+        return f"{self.value:+d}{self.suit}", SUITS.index(self.suit) * 20 + offset
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -52,8 +73,7 @@ class Card:
             return self.value == other.value and self.suit == other.suit
         return NotImplemented
 
-    def __hash__(self) -> int:
-        return self.index
+    __hash__ = CardKind.__hash__
 
     @property
     def is_sylop(self) -> bool:
@@ -62,12 +82,6 @@ class Card:
     def in_suit(self, suit: str) -> bool:
         """A Sylop counts as a card of every suit (RULES 1.1)."""
         return self.suit is None or self.suit == suit
-
-    def __str__(self) -> str:
-        return self.code
-
-    def __repr__(self) -> str:
-        return f"Card({self.code!r})"
 
 
 def _make_card(index: int) -> Card:
@@ -83,7 +97,6 @@ SYLOP = CARDS[SYLOP_INDEX]
 # The 62 cards in canonical order: circle, square, triangle from -10 to +10, then two Sylops.
 FULL_DECK: tuple[Card, ...] = (*CARDS, SYLOP)
 _BY_CODE = {card.code: card for card in CARDS}
-_BY_CHAR = {_ALPHABET[card.index]: card for card in CARDS}
 
 
 def card_from_index(index: int) -> Card:
@@ -132,17 +145,25 @@ def full_deck() -> list[Card]:
 DECK_COUNTS = Counter(FULL_DECK)
 
 
-def encode_cards(cards: Iterable[Card]) -> str:
-    """A compact string, one character per card."""
-    return "".join([_ALPHABET[card.index] for card in cards])
+def card_codec(alphabet: str, kinds: Iterable, what: str) -> tuple[Callable, Callable]:
+    """A deck's compact encoding, one character per card kind (`alphabet[card.index]`): (encode, decode) for
+    saved games (they hold hidden cards). `what` names the deck's card in the error for a character of none."""
+    by_char = {alphabet[card.index]: card for card in kinds}
+
+    def encode(cards: Iterable) -> str:
+        return "".join([alphabet[card.index] for card in cards])
+
+    def decode(text: str) -> list:
+        try:
+            return [by_char[ch] for ch in text]
+        except KeyError as exc:
+            # Name only the bad character: the text may be a hidden deck or hand.
+            raise InvalidCard(f"Encoded cards contain {exc.args[0]!r}, which is not {what}.") from None
+
+    return encode, decode
 
 
-def decode_cards(text: str) -> list[Card]:
-    try:
-        return [_BY_CHAR[ch] for ch in text]
-    except KeyError as exc:
-        # Name only the bad character: the text may be a hidden deck or hand.
-        raise InvalidCard(f"Encoded cards contain {exc.args[0]!r}, which is not a card.") from None
+encode_cards, decode_cards = card_codec(_ALPHABET, CARDS, "a card")
 
 
 def check_deck(cards: list[Card], reference: list[Card] | None = None) -> None:

@@ -43,5 +43,7 @@ def card_record(kind: str, seat: int, card: Card) -> Record:
 
 PLAYER_VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin")
 # One letter per verb in the compact action strings saved with a game.
-VERB_LETTERS = {"select": "s", "check": "k", "call": "c", "bet": "b", "raise": "r", "fold": "f", "allin": "a"}
+# One letter per betting verb in the compact actions of the saved state, the same in every variant.
+BET_LETTERS = {"check": "k", "call": "c", "bet": "b", "raise": "r", "fold": "f", "allin": "a"}
+VERB_LETTERS = {"select": "s", **BET_LETTERS}
 LETTER_VERBS = {letter: verb for verb, letter in VERB_LETTERS.items()}

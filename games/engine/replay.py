@@ -395,8 +395,13 @@ def export_replay(game: Game, *, version: int = 2) -> dict:
         before = []
     if version == 1:
         return _version_1(game, hands, before)
+    return {**_document(game, FORMAT_2, hands), "after": before}
+
+
+def _document(game: Game, version: str, hands: list[dict]) -> dict:
+    """A replay document's head (format, variant, preset, options, seats, dealer) and its hands."""
     return {
-        "format": FORMAT_2,
+        "format": version,
         "variant": game.variant.name,
         "preset": _preset(game),
         "options": game.options.to_dict(),
@@ -407,7 +412,6 @@ def export_replay(game: Game, *, version: int = 2) -> dict:
         "dealer": game.starting_names[game.first_dealer],
         "seed": 0,
         "hands": hands,
-        "after": before,
     }
 
 
@@ -427,19 +431,7 @@ def _version_1(game: Game, hands: list[dict], after: list[dict]) -> dict:
         if hand.get("reshuffles"):
             entry["reshuffles"] = hand["reshuffles"]
         v1_hands.append(entry)
-    return {
-        "format": FORMAT,
-        "variant": game.variant.name,
-        "preset": _preset(game),
-        "options": game.options.to_dict(),
-        "seats": [
-            {"player": name, "stack": stack}
-            for name, stack in zip(game.starting_names, game.starting_stacks, strict=True)
-        ],
-        "dealer": game.starting_names[game.first_dealer],
-        "seed": 0,
-        "hands": v1_hands,
-    }
+    return _document(game, FORMAT, v1_hands)
 
 
 def _export_event(event: list, names: list[str], left: set[int]) -> dict:

@@ -1,8 +1,19 @@
-"""Tie rules (RULES 1.3): `split` with the odd credits carried or given left of the dealer, and `draw`."""
+"""The best hands (`best`) and the tie rules (RULES 1.3): `split` with the odd credits carried or given left of
+the dealer, and `draw`."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from games.engine.cards import Card
+
+
+def best(scores: dict[int, Any], seats: Iterable[int]) -> list[int]:
+    """The seats among `seats` whose score (its `key`, higher is better) is best; more than one means a tie."""
+    seats = list(seats)
+    if not seats:
+        return []
+    top = max(scores[s].key for s in seats)
+    return [s for s in seats if scores[s].key == top]
 
 
 def split(amount: int, winners: Sequence[int], odd_credits: str) -> tuple[dict[int, int], int]:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from games.engine.cards import Card, check_deck, decode_cards, encode_cards, full_deck, parse_card
-from games.engine.errors import InvalidOptions
+from games.engine.errors import IllegalAction, InvalidOptions
 from games.engine.forced import ESCALATIONS, Levels
 
 
@@ -319,3 +319,12 @@ def default_variant() -> Variant:
 def variant_names() -> tuple[str, ...]:
     """Every registered variant, in the order they are registered."""
     return tuple(_REGISTRY)
+
+
+def replay_amount(verb: str, action: dict) -> int:
+    """The credits of a replay's bet (`amount`) or raise (`to`, the new total), checked to be a whole number."""
+    key = "amount" if verb == "bet" else "to"
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction(f'needs "{key}", a whole number of credits; got {value!r}.')
+    return value

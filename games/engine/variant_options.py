@@ -5,7 +5,7 @@ A variant's options are one frozen, keyword-only dataclass deriving from `Varian
 attributes say its choices, minimums, nullable options and the options left out of `to_dict()` at their default.
 """
 
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any, ClassVar
 
@@ -64,10 +64,37 @@ class VariantOptions:
     OPTIONAL: ClassVar[frozenset[str] | set[str]] = frozenset()
     # Options left out of `to_dict()` at this value (saved games and replays written before them read the same).
     OMITTED_AT: ClassVar[dict[str, object]] = {}
+    # The options that are true or false.
+    BOOLEANS: ClassVar[tuple[str, ...]] = ()
+
+    def __post_init__(self) -> None:
+        self.check_shared()
+        self.check_own()
+
+    def check_own(self) -> None:
+        """The variant's own checks, after the shared ones (none by default)."""
 
     def check_shared(self) -> None:
-        """Every choice among its values and every number within its bounds (`check_choices_and_numbers`)."""
+        """Every choice among its values, every number within its bounds (`check_choices_and_numbers`) and every
+        true-or-false option a bool."""
         check_choices_and_numbers(self, self.CHOICES, self.MINIMUMS, self.OPTIONAL, MAXIMUM)
+        for name in self.BOOLEANS:
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidOptions(f"Option {name!r} must be true or false; got {getattr(self, name)!r}.")
+
+    def check_whole_numbers(self, name: str, count: int, meaning: str) -> None:
+        """Option `name` is a tuple of `count` whole numbers from 0 to `MAXIMUM`; `meaning` says what they are."""
+        value = getattr(self, name)
+        if (
+            not isinstance(value, tuple)
+            or len(value) != count
+            or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAXIMUM for v in value)
+        ):
+            shown = list(value) if isinstance(value, tuple) else value  # as the document wrote it
+            raise InvalidOptions(
+                f"Option {name!r} must be {_COUNT_WORDS[count]} whole numbers from 0 to {MAXIMUM:,} ({meaning}); "
+                f"got {shown!r}."
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """Every option by name, JSON-able (tuples as lists), less those at their `OMITTED_AT` value."""
@@ -94,6 +121,41 @@ class VariantOptions:
             if isinstance(values.get(name), list):
                 values[name] = tuple(values[name])
         return cls(**values)
+
+
+_COUNT_WORDS = {3: "three", 4: "four"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class PotAnteOptions(VariantOptions):
+    """The options of a variant without blinds, whose hands start with an ante to the hand pot and one to a
+    Sabacc pot, and whose game a table may leave open (`end_rule` "never"); the variant adds its own."""
+
+    starting_stack: int = 100
+    ante: int = 1
+    sabacc_ante: int = 1
+    min_bet: int = 1
+    min_raise: str = "min_bet"
+    max_bet: int | None = None
+
+    # "never": the game ends when whoever runs the table closes it (a tournament's table), so players may join
+    # and leave between hands; otherwise it ends when fewer than two players hold credits.
+    END_RULES: ClassVar[tuple[str, ...]] = ("last_player", "never")
+    # The variant's own end rule is not written: only a table run otherwise.
+    OMITTED_AT: ClassVar[dict[str, object]] = {"end_rule": "last_player"}
+    # Fixed: no re-buys, add-ons or item stakes in these variants' engine, and plain chips.
+    rebuys: ClassVar[bool] = False
+    add_ons: ClassVar[bool] = False
+    item_stakes: ClassVar[bool] = False
+    chips: ClassVar[str] = "simple"
+    MINIMUMS: ClassVar[dict[str, int]] = {"starting_stack": 1, "ante": 1, "sabacc_ante": 0, "min_bet": 1, "max_bet": 1}
+
+    def check_shared(self) -> None:
+        super().check_shared()
+        if self.max_bet is not None and self.max_bet < self.min_bet:
+            raise InvalidOptions(
+                f"Option 'max_bet' ({self.max_bet}) must be at least the min bet ({self.min_bet}), or null for no cap."
+            )
 
 
 def resolve_options(variant: str, preset: str, overrides: dict | None = None) -> dict[str, Any]:

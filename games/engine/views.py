@@ -21,6 +21,10 @@ def hand_summary(game: "Game", hand: "Hand") -> dict:
     return hand.summary(game)
 
 
+# A seat's fields in the current hand, the last of its public row.
+_HAND_FIELDS = ("in_hand", "folded", "all_in", "bet", "contributed")
+
+
 def _public(game: "Game", viewer: int | None = None) -> dict:
     hand = game.hand
     in_hand = hand is not None and hand.phase != "complete"
@@ -32,6 +36,9 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
     append = players.append
     if hand is None:
         seats_in: set[int] = set()
+        folded: set[int] = set()
+        contributions: dict[int, int] = {}
+        bets: dict[int, int] = {}
     else:
         folded, contributions = hand.folded, hand.contributions
         bets = hand.bets() if in_hand else {}
@@ -39,34 +46,26 @@ def _public(game: "Game", viewer: int | None = None) -> dict:
     for seat, name in enumerate(names):
         stack = stacks[seat]
         counts, loose = shown_get(stack) or remember(stack)
-        if seat in seats_in:
-            is_folded = seat in folded
-            append(
-                {
-                    "seat": seat,
-                    "name": name,
-                    "stack": stack,
-                    "out": stack == 0 and seat in out_at,
-                    "left": seat in left,
-                    "chips": {"chips": counts.copy(), "loose": loose},
-                    "in_hand": not is_folded,
-                    "folded": is_folded,
-                    "all_in": in_hand and not is_folded and stack == 0,
-                    "bet": bets.get(seat, 0),
-                    "contributed": contributions.get(seat, 0),
-                }
-            )
-        else:
-            append(
-                {
-                    "seat": seat,
-                    "name": name,
-                    "stack": stack,
-                    "out": stack == 0 and seat in out_at,
-                    "left": seat in left,
-                    "chips": {"chips": counts.copy(), "loose": loose},
-                }
-            )
+        is_folded = seat in folded
+        # One literal for the whole row (a dict made whole is sized once); a seat not in the hand drops the hand's
+        # fields, which are last.
+        row = {
+            "seat": seat,
+            "name": name,
+            "stack": stack,
+            "out": stack == 0 and seat in out_at,
+            "left": seat in left,
+            "chips": {"chips": counts.copy(), "loose": loose},
+            "in_hand": not is_folded,
+            "folded": is_folded,
+            "all_in": in_hand and not is_folded and stack == 0,
+            "bet": bets.get(seat, 0),
+            "contributed": contributions.get(seat, 0),
+        }
+        if seat not in seats_in:
+            for key in _HAND_FIELDS:
+                del row[key]
+        append(row)
     if hand is not None:
         # The variant's own public fields of each seat in the hand (card counts, selection sizes...), last in the row.
         hand.add_public_seats(players, viewer)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Protocol
 from games.engine.cards import SUIT_LETTERS
 
 if TYPE_CHECKING:
+    import random
+
     from games.engine.state import Game
 
 
@@ -44,6 +46,23 @@ class Bot(Protocol):
     kind: str
 
     def decide(self, view: dict) -> Decision: ...
+
+
+class RandomBotBase:
+    """What every random bot shares: its kind and its own `random.Random`; `decide` is the variant's."""
+
+    kind = "random"
+
+    def __init__(self, rng: "random.Random") -> None:
+        self.rng = rng
+
+
+def pick_verb(legal: dict, rng: "random.Random") -> str:
+    """A uniformly random verb among those `legal` (a legal actions' `to_dict()`) allows."""
+    verbs = legal["verbs"]
+    if not verbs:
+        raise ValueError(f"Seat {legal['seat']} has no decision to make in phase {legal['phase']}.")
+    return rng.choice(verbs)
 
 
 def apply_decision(game: "Game", seat: int, decision: Decision) -> None:

@@ -2,20 +2,15 @@
 
 import random
 
-from games.engine.bots.base import Decision
+from games.engine.bots.base import Decision, RandomBotBase, pick_verb
 from games.engine.variant import get_variant
 
 # Each variant's random choice, looked up once (the bot decides on every decision of the benchmarks' games).
 _CHOOSERS: dict = {}
 
 
-class RandomBot:
+class RandomBot(RandomBotBase):
     """Picks a legal verb uniformly; a random subset for select, a random legal amount for bet and raise."""
-
-    kind = "random"
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
 
     def decide(self, view: dict) -> Decision:
         name = view.get("variant")
@@ -29,10 +24,7 @@ class RandomBot:
 
 def random_decision(legal: dict, rng: random.Random) -> Decision:
     """A uniformly random decision among those `legal` (a `LegalActions.to_dict()`) allows."""
-    verbs = legal["verbs"]
-    if not verbs:
-        raise ValueError(f"Seat {legal['seat']} has no decision to make in phase {legal['phase']}.")
-    verb = rng.choice(verbs)
+    verb = pick_verb(legal, rng)
     if verb == "select":
         return Decision("select", cards=tuple(card for card in legal["selectable"] if rng.random() < 0.5))
     if verb == "bet":

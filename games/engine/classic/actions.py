@@ -2,13 +2,11 @@
 each for the saved state, the legal actions of a seat (`ClassicLegal`), and the frozen records made once.
 """
 
-from dataclasses import dataclass
-from operator import attrgetter
+from dataclasses import dataclass, fields
 
-from games.engine.betting import LegalActions
+from games.engine.betting import LegalActions, allowed_verbs
 from games.engine.classic.cards import ClassicCard, encode_cards, full_deck
-from games.engine.frozen import builder
-from games.engine.records import Record, card_record, new_record
+from games.engine.records import BET_LETTERS, Record, card_record, new_record
 
 SABACC_POT = "sabacc"  # the name of the Sabacc pot among the game's pools
 PLAY_VERBS = ("draw", "trade", "stand")
@@ -27,17 +25,7 @@ VERB_ARGS = {
     "allin": ("call_hand",),
 }
 # One letter per verb in the compact actions of the saved state.
-LETTERS = {
-    "draw": "d",
-    "trade": "t",
-    "stand": "n",
-    "check": "k",
-    "call": "c",
-    "bet": "b",
-    "raise": "r",
-    "fold": "f",
-    "allin": "a",
-}
+LETTERS = {"draw": "d", "trade": "t", "stand": "n", **BET_LETTERS}
 VERB_OF = {letter: verb for verb, letter in LETTERS.items()}
 # Records whose cards only their own seat may see (the rest of the log is public).
 PRIVATE_KINDS = frozenset({"deal", "draw", "trade", "shift"})
@@ -68,14 +56,7 @@ class ClassicLegal(LegalActions):
     can_call_hand: bool = False
 
     def _play_verbs(self) -> list[str]:
-        verbs = []
-        if self.can_draw:
-            verbs.append("draw")
-        if self.can_trade:
-            verbs.append("trade")
-        if self.can_stand:
-            verbs.append("stand")
-        return verbs
+        return allowed_verbs((("draw", self.can_draw), ("trade", self.can_trade), ("stand", self.can_stand)))
 
     def _verb_list(self) -> list[str]:
         return self._play_verbs() + LegalActions._verb_list(self)
@@ -101,9 +82,8 @@ class ClassicLegal(LegalActions):
         return data
 
 
-_BASE_FIELDS = tuple(LegalActions.__dataclass_fields__)
-_BASE_VALUES = attrgetter(*_BASE_FIELDS)  # a betting turn's `LegalActions` fields, in order, in one call
-_new_legal = builder(ClassicLegal)  # `ClassicLegal(...)`, cheaper: one is made on every decision
+# Every field of a `ClassicLegal` at its default: `legal_from(ClassicLegal, {**CLASSIC_LEGAL_DEFAULTS, ...})`.
+CLASSIC_LEGAL_DEFAULTS = {f.name: f.default for f in fields(ClassicLegal)}
 
 # Records are frozen, so the few possible records of a roll ("3-5") and of a round's opening are made once.
 _DICE_RECORDS = {(a, b): new_record("dice", note=f"{a}-{b}") for a in range(1, 7) for b in range(1, 7)}

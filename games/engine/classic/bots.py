@@ -3,7 +3,7 @@
 
 import random
 
-from games.engine.bots.base import Decision
+from games.engine.bots.base import Decision, RandomBotBase, pick_verb
 from games.engine.classic.cards import parse_card
 from games.engine.classic.ranking import evaluate
 from games.engine.frozen import builder
@@ -13,13 +13,8 @@ PLAY = ("draw", "trade", "stand")
 _decision = builder(Decision)
 
 
-class ClassicRandomBot:
+class ClassicRandomBot(RandomBotBase):
     """A uniformly random legal decision; locks, unlocks and calls of the hand at random too."""
-
-    kind = "random"
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
 
     def decide(self, view: dict) -> Decision:
         return random_decision(view["legal"], self.rng)
@@ -27,10 +22,7 @@ class ClassicRandomBot:
 
 def random_decision(legal: dict, rng: random.Random) -> Decision:
     """A random decision among those `legal` (a `ClassicLegal.to_dict()`) allows."""
-    verbs = legal["verbs"]
-    if not verbs:
-        raise ValueError(f"Seat {legal['seat']} has no decision to make in phase {legal['phase']}.")
-    verb = rng.choice(verbs)
+    verb = pick_verb(legal, rng)
     if verb in PLAY:
         unlock = rng.choice(legal["unlockable"]) if legal["unlockable"] and rng.random() < 0.2 else None
         card = None

@@ -8,9 +8,9 @@ the `+` may be left out; output is always canonical. The two copies of a face ca
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from operator import attrgetter
 
+from games.engine.cards import CardKind, card_codec
 from games.engine.errors import InvalidCard
 
 SUITS = ("s", "f", "c", "t")
@@ -38,28 +38,18 @@ UNKNOWN_HELP = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ClassicCard:
+class ClassicCard(CardKind):
     """One card: `value` (a suit card 1..15, a face card its negative value or 0) and `suit` (None for a face card).
 
     `index` (0..67) orders cards canonically: Sabers, Flasks, Coins, Staves from 1 to 15, then the faces.
     """
 
-    value: int
-    suit: str | None
-    code: str = field(init=False, compare=False, repr=False)
-    index: int = field(init=False, compare=False, repr=False)
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
+    def _code_and_index(self) -> tuple[str, int]:
         if self.suit is None:
-            code, index = str(self.value), 60 + FACE_VALUES.index(self.value)
-        else:
-            code, index = f"+{self.value}{self.suit}", SUITS.index(self.suit) * 15 + self.value - 1
-        object.__setattr__(self, "code", code)
-        object.__setattr__(self, "index", index)
-
-    def __hash__(self) -> int:
-        return self.index
+            return str(self.value), 60 + FACE_VALUES.index(self.value)
+        return f"+{self.value}{self.suit}", SUITS.index(self.suit) * 15 + self.value - 1
 
     @property
     def is_face(self) -> bool:
@@ -70,12 +60,6 @@ class ClassicCard:
         if self.suit is None:
             return FACE_NAMES[self.value]
         return f"{RANK_NAMES.get(self.value, self.value)} of {SUIT_NAMES[self.suit]}"
-
-    def __str__(self) -> str:
-        return self.code
-
-    def __repr__(self) -> str:
-        return f"ClassicCard({self.code!r})"
 
 
 def _make(index: int) -> ClassicCard:
@@ -92,7 +76,6 @@ IDIOT = KINDS[60]
 DECK: tuple[ClassicCard, ...] = (*KINDS[:60], *(card for card in KINDS[60:] for _ in range(2)))
 DECK_COUNTS = Counter(DECK)
 _BY_CODE = {card.code: card for card in KINDS}
-_BY_CHAR = {_ALPHABET[card.index]: card for card in KINDS}
 
 
 def full_deck() -> list[ClassicCard]:
@@ -138,16 +121,7 @@ def canonical(cards: Iterable[ClassicCard]) -> list[ClassicCard]:
     return sorted(cards, key=_INDEX)
 
 
-def encode_cards(cards: Iterable[ClassicCard]) -> str:
-    """A compact string, one character per card (saved games only: it holds hidden cards)."""
-    return "".join([_ALPHABET[card.index] for card in cards])
-
-
-def decode_cards(text: str) -> list[ClassicCard]:
-    try:
-        return [_BY_CHAR[ch] for ch in text]
-    except KeyError as exc:
-        raise InvalidCard(f"Encoded cards contain {exc.args[0]!r}, which is not a Classic card.") from None
+encode_cards, decode_cards = card_codec(_ALPHABET, KINDS, "a Classic card")
 
 
 def over_listed(cards: Iterable[ClassicCard], reference: Counter | None = None) -> ClassicCard | None:

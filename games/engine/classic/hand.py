@@ -7,11 +7,11 @@ nothing), then applied and recorded in the log. Betting and side pots are the sh
 (`games.engine.betting`, `games.engine.pots`).
 """
 
-from games.engine.betting import BettingRound, BettingStructure
+from games.engine.betting import legal_from
 from games.engine.classic.actions import (
-    _BASE_VALUES,
     _DICE_RECORDS,
     BET_VERBS,
+    CLASSIC_LEGAL_DEFAULTS,
     LETTERS,
     PLAY_VERBS,
     PRIVATE_KINDS,
@@ -22,7 +22,6 @@ from games.engine.classic.actions import (
     VERBS,
     ClassicLegal,
     _card_record,
-    _new_legal,
     _round_record,
     _seat_record,
     names_taken,
@@ -30,12 +29,10 @@ from games.engine.classic.actions import (
 from games.engine.classic.cards import ClassicCard
 from games.engine.classic.chance import ListedChance, RollSpec, SeededChance
 from games.engine.classic.dice import Roll
-from games.engine.classic.options import ClassicOptions
 from games.engine.classic.plays import ClassicPlays
 from games.engine.classic.ranking import ClassicScore
 from games.engine.classic.showdown import ClassicShowdown
 from games.engine.hand_base import HandBase
-from games.engine.pots import Pot, uncalled
 from games.engine.records import Record, new_record
 
 # The verbs and legal actions live in `actions`; these names are read from here too.
@@ -79,6 +76,7 @@ class ClassicHand(HandBase, ClassicPlays, ClassicShowdown):
         "_waiting",
         "awards",
         "called_by",
+        "carry_in",
         "carry_out",
         "chance",
         "commitment",
@@ -86,11 +84,14 @@ class ClassicHand(HandBase, ClassicPlays, ClassicShowdown):
         "dealer",
         "declared",
         "demise_cards",
+        "dice",
         "ended",
         "folded",
         "forced",
+        "levels",
         "names",
         "number",
+        "odd_credits",
         "options",
         "penalties",
         "phase",
@@ -112,61 +113,28 @@ class ClassicHand(HandBase, ClassicPlays, ClassicShowdown):
         "shifts",
         "stalled",
         "structure",
+        "variant",
     )
 
-    def __init__(
-        self,
-        *,
-        number: int,
-        dealer: int,
-        seats: list[int],
-        names: list[str],
-        stacks: list[int],
-        options: ClassicOptions,
-        structure: BettingStructure,
-        deck: list[ClassicCard],
-        dice: RollSpec | None = None,
-        reshuffles: list[list[ClassicCard]] | None = None,
-        seed: str | None = None,
-        commitment: str | None = None,
-        pools: dict[str, int] | None = None,
-        **_shared: object,
+    def _start(
+        self, deck: list[ClassicCard], dice: RollSpec | None, reshuffles: list | None, pools: dict[str, int] | None
     ) -> None:
-        """The keywords `Game.start_hand` gives every variant's hand. A seeded hand (`seed`) rolls and forms new
-        piles from its seed; a given deck takes its rolls and piles from `dice` (a `RollSpec`) and `reshuffles`
-        (the top cards of each new pile), the rest in the seeded order."""
-        if seed is not None:
-            chance = SeededChance(seed)
+        """A seeded hand (`seed`) rolls and forms new piles from its seed; a given deck takes its rolls and piles
+        from `dice` (a `RollSpec`) and `reshuffles` (the top cards of each new pile), the rest in the seeded
+        order."""
+        if self._seed is not None:
+            chance = SeededChance(self._seed)
         else:
             spec = dice or RollSpec()
-            chance = ListedChance(deck, spec.rolls, reshuffles, hand=number, order_seed=spec.order_seed)
+            chance = ListedChance(deck, spec.rolls, reshuffles, hand=self.number, order_seed=spec.order_seed)
         sabacc_pot = (pools or {}).get(SABACC_POT, 0)
-        self.number = number
-        self.dealer = dealer
-        self.seats = list(seats)  # in the hand, clockwise from the dealer's left
-        self.names = names
-        self._stacks = stacks  # the game's stacks, shared
-        self.options = options
-        self.structure = structure
         self.chance = chance
-        self._seed = seed
-        self.commitment = commitment
-        self.carry_out = 0  # the hand pot never carries over (RULES 3.5)
-        self._deck: tuple[ClassicCard, ...] = tuple(deck)
-        self._draw: list[ClassicCard] = list(self._deck)
-        self._discard: list[ClassicCard] = []
-        self._hand: dict[int, list[ClassicCard]] = {s: [] for s in seats}
-        self._field: dict[int, list[ClassicCard]] = {s: [] for s in seats}
-        self.contributions: dict[int, int] = dict.fromkeys(seats, 0)
-        self.forced: dict[int, int] = {}
+        self._hand: dict[int, list[ClassicCard]] = {s: [] for s in self.seats}
+        self._field: dict[int, list[ClassicCard]] = {s: [] for s in self.seats}
         self.sabacc_antes: dict[int, int] = {}
         self.sabacc_before = sabacc_pot
         self.sabacc_pot = sabacc_pot
-        self.folded: set[int] = set()
-        self._live: list[int] = list(seats)
-        self.phase = "deal"
         self.round_number = 0
-        self.round: BettingRound | None = None
         self._turns: list[int] = []
         self._turn_index = 0
         self._pending_roll: str | None = None
@@ -176,24 +144,14 @@ class ClassicHand(HandBase, ClassicPlays, ClassicShowdown):
         self.ended: str | None = None
         self.rolls: list[Roll] = []
         self.shifts: list[int] = []
-        self.reshuffled: list[list[ClassicCard]] = []
-        self._log: list[Record] = []
-        self._actions: list[str] = []
-        self.returned: tuple[int, int] | None = None
         self.reveal: dict[int, ClassicScore] = {}
         self.revealed_cards: dict[int, tuple[list[ClassicCard], list[ClassicCard]]] = {}
-        self.scores: dict[int, ClassicScore] = {}
         self.demise_cards: dict[int, list[ClassicCard]] = {}
         self.penalties: dict[int, int] = {}
-        self.awards: list[dict] = []
         self.sabacc_award: dict = {"winners": [], "paid": {}}
         self.sabacc_from_pots = 0
         self.sabacc_penalties = 0
         self.declared: dict[int, int] = {}
-        self._waiting: list[int] | None = None
-        self._legal: dict[int, ClassicLegal] = {}
-        self._pots: list[Pot] = []
-        self._pots_key: tuple | None = None
 
     def __repr__(self) -> str:
         return f"<ClassicHand {self.number} phase={self.phase} round={self.round_number} dealer={self.dealer}>"
@@ -234,11 +192,6 @@ class ClassicHand(HandBase, ClassicPlays, ClassicShowdown):
         for seat in self.seats:
             cards = cards + self._hand[seat] + self._field[seat]
         return cards
-
-    def _changed(self) -> None:
-        self._waiting = None
-        if self._legal:
-            self._legal.clear()
 
     def _awaited(self) -> list[int]:
         waiting = self._waiting
@@ -286,19 +239,21 @@ class ClassicHand(HandBase, ClassicPlays, ClassicShowdown):
                 hand, field = self._hand[seat], self._field[seat]
                 can_take = bool(self._draw or self._discard)
                 held = tuple([card.code for card in hand])
-                legal = _new_legal(
-                    seat=seat,
-                    phase=phase,
-                    can_draw=can_take,
-                    can_trade=can_take and bool(hand or field),
-                    can_stand=True,
-                    tradeable=held,
-                    lockable=held,
-                    unlockable=tuple([card.code for card in field]),
-                )
+                values = {
+                    **CLASSIC_LEGAL_DEFAULTS,
+                    "seat": seat,
+                    "phase": phase,
+                    "can_draw": can_take,
+                    "can_trade": can_take and bool(hand or field),
+                    "can_stand": True,
+                    "tradeable": held,
+                    "lockable": held,
+                    "unlockable": tuple([card.code for card in field]),
+                }
             else:
                 base = self.structure.legal(self.round, seat, self._stacks, phase)
-                legal = _new_legal(*_BASE_VALUES(base), can_call_hand=self._may_call_hand())
+                values = {**CLASSIC_LEGAL_DEFAULTS, **base.__dict__, "can_call_hand": self._may_call_hand()}
+            legal = legal_from(ClassicLegal, values)
             self._legal[seat] = legal
         return legal
 
@@ -495,19 +450,6 @@ class ClassicHand(HandBase, ClassicPlays, ClassicShowdown):
                     hands[seat].append(card)
                     log.append(_card_record("shift", seat, card))
         del pile[:taken]
-
-    def _return_uncalled(self) -> None:
-        back = uncalled(self.contributions)
-        if back:
-            seat, amount = back
-            self.contributions[seat] -= amount
-            self._stacks[seat] += amount
-            self.returned = back
-            self._log.append(new_record("return", seat, amount))
-
-    def _from_left(self, seats) -> list[int]:
-        chosen = set(seats)
-        return [s for s in self.seats if s in chosen]
 
     def _cards_of(self, seat: int) -> list[ClassicCard]:
         return self._hand[seat] + self._field[seat]

@@ -205,17 +205,14 @@ class ClassicPlays:
                 )
         return self.structure.check_action(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
 
+    def _fold_cards(self, seat: int) -> None:
+        # Ruling 3.2.11: the folded cards, field included, go face down onto the discard pile.
+        self._discard += self._hand[seat] + self._field[seat]
+        self._hand[seat], self._field[seat] = [], []
+
     def bet_action(self, seat: int, verb: str, amount: int | None = None, call_hand: object = False) -> None:
         verb, paid = self._checked(seat, verb, amount, call_hand)
-        self._stacks[seat] -= paid
-        self.contributions[seat] += paid
-        if verb == "fold":
-            self.folded.add(seat)
-            self._live.remove(seat)
-            # Ruling 3.2.11: the folded cards, field included, go face down onto the discard pile.
-            self._discard += self._hand[seat] + self._field[seat]
-            self._hand[seat], self._field[seat] = [], []
-        self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
+        self._pay_bet(seat, verb, paid)
         self._log.append(new_record(verb, seat, paid, note="call_hand" if call_hand is True else ""))
         if call_hand is True:
             self.called_by = seat

@@ -20,21 +20,12 @@ from games.engine.classic.options import PRESET_VALUES, ClassicOptions
 from games.engine.classic.order import complete_pile, deck_label
 from games.engine.errors import EngineError, IllegalAction, ReplayError
 from games.engine.forced import Levels
-from games.engine.variant import Variant
+from games.engine.variant import Variant, replay_amount
 
 # The keys of a replay hand and of each verb's action (besides player and do).
 HAND_KEYS = {"deck", "dice", "reshuffles", "actions", "before", "commitment", "server_seed"}
-REPLAY_KEYS = {
-    "draw": ("unlock", "lock"),
-    "trade": ("card", "unlock", "lock"),
-    "stand": ("unlock", "lock"),
-    "check": ("call_hand",),
-    "call": ("call_hand",),
-    "bet": ("amount", "call_hand"),
-    "raise": ("to", "call_hand"),
-    "fold": ("call_hand",),
-    "allin": ("call_hand",),
-}
+# A raise is written with its new total, "to" (the engine's `amount`).
+REPLAY_KEYS = {**VERB_ARGS, "raise": ("to", "call_hand")}
 
 
 class Classic(Variant):
@@ -156,11 +147,7 @@ class Classic(Variant):
         if verb == "trade" and "card" not in action:
             raise IllegalAction('trade needs "card", the card of the hand to put on the discard pile.')
         if verb in ("bet", "raise"):
-            key = "amount" if verb == "bet" else "to"
-            value = action.get(key)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise IllegalAction(f'needs "{key}", a whole number of credits; got {value!r}.')
-            args["amount"] = value
+            args["amount"] = replay_amount(verb, action)
         if "call_hand" in action:
             if action["call_hand"] is not True:
                 raise IllegalAction(f"call_hand is true or left out; got {action['call_hand']!r}.")

@@ -1,6 +1,6 @@
 """Hand evaluation for Coruscant Shift (RULES 1.3): total, distance, suit count and comparison."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.engine.cards import Card
@@ -32,12 +32,3 @@ def score(selection: Sequence[Card], target: int, suit_letter: str) -> Score:
         distance=abs(total - target),
         suit_count=sum(1 for card in selection if card.in_suit(suit_letter)),
     )
-
-
-def best(scores: dict[int, Score], seats: Iterable[int]) -> list[int]:
-    """The seats among `seats` whose score is best; more than one means a tie."""
-    seats = list(seats)
-    if not seats:
-        return []
-    top = max(scores[s].key for s in seats)
-    return [s for s in seats if scores[s].key == top]

@@ -8,27 +8,23 @@ recorded in `log`.
 
 from collections import Counter
 
-from games.engine.betting import BettingRound, BettingStructure, LegalActions
+from games.engine.betting import LEGAL_DEFAULTS, LegalActions, legal_from
 from games.engine.cards import Card, encode_cards, parse_card, take
 from games.engine.coruscant.dice import Dice
-from games.engine.coruscant.evaluation import Score, best
-from games.engine.coruscant.options import CoruscantShiftOptions
 from games.engine.coruscant.summary import coruscant_summary
 from games.engine.errors import (
-    IllegalAction,
     InvalidCard,
     InvalidSelection,
     MissingReshuffle,
     NotYourTurn,
     WrongPhase,
 )
-from games.engine.forced import Levels, post_forced
+from games.engine.forced import post_forced
 from games.engine.hand_base import HandBase
-from games.engine.pots import Pot, uncalled
+from games.engine.pots import Pot
 from games.engine.records import Record, card_record
 from games.engine.shuffle import reshuffle_rng
-from games.engine.ties import draw_off, split
-from games.engine.variant import Variant
+from games.engine.ties import best, draw_off, split
 
 SELECT_PHASES = ("select", "improve")
 BETTING_PHASES = ("betting_1", "betting_2")
@@ -37,75 +33,21 @@ BETTING_PHASES = ("betting_1", "betting_2")
 class Hand(HandBase):
     """The state of one hand. Hidden fields (cards, draw pile, seed) are private and kept out of repr."""
 
-    def __init__(
-        self,
-        *,
-        number: int,
-        dealer: int,
-        seats: list[int],
-        names: list[str],
-        stacks: list[int],
-        options: CoruscantShiftOptions,
-        variant: Variant,
-        structure: BettingStructure,
-        levels: Levels,
-        carry: int,
-        deck: list[Card],
-        dice: Dice,
-        seed: str | None,
-        commitment: str | None,
-        reshuffles: list[list[Card]] | None = None,
-        last: bool = False,
-        pools: dict[str, int] | None = None,
+    def _start(
+        self, deck: list[Card], dice: Dice, reshuffles: list[list[Card]] | None, pools: dict[str, int] | None
     ) -> None:
-        self.number = number
-        self.dealer = dealer
-        self.seats = list(seats)  # in the hand, clockwise from the dealer's left
-        self.names = names
-        self._stacks = stacks  # the game's stacks, shared: chips leave them as they are bet
-        self.options = options
-        self.variant = variant
-        self.structure = structure
-        self.levels = levels
-        self.carry_in = carry
-        self.carry_out = 0
-        self.dice = dice
-        self.commitment = commitment
-        # RULES 1.5, no carry past the end: the odd credits of a split in a game's last hand go left of the dealer.
-        self.odd_credits = "left_of_dealer" if last else options.odd_credits
-        self._seed = seed
         # Reshuffled piles: given (a replay lists them, and a hand needing one more is refused), else drawn
         # from the hand's seed (a live hand) or, for a deck given without them, from the deck itself.
         self._given_piles = None if reshuffles is None else [list(pile) for pile in reshuffles]
-        self.reshuffled: list[list[Card]] = []
-        self._deck: tuple[Card, ...] = tuple(deck)
-        self._draw: list[Card] = list(deck)
-        self._discard: list[Card] = []
-        self._cards: dict[int, list[Card]] = {s: [] for s in seats}
-        self._selection: dict[int, list[Card]] = {s: [] for s in seats}
+        self._cards: dict[int, list[Card]] = {s: [] for s in self.seats}
+        self._selection: dict[int, list[Card]] = {s: [] for s in self.seats}
         self._tie_draws: dict[int, list[Card]] = {}
         self._reshuffles = 0
-        self.contributions: dict[int, int] = dict.fromkeys(seats, 0)
-        self.forced: dict[int, int] = {}
-        self.folded: set[int] = set()
         self.acted: set[int] = set()
-        self.phase = "deal"
-        self.round: BettingRound | None = None
-        self._log: list[Record] = []
         # Where the open select or improve phase starts in the log: the sizes chosen since are not public yet.
         self._phase_start = 0
         self._chosen_now: dict[int, int] = {}
-        self._actions: list[str] = []
-        self.returned: tuple[int, int] | None = None
-        self.scores: dict[int, Score] = {}
-        self.awards: list[dict] = []
-        self._live: list[int] = list(seats)
-        # Derived from the state and recomputed only after it changes (see `_changed` and `pots`).
-        self._waiting: list[int] | None = None
         self._actor: int | None = None
-        self._legal: dict[int, LegalActions] = {}
-        self._pots: list[Pot] = []
-        self._pots_key: tuple | None = None
         # Credits kept between hands outside the stacks and the carry-over (none in Coruscant Shift).
         self.pools_out: dict[str, int] = dict(pools or {})
 
@@ -117,11 +59,6 @@ class Hand(HandBase):
         return self.carry_in
 
     # ----- queries -------------------------------------------------------------------------
-
-    def _changed(self) -> None:
-        """Forget who is awaited and what they may do; every change of the state ends here."""
-        self._waiting = None
-        self._legal.clear()
 
     def _awaited(self) -> list[int]:
         """The seats whose decision is awaited, worked out once per state (the list is not copied)."""
@@ -155,7 +92,10 @@ class Hand(HandBase):
         if legal is None:
             if self.phase in SELECT_PHASES:
                 selectable = tuple([c.code for c in self._cards[seat]])
-                legal = LegalActions(seat=seat, phase=self.phase, can_select=True, selectable=selectable)
+                legal = legal_from(
+                    LegalActions,
+                    {**LEGAL_DEFAULTS, "seat": seat, "phase": self.phase, "can_select": True, "selectable": selectable},
+                )
             else:
                 legal = self.structure.legal(self.round, seat, self._stacks, self.phase)
             if type(seat) is int:
@@ -349,19 +289,6 @@ class Hand(HandBase):
         self.phase = "improve"
         self._open_select_phase()
 
-    def _return_uncalled(self) -> None:
-        back = uncalled(self.contributions)
-        if back:
-            seat, amount = back
-            self.contributions[seat] -= amount
-            self._stacks[seat] += amount
-            self.returned = back
-            self._log.append(Record("return", seat, amount))
-            self._changed()
-
-    def _from_left(self, seats: list[int]) -> list[int]:
-        return [s for s in self.seats if s in seats]
-
     def _finish_fold_out(self) -> None:
         self._return_uncalled()
         (winner,) = self._live
@@ -457,30 +384,19 @@ class Hand(HandBase):
     def verify_act(self, seat: int, verb: str, **args) -> None:
         """The variant plug-in's generic operation: `select` takes `cards`, `bet` and `raise` take `amount`
         (for a raise, the seat's new total for the round)."""
-        self._check_args(seat, verb, args)
+        self._check_verb_args(verb, args)
         if verb == "select":
             self.verify_select(seat, args.get("cards"))
         else:
             self.verify_bet_action(seat, verb, args.get("amount"))
 
     def act(self, seat: int, verb: str, **args) -> None:
-        self._check_args(seat, verb, args)
+        self._check_verb_args(verb, args)
         if verb == "select":
             cards = args.get("cards")
             self.select(seat, list(cards) if isinstance(cards, tuple) else cards)
         else:
             self.bet_action(seat, verb, args.get("amount"))
-
-    def _check_args(self, seat: int, verb: str, args: dict) -> None:
-        verbs = self.variant.verbs
-        if verb not in verbs:
-            raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
-        if args:
-            allowed = self.variant.verb_args.get(verb, ())
-            extra = sorted(set(args) - set(allowed))
-            if extra:
-                takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
-                raise IllegalAction(f"{verb} {takes}; got {', '.join(extra)}.")
 
     def verify_select(self, seat: int, cards: list) -> list[Card]:
         self._verify_waiting(seat, "select")
@@ -516,16 +432,13 @@ class Hand(HandBase):
         self._verify_waiting(seat, verb)
         return self.structure.check_action(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
 
+    def _fold_cards(self, seat: int) -> None:
+        self._discard += self._cards[seat] + self._selection[seat]
+        self._cards[seat], self._selection[seat] = [], []
+
     def bet_action(self, seat: int, verb: str, amount: int | None = None) -> None:
         verb, paid = self._checked(seat, verb, amount)
-        self._stacks[seat] -= paid
-        self.contributions[seat] += paid
-        if verb == "fold":
-            self.folded.add(seat)
-            self._live.remove(seat)
-            self._discard += self._cards[seat] + self._selection[seat]
-            self._cards[seat], self._selection[seat] = [], []
-        self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
+        self._pay_bet(seat, verb, paid)
         self._log.append(Record(verb, seat, paid))
         self._actions.append(self.variant.encode_action(seat, verb, {"amount": amount}))
         self._advance()

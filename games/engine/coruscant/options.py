@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.errors import InvalidOptions
-from games.engine.variant_options import MAXIMUM, VariantOptions, option_fields
+from games.engine.variant_options import VariantOptions, option_fields
 
 PRESETS = ("halcyon", "cantina", "better", "casino")
 
@@ -62,22 +62,10 @@ class CoruscantShiftOptions(VariantOptions):
     CHOICES = CHOICES
     MINIMUMS = MINIMUMS
     OPTIONAL = OPTIONAL
+    BOOLEANS = ("rebuys", "add_ons", "item_stakes")
 
-    def __post_init__(self) -> None:
-        self.check_shared()
-        inc = self.ante_increments
-        if (
-            not isinstance(inc, tuple)
-            or len(inc) != 4
-            or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAXIMUM for v in inc)
-        ):
-            raise InvalidOptions(
-                f"Option 'ante_increments' must be four whole numbers from 0 to {MAXIMUM:,} "
-                f"(for 2, 3, 4 and 5+ players remaining); got {inc!r}."
-            )
-        for name in ("rebuys", "add_ons", "item_stakes"):
-            if not isinstance(getattr(self, name), bool):
-                raise InvalidOptions(f"Option {name!r} must be true or false; got {getattr(self, name)!r}.")
+    def check_own(self) -> None:
+        self.check_whole_numbers("ante_increments", 4, "for 2, 3, 4 and 5+ players remaining")
         if self.small_blind > self.big_blind:
             raise InvalidOptions(
                 f"Option 'small_blind' ({self.small_blind}) may not exceed 'big_blind' ({self.big_blind})."

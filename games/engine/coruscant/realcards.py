@@ -8,12 +8,13 @@ from typing import Any
 
 from games.engine.coruscant.dice import dice_from_seed, parse_dice
 from games.engine.errors import EngineError, InvalidSelection
+from games.engine.realcards.tables import TableBase
 from games.engine.ties import split
 
 BET_VERBS = ("check", "call", "bet", "raise", "fold", "allin")
 
 
-class CoruscantTable:
+class CoruscantTable(TableBase):
     naming = "all"  # the table may name every pot's winners instead of showing
     has_sabacc_pot = False
     step_args = {"select": ("count",), "bet": ("amount",), "raise": ("amount",)}
@@ -35,15 +36,6 @@ class CoruscantTable:
 
     def site_dice(self, seed: str, options: Any, count: int) -> Any:
         return dice_from_seed(seed)
-
-    def real_options(self, options: Any) -> Any:
-        return options
-
-    def after_start(self, hand: Any, game: Any) -> None:
-        return None
-
-    def dice_due(self, hand: Any) -> bool:
-        return False
 
     def held(self, hand: Any, seat: int) -> list:
         return list(hand._selection.get(seat, ()))

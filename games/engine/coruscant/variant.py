@@ -5,21 +5,14 @@ from typing import Any
 
 from games.engine.cards import Card, codes, decode_cards, encode_cards
 from games.engine.coruscant import bots
-from games.engine.coruscant.dice import (
-    GOLD_FACES,
-    SILVER_FACES,
-    Dice,
-    decode_dice,
-    dice_from_seed,
-    encode_dice,
-    parse_dice,
-)
+from games.engine.coruscant import dice as shift_dice
+from games.engine.coruscant.dice import Dice
 from games.engine.coruscant.evaluation import Score, score
 from games.engine.coruscant.hand import Hand
 from games.engine.coruscant.options import PRESET_VALUES, CoruscantShiftOptions, build_coruscant_options
 from games.engine.errors import IllegalAction, ReplayError
 from games.engine.records import LETTER_VERBS, VERB_LETTERS
-from games.engine.variant import Variant
+from games.engine.variant import Variant, replay_amount
 
 
 class CoruscantShift(Variant):
@@ -33,18 +26,18 @@ class CoruscantShift(Variant):
     presets = PRESET_VALUES
     sensible_decision = staticmethod(bots.decide)
     dice_recipe = (
-        f'rng = random.Random(s + "/dice"), then rng.choice({GOLD_FACES!r}) for the gold die (the target) and '
-        f"rng.choice({SILVER_FACES!r}) for the silver die (the target suit)"
+        f'rng = random.Random(s + "/dice"), then rng.choice({shift_dice.GOLD_FACES!r}) for the gold die (the target) '
+        f"and rng.choice({shift_dice.SILVER_FACES!r}) for the silver die (the target suit)"
     )
 
     def roll(self, seed: str, options: Any) -> Dice:
-        return dice_from_seed(seed)
+        return shift_dice.dice_from_seed(seed)
 
     def encode_dice(self, dice: Dice) -> str:
-        return encode_dice(dice)
+        return shift_dice.encode_dice(dice)
 
     def decode_dice(self, text: str) -> Dice:
-        return decode_dice(text)
+        return shift_dice.decode_dice(text)
 
     def build_options(self, preset: str, overrides: dict | None = None) -> CoruscantShiftOptions:
         # The presets' forced bets follow the min bet and the big blind (RULES 1.5).
@@ -71,7 +64,7 @@ class CoruscantShift(Variant):
     def replay_dice(self, number: int, hand: dict, options: Any) -> Dice:
         if "dice" not in hand:
             raise ReplayError('dice are missing; give them like {"number": -5, "suit": "circle"}.')
-        return parse_dice(hand["dice"])
+        return shift_dice.parse_dice(hand["dice"])
 
     def dice_document(self, dice: Dice) -> dict:
         return dice.to_dict()
@@ -82,10 +75,8 @@ class CoruscantShift(Variant):
             if not isinstance(cards, list):
                 raise IllegalAction('select needs "cards", a list of card codes (possibly empty).')
             return {"cards": cards}
-        if verb == "bet":
-            return {"amount": _amount(action, "amount")}
-        if verb == "raise":
-            return {"amount": _amount(action, "to")}
+        if verb in ("bet", "raise"):
+            return {"amount": replay_amount(verb, action)}
         return {}
 
     def export_action(self, names: Sequence[str], seat: int, verb: str, args: dict[str, Any]) -> dict:
@@ -97,13 +88,6 @@ class CoruscantShift(Variant):
         elif verb == "raise":
             action["to"] = args["amount"]
         return action
-
-
-def _amount(action: dict, key: str) -> int:
-    value = action.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f'needs "{key}", a whole number of credits; got {value!r}.')
-    return value
 
 
 CORUSCANT_SHIFT = CoruscantShift()

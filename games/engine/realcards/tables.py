@@ -31,6 +31,20 @@ from games.engine.variant import Variant
 _TABLES: dict[str, Any] = {}
 
 
+class TableBase:
+    """What most variants' tables answer alike: the hand runs with the game's options, needs nothing once dealt,
+    and reads its dice as objects (a variant's table overrides what differs)."""
+
+    def real_options(self, options: Any) -> Any:
+        return options
+
+    def after_start(self, hand: Any, game: Any) -> None:
+        return None
+
+    def dice_due(self, hand: Any) -> bool:
+        return False
+
+
 def register_table(name: str, table: Any) -> None:
     """Register how the variant `name` is played with real cards."""
     _TABLES[name] = table

@@ -136,12 +136,3 @@ def evaluate(cards: Sequence[Card]) -> SpikeScore:
         highest_positive=max(positives, default=0),
         sylops=sum(1 for card in cards if card.is_sylop),
     )
-
-
-def best(scores: dict[int, SpikeScore], seats: Iterable[int]) -> list[int]:
-    """The seats among `seats` with the best hand; more than one means a tie."""
-    seats = list(seats)
-    if not seats:
-        return []
-    top = max(scores[s].key for s in seats)
-    return [s for s in seats if scores[s].key == top]

@@ -6,28 +6,27 @@ and changing nothing), then applied and recorded. Betting and side pots are the 
 (`betting.NoLimit`, `pots.side_pots`); card prices join the main pot as dead money (Ruling 2.2.7).
 """
 
-from games.engine.betting import BettingRound, BettingStructure, LegalActions
+from games.engine.betting import LegalActions, legal_from
 from games.engine.cards import Card, codes
 from games.engine.errors import MissingDice
-from games.engine.forced import Levels
 from games.engine.hand_base import HandBase
-from games.engine.pots import Pot, uncalled
+from games.engine.pots import Pot
 from games.engine.records import Record, card_record, new_record
 from games.engine.spike.actions import (
     BET_VERBS,
     BETTING_PHASES,
     CARD_PHASES,
+    CARD_TURN_DEFAULTS,
     CARD_VERBS,
     PRICE_NAMES,
     PRIVATE_KINDS,
     CardTurnActions,
-    _new_card_turn,
 )
 from games.engine.spike.dice import SpikeDice
-from games.engine.spike.evaluation import SpikeScore, best, evaluate
-from games.engine.spike.options import POSITIONS, CorellianSpikeOptions
+from games.engine.spike.evaluation import evaluate
+from games.engine.spike.options import POSITIONS
 from games.engine.spike.plays import SpikePlays
-from games.engine.ties import split
+from games.engine.ties import best, split
 
 # The phases, verbs and legal actions live in `actions`; these names are read from here too.
 __all__ = [
@@ -45,76 +44,23 @@ __all__ = [
 class SpikeHand(HandBase, SpikePlays):
     """The state of one Corellian Spike hand. Hidden fields (cards, draw pile, discards) are private."""
 
-    def __init__(
-        self,
-        *,
-        number: int,
-        dealer: int,
-        seats: list[int],
-        names: list[str],
-        stacks: list[int],
-        options: CorellianSpikeOptions,
-        variant,
-        structure: BettingStructure,
-        levels: Levels,
-        carry: int,
-        deck: list[Card],
-        dice: SpikeDice | None,
-        seed: str | None,
-        commitment: str | None,
-        reshuffles=None,
-        last: bool = False,
-        pools: dict[str, int] | None = None,
+    def _start(
+        self, deck: list[Card], dice: SpikeDice | None, reshuffles: list | None, pools: dict[str, int] | None
     ) -> None:
-        self.number = number
-        self.dealer = dealer
-        self.seats = list(seats)
-        self.names = names
-        self._stacks = stacks
-        self.options = options
-        self.variant = variant
-        self.structure = structure
-        self.levels = levels
-        self.carry_in = carry
-        self.carry_out = 0
-        self.dice = dice
-        self.commitment = commitment
-        # Ruling 2.4.4: the last hand of a `hands` limit gives odd credits left of the dealer.
-        self.odd_credits = "left_of_dealer" if last else options.odd_credits
-        self._seed = seed
-        self._given_piles = None
-        self.reshuffled: list = []  # Ruling 2.1.3: the draw pile never runs out
-        self._draw: list[Card] = list(deck)
+        self._given_piles = None  # Ruling 2.1.3: the draw pile never runs out
         self._market: list[Card] = []  # galaxy: Pilot, Wing, Gunner (the newest first)
-        self._discard: list[Card] = []  # top card last; face up only with the discard-pile market
         self._aside: list[Card] = []  # folded hands, face down (Ruling 2.2.13)
-        self._cards: dict[int, list[Card]] = {s: [] for s in seats}
-        self.contributions: dict[int, int] = dict.fromkeys(seats, 0)
-        self.forced: dict[int, int] = {}
+        self._cards: dict[int, list[Card]] = {s: [] for s in self.seats}
         self.sabacc_antes: dict[int, int] = {}
-        self.card_costs: dict[int, int] = dict.fromkeys(seats, 0)
+        self.card_costs: dict[int, int] = dict.fromkeys(self.seats, 0)
         self.sabacc_in = (pools or {}).get("sabacc_pot", 0)
         self.sabacc_award: dict = {}
         self.pools_out: dict[str, int] = {"sabacc_pot": self.sabacc_in}
         self.purchases: list[dict] = []  # public: who took which face-up card, in which round, for what
-        self.folded: set[int] = set()
         self.acted: set[int] = set()
-        self._live: list[int] = list(seats)
         self._pending: list[int] = []  # card turns or spikes still to come in this phase, in turn
         self.round_number = 0
         self.rolled = False
-        self.phase = "deal"
-        self.round: BettingRound | None = None
-        self._log: list[Record] = []
-        self._actions: list[str] = []
-        self.returned: tuple[int, int] | None = None
-        self.scores: dict[int, SpikeScore] = {}
-        self.awards: list[dict] = []
-        # Derived from the state, worked out once per state (forgotten by `_changed`).
-        self._waiting: list[int] | None = None
-        self._legal: dict[int, object] = {}
-        self._pots: list[Pot] = []
-        self._pots_key: tuple | None = None
 
     def __repr__(self) -> str:
         return f"<SpikeHand {self.number} phase={self.phase} dealer={self.dealer} seats={self.seats}>"
@@ -124,11 +70,6 @@ class SpikeHand(HandBase, SpikePlays):
         return self.carry_in + sum(self.card_costs.values())
 
     # ----- queries ----------------------------------------------------------------------------
-
-    def _changed(self) -> None:
-        self._waiting = None
-        if self._legal:
-            self._legal.clear()
 
     def waiting_for(self) -> list[int]:
         return list(self._awaited())
@@ -183,7 +124,10 @@ class SpikeHand(HandBase, SpikePlays):
             return self.structure.legal(self.round, seat, self._stacks, self.phase)
         cards = tuple(codes(self._cards[seat]))
         if self.phase == "spike":
-            return _new_card_turn(seat=seat, phase=self.phase, verbs=("spike",), cards=cards)
+            return legal_from(
+                CardTurnActions,
+                {**CARD_TURN_DEFAULTS, "seat": seat, "phase": self.phase, "verbs": ("spike",), "cards": cards},
+            )
         stack, opts = self._stacks[seat], self.options
         if opts.market == "galaxy":
             prices = opts.market_prices
@@ -208,14 +152,17 @@ class SpikeHand(HandBase, SpikePlays):
             verbs.append("trade")
         if buy_from:
             verbs.append("buy")
-        return _new_card_turn(
-            seat=seat,
-            phase=self.phase,
-            verbs=tuple(verbs),
-            cards=cards,
-            draw_cost=opts.gain_cost,
-            trade_from=trade_from,
-            buy_from=buy_from,
+        return legal_from(
+            CardTurnActions,
+            {
+                "seat": seat,
+                "phase": self.phase,
+                "verbs": tuple(verbs),
+                "cards": cards,
+                "draw_cost": opts.gain_cost,
+                "trade_from": trade_from,
+                "buy_from": buy_from,
+            },
         )
 
     def log_for(self, seat: int | None = None) -> list[Record]:
@@ -355,18 +302,6 @@ class SpikeHand(HandBase, SpikePlays):
         if self.options.market == "galaxy":
             self._turn_up()  # Wing to Gunner, Pilot to Wing, a new Pilot
         self._open_cards(3)
-
-    def _return_uncalled(self) -> None:
-        back = uncalled(self.contributions)
-        if back:
-            seat, amount = back
-            self.contributions[seat] -= amount
-            self._stacks[seat] += amount
-            self.returned = back
-            self._log.append(new_record("return", seat, amount))
-
-    def _from_left(self, seats) -> list[int]:
-        return [s for s in self.seats if s in seats]
 
     def _finish_fold_out(self) -> None:
         self._return_uncalled()

@@ -30,15 +30,7 @@ class SpikePlays:
 
     def _check(self, seat: int, verb: str, args: dict) -> tuple:
         """Verify a decision; return what applying it needs. Raises and changes nothing."""
-        verbs = self.variant.verbs
-        if verb not in verbs:
-            raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
-        if args:
-            allowed = self.variant.verb_args.get(verb, ())
-            extra = args.keys() - allowed
-            if extra:
-                takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"
-                raise IllegalAction(f"{verb} {takes}; got {', '.join(sorted(extra))}.")
+        self._check_verb_args(verb, args)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.names):
             raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
         if self.phase == "complete":
@@ -136,15 +128,13 @@ class SpikePlays:
         self._advance()
 
     def _bet(self, seat: int, verb: str, paid: int) -> None:
-        self._stacks[seat] -= paid
-        self.contributions[seat] += paid
-        if verb == "fold":
-            self.folded.add(seat)
-            self._live.remove(seat)
-            self._aside += self._cards[seat]
-            self._cards[seat] = []
-        self.structure.apply(self.round, seat, verb, paid, self._stacks, self.folded)
+        self._pay_bet(seat, verb, paid)
         self._log.append(new_record(verb, seat, paid))
+
+    def _fold_cards(self, seat: int) -> None:
+        # Ruling 2.2.13: a folded hand is set aside face down.
+        self._aside += self._cards[seat]
+        self._cards[seat] = []
 
     def _spike(self, seat: int, card: Card) -> None:
         self._cards[seat].remove(card)

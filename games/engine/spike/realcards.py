@@ -9,11 +9,12 @@ them the Sabacc pot only when it totals zero (Ruling 2.4.3).
 from typing import Any
 
 from games.engine.errors import EngineError, InvalidSelection
+from games.engine.realcards.tables import TableBase
 from games.engine.spike.dice import dice_from_seed, parse_spike_dice
 from games.engine.ties import split
 
 
-class SpikeTable:
+class SpikeTable(TableBase):
     naming = "all"  # the table may name every pot's winners instead of showing
     has_sabacc_pot = True
     step_args = {"trade": ("source",), "buy": ("source",), "bet": ("amount",), "raise": ("amount",)}
@@ -31,15 +32,6 @@ class SpikeTable:
 
     def site_dice(self, seed: str, options: Any, count: int) -> Any:
         return dice_from_seed(seed)
-
-    def real_options(self, options: Any) -> Any:
-        return options
-
-    def after_start(self, hand: Any, game: Any) -> None:
-        return None
-
-    def dice_due(self, hand: Any) -> bool:
-        return False
 
     def held(self, hand: Any, seat: int) -> list:
         return list(hand._cards.get(seat, ()))

@@ -7,27 +7,16 @@ from typing import Any
 from games.engine.cards import decode_cards, encode_cards, parse_card
 from games.engine.errors import IllegalAction, ReplayError
 from games.engine.forced import Levels
+from games.engine.records import BET_LETTERS
 from games.engine.spike import bots
 from games.engine.spike import dice as spike_dice
 from games.engine.spike.dice import SpikeDice, parse_spike_dice
 from games.engine.spike.hand import SpikeHand
 from games.engine.spike.options import PRESET_VALUES, CorellianSpikeOptions
-from games.engine.variant import Variant
+from games.engine.variant import Variant, replay_amount
 
 # One letter per verb in the compact actions of the saved state, and one per source of a card.
-LETTERS = {
-    "stand": "S",
-    "draw": "D",
-    "trade": "T",
-    "buy": "B",
-    "spike": "P",
-    "check": "k",
-    "call": "c",
-    "bet": "b",
-    "raise": "r",
-    "fold": "f",
-    "allin": "a",
-}
+LETTERS = {"stand": "S", "draw": "D", "trade": "T", "buy": "B", "spike": "P", **BET_LETTERS}
 VERBS_BY_LETTER = {letter: verb for verb, letter in LETTERS.items()}
 SOURCES = {"deck": "d", "pilot": "p", "wing": "w", "gunner": "g", "discard": "x"}
 SOURCES_BY_LETTER = {letter: source for source, letter in SOURCES.items()}
@@ -124,11 +113,7 @@ class CorellianSpike(Variant):
                 raise IllegalAction(f'{verb} needs "from": deck, pilot, wing, gunner or discard.')
             args["source"] = action["from"]
         if verb in ("bet", "raise"):
-            key = "amount" if verb == "bet" else "to"
-            value = action.get(key)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise IllegalAction(f'needs "{key}", a whole number of credits; got {value!r}.')
-            args["amount"] = value
+            args["amount"] = replay_amount(verb, action)
         return args
 
     def export_action(self, names: Sequence[str], seat: int, verb: str, args: dict[str, Any]) -> dict:
