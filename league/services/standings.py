@@ -9,6 +9,8 @@ from typing import Any, TypedDict
 
 from django.db import transaction
 from django.db.models import Count, F, Max, Sum
+from django.db.models.signals import pre_delete
+from django.dispatch import receiver
 from django.utils import timezone
 
 from config.db import retry_on_conflict
@@ -28,7 +30,7 @@ from league.models import (
 from league.services.common import ALL_TIME, season_scope
 from league.services.locks import lock_league
 from league.services.rules import season_rules
-from league.services.versions import league_data_changed
+from league.services.versions import bump_data_version, league_data_changed
 from league.standings.compute import (
     GROUP_FIELDS,
     ResultGroup,
@@ -177,6 +179,9 @@ def _notes(league_id: int) -> Any:
             except Exception:
                 logger.exception("standings of league %s not updated after commit; recomputing them all", league_id)
                 _queue_recompute(league_id)
+            # The writer's commit moved the league's data version before these standings were written: move it
+            # again, or a page rendered in between would be served, with the old standings, under the new one.
+            bump_data_version(league_id)
 
     leftovers.standings_notes_league_id = league_id
     leftovers.touched = {}
@@ -184,6 +189,15 @@ def _notes(league_id: int) -> Any:
     leftovers.done = False
     transaction.on_commit(leftovers, robust=True)
     return leftovers
+
+
+@receiver(pre_delete, sender=Event, dispatch_uid="standings-event-deleted")
+def _event_deleted(sender, instance: Event, **kwargs) -> None:
+    """An event deleted (by the admin, or with its season): its results go with it, so whoever had one there has
+    standings to update, applied once the delete commits (`standings_touch`)."""
+    players = set(EventResult.objects.filter(event_id=instance.pk).values_list("player_id", flat=True))
+    if players:
+        standings_touch(event=instance, player_ids=players)
 
 
 def standings_schedule(*, league_id: int, full: bool = False) -> None:
@@ -412,7 +426,8 @@ def standings_refresh(*, league_id: int, touched: dict[int, set[int]]) -> int:
     written = 0
     for season_id, season_players in touched.items():
         season = seasons.get(season_id)
-        if season is None:
+        if season is None:  # deleted with its events: its rows went with it, its table goes too
+            StandingsTable.objects.filter(league=league, scope=season_scope(season_id)).delete()
             continue
         rules = season_rules(league, season)
         own = [group for group in groups.get(season_id, []) if group.player_id in season_players]
