@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, TypedDict
 
-from django.db import transaction
-from django.db.models import Count, F, Max, Sum
+from django.db import connection, transaction
+from django.db.models import Count, F, Max, OuterRef, Subquery, Sum
 from django.db.models.signals import pre_delete
 from django.dispatch import receiver
 from django.utils import timezone
@@ -278,6 +278,8 @@ def _season_id(scope: str) -> int:
 
 
 _GROUP_VALUES = ("event__season_id", "player_id", *GROUP_FIELDS)
+# The full recomputation's grouping in memory: 3,000,000 results (500,000 games) make 50,000 groups in 40 MB.
+RECOMPUTE_WORK_MEM = "256MB"
 
 
 def standings_groups(league_id: int, *, player_ids: set[int] | None = None) -> dict[int, list[ResultGroup]]:
@@ -287,7 +289,9 @@ def standings_groups(league_id: int, *, player_ids: set[int] | None = None) -> d
     rows per player instead of one per result.
     """
     if player_ids is not None:
+        _plan_for_standings()
         return _player_groups(league_id, player_ids)
+    _plan_for_standings(work_mem=RECOMPUTE_WORK_MEM)
     query = EventResult.objects.filter(
         event__season__league_id=league_id, event__status=EventStatus.FINISHED, event__counts_for_standings=True
     )
@@ -303,37 +307,42 @@ def standings_groups(league_id: int, *, player_ids: set[int] | None = None) -> d
     return by_season
 
 
+def _plan_for_standings(*, work_mem: str | None = None) -> None:
+    """On PostgreSQL, for the rest of the current transaction: no JIT compilation (it took 6 of the full
+    recomputation's 17 s at 500,000 games, and a tenth of an update's time, for queries that run once), and with
+    `work_mem` the memory to group the league's results in a hash instead of sorting them on disk."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('jit', 'off', true)")
+        if work_mem:
+            cursor.execute("SELECT set_config('work_mem', %s, true)", [work_mem])
+
+
 def _player_groups(league_id: int, player_ids: set[int]) -> dict[int, list[ResultGroup]]:
-    """`standings_groups` of a few players, read from their own results first (the player index) and then their
-    events that count: joined the other way, PostgreSQL may walk every event of the league to find them."""
-    rows = EventResult.objects.filter(player_id__in=player_ids).order_by()
-    rows = list(rows.values_list("event_id", "player_id", *GROUP_FIELDS, "credits_in", "credits_out", "biggest_pot"))
-    counting = dict(
+    """`standings_groups` of a few players, grouped by the database: their results read from the player index
+    alone (`event_result_player_standing`), and each result's event looked up by its key to see whether it counts
+    and in which season. (Joined as tables, PostgreSQL walks every event of the league to find theirs.)"""
+    seasons = list(Season.objects.filter(league_id=league_id).values_list("pk", flat=True))
+    season = (
         Event.objects.filter(
-            pk__in={row[0] for row in rows},
-            season__league_id=league_id,
-            status=EventStatus.FINISHED,
-            counts_for_standings=True,
+            pk=OuterRef("event_id"), season_id__in=seasons, status=EventStatus.FINISHED, counts_for_standings=True
         )
         .order_by()
-        .values_list("pk", "season_id")
+        .values("season_id")[:1]
     )
-    sums: dict[tuple, list[int]] = {}
-    for event_id, player_id, *values in rows:
-        season_id = counting.get(event_id)
-        if season_id is None:
-            continue
-        key, (credits_in, credits_out, biggest_pot) = (season_id, player_id, *values[:7]), values[7:]
-        found = sums.get(key)
-        if found is None:
-            sums[key] = [1, credits_out - credits_in, biggest_pot]
-        else:
-            found[0] += 1
-            found[1] += credits_out - credits_in
-            found[2] = max(found[2], biggest_pot)
+    query = (
+        EventResult.objects.filter(player_id__in=player_ids)
+        .order_by()
+        .annotate(counting_season=Subquery(season))
+        .values("counting_season", "player_id", *GROUP_FIELDS)
+        .annotate(count=Count("event_id"), net=Sum(F("credits_out") - F("credits_in")), top=Max("biggest_pot"))
+        .values_list("counting_season", "player_id", *GROUP_FIELDS, "count", "net", "top")
+    )
     by_season: dict[int, list[ResultGroup]] = defaultdict(list)
-    for (season_id, *key), (count, net, top) in sums.items():
-        by_season[season_id].append(ResultGroup(*key, count, net, top))
+    for season_id, *values in query:
+        if season_id is not None:  # the event does not count (not finished, left out, another league's)
+            by_season[season_id].append(ResultGroup(*values))
     return by_season
 
 
