@@ -238,6 +238,7 @@ def test_results_rebuilt_with_nothing_scheduled_after_are_applied_once_committed
             seats=[{"player": han.pk, "final_credits": 900}, {"player": lando.pk, "final_credits": 0}],
         )
     assert Standing.objects.get(league=world.league, scope="all", rank=1).player_id == han.pk
+    version = League.objects.values_list("data_version", flat=True).get(pk=world.league.pk)
     with django_capture_on_commit_callbacks(execute=True):
         with transaction.atomic():
             Seat.objects.filter(game__event=world.event, player=han).update(place=2)
@@ -245,6 +246,8 @@ def test_results_rebuilt_with_nothing_scheduled_after_are_applied_once_committed
             event_results_rebuild(event=world.event, seats=finished_seat_rows(world.event.pk))
         assert Standing.objects.get(league=world.league, scope="all", rank=1).player_id == han.pk  # not yet
     assert Standing.objects.get(league=world.league, scope="all", rank=1).player_id == lando.pk
+    # Written after the commit: the league's pages are told again, or one rendered in between would be kept.
+    assert League.objects.values_list("data_version", flat=True).get(pk=world.league.pk) > version
     assert stored(world.league) == recomputed(world.league)
 
 
