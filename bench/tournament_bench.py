@@ -312,8 +312,14 @@ def run(players: int, seats: int, workers: int = 4, seed: int = 11) -> dict:
     services.tournament_clock_start(actor=organiser, tournament=tournament)
     tournament.refresh_from_db()
 
-    # The worker processes are forked before any thread starts, each opening its own connection.
+    # The worker processes are forked before any thread starts, each opening its own connection: the connection
+    # pool goes too (a forked child would otherwise borrow the parent's sockets, and two processes' queries
+    # interleave on one connection).
     connections.close_all()
+    for each in connections.all():
+        close_pool = getattr(each, "close_pool", None)
+        if close_pool is not None:
+            close_pool()
     context = multiprocessing.get_context("fork")
     results, busts = context.Queue(), context.Queue()
     processes = [

@@ -298,6 +298,11 @@ class Event(models.Model):
         return self.name
 
 
+# What a standings update reads of each result besides its player and event (`league.services.standings`).
+STANDING_RESULT_FIELDS = ["players", "place", "tied", "buy_in", "prize_pool", "rebuys", "knockouts"]
+STANDING_RESULT_FIELDS += ["credits_in", "credits_out", "biggest_pot"]
+
+
 class EventResult(models.Model):
     """A player's result in one event, derived from its games: what standings read."""
 
@@ -321,6 +326,15 @@ class EventResult(models.Model):
                 fields=["event", "player"],
                 name="event_result_unique",
                 violation_error_message="A player has one result per event.",
+            )
+        ]
+        # A standings update reads a few players' results from this index alone (`standings_groups`): their
+        # results lie all over the table, one page read each otherwise.
+        indexes = [
+            models.Index(
+                fields=["player"],
+                include=["event", *STANDING_RESULT_FIELDS],
+                name="event_result_player_standing",
             )
         ]
 

@@ -7,6 +7,7 @@ shows more than the API would.
 
 from datetime import datetime
 from html import escape  # Django's escape is this one wrapped for lazy text: 1,000 names a table, plain is faster
+from itertools import chain
 from typing import Any
 
 from django.core.paginator import Page, Paginator
@@ -178,7 +179,15 @@ def league_events(*, league: League, season: Season | None) -> list[Event]:
     open_events = list(
         events.filter(status__in=[EventStatus.RUNNING, EventStatus.PLANNED]).order_by("-status", "-starts_at")[:50]
     )
-    finished = list(events.filter(status=EventStatus.FINISHED).order_by("-starts_at")[: 50 - len(open_events)])
+    left = 50 - len(open_events)
+    if season is not None:
+        finished = list(events.filter(status=EventStatus.FINISHED).order_by("-starts_at")[:left])
+    else:  # each season's latest from its own index, then merged: across seasons PostgreSQL sorted every event
+        per_season = [
+            events.filter(season_id=pk, status=EventStatus.FINISHED).order_by("-starts_at")[:left]
+            for pk in Season.objects.filter(league=league).values_list("pk", flat=True)
+        ]
+        finished = sorted(chain.from_iterable(per_season), key=lambda event: event.starts_at, reverse=True)[:left]
     shown = open_events + finished
     counts = dict(
         EventResult.objects.filter(event__in=[event.pk for event in shown])
