@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Any
 
 from games import words
+from games.engine.dice import GOLD_FACES, SILVER_FACES
 from games.engine.realcards.due import due
 from games.engine.realcards.explain import explain_hand
 from games.engine.realcards.game import RealCardsGame
@@ -211,6 +212,9 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
             prompt["deck"] = deck_picture(game, table.variant)
         elif now["due"] == "dice":
             prompt["site_only"] = not table.has_dice
+            if table.variant == "coruscant_shift":
+                prompt["gold"] = [(face, words.signed_number(face)) for face in sorted(set(GOLD_FACES))]
+                prompt["silver"] = list(SILVER_FACES)
     elif now["due"] == "game_over":
         prompt["standings"] = now["standings"]
     results = game.results()
