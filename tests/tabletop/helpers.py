@@ -28,7 +28,8 @@ def current_due(table: RealTable) -> dict:
 def play_to_reveal(table: RealTable, host) -> None:
     """The host plays a whole Coruscant hand for everyone (keeps 2 cards, checks) up to the reveal."""
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
-    services.realtable_step(actor=host, table=table, step={"step": "dice", "by": "site"})
+    # The roll entered (not the site's, from the table's random seed): the same hand every run.
+    services.realtable_step(actor=host, table=table, step={"step": "dice", "dice": {"number": 0, "suit": "circle"}})
     for _ in range(40):
         now = current_due(table)
         if now["due"] != "act":
