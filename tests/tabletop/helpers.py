@@ -29,7 +29,8 @@ def play_to_reveal(table: RealTable, host) -> None:
     """The host plays a whole Coruscant hand for everyone (keeps 2 cards, checks) up to the reveal."""
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
     # The roll entered (not the site's, from the table's random seed): the same hand every run.
-    services.realtable_step(actor=host, table=table, step={"step": "dice", "dice": {"number": 0, "suit": "circle"}})
+    roll = {"dice": {"number": 0, "suit": "circle"}} if table.has_dice else {"by": "site"}
+    services.realtable_step(actor=host, table=table, step={"step": "dice", **roll})
     for _ in range(40):
         now = current_due(table)
         if now["due"] != "act":

@@ -1,0 +1,157 @@
+"""Pages and API of real-cards tables agree on who may do what; pages read in words; hidden information (the
+master seed of the site's rolls) is in no response before the end."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.tabletop import services
+from games.tabletop.models import RealTable
+from games.words import codes_in
+from tests.factories import UserFactory
+from tests.tabletop.helpers import current_due, play_to_reveal, started_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _do(client: Client, table: RealTable, what: str, data: dict, htmx: bool = True):
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(reverse("tabletop-do", args=[table.code, what]), data, **headers)
+
+
+def test_open_and_join_through_the_pages_with_a_guest_by_name():
+    host = UserFactory(username="hostess")
+    client = _client(host)
+    answer = client.post(reverse("tabletop-open"), {"game": "coruscant_shift:cantina", "starting_credits": "80"})
+    table = RealTable.objects.get()
+    assert answer.status_code == 302 and answer.url == reverse("tabletop-table", args=[table.code])
+    assert table.starting_credits == 80 and table.host == host
+    # A guest types the code (lower case, spaces) and joins by name; the session keeps their seat.
+    guest = Client()
+    found = guest.get(reverse("tabletop-home"), {"code": f" {table.code[:3].lower()} {table.code[3:]}"})
+    assert found.url == reverse("tabletop-table", args=[table.code])
+    page = guest.get(found.url)
+    assert page.status_code == 200 and "<svg" in page.content.decode()  # the QR code, inline
+    joined = _do(guest, table, "join", {"name": "Bob"})
+    assert joined.status_code == 200 and "Bob" in joined.content.decode()
+    assert "(you)" in joined.content.decode()
+    refused = _do(guest, table, "join", {"name": "Bob again"})
+    assert refused.status_code == 409 and "already seated here, as Bob" in refused.content.decode()
+    # Only the host starts.
+    assert _do(guest, table, "start", {"dealer": "0"}).status_code == 403
+    assert _do(client, table, "start", {"dealer": "0"}).status_code == 200
+    table.refresh_from_db()
+    assert table.status == "playing"
+
+
+def test_pages_and_api_refuse_the_same_steps_and_allow_the_same():
+    table, host, ann, bob = started_table()
+    services.realtable_step(actor=host, table=table, step={"step": "deal"})
+    services.realtable_step(actor=host, table=table, step={"step": "dice", "dice": {"number": 5, "suit": "square"}})
+    stranger = _client(UserFactory(username="stranger"))
+    ann_client = _client(ann)
+    table.refresh_from_db()
+    version = table.version
+    # Ann for Bob's seat, on the page and by the API: both 403, nothing written.
+    page = _do(ann_client, table, "step", {"step": "act", "seat": "2", "verb": "select", "count": "2"})
+    api = ann_client.post(
+        f"/api/tabletop/{table.code}/step/",
+        {"step": {"step": "act", "seat": 2, "verb": "select", "count": 2}},
+        content_type="application/json",
+    )
+    assert page.status_code == api.status_code == 403
+    assert "not for your seat 2" in page.content.decode() and "not for your seat 2" in api.json()["detail"]
+    assert (
+        stranger.post(
+            f"/api/tabletop/{table.code}/step/", {"step": {"step": "deal"}}, content_type="application/json"
+        ).status_code
+        == 403
+    )
+    assert _do(stranger, table, "undo", {}).status_code == 403
+    assert ann_client.post(f"/api/tabletop/{table.code}/undo/", {}, content_type="application/json").status_code == 403
+    table.refresh_from_db()
+    assert table.version == version
+    # Ann for her own seat by the page, Bob (a guest) by the API with his secret.
+    assert (
+        _do(ann_client, table, "step", {"step": "act", "seat": "1", "verb": "select", "count": "2"}).status_code == 200
+    )
+    answer = Client().post(
+        f"/api/tabletop/{table.code}/step/",
+        {"step": {"step": "act", "seat": 2, "verb": "select", "count": 2}},
+        content_type="application/json",
+        HTTP_X_TABLETOP_GUEST=bob,
+    )
+    assert answer.status_code == 200 and answer.json()["you"] == 2
+    table.refresh_from_db()
+    assert table.version == version + 2
+
+
+def test_api_open_join_state_and_undo():
+    host = UserFactory(username="hostess")
+    api = _client(host)
+    opened = api.post(
+        "/api/tabletop/", {"variant": "corellian_spike", "has_dice": False}, content_type="application/json"
+    )
+    assert opened.status_code == 201, opened.content
+    code = opened.json()["code"]
+    bad = api.post("/api/tabletop/", {"variant": "poker"}, content_type="application/json")
+    assert bad.status_code == 400 and "poker" in bad.json()["detail"]
+    joined = Client().post(f"/api/tabletop/{code}/join/", {"name": "Cy"}, content_type="application/json")
+    assert joined.status_code == 200 and joined.json()["you"] == 1 and joined.json()["guest_token"]
+    table = RealTable.objects.get(code=code)
+    services.realtable_start(actor=host, table=table)
+    stepped = api.post(f"/api/tabletop/{code}/step/", {"step": {"step": "deal"}}, content_type="application/json")
+    assert stepped.status_code == 200 and stepped.json()["prompt"]["due"] == "act"
+    undone = api.post(
+        f"/api/tabletop/{code}/undo/", {"version": stepped.json()["version"]}, content_type="application/json"
+    )
+    assert undone.status_code == 200 and undone.json()["prompt"]["due"] == "deal"
+    assert "undid" in RealTable.objects.get(code=code).changes[-1]
+    stale = api.post(f"/api/tabletop/{code}/undo/", {"version": 0}, content_type="application/json")
+    assert stale.status_code == 409
+    assert Client().get(f"/api/tabletop/{code}/").status_code == 200
+    assert Client().get("/api/tabletop/ZZZZZZ/").status_code == 404
+    schema = api.get("/api/schema/").content.decode()
+    assert "/api/tabletop/{code}/step/" in schema
+
+
+def test_the_master_seed_is_in_no_response_before_the_end():
+    table, host, ann, bob = started_table(has_dice=False)
+    play_to_reveal(table, host)
+    seed = table.master
+    clients = [_client(host), _client(ann), Client()]
+    for client in clients:
+        for url in (
+            reverse("tabletop-table", args=[table.code]),
+            reverse("tabletop-fragment", args=[table.code]),
+            f"/api/tabletop/{table.code}/",
+        ):
+            body = client.get(url).content.decode()
+            assert seed not in body, url
+    assert seed not in Client().get(f"/api/tabletop/{table.code}/", HTTP_X_TABLETOP_GUEST=bob).content.decode()
+    assert (
+        seed
+        not in _do(clients[0], table, "step", {"step": "reveal", "seat": "0", "cards": ["+1c", "+2c"]}).content.decode()
+    )
+    services.realtable_finish(actor=host, table=table)
+    assert seed in Client().get(f"/api/tabletop/{table.code}/").json()["seed"]
+
+
+def test_the_table_page_reads_in_words_at_phone_width():
+    table, host, _, _ = started_table()
+    play_to_reveal(table, host)
+    html = _client(host).get(reverse("tabletop-table", args=[table.code])).content.decode()
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style|svg)[^>]*>.*?</\1>", " ", html, flags=re.S))
+    assert codes_in(text) == []  # cards, phases and rules in words (a card's picture shows its value and shape)
+    assert "Show hostess" in text and "tap them" in text  # the reveal on the deck's picture
+    assert 'name="viewport"' in html
+    assert current_due(table)["due"] == "reveal"
