@@ -13,6 +13,7 @@ from games.engine.dice import GOLD_FACES, SILVER_FACES
 from games.engine.realcards.due import due
 from games.engine.realcards.explain import explain_hand
 from games.engine.realcards.game import RealCardsGame
+from games.engine.realcards.unknown import NeedCard, NeedDice
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.tabletop.permissions import step_owner
 from games.tabletop.services import hand_dealer, load_game
@@ -132,6 +133,34 @@ def step_words(step: dict, names: list[str], variant: str) -> str:
     return str(kind)
 
 
+def public_view(game: RealCardsGame) -> dict:
+    """The engine's spectator view; while the hand waits for its roll (a variant's public fields read the dice)
+    the same from what needs no roll: stacks, who is in, the pots."""
+    try:
+        return game.game.spectator_view()
+    except (NeedDice, NeedCard):
+        pass
+    engine, hand = game.game, game.game.hand
+    players = [
+        {
+            "seat": seat,
+            "name": name,
+            "stack": engine.stacks[seat],
+            "in_hand": seat in hand.seats,
+            "folded": seat in hand.folded,
+            "bet": 0,
+        }
+        for seat, name in enumerate(engine.names)
+    ]
+    pots = [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.pots()]
+    return {
+        "players": players,
+        "carry_over": engine.carry,
+        "waiting_for": [],
+        "hand": {"number": hand.number, "phase": hand.phase, "dealer": hand.dealer, "pots": pots},
+    }
+
+
 def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
     """The table as this viewer sees it: public for all, with the buttons of the steps this viewer may take."""
     seats = list(table.seats.all())
@@ -152,7 +181,7 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
         return data
     game = load_game(table)
     names = [p[0] for p in table.setup["players"]]
-    view = game.game.spectator_view()
+    view = public_view(game)
     hand = view.get("hand") or {}
     now = due(game)
     dealer = hand_dealer(game)

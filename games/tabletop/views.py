@@ -181,10 +181,8 @@ def _answer(request: HttpRequest, table: RealTable, error: ApplicationError | No
     fresh = RealTable.objects.get(pk=table.pk)
     if getattr(request, "htmx", False):
         status = error.status_code if error is not None else 200
-        response = HttpResponse(fragment_html(request, fresh, error.message if error else ""), status=status)
-        if error is not None:
-            response["HX-Reswap"] = "innerHTML"  # htmx swaps 4xx only when told: the refusal shows in the table
-        return response
+        # static/js/tabletop.js lets htmx swap a refusal in: the table with the reason at its top.
+        return HttpResponse(fragment_html(request, fresh, error.message if error else ""), status=status)
     if error is not None:
         messages.error(request, error.message)
     return redirect("tabletop-table", code=table.code)

@@ -3,6 +3,13 @@
 (function () {
   "use strict";
   var box = document.getElementById("tabletop");
+  // A refused step (400, 403, 409) comes back as the table with the refusal in it: show it like any answer.
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target === box && event.detail.xhr.status >= 400 && event.detail.xhr.status < 500) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
   var status = document.getElementById("tt-live");
   if (!box || !window.EventSource) {
     if (status) status.textContent = "Live updates are off: reload to see the table now.";

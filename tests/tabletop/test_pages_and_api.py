@@ -146,6 +146,29 @@ def test_the_master_seed_is_in_no_response_before_the_end():
     assert seed in Client().get(f"/api/tabletop/{table.code}/").json()["seed"]
 
 
+@pytest.mark.parametrize(
+    ("variant", "preset"),
+    [("coruscant_shift", "cantina"), ("corellian_spike", "cantina_spike"), ("classic", "classic")],
+)
+def test_every_variant_renders_while_its_roll_is_due(variant, preset):
+    """A variant's public fields read the dice: the page shows the table while the roll is still to be entered."""
+    table, host, ann, _ = started_table(variant=variant, preset=preset)
+    services.realtable_step(actor=host, table=table, step={"step": "deal"})
+    for _ in range(12):
+        now = current_due(table)
+        if now["due"] == "dice":
+            break
+        seat = now["seats"][0]
+        verbs = now["choices"][seat]["verbs"]
+        verb = next(v for v in ("check", "call", "stand") if v in verbs)
+        services.realtable_step(actor=host, table=table, step={"step": "act", "seat": seat, "verb": verb})
+    assert current_due(table)["due"] == "dice"
+    for client in (_client(host), _client(ann)):
+        page = client.get(reverse("tabletop-table", args=[table.code]))
+        assert page.status_code == 200 and "Pot" in page.content.decode()
+    assert "Roll for us" in _client(host).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+
+
 def test_the_table_page_reads_in_words_at_phone_width():
     table, host, _, _ = started_table()
     play_to_reveal(table, host)
