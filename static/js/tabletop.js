@@ -3,6 +3,8 @@
 (function () {
   "use strict";
   var box = document.getElementById("tabletop");
+  var status = document.getElementById("tt-live");
+  if (!box) return;
   // A refused step (400, 403, 409) comes back as the table with the refusal in it: show it like any answer.
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.target === box && event.detail.xhr.status >= 400 && event.detail.xhr.status < 500) {
@@ -10,25 +12,40 @@
       event.detail.isError = false;
     }
   });
-  var status = document.getElementById("tt-live");
-  if (!box || !window.EventSource) {
+  if (!window.EventSource) {
     if (status) status.textContent = "Live updates are off: reload to see the table now.";
     return;
   }
-  function version() {
+  function attr(name) {
     var inner = box.querySelector(".tt");
-    return inner ? inner.getAttribute("data-version") : "";
+    return inner ? inner.getAttribute(name) : "";
   }
-  var source = new EventSource(box.getAttribute("data-events") + "?since=" + encodeURIComponent(version()));
-  source.addEventListener("open", function () { if (status) status.textContent = "Live"; });
-  source.addEventListener("error", function () { if (status) status.textContent = "Reconnecting…"; });
-  source.addEventListener("state", function (event) {
-    var data = JSON.parse(event.data);
-    if (!data.html || String(data.version) === version()) return;
-    // Keep what the viewer is typing or ticking: a change elsewhere re-renders only when no form is busy.
-    var busy = box.contains(document.activeElement) && document.activeElement.matches("input[type=number], input[type=text], input:not([type])");
-    if (busy) { if (status) status.textContent = "Live (the table moved on: finish or reload)"; return; }
-    box.innerHTML = data.html;
-    if (window.htmx) window.htmx.process(box);
+  var source = null;
+  var seat = attr("data-you");
+  function connect() {
+    if (source) source.close();
+    source = new EventSource(box.getAttribute("data-events") + "?since=" + encodeURIComponent(attr("data-version")));
+    source.addEventListener("open", function () { if (status) status.textContent = "Live"; });
+    source.addEventListener("error", function () { if (status) status.textContent = "Reconnecting…"; });
+    source.addEventListener("state", function (event) {
+      var data = JSON.parse(event.data);
+      if (!data.html || String(data.version) === attr("data-version")) return;
+      // Keep what the viewer is typing: a change elsewhere waits until they have sent it (or reload).
+      var active = document.activeElement;
+      if (box.contains(active) && active.matches("input[type=number], input[type=text], input:not([type])") && active.value) {
+        if (status) status.textContent = "Live (the table moved on: finish or reload)";
+        return;
+      }
+      box.innerHTML = data.html;
+      if (window.htmx) window.htmx.process(box);
+    });
+  }
+  connect();
+  // Taking a seat makes this browser a player: its stream, opened before, renders for a spectator, so reopen it.
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target === box && attr("data-you") !== seat) {
+      seat = attr("data-you");
+      connect();
+    }
   });
 })();
