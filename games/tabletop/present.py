@@ -133,6 +133,12 @@ def step_words(step: dict, names: list[str], variant: str) -> str:
     return str(kind)
 
 
+def in_words(text: str, variant: str) -> str:
+    """The engine's sentence with its card codes in words ("+9c" -> "+9 circle")."""
+    pattern = words.code_patterns()["card code"]
+    return pattern.sub(lambda found: words.card_name(found.group(0).replace(words.MINUS, "-"), variant), text)
+
+
 def public_view(game: RealCardsGame) -> dict:
     """The engine's spectator view; while the hand waits for its roll (a variant's public fields read the dice)
     the same from what needs no roll: stacks, who is in, the pots."""
@@ -250,7 +256,7 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
     explained = []
     if results:
         last = results[-1]["number"]
-        explained = [row["says"] for row in explain_hand(game, last)]
+        explained = [in_words(row["says"], table.variant) for row in explain_hand(game, last)]
     data.update(
         {
             "hand": {

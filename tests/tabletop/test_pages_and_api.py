@@ -178,3 +178,10 @@ def test_the_table_page_reads_in_words_at_phone_width():
     assert "Show hostess" in text and "tap them" in text  # the reveal on the deck's picture
     assert 'name="viewport"' in html
     assert current_due(table)["due"] == "reveal"
+    services.realtable_step(actor=host, table=table, step={"step": "reveal", "seat": 0, "cards": ["+1c", "+2c"]})
+    services.realtable_step(actor=host, table=table, step={"step": "reveal", "seat": 1, "cards": ["-5s", "+9t"]})
+    services.realtable_step(actor=host, table=table, step={"step": "reveal", "seat": 2, "cards": ["0", "-10t"]})
+    html = _client(host).get(reverse("tabletop-table", args=[table.code])).content.decode()
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style|svg)[^>]*>.*?</\1>", " ", html, flags=re.S))
+    assert "Why the pots went where they did" in text and "+1 circle" in text
+    assert codes_in(text) == [], codes_in(text)
