@@ -68,11 +68,13 @@ def buttons(choices: dict) -> list[dict]:
     return rows
 
 
-def deck_picture(game: RealCardsGame, variant: str) -> list[dict]:
-    """Every card of the deck once per copy, each marked `shown` when this hand already shows all its copies."""
+def deck_picture(game: RealCardsGame, variant: str, *, leaving: tuple = ()) -> list[dict]:
+    """Every card of the deck once per copy, each marked `shown` when this hand already shows all its copies
+    (apart from the places in `leaving`: the cards a correction replaces)."""
     hand = game.game.hand
     number = hand.number if hand is not None else 0
-    shown = Counter(card.code for card in game.boards.get(number, {}).values())
+    board = game.boards.get(number, {})
+    shown = Counter(card.code for slot, card in board.items() if slot not in leaving)
     rows, seen = [], Counter()
     for card in game.base.deck():
         seen[card.code] += 1
@@ -252,6 +254,19 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
                 prompt["silver"] = list(SILVER_FACES)
     elif now["due"] == "game_over":
         prompt["standings"] = now["standings"]
+    if now["due"] == "deal" and game.game.hand is not None and (host or (mine is not None and mine.number == dealer)):
+        # Until the next deal a hand shown may be entered again: the pots are paid again.
+        shown = game.shown.get(game.game.hand.number, {})
+        prompt["corrections"] = [
+            {
+                "seat": seat,
+                "player": names[seat],
+                "cards": len(slots),
+                "deck": deck_picture(game, table.variant, leaving=tuple(slots)),
+            }
+            for seat, slots in shown.items()
+            if isinstance(seat, int)
+        ]
     results = game.results()
     explained = []
     if results:

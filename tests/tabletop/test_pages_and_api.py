@@ -185,3 +185,10 @@ def test_the_table_page_reads_in_words_at_phone_width():
     text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style|svg)[^>]*>.*?</\1>", " ", html, flags=re.S))
     assert "Why the pots went where they did" in text and "+1 circle" in text
     assert codes_in(text) == [], codes_in(text)
+    # The host corrects a hand shown, from the page, before the next deal: the pots are paid again.
+    assert "Correct ann's hand" in html
+    fixed = _do(_client(host), table, "step", {"step": "reveal", "seat": "1", "cards": ["+4s", "+1s"]})
+    assert fixed.status_code == 200
+    table.refresh_from_db()
+    assert table.changes[-1]["did"] == {"step": "reveal", "seat": 1, "cards": ["+4s", "+1s"]}
+    assert services.load_game(table).game.total_credits() == 300
