@@ -192,3 +192,28 @@ def test_the_table_page_reads_in_words_at_phone_width():
     table.refresh_from_db()
     assert table.changes[-1]["did"] == {"step": "reveal", "seat": 1, "cards": ["+4s", "+1s"]}
     assert services.load_game(table).game.total_credits() == 300
+
+
+@pytest.mark.django_db(transaction=True)  # the stream reads on its own, outside the test's transaction
+def test_the_live_stream_sends_each_viewer_their_table_and_no_seed():
+    table, host, ann, _ = started_table(has_dice=False)
+    services.realtable_step(actor=host, table=table, step={"step": "deal"})
+    services.realtable_step(actor=host, table=table, step={"step": "dice", "by": "site"})
+    table.refresh_from_db()
+    for user, mine in ((host, "Your turn"), (ann, "Your turn")):
+        answer = _client(user).get(reverse("tabletop-events", args=[table.code]))
+        assert answer["Content-Type"] == "text/event-stream"
+        chunks = iter(answer.streaming_content)
+        assert next(chunks).startswith(b"retry:")
+        message = next(chunks).decode()
+        answer._iterator.close()
+        assert message.startswith(f"id: {table.version}\n") and mine in message
+        assert table.master not in message
+    # A browser that has the current version gets nothing until the table changes (it catches up by version).
+    answer = _client(ann).get(reverse("tabletop-events", args=[table.code]), HTTP_LAST_EVENT_ID=str(table.version))
+    chunks = iter(answer.streaming_content)
+    next(chunks)
+    services.realtable_step(actor=ann, table=table, step={"step": "act", "seat": 1, "verb": "select", "count": 2})
+    table.refresh_from_db()
+    assert next(chunks).decode().startswith(f"id: {table.version}\n")
+    answer._iterator.close()
