@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games.tabletop import services
 from games.tabletop.models import RealTable
+from games.tabletop.present import SOURCE_WORDS
 from games.words import codes_in
 from tests.factories import UserFactory
 from tests.tabletop.helpers import current_due, play_to_reveal, started_table
@@ -217,3 +218,23 @@ def test_the_live_stream_sends_each_viewer_their_table_and_no_seed():
     table.refresh_from_db()
     assert next(chunks).decode().startswith(f"id: {table.version}\n")
     answer._iterator.close()
+
+
+def test_corellian_spike_card_actions_show_their_costs_and_work_from_the_page():
+    table, host, ann, _ = started_table(variant="corellian_spike", preset="cantina_spike")
+    services.realtable_step(actor=host, table=table, step={"step": "deal"})
+    now = current_due(table)
+    seat = now["seats"][0]
+    user = {0: host, 1: ann}.get(seat, host)
+    html = _client(user).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    for source, price in now["choices"][seat]["trade_from"].items():
+        where = SOURCE_WORDS[source]
+        assert f"Trade {where}" + (f" (costs {price})" if price else "") in html
+    stack = services.load_game(table).stacks[seat]
+    source, price = max(now["choices"][seat]["trade_from"].items(), key=lambda item: item[1])
+    assert price > 0  # a paid card action: its cost leaves the stack
+    answer = _do(_client(user), table, "step", {"step": "act", "seat": str(seat), "verb": "trade", "source": source})
+    assert answer.status_code == 200, answer.content.decode()[:300]
+    table.refresh_from_db()
+    assert services.load_game(table).stacks[seat] == stack - price
+    assert services.load_game(table).game.total_credits() == 300
