@@ -221,7 +221,7 @@ def test_the_live_stream_sends_each_viewer_their_table_and_no_seed():
 
 
 def test_corellian_spike_card_actions_show_their_costs_and_work_from_the_page():
-    table, host, ann, _ = started_table(variant="corellian_spike", preset="cantina_spike")
+    table, host, ann, _ = started_table(variant="corellian_spike", preset="galaxy_series")
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
     now = current_due(table)
     seat = now["seats"][0]
