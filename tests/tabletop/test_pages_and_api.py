@@ -238,3 +238,19 @@ def test_corellian_spike_card_actions_show_their_costs_and_work_from_the_page():
     table.refresh_from_db()
     assert services.load_game(table).stacks[seat] == stack - price
     assert services.load_game(table).game.total_credits() == 300
+
+
+def test_the_host_acts_for_a_seat_whose_phone_is_gone():
+    table, host, ann, _ = started_table()
+    services.realtable_step(actor=host, table=table, step={"step": "deal"})
+    services.realtable_step(actor=host, table=table, step={"step": "dice", "dice": {"number": 5, "suit": "circle"}})
+    host_html = _client(host).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    ann_html = _client(ann).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    assert "Act for ann" in host_html and "Act for Bob" in host_html and "Your turn" in host_html
+    assert "Act for" not in ann_html and "For Bob" not in ann_html and "Your turn" in ann_html
+    assert (
+        _do(_client(host), table, "step", {"step": "act", "seat": "2", "verb": "select", "count": "1"}).status_code
+        == 200
+    )
+    table.refresh_from_db()
+    assert table.changes[-1]["by"] == "hostess (host)" and table.changes[-1]["did"]["seat"] == 2
