@@ -4,6 +4,7 @@ The host runs the table and may act for any seat (a phone that is gone never hol
 for their own seat; the hand's dealer deals, rolls (or the variant's roller), turns over tie-break cards and may
 enter every hand shown at the reveal; a player may enter their own hand."""
 
+import secrets
 from typing import Any
 
 from config.errors import ForbiddenError
@@ -27,7 +28,7 @@ def seat_of(table: RealTable, actor: Any, guest: str = "") -> RealSeat | None:
                 return seat
     if guest:
         for seat in seats:
-            if seat.guest_token and seat.guest_token == guest:
+            if seat.guest_token and secrets.compare_digest(seat.guest_token.encode(), str(guest).encode()):
                 return seat
     return None
 

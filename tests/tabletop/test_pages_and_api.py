@@ -92,6 +92,15 @@ def test_pages_and_api_refuse_the_same_steps_and_allow_the_same():
         HTTP_X_TABLETOP_GUEST=bob,
     )
     assert answer.status_code == 200 and answer.json()["you"] == 2
+    # A wrong or odd guest secret is nobody's seat (403), never an error of the server.
+    for wrong in (bob[:-1], "é" * 8):
+        refused = Client().post(
+            f"/api/tabletop/{table.code}/step/",
+            {"step": {"step": "act", "seat": 0, "verb": "select", "count": 2}},
+            content_type="application/json",
+            HTTP_X_TABLETOP_GUEST=wrong,
+        )
+        assert refused.status_code == 403
     table.refresh_from_db()
     assert table.version == version + 2
 
