@@ -18,6 +18,7 @@ def api_not_found(request, rest: str = ""):
 urlpatterns = [
     path("", include("league.api_urls")),
     path("", include("games.api_urls")),
+    path("", include("games.tabletop.api_urls")),
     path("", include("tournaments.api_urls")),
     re_path(r"^(?P<rest>.*)$", api_not_found),
 ]

@@ -25,6 +25,7 @@ urlpatterns = [
     path("", include("league.urls")),
     path("", include("games.urls")),
     path("", include("games.online.urls")),
+    path("", include("games.tabletop.urls")),
     path("", include("tournaments.urls")),
 ]
 

@@ -123,3 +123,4 @@ class ResultCorrection(models.Model):
 
 
 from games.online.models import *  # noqa: E402, F403 (online tables: games/online/models.py)
+from games.tabletop.models import *  # noqa: E402, F403 (real-cards tables: games/tabletop/models.py)

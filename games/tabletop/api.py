@@ -1,0 +1,131 @@
+"""Real-cards tables over REST: open, join, the table as you see it, a step, undo. The same services and the same
+permissions as the pages. A guest (no account) proves their seat with the secret `join` gave them, sent as the
+`X-Tabletop-Guest` header (a browser's session works too)."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from config.errors import ApplicationError
+from config.serializers import StrictInput
+from games.engine.options import variant_presets
+from games.tabletop import services
+from games.tabletop.models import RealTable
+from games.tabletop.permissions import is_host, seat_of
+from games.tabletop.present import table_view
+from games.tabletop.views import guest_token
+
+GUEST_HEADER = "X-Tabletop-Guest"
+GUEST_PARAMETER = OpenApiParameter(
+    GUEST_HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=False, description="A guest's seat secret."
+)
+
+
+class RealTableOpenInput(StrictInput):
+    variant = serializers.ChoiceField(choices=list(variant_presets()), default=services.DEFAULT_VARIANT)
+    preset = serializers.CharField(required=False, help_text="A preset of the variant; defaults to its first.")
+    options = serializers.DictField(required=False, help_text="Engine option overrides, checked by the engine.")
+    starting_credits = serializers.IntegerField(
+        min_value=1, max_value=services.MAX_STARTING, required=False, help_text="Defaults to the rules' own."
+    )
+    has_dice = serializers.BooleanField(default=True, help_text="False: the site rolls for the table.")
+    host_plays = serializers.BooleanField(default=True, help_text="False: the host only runs the table.")
+
+
+class RealTableJoinInput(StrictInput):
+    name = serializers.CharField(max_length=services.MAX_NAME, required=False, allow_blank=True)
+
+
+class RealTableStepInput(StrictInput):
+    step = serializers.DictField(help_text='The engine\'s step, e.g. {"step": "act", "seat": 0, "verb": "check"}.')
+    version = serializers.IntegerField(min_value=0, required=False, help_text="Refused if the table moved on.")
+
+
+class RealTableUndoInput(StrictInput):
+    version = serializers.IntegerField(min_value=0, required=False, help_text="Refused if the table moved on.")
+
+
+def _valid(serializer_class: type[serializers.Serializer], data) -> dict:
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        problems = "; ".join(
+            f"{field}: {' '.join(str(m) for m in messages) if isinstance(messages, list) else messages}"
+            for field, messages in serializer.errors.items()
+        )
+        raise ApplicationError(f"Invalid input. {problems}", extra={"fields": serializer.errors})
+    return dict(serializer.validated_data)
+
+
+class RealTableViewSet(viewsets.ViewSet):
+    """Real-cards tables, by their join code. Every answer is the table as *you* see it."""
+
+    queryset = RealTable.objects.none()
+    lookup_field = "code"
+    lookup_value_regex = "[A-Za-z0-9]{1,10}"
+    permission_classes = [permissions.AllowAny]  # guests join and act; each service checks who may
+
+    def _table(self, code: str) -> RealTable:
+        table = RealTable.objects.filter(code=services.normal_code(code)).first()
+        if table is None:
+            raise NotFound("No real-cards table has this code.")
+        return table
+
+    def _guest(self, table: RealTable) -> str:
+        return self.request.headers.get(GUEST_HEADER, "") or guest_token(self.request._request, table.code)
+
+    def _state(self, table: RealTable, code: int = status.HTTP_200_OK, guest: str = "", **extra) -> Response:
+        table = RealTable.objects.get(pk=table.pk)
+        mine = seat_of(table, self.request.user, guest or self._guest(table))
+        return Response({**table_view(table, host=is_host(self.request.user, table), mine=mine), **extra}, status=code)
+
+    @extend_schema(request=RealTableOpenInput, responses={201: OpenApiTypes.OBJECT}, summary="Open a real-cards table")
+    def create(self, request: Request) -> Response:
+        table = services.realtable_open(actor=request.user, **_valid(RealTableOpenInput, request.data))
+        return self._state(table, status.HTTP_201_CREATED)
+
+    @extend_schema(parameters=[GUEST_PARAMETER], responses={200: OpenApiTypes.OBJECT}, summary="The table")
+    def retrieve(self, request: Request, code: str) -> Response:
+        return self._state(self._table(code))
+
+    @extend_schema(
+        request=RealTableJoinInput,
+        parameters=[GUEST_PARAMETER],
+        responses={200: OpenApiTypes.OBJECT},
+        summary="Take a seat (a guest by name: keep the `guest_token` of the answer, it is shown once)",
+    )
+    @action(detail=True, methods=["post"])
+    def join(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        data = _valid(RealTableJoinInput, request.data)
+        seat = services.realseat_join(
+            actor=request.user, guest=self._guest(table), table=table, name=data.get("name", "")
+        )
+        extra = {"guest_token": seat.guest_token} if seat.guest_token else {}
+        return self._state(table, guest=seat.guest_token, **extra)
+
+    @extend_schema(
+        request=RealTableStepInput, parameters=[GUEST_PARAMETER], responses={200: OpenApiTypes.OBJECT}, summary="A step"
+    )
+    @action(detail=True, methods=["post"])
+    def step(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        data = _valid(RealTableStepInput, request.data)
+        services.realtable_step(
+            actor=request.user, guest=self._guest(table), table=table, step=data["step"], version=data.get("version")
+        )
+        return self._state(table)
+
+    @extend_schema(
+        request=RealTableUndoInput, responses={200: OpenApiTypes.OBJECT}, summary="Undo the last step (host)"
+    )
+    @action(detail=True, methods=["post"])
+    def undo(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        services.realtable_undo(
+            actor=request.user, table=table, version=_valid(RealTableUndoInput, request.data).get("version")
+        )
+        return self._state(table)

@@ -1,0 +1,69 @@
+"""A real-cards table (a printed deck and real dice; the site keeps the chips) and its seats.
+
+The game is kept as the engine's setup and the steps that stand (`games.engine.realcards`): the state is rebuilt
+from them on each request. `master` is the private seed of the site's rolls: it never leaves the server before
+the game ends (the engine's `revealed_seed()` gives it then).
+"""
+
+from django.conf import settings
+from django.db import models
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
+CODE_LENGTH = 6
+MIN_SEATS, MAX_SEATS = 2, 8
+
+
+class RealTableStatus(models.TextChoices):
+    OPEN = "open", "Open: taking seats"
+    PLAYING = "playing", "Playing"
+    FINISHED = "finished", "Finished"
+
+
+class RealTable(models.Model):
+    code = models.CharField(max_length=CODE_LENGTH, unique=True, help_text="The short join code.")
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="real_tables")
+    variant = models.CharField(max_length=40)
+    preset = models.CharField(max_length=40)
+    options = models.JSONField(default=dict, blank=True, help_text="Option overrides, checked by the engine.")
+    starting_credits = models.PositiveIntegerField()
+    has_dice = models.BooleanField(default=True, help_text="False: the site rolls for the table.")
+    status = models.CharField(max_length=16, choices=RealTableStatus.choices, default=RealTableStatus.OPEN)
+    setup = models.JSONField(null=True, blank=True, help_text="The engine's setup, fixed at the start.")
+    steps = models.JSONField(default=list, blank=True, help_text="The steps that stand, in order.")
+    changes = models.JSONField(
+        default=list, blank=True, help_text="Every step and undo: {did|undid, by, at, version}, in order."
+    )
+    master = models.CharField(max_length=64, help_text="The private seed of the site's rolls: never served early.")
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+
+    def __str__(self) -> str:
+        return f"Real-cards table {self.code}"
+
+
+class RealSeat(models.Model):
+    table = models.ForeignKey(RealTable, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=40)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="real_seats"
+    )
+    # A guest's secret, kept in their session: it identifies their phone (never shown to anyone else).
+    guest_token = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("table", "number")
+        constraints = [
+            models.UniqueConstraint(fields=("table", "number"), name="real_seat_number_unique"),
+            models.UniqueConstraint(
+                fields=("table", "user"), condition=models.Q(user__isnull=False), name="real_seat_user_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.table.code}"

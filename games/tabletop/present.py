@@ -1,0 +1,297 @@
+"""What a viewer sees of a real-cards table: the same public view for everyone (pots, stacks, bets, whose turn),
+plus the buttons this viewer may press (their own seat's legal choices; everything for the host).
+
+Built from the engine's spectator view and `due(game)`: no card is ever held by the site before the reveal, and
+the master seed of the site's rolls appears only once the table is finished.
+"""
+
+from collections import Counter
+from typing import Any
+
+from games import words
+from games.engine.dice import GOLD_FACES, SILVER_FACES
+from games.engine.realcards.due import due
+from games.engine.realcards.explain import explain_hand
+from games.engine.realcards.game import RealCardsGame
+from games.engine.realcards.unknown import NeedCard, NeedDice
+from games.tabletop.models import RealSeat, RealTable, RealTableStatus
+from games.tabletop.permissions import step_owner
+from games.tabletop.services import hand_dealer, load_game
+
+VERB_WORDS = {
+    "check": "Check",
+    "call": "Call",
+    "bet": "Bet",
+    "raise": "Raise to",
+    "fold": "Fold",
+    "allin": "All in",
+    "select": "Keep",
+    "stand": "Stand",
+    "draw": "Draw",
+    "trade": "Trade",
+    "buy": "Buy",
+    "junk": "Junk",
+}
+SOURCE_WORDS = {"deck": "from the draw pile", "pilot": "from the discard pile", "discard": "from the discard pile"}
+
+
+def _verb_word(verb: str) -> str:
+    return VERB_WORDS.get(verb, verb.replace("_", " ").capitalize())
+
+
+def buttons(choices: dict) -> list[dict]:
+    """The legal choices of one seat as the page's buttons: each a verb, its words and what it sends."""
+    rows = []
+    for verb in choices.get("verbs", []):
+        word = _verb_word(verb)
+        if verb in ("bet", "raise"):
+            low = choices.get("min_bet" if verb == "bet" else "min_raise_to")
+            high = choices.get("max_bet" if verb == "bet" else "max_raise_to")
+            rows.append({"verb": verb, "label": word, "amount": {"min": low, "max": high}})
+        elif verb == "select" and "count" in choices:
+            low, high = choices["count"]
+            rows.append({"verb": verb, "label": word, "count": {"min": low, "max": high}, "says": choices.get("says")})
+        elif f"{verb}_from" in choices:
+            for source, price in choices[f"{verb}_from"].items():
+                cost = f" (costs {price})" if price else ""
+                rows.append(
+                    {"verb": verb, "label": f"{word} {SOURCE_WORDS.get(source, source)}{cost}", "source": source}
+                )
+        elif verb == "call" and choices.get("call_amount") is not None:
+            rows.append({"verb": verb, "label": f"Call {choices['call_amount']}"})
+        elif verb == "allin" and choices.get("all_in_amount") is not None:
+            rows.append({"verb": verb, "label": f"All in ({choices['all_in_amount']})"})
+        elif verb == "draw" and choices.get("draw_cost"):
+            rows.append({"verb": verb, "label": f"Draw (costs {choices['draw_cost']})"})
+        else:
+            rows.append({"verb": verb, "label": word})
+    return rows
+
+
+def deck_picture(game: RealCardsGame, variant: str, *, leaving: tuple = ()) -> list[dict]:
+    """Every card of the deck once per copy, each marked `shown` when this hand already shows all its copies
+    (apart from the places in `leaving`: the cards a correction replaces)."""
+    hand = game.game.hand
+    number = hand.number if hand is not None else 0
+    board = game.boards.get(number, {})
+    shown = Counter(card.code for slot, card in board.items() if slot not in leaving)
+    rows, seen = [], Counter()
+    for card in game.base.deck():
+        seen[card.code] += 1
+        rows.append(
+            {
+                "code": card.code,
+                "copy": seen[card.code],
+                "label": words.card_name(card.code, variant),
+                "shown": seen[card.code] <= shown[card.code],
+            }
+        )
+    return rows
+
+
+def _log(table: RealTable, names: list[str]) -> list[str]:
+    lines = []
+    for change in table.changes:
+        undid = "undid" in change
+        step = change.get("undid") if undid else change.get("did")
+        text = step_words(step, names, table.variant)
+        lines.append(f"{change.get('by', '?')}: {'took back: ' if undid else ''}{text}")
+    return lines
+
+
+def step_words(step: dict, names: list[str], variant: str) -> str:
+    """A step in words, for the hand's log."""
+    kind = step.get("step")
+
+    def name(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+
+    if kind == "deal":
+        return "dealt the next hand"
+    if kind == "dice":
+        by = "the site rolled" if step.get("by") == "site" else "rolled"
+        dice = step.get("dice")
+        if isinstance(dice, dict):
+            shown = f"{words.signed_number(dice.get('number', 0))} {dice.get('suit', '')}"
+        else:
+            shown = " and ".join(str(d) for d in dice or [])
+        return f"{by} {shown}".strip()
+    if kind == "act":
+        extra = ""
+        for key in ("amount", "count"):
+            if key in step:
+                extra = f" {step[key]}"
+        if "source" in step:
+            extra += f" {SOURCE_WORDS.get(step['source'], step['source'])}"
+        return f"{name(step.get('seat'))}: {_verb_word(step.get('verb', '')).lower()}{extra}"
+    if kind == "reveal":
+        return f"{name(step.get('seat'))} showed {words.cards_words(step.get('cards', []), variant)}"
+    if kind == "card":
+        return f"turned over {words.card_name(step.get('card'), variant)}"
+    if kind == "winners":
+        pot = "the Sabacc pot" if step.get("pot") == "sabacc" else f"pot {int(step.get('pot', 0)) + 1}"
+        who = " and ".join(name(s) for s in step.get("seats", [])) or "nobody"
+        return f"named {who} for {pot}"
+    return str(kind)
+
+
+def in_words(text: str, variant: str) -> str:
+    """The engine's sentence with its card codes in words ("+9c" -> "+9 circle")."""
+    pattern = words.code_patterns()["card code"]
+    return pattern.sub(lambda found: words.card_name(found.group(0).replace(words.MINUS, "-"), variant), text)
+
+
+def public_view(game: RealCardsGame) -> dict:
+    """The engine's spectator view; while the hand waits for its roll (a variant's public fields read the dice)
+    the same from what needs no roll: stacks, who is in, the pots."""
+    try:
+        return game.game.spectator_view()
+    except (NeedDice, NeedCard):
+        pass
+    engine, hand = game.game, game.game.hand
+    players = [
+        {
+            "seat": seat,
+            "name": name,
+            "stack": engine.stacks[seat],
+            "in_hand": seat in hand.seats,
+            "folded": seat in hand.folded,
+            "bet": 0,
+        }
+        for seat, name in enumerate(engine.names)
+    ]
+    pots = [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.pots()]
+    return {
+        "players": players,
+        "carry_over": engine.carry,
+        "waiting_for": [],
+        "hand": {"number": hand.number, "phase": hand.phase, "dealer": hand.dealer, "pots": pots},
+    }
+
+
+def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
+    """The table as this viewer sees it: public for all, with the buttons of the steps this viewer may take."""
+    seats = list(table.seats.all())
+    data: dict[str, Any] = {
+        "code": table.code,
+        "status": table.status,
+        "version": table.version,
+        "variant": table.variant,
+        "preset": table.preset,
+        "rules": words.rules_title(table.variant, table.preset),
+        "starting_credits": table.starting_credits,
+        "has_dice": table.has_dice,
+        "host": host,
+        "you": mine.number if mine is not None else None,
+        "seats": [{"number": s.number, "name": s.name, "guest": s.user_id is None} for s in seats],
+    }
+    if table.status == RealTableStatus.OPEN or table.setup is None:
+        return data
+    game = load_game(table)
+    names = [p[0] for p in table.setup["players"]]
+    view = public_view(game)
+    hand = view.get("hand") or {}
+    now = due(game)
+    dealer = hand_dealer(game)
+    players = []
+    waiting = set(view.get("waiting_for", []))
+    for row in view["players"]:
+        players.append(
+            {
+                "seat": row["seat"],
+                "name": row["name"],
+                "stack": row["stack"],
+                "bet": row.get("bet", 0),
+                "in_hand": row.get("in_hand", False),
+                "folded": row.get("folded", False),
+                "all_in": row.get("all_in", False),
+                "out": row.get("out", False),
+                "dealer": dealer == row["seat"],
+                "waiting": row["seat"] in waiting,
+                "you": mine is not None and mine.number == row["seat"],
+            }
+        )
+    pots = hand.get("pots", [])
+    current_bet = max((p["bet"] for p in players), default=0)
+    prompt = {"due": now["due"], "says": now["says"]}
+    if now["due"] == "act":
+        prompt["seats"] = []
+        for seat in now["seats"]:
+            owners = step_owner(now, {"step": "act", "seat": seat}, dealer)
+            mayact = host or (mine is not None and mine.number in owners)
+            prompt["seats"].append(
+                {
+                    "seat": seat,
+                    "name": names[seat],
+                    "buttons": buttons(now["choices"][seat]) if mayact else [],
+                    "choices": now["choices"][seat] if mayact else None,
+                }
+            )
+    elif now["due"] in ("deal", "dice", "card", "winners", "reveal"):
+        probe = {"deal": {"step": "deal"}, "dice": {"step": "dice"}, "card": {"step": "card"}}.get(
+            now["due"], {"step": now["due"]}
+        )
+        owners = step_owner(now, probe, dealer)
+        prompt["may"] = host or (mine is not None and mine.number in owners)
+        if now["due"] == "reveal":
+            for row in now["seats"]:
+                row["may"] = host or (mine is not None and mine.number in {row["seat"], dealer})
+            prompt["seats"] = now["seats"]
+            prompt["or_name_winners"] = [
+                {**pot, "names": [(s, names[s]) for s in pot["eligible"]]} for pot in now.get("or_name_winners", [])
+            ]
+            prompt["deck"] = deck_picture(game, table.variant)
+        elif now["due"] == "winners":
+            prompt["pots"] = [
+                {**pot, "names": [(s, names[s]) for s in pot.get("eligible", [])]} for pot in now.get("pots", [])
+            ]
+        elif now["due"] == "card":
+            prompt["deck"] = deck_picture(game, table.variant)
+        elif now["due"] == "dice":
+            prompt["site_only"] = not table.has_dice
+            if table.variant == "coruscant_shift":
+                prompt["gold"] = [(face, words.signed_number(face)) for face in sorted(set(GOLD_FACES))]
+                prompt["silver"] = list(SILVER_FACES)
+    elif now["due"] == "game_over":
+        prompt["standings"] = now["standings"]
+    if now["due"] == "deal" and game.game.hand is not None and (host or (mine is not None and mine.number == dealer)):
+        # Until the next deal a hand shown may be entered again: the pots are paid again.
+        shown = game.shown.get(game.game.hand.number, {})
+        prompt["corrections"] = [
+            {
+                "seat": seat,
+                "player": names[seat],
+                "cards": len(slots),
+                "deck": deck_picture(game, table.variant, leaving=tuple(slots)),
+            }
+            for seat, slots in shown.items()
+            if isinstance(seat, int)
+        ]
+    results = game.results()
+    explained = []
+    if results:
+        last = results[-1]["number"]
+        explained = [in_words(row["says"], table.variant) for row in explain_hand(game, last)]
+    data.update(
+        {
+            "hand": {
+                "number": hand.get("number"),
+                "phase": words.phase_title(table.variant, hand.get("phase")) if hand.get("phase") else "",
+                "target": hand.get("target"),
+                "suit": hand.get("suit"),
+            },
+            "players": players,
+            "pots": [{"amount": p["amount"], "eligible": [names[s] for s in p["eligible"]]} for p in pots],
+            "carry_over": view.get("carry_over", 0),
+            "current_bet": current_bet,
+            "prompt": prompt,
+            "explained": explained,
+            "explained_hand": results[-1]["number"] if results else None,
+            "log": _log(table, names),
+            "can_undo": host and bool(table.steps) and table.status == RealTableStatus.PLAYING,
+            "total_credits": game.game.total_credits(),
+        }
+    )
+    if table.status == RealTableStatus.FINISHED:
+        data["seed"] = table.master  # the game is over: anyone may check the site's rolls now
+    return data

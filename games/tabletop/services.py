@@ -1,0 +1,372 @@
+"""Writes of real-cards tables: open, seats, start, steps, undo, finish (docs/tabletop.md).
+
+A table's game is rebuilt from its setup and the steps that stand (`load_game`); a step is verified by the
+engine, then saved with the change log and a new version, under the table's row lock; viewers hear of it after
+the commit (the table's code and version only: each stream renders its own viewer's page). A refusal raises an
+`ApplicationError` saying what is wrong and what is allowed, and writes nothing.
+"""
+
+import copy
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import ApplicationError, ConflictError
+from config.events import publish
+from games.engine.errors import EngineError
+from games.engine.options import variant_presets
+from games.engine.realcards.due import due
+from games.engine.realcards.game import RealCardsGame
+from games.tabletop.models import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    MAX_SEATS,
+    MIN_SEATS,
+    RealSeat,
+    RealTable,
+    RealTableStatus,
+)
+from games.tabletop.permissions import NotAllowed, check_step, is_host, seat_of
+from league.models import MAX_CREDITS
+from league.services import audit
+
+DEFAULT_VARIANT = "coruscant_shift"
+MAX_NAME = 40
+MAX_STARTING = MAX_CREDITS // MAX_SEATS
+
+
+def table_topic(code: str) -> str:
+    return f"tabletop.{code}"
+
+
+def _announce(table: RealTable, what: str) -> None:
+    """Tell viewers the table changed: its code and version only, never a card or a seed."""
+    publish(table_topic(table.code), {"table": table.code, "version": table.version, "what": what})
+
+
+def _user_error(exc: EngineError) -> ApplicationError:
+    return ApplicationError(str(exc), code="illegal_step")
+
+
+def _lock(table: RealTable) -> RealTable:
+    """The table's row, locked (it belongs to no league: it is the first and only lock of its writes)."""
+    return RealTable.objects.select_for_update(no_key=True, of=("self",)).get(pk=table.pk)
+
+
+def _new_code() -> str:
+    for _ in range(20):
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if not RealTable.objects.filter(code=code).exists():
+            return code
+    raise ConflictError("No free table code was found; try again.")  # 32^6 codes: practically never
+
+
+def normal_code(raw: object) -> str:
+    """A code as typed (lower case, spaces, dashes) in its stored form."""
+    text = str(raw or "").upper().replace(" ", "").replace("-", "")
+    return text[: CODE_LENGTH + 4]
+
+
+def _name(raw: object, what: str = "The name") -> str:
+    name = " ".join(str(raw or "").split())
+    if not name:
+        raise ApplicationError(
+            f"{what} is missing: give a name of 1 to {MAX_NAME} characters.", extra={"field": "name"}
+        )
+    if len(name) > MAX_NAME:
+        raise ApplicationError(
+            f"{what} is {len(name)} characters long; the most is {MAX_NAME}.", extra={"field": "name"}
+        )
+    return name
+
+
+def _whole(value: Any, what: str, low: int, high: int, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ApplicationError(
+            f"{what} must be a whole number from {low} to {high:,}; got {value!r}.", extra={"field": field}
+        )
+    return value
+
+
+def load_game(table: RealTable) -> RealCardsGame:
+    """The table's game, rebuilt from its setup and the steps that stand (only for a started table)."""
+    game = RealCardsGame(table.setup, master=table.master)
+    for step in table.steps:
+        game.step(step)
+    return game
+
+
+def hand_dealer(game: RealCardsGame) -> int | None:
+    hand = game.game.hand
+    return hand.dealer if hand is not None else None
+
+
+# ----- opening and seats ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def realtable_open(
+    *,
+    actor: Any,
+    variant: str = DEFAULT_VARIANT,
+    preset: str | None = None,
+    options: dict | None = None,
+    starting_credits: int | None = None,
+    has_dice: bool = True,
+    host_plays: bool = True,
+) -> RealTable:
+    """Open a casual real-cards table, checked by the engine; the host takes seat 1 unless they only run it."""
+    if not getattr(actor, "is_authenticated", False):
+        raise NotAllowed("Sign in (or sign up) to open a real-cards table.")
+    presets = variant_presets()
+    if variant not in presets:
+        raise ApplicationError(
+            f"Unknown variant {variant!r}; the variants are: {', '.join(presets)}.", extra={"field": "variant"}
+        )
+    preset = preset or presets[variant][0]
+    if preset not in presets[variant]:
+        raise ApplicationError(
+            f"The presets of {variant} are: {', '.join(presets[variant])}; got {preset!r}.", extra={"field": "preset"}
+        )
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise ApplicationError(
+            'options is an object of option overrides, like {"ante": 2}.', extra={"field": "options"}
+        )
+    if starting_credits is None:
+        probe = RealCardsGame(
+            {"variant": variant, "preset": preset, "options": options, "players": [["A", 1], ["B", 1]], "dealer": 0}
+        )
+        starting_credits = int(probe.game.options.starting_stack)
+    starting_credits = _whole(starting_credits, "The starting credits", 1, MAX_STARTING, "starting_credits")
+    if not isinstance(has_dice, bool):
+        raise ApplicationError("has_dice is true or false.", extra={"field": "has_dice"})
+    try:
+        RealCardsGame(
+            {
+                "variant": variant,
+                "preset": preset,
+                "options": options,
+                "players": [["A", starting_credits], ["B", starting_credits]],
+                "dealer": 0,
+            }
+        )
+    except (EngineError, KeyError, TypeError, ValueError) as exc:
+        raise ApplicationError(f"These rules do not make a game: {exc}", extra={"field": "options"}) from None
+    table = RealTable.objects.create(
+        code=_new_code(),
+        host=actor,
+        variant=variant,
+        preset=preset,
+        options=options,
+        starting_credits=starting_credits,
+        has_dice=has_dice,
+        master=f"{secrets.randbits(128):032x}",
+    )
+    if host_plays:
+        RealSeat.objects.create(table=table, number=0, name=_name(actor.get_username())[:MAX_NAME], user=actor)
+    audit(actor=actor, action="real_table.open", obj=table, data={"variant": variant, "preset": preset})
+    _announce(table, "opened")
+    return table
+
+
+def _check_open(table: RealTable) -> None:
+    if table.status != RealTableStatus.OPEN:
+        raise ConflictError("The game has started: seats are taken and left only before the start.")
+
+
+def _free_name(table: RealTable, name: str) -> str:
+    taken = set(table.seats.values_list("name", flat=True))
+    if name in taken:
+        raise ApplicationError(f"{name} is already seated here; choose another name.", extra={"field": "name"})
+    return name
+
+
+def _next_number(table: RealTable) -> int:
+    count = table.seats.count()
+    if count >= MAX_SEATS:
+        raise ConflictError(f"The table is full: it seats {MAX_SEATS} players at most.")
+    return count
+
+
+@transaction.atomic
+def realseat_join(*, actor: Any, guest: str = "", table: RealTable, name: str = "") -> RealSeat:
+    """Take a seat: a signed-in user by their account (name: theirs unless given), a guest by name; the guest's
+    secret (`guest_token`) is theirs to keep in their session."""
+    table = _lock(table)
+    _check_open(table)
+    mine = seat_of(table, actor, guest)
+    if mine is not None:
+        raise ConflictError(f"You are already seated here, as {mine.name}.")
+    signed_in = getattr(actor, "is_authenticated", False)
+    name = _name(name or actor.get_username()) if signed_in else _name(name, "Your name")
+    seat = RealSeat.objects.create(
+        table=table,
+        number=_next_number(table),
+        name=_free_name(table, name),
+        user=actor if signed_in else None,
+        guest_token="" if signed_in else secrets.token_urlsafe(24),
+    )
+    _bump(table, "seats")
+    return seat
+
+
+@transaction.atomic
+def realseat_add(*, actor: Any, table: RealTable, name: str) -> RealSeat:
+    """The host seats a player who has no phone (the host taps for them)."""
+    table = _lock(table)
+    if not is_host(actor, table):
+        raise NotAllowed("Only the table's host adds seats.")
+    _check_open(table)
+    seat = RealSeat.objects.create(table=table, number=_next_number(table), name=_free_name(table, _name(name)))
+    _bump(table, "seats")
+    return seat
+
+
+@transaction.atomic
+def realseat_remove(*, actor: Any, guest: str = "", table: RealTable, number: int) -> None:
+    """The host removes a seat (or a player leaves theirs) before the start; the seats after it move up."""
+    table = _lock(table)
+    _check_open(table)
+    seats = list(table.seats.order_by("number"))
+    target = next((s for s in seats if s.number == number), None)
+    if target is None:
+        raise ApplicationError(
+            f"There is no seat {number + 1 if isinstance(number, int) else number!r}; the seats are 1 to {len(seats)}.",
+            extra={"field": "seat"},
+        )
+    if not is_host(actor, table) and seat_of(table, actor, guest) != target:
+        raise NotAllowed("Only the host removes another player's seat.")
+    target.delete()
+    for seat in seats:
+        if seat.number > number:
+            RealSeat.objects.filter(pk=seat.pk).update(number=seat.number - 1)
+    _bump(table, "seats")
+
+
+def _bump(table: RealTable, what: str, **fields: Any) -> None:
+    table.version += 1
+    for key, value in fields.items():
+        setattr(table, key, value)
+    table.save(update_fields=["version", "updated_at", *fields])
+    _announce(table, what)
+
+
+# ----- the game ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def realtable_start(*, actor: Any, table: RealTable, dealer: int = 0) -> RealTable:
+    """The host starts the game with the seats as they are; `dealer` is the seat the table drew to deal first."""
+    table = _lock(table)
+    if not is_host(actor, table):
+        raise NotAllowed("Only the table's host starts the game.")
+    _check_open(table)
+    seats = list(table.seats.order_by("number"))
+    if len(seats) < MIN_SEATS:
+        raise ConflictError(f"A game needs {MIN_SEATS} players at least; {len(seats)} seated.")
+    dealer = _whole(dealer, "The first dealer's seat", 0, len(seats) - 1, "dealer")
+    setup = {
+        "variant": table.variant,
+        "preset": table.preset,
+        "options": table.options,
+        "players": [[seat.name, table.starting_credits] for seat in seats],
+        "dealer": dealer,
+    }
+    try:
+        RealCardsGame(setup, master=table.master)
+    except EngineError as exc:
+        raise _user_error(exc) from None
+    _bump(table, "started", setup=setup, status=RealTableStatus.PLAYING)
+    audit(actor=actor, action="real_table.start", obj=table, data={"seats": len(seats), "dealer": dealer})
+    return table
+
+
+def _who(actor: Any, mine: RealSeat | None, host: bool) -> str:
+    if host:
+        return f"{actor.get_username()} (host)"
+    return mine.name if mine is not None else "?"
+
+
+def _check_playing(table: RealTable) -> None:
+    if table.status != RealTableStatus.PLAYING:
+        raise ConflictError(
+            "The game has not started yet." if table.status == RealTableStatus.OPEN else "The game is over."
+        )
+
+
+def _check_version(table: RealTable, version: int | None) -> None:
+    if version is not None and version != table.version:
+        raise ConflictError(
+            f"The table has moved on (version {table.version}, your screen shows {version}): look again, then tap.",
+            extra={"version": table.version},
+        )
+
+
+@transaction.atomic
+def realtable_step(
+    *, actor: Any, guest: str = "", table: RealTable, step: dict, version: int | None = None
+) -> RealTable:
+    """One step of the table, by the seat it is for (or the host); verified by the engine, then saved and logged."""
+    if not isinstance(step, dict):
+        raise ApplicationError('A step is an object, like {"step": "act", "seat": 0, "verb": "check"}.')
+    table = _lock(table)
+    _check_playing(table)
+    _check_version(table, version)
+    game = load_game(table)
+    host = is_host(actor, table)
+    mine = seat_of(table, actor, guest)
+    now = due(game)
+    check_step(host=host, mine=mine, due=now, step=step, dealer=hand_dealer(game))
+    if step.get("step") == "dice" and not table.has_dice and step.get("by") != "site":
+        raise ApplicationError('This table plays without dice: the site rolls ({"step": "dice", "by": "site"}).')
+    try:
+        game.step(copy.deepcopy(step))
+    except EngineError as exc:
+        raise _user_error(exc) from None
+    saved = game.steps[-1]  # as the engine keeps it (a site roll carries its dice)
+    over = game.game.over
+    changes = [
+        *table.changes,
+        {"did": saved, "by": _who(actor, mine, host), "at": timezone.now().isoformat(), "version": table.version + 1},
+    ]
+    fields: dict[str, Any] = {"steps": [*table.steps, saved], "changes": changes}
+    if over:
+        fields["status"] = RealTableStatus.FINISHED
+    _bump(table, "step", **fields)
+    return table
+
+
+@transaction.atomic
+def realtable_undo(*, actor: Any, table: RealTable, version: int | None = None) -> dict:
+    """The host takes back the last step (a mis-tap, a wrong roll, a wrong reveal); the undo is logged."""
+    table = _lock(table)
+    if not is_host(actor, table):
+        raise NotAllowed("Only the table's host undoes a step.")
+    _check_playing(table)
+    _check_version(table, version)
+    if not table.steps:
+        raise ConflictError("There is nothing to undo: no step has been taken yet.")
+    last = table.steps[-1]
+    changes = [
+        *table.changes,
+        {"undid": last, "by": _who(actor, None, True), "at": timezone.now().isoformat(), "version": table.version + 1},
+    ]
+    _bump(table, "undo", steps=table.steps[:-1], changes=changes)
+    audit(actor=actor, action="real_table.undo", obj=table, data={"step": last})
+    return last
+
+
+@transaction.atomic
+def realtable_finish(*, actor: Any, table: RealTable) -> RealTable:
+    """The host ends the game (the seed of the site's rolls is shown from then on)."""
+    table = _lock(table)
+    if not is_host(actor, table):
+        raise NotAllowed("Only the table's host ends the game.")
+    if table.status == RealTableStatus.FINISHED:
+        raise ConflictError("The game is already over.")
+    _bump(table, "finished", status=RealTableStatus.FINISHED)
+    audit(actor=actor, action="real_table.finish", obj=table)
+    return table

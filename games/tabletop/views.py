@@ -1,0 +1,225 @@
+"""Pages of real-cards tables (phone first, htmx): open, join by code, the table with its live stream, and the
+forms behind its buttons. Each form calls the same service as the API (`services.py`)."""
+
+import segno
+from django.contrib import messages
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from config.errors import ApplicationError
+from config.inputs import parse_whole_number
+from games.engine.options import variant_presets
+from games.online import stream
+from games.tabletop import services
+from games.tabletop.models import RealTable
+from games.tabletop.permissions import is_host, seat_of
+from games.tabletop.present import table_view
+from games.words import rules_title
+
+SESSION_KEY = "tabletop_guests"  # code -> this browser's guest secret at that table
+
+
+def guest_token(request: HttpRequest, code: str) -> str:
+    return (request.session.get(SESSION_KEY) or {}).get(code, "")
+
+
+def _remember_guest(request: HttpRequest, code: str, token: str) -> None:
+    kept = dict(request.session.get(SESSION_KEY) or {})
+    kept[code] = token
+    request.session[SESSION_KEY] = kept
+
+
+def _table_or_404(code: str) -> RealTable:
+    table = RealTable.objects.select_related("host").filter(code=services.normal_code(code)).first()
+    if table is None:
+        raise Http404("No real-cards table has this code.")
+    return table
+
+
+def viewer_data(request: HttpRequest, table: RealTable) -> dict:
+    host = is_host(request.user, table)
+    mine = seat_of(table, request.user, guest_token(request, table.code))
+    return table_view(table, host=host, mine=mine)
+
+
+def fragment_html(request: HttpRequest, table: RealTable, error: str = "") -> str:
+    return render_to_string("tabletop/_table.html", {"t": viewer_data(request, table), "error": error}, request=request)
+
+
+def _presets() -> list[dict]:
+    return [
+        {"variant": variant, "presets": [(preset, rules_title(variant, preset)) for preset in presets]}
+        for variant, presets in variant_presets().items()
+    ]
+
+
+def tabletop_home(request: HttpRequest) -> HttpResponse:
+    """Join a table by its code, or open one (signed in)."""
+    code = request.GET.get("code")
+    if code:
+        return redirect("tabletop-table", code=services.normal_code(code) or "-")
+    mine = []
+    if request.user.is_authenticated:
+        mine = list(RealTable.objects.filter(host=request.user)[:10])
+    return render(request, "tabletop/home.html", {"presets": _presets(), "mine": mine})
+
+
+@require_POST
+def tabletop_open(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('account_login')}?next={reverse('tabletop-home')}")
+    variant, _, preset = (request.POST.get("game") or "").partition(":")
+    try:
+        raw = (request.POST.get("starting_credits") or "").strip()
+        starting = parse_whole_number(raw, "The starting credits", field="starting_credits") if raw else None
+        table = services.realtable_open(
+            actor=request.user,
+            variant=variant or services.DEFAULT_VARIANT,
+            preset=preset or None,
+            starting_credits=starting,
+            has_dice=request.POST.get("dice", "yes") != "no",
+            host_plays=request.POST.get("host_plays", "yes") != "no",
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("tabletop-home")
+    return redirect("tabletop-table", code=table.code)
+
+
+def tabletop_table(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_or_404(code)
+    join_url = request.build_absolute_uri(reverse("tabletop-table", kwargs={"code": table.code}))
+    qr = segno.make(join_url, error="m").svg_inline(scale=4, dark="#111", light="#fff")
+    return render(
+        request,
+        "tabletop/table.html",
+        {"table": table, "fragment": fragment_html(request, table), "join_url": join_url, "qr": qr},
+    )
+
+
+def tabletop_fragment(request: HttpRequest, code: str) -> HttpResponse:
+    """The table as this viewer sees it now (htmx, and the fallback of a dropped stream)."""
+    return HttpResponse(fragment_html(request, _table_or_404(code)))
+
+
+def tabletop_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
+    """The live stream of this viewer's table: each change renders the table again for them."""
+    table = _table_or_404(code)
+    request.user.is_authenticated  # noqa: B018 (resolve the lazy user here, not inside the stream)
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
+    since = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
+    pk = table.pk
+
+    def read() -> tuple[int | None, RealTable | None]:
+        row = RealTable.objects.filter(pk=pk).first()
+        return (row.version if row is not None else None), row
+
+    def render_now(row: RealTable | None) -> dict:
+        if row is None:
+            return {"version": None, "html": ""}
+        return {"version": row.version, "html": fragment_html(request, row)}
+
+    topic = services.table_topic(table.code)
+    if isinstance(request, ASGIRequest):
+        body = stream.async_stream(topic, since, read, render_now)
+    else:
+        body = stream.sync_stream(topic, since, read, render_now)
+    stream.give_back()
+    response = StreamingHttpResponse(body, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _whole(raw: str | None, what: str, field: str, *, signed: bool = False) -> int:
+    return parse_whole_number(raw, what, field=field, signed=signed)
+
+
+def step_from_form(post) -> dict:
+    """A step from the table page's forms (the same dict the API takes)."""
+    kind = post.get("step", "")
+    step: dict = {"step": kind}
+    if post.get("seat") not in (None, ""):
+        step["seat"] = _whole(post.get("seat"), "The seat", "seat")
+    if kind == "act":
+        step["verb"] = post.get("verb", "")
+        for key, what in (("amount", "The amount"), ("count", "The number of cards")):
+            if post.get(key) not in (None, ""):
+                step[key] = _whole(post.get(key), what, key)
+        if post.get("source"):
+            step["source"] = post["source"]
+    elif kind == "dice":
+        if post.get("by") == "site":
+            step["by"] = "site"
+        elif post.get("suit"):
+            step["dice"] = {"number": _whole(post.get("number"), "The gold die", "number", signed=True)}
+            step["dice"]["suit"] = post["suit"]
+        else:
+            step["dice"] = [_whole(post.get(k), f"Die {i}", k) for i, k in ((1, "die1"), (2, "die2"))]
+    elif kind == "reveal":
+        step["cards"] = post.getlist("cards")
+    elif kind == "card":
+        step["card"] = post.get("card", "")
+    elif kind == "winners":
+        pot = post.get("pot", "")
+        step["pot"] = "sabacc" if pot == "sabacc" else _whole(pot, "The pot", "pot")
+        step["seats"] = [_whole(s, "A winner's seat", "seats") for s in post.getlist("seats")]
+    return step
+
+
+def _version(post) -> int | None:
+    raw = post.get("version")
+    return parse_whole_number(raw, "The version", field="version") if raw not in (None, "") else None
+
+
+def _answer(request: HttpRequest, table: RealTable, error: ApplicationError | None) -> HttpResponse:
+    """The table again for htmx (with the refusal shown in it), or a redirect for a plain form."""
+    fresh = RealTable.objects.get(pk=table.pk)
+    if getattr(request, "htmx", False):
+        status = error.status_code if error is not None else 200
+        # static/js/tabletop.js lets htmx swap a refusal in: the table with the reason at its top.
+        return HttpResponse(fragment_html(request, fresh, error.message if error else ""), status=status)
+    if error is not None:
+        messages.error(request, error.message)
+    return redirect("tabletop-table", code=table.code)
+
+
+@require_POST
+def tabletop_do(request: HttpRequest, code: str, what: str) -> HttpResponse:
+    """join, add, remove, start, step, undo and finish: one service each."""
+    table = _table_or_404(code)
+    post = request.POST
+    guest = guest_token(request, table.code)
+    calls = {
+        "join": lambda: services.realseat_join(actor=request.user, guest=guest, table=table, name=post.get("name", "")),
+        "add": lambda: services.realseat_add(actor=request.user, table=table, name=post.get("name", "")),
+        "remove": lambda: services.realseat_remove(
+            actor=request.user, guest=guest, table=table, number=_whole(post.get("seat"), "The seat", "seat")
+        ),
+        "start": lambda: services.realtable_start(
+            actor=request.user, table=table, dealer=_whole(post.get("dealer") or "0", "The first dealer", "dealer")
+        ),
+        "step": lambda: services.realtable_step(
+            actor=request.user, guest=guest, table=table, step=step_from_form(post), version=_version(post)
+        ),
+        "undo": lambda: services.realtable_undo(actor=request.user, table=table, version=_version(post)),
+        "finish": lambda: services.realtable_finish(actor=request.user, table=table),
+    }
+    if what not in calls:
+        raise Http404("No such table operation.")
+    try:
+        done = calls[what]()
+    except ApplicationError as exc:
+        return _answer(request, table, exc)
+    if what == "join" and done.guest_token:
+        _remember_guest(request, table.code, done.guest_token)
+    return _answer(request, table, None)
+
+
+def tabletop_state(request: HttpRequest, code: str) -> JsonResponse:
+    """The page's data as JSON (what the API's state gives)."""
+    return JsonResponse(viewer_data(request, _table_or_404(code)))
