@@ -93,7 +93,7 @@ def tabletop_open(request: HttpRequest) -> HttpResponse:
 def tabletop_table(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_or_404(code)
     join_url = request.build_absolute_uri(reverse("tabletop-table", kwargs={"code": table.code}))
-    qr = segno.make(join_url, error="m").svg_inline(scale=4, dark="#111", light="#fff")
+    qr = segno.make(join_url, error="m").svg_inline(scale=4, dark="#111", light="#fff", omitsize=True)
     return render(
         request,
         "tabletop/table.html",
