@@ -311,6 +311,7 @@ def play_now_context() -> dict:
         "play_bots": sorted(BOTS),
         "play_default_bot": casual.DEFAULT_BOT,
         "play_turn_seconds": casual.DEFAULT_TURN_SECONDS,
+        "play_short_games": casual.SHORT_GAMES,
     }
 
 
@@ -329,6 +330,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
             seats=_number(request.POST.get("seats") or str(casual.DEFAULT_SEATS), "Seats"),
             bot_kind=request.POST.get("bot") or casual.DEFAULT_BOT,
             turn_seconds=_number(request.POST.get("turn_seconds") or str(casual.DEFAULT_TURN_SECONDS), "The turn time"),
+            hands=_number(request.POST["hands"], "The number of hands") if request.POST.get("hands") else None,
         )
     except ApplicationError as exc:
         messages.error(request, exc.message)

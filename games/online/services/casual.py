@@ -18,6 +18,8 @@ from league.pages import rules_name
 from league.services import audit, resolve_game_rules
 
 DEFAULT_VARIANT, DEFAULT_SEATS, DEFAULT_BOT, DEFAULT_TURN_SECONDS = "coruscant_shift", 4, "sensible", 30
+# A short game ends after this many hands (the engine's `hands` option); none plays to the rules' end.
+SHORT_GAMES, MAX_HANDS = (3, 5, 10), 100
 
 
 @transaction.atomic
@@ -29,9 +31,11 @@ def casual_open(
     seats: int = DEFAULT_SEATS,
     bot_kind: str = DEFAULT_BOT,
     turn_seconds: int = DEFAULT_TURN_SECONDS,
+    hands: int | None = None,
 ) -> OnlineTable:
     """Open a casual game with the host seated: the variant's first preset unless one is given, `seats` seats
-    (2-8), the empty ones filled with `bot_kind` bots when the host starts it. A refusal writes nothing."""
+    (2-8), the empty ones filled with `bot_kind` bots when the host starts it; `hands` makes it a short game, over
+    after that many hands. A refusal writes nothing."""
     if not getattr(actor, "is_authenticated", False):
         raise NotAllowed("Sign in (or sign up) to play.")
     presets = variant_presets()
@@ -52,7 +56,9 @@ def casual_open(
         raise ApplicationError(
             f"Unknown bot {bot_kind!r}; the bots are: {', '.join(BOTS)}.", extra={"field": "bot_kind"}
         )
-    options = resolve_game_rules(variant=variant, preset=preset, overrides={})
+    if hands is not None:
+        hands = _int(hands, "The number of hands", 1, MAX_HANDS)
+    options = resolve_game_rules(variant=variant, preset=preset, overrides={} if hands is None else {"hands": hands})
     buy_in = options["starting_stack"]
     if not 1 <= buy_in <= MAX_CREDITS // MAX_SEATS:
         raise ApplicationError(f"The buy-in must be from 1 to {MAX_CREDITS // MAX_SEATS:,} credits; got {buy_in}.")
@@ -73,7 +79,7 @@ def casual_open(
         action="online_table.casual",
         obj=table,
         league=None,
-        data={"variant": variant, "preset": preset, "seats": seats, "bot_kind": bot_kind},
+        data={"variant": variant, "preset": preset, "seats": seats, "bot_kind": bot_kind, "hands": hands},
     )
     seat_take(actor=actor, table=table, number=0)
     _announce(table, "opened")
