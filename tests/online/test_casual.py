@@ -193,6 +193,11 @@ def test_a_short_game_ends_after_the_hands_chosen_in_the_play_now_form_and_the_a
     services.table_start(actor=user, table=table)
     table = _play_through(scheduled, table, user)
     assert table.status == TableStatus.FINISHED and len(table.results) == 1  # one hand, then the game is over
+    hands = client.get(reverse("online-hands", args=[table.pk])).content.decode()
+    assert 'class="crumbs"><a href="/tables/mine/">My games</a>' in hands  # a casual game is in My games, not Tables
+    assert "The whole game as a replay file" in hands and "as sabacc-replay/2<" not in hands  # words, no version
+    seeds = client.get(reverse("online-seeds", args=[table.pk])).content.decode()
+    assert 'class="crumbs"><a href="/tables/mine/">My games</a>' in seeds
     before = _writes()
     for bad in ("0", "101", "many"):
         client.post(reverse("online-play"), {"game": "classic:classic", "hands": bad})
