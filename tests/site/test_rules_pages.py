@@ -13,6 +13,7 @@ from games import rules_pages
 from games.engine.spike.evaluation import HAND_NAMES
 from games.engine.variant import get_variant, variant_names
 from games.words import phase_title
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -175,3 +176,15 @@ def test_a_rules_link_never_breaks_a_page_on_names_the_engine_does_not_know():
     assert render(variant="classic", phase="nonsense", preset="better") == "/rules/classic/"
     assert render(variant="", phase=None, preset="") == "/rules/"
     assert render(variant="poker", phase="select", preset="better") == "/rules/"
+
+
+def test_the_bots_are_explained_and_the_play_now_form_links_there():
+    index = _get("/rules/")
+    bots = re.search(r'<section class="panel" id="bots">(.*?)</section>', index, re.S).group(1)
+    text = " ".join(unescape(bots).split())
+    for words in ("Sensible bots", "Random bots", "never your cards", "counts in no league", "Bots (not league"):
+        assert words in text, words
+    client = Client()
+    client.force_login(UserFactory())
+    for path in ("/", "/tables/"):
+        assert '<a href="/rules/#bots">What the bots do</a>' in client.get(path).content.decode(), path
