@@ -125,7 +125,7 @@ def test_the_side_pot_example_is_on_the_page():
     assert re.findall(r"data-pot>(\d+)<", page) == ["70", "60"]
 
 
-def test_league_and_event_pages_link_their_rules(client):
+def test_league_event_and_game_pages_link_their_rules(client):
     from tests.site.conftest import build_site_world
 
     site = build_site_world()
@@ -136,6 +136,10 @@ def test_league_and_event_pages_link_their_rules(client):
     assert f'href="/rules/{variant}/{preset}/" data-rules-link' in page
     event = Client().get(f"/events/{site.base.event.pk}/").content.decode()
     assert f'href="/rules/{variant}/{preset}/" data-rules-link' in event
+    game = site.replay_game
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert f'href="/rules/{game.variant}/{game.preset}/" data-rules-link>How to play</a>' in page
+    assert page.count("Credits per hand") == 1 and 'class="visually-hidden">Credits per hand' in page
 
 
 def test_the_league_form_points_at_the_rules_pages_not_a_repository_path():
