@@ -6,9 +6,12 @@ changed. Screenshots of the new pages at 390 and 1280 px go to tests/e2e/screens
 import json
 import time
 
-from tests.e2e.test_embedded_game import ROOT, WAIT, embedded_site, phase_of  # noqa: F401 (fixture)
+import pytest
+
+from tests.e2e.test_embedded_game import ROOT, WAIT, phase_of, shared_embedded_site  # noqa: F401 (fixture)
 from tests.e2e.test_tables import act_passively
 
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 SHOTS = ROOT / "tests" / "e2e" / "screenshots" / "casual"
 
 LEAGUE_ROWS = """
@@ -30,8 +33,8 @@ def _rows(python) -> list[int]:
     return json.loads(python(LEAGUE_ROWS).strip().splitlines()[-1])
 
 
-def test_a_new_account_plays_a_casual_game_against_bots_to_the_end_at_390px(browser, embedded_site):  # noqa: F811
-    url, _, python = embedded_site
+def test_a_new_account_plays_a_casual_game_against_bots_to_the_end_at_390px(browser, shared_embedded_site):  # noqa: F811
+    url, _, python = shared_embedded_site
     SHOTS.mkdir(parents=True, exist_ok=True)
     before = _rows(python)
     context = browser.new_context(viewport={"width": 390, "height": 844})
@@ -126,11 +129,11 @@ def act_cheaply(page) -> str:
 
 def test_new_accounts_play_short_corellian_spike_and_classic_games_against_bots_to_the_end_at_390px(
     browser,
-    embedded_site,  # noqa: F811
+    shared_embedded_site,  # noqa: F811
 ):
     """The other two variants, each by a brand-new account, chosen on the play-now form with "Length: a short
     game: 3 hands", heads-up against a bot: each ends by itself, stays out of every league, and is in My games."""
-    url, _, python = embedded_site
+    url, _, python = shared_embedded_site
     SHOTS.mkdir(parents=True, exist_ok=True)
     before = _rows(python)
     for n, (game, label) in enumerate((("corellian_spike:galaxy_series", "spike"), ("classic:classic", "classic"))):

@@ -210,3 +210,21 @@ def test_a_short_game_ends_after_the_hands_chosen_in_the_play_now_form_and_the_a
     assert client_for(user).post("/api/tables/casual/", {"hands": 0}, format="json").status_code == 400
     whole = services.casual_open(actor=user, variant="classic")
     assert whole.options.get("hands") is None
+
+
+def test_the_game_over_panel_says_where_the_game_counts(world, open_table, scheduled, client):
+    """A league table's game over says bots never count there; a casual game's says it counts in no league."""
+    organiser = world.users["organiser"]
+    client.force_login(organiser)
+    league_table = open_table(seats=2, turn_seconds=20, preset="casino")
+    services.seat_take(actor=organiser, table=league_table)
+    services.table_fill_bots(actor=organiser, table=league_table)
+    services.table_start(actor=organiser, table=league_table)
+    assert _play_through(scheduled, league_table, organiser).status == TableStatus.FINISHED
+    page = client.get(reverse("online-table", args=[league_table.pk])).content.decode()
+    assert f"In {world.league.name} bots never count: no place, points or ledger line for them" in page
+    casual = services.casual_open(actor=organiser, variant="coruscant_shift", preset="halcyon", seats=2)
+    services.table_start(actor=organiser, table=casual)
+    assert _play_through(scheduled, casual, organiser).status == TableStatus.FINISHED
+    page = client.get(reverse("online-table", args=[casual.pk])).content.decode()
+    assert "A casual game: it counts in no league" in page and "bots never count" not in page
