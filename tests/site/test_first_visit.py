@@ -77,3 +77,18 @@ def test_new_people_are_pointed_to_the_rules_and_returning_players_are_not():
     regular = UserFactory(username="regular")
     MembershipFactory(league=LeagueFactory(), player=PlayerFactory(user=regular, display_name="Rey"))
     assert 'id="new-here"' not in home(regular)
+
+
+def test_a_player_in_no_league_is_shown_where_to_go_on_their_own_page_only():
+    user = UserFactory(username="loner")
+    player = PlayerFactory(user=user, display_name="Loner")
+    client = Client()
+    client.force_login(user)
+    mine = client.get(f"/players/{player.pk}/").content.decode()
+    assert "Player in no league yet." in mine
+    assert '<a href="/leagues/">Find a league to join</a>' in mine and 'href="/tables/#play-now"' in mine
+    # Someone else never reads "in no league yet": a league they cannot see may hold the player.
+    other = Client()
+    other.force_login(UserFactory())
+    theirs = other.get(f"/players/{player.pk}/")
+    assert "in no league yet" not in theirs.content.decode() and "Find a league" not in theirs.content.decode()
