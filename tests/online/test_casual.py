@@ -189,7 +189,10 @@ def test_a_short_game_ends_after_the_hands_chosen_in_the_play_now_form_and_the_a
     answer = client.post(reverse("online-play"), {"game": "corellian_spike:galaxy_series", "seats": "2", "hands": "1"})
     table = OnlineTable.objects.get(created_by=user)
     assert answer.status_code == 302 and table.options["hands"] == 1
-    assert "ends after 1 hands" in client.get(answer["Location"]).content.decode()
+    assert "ends after 1 hand ·" in client.get(answer["Location"]).content.decode()
+    opened = table.created_at.isoformat()
+    mine = client.get(reverse("online-my-games")).content.decode()
+    assert f'<time class="muted" datetime="{opened}" title="Opened (UTC)">{opened[:10]} {opened[11:16]}</time>' in mine
     services.table_start(actor=user, table=table)
     table = _play_through(scheduled, table, user)
     assert table.status == TableStatus.FINISHED and len(table.results) == 1  # one hand, then the game is over
