@@ -46,11 +46,23 @@ def whole_number(
     else a user error naming `what`, the range and what was given."""
     if value is None and allow_none:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+    if not _is_whole(value, minimum, maximum):
         raise _refuse(
             f"{what} must be a whole number of at least {minimum:,} and at most {maximum:,}; got {value!r}.", field
         )
     return value
+
+
+def whole_number_from(value: Any, what: str, low: int, high: int, *, field: str | None = None) -> int:
+    """`whole_number` for online play's settings and amounts, worded as its forms and API have always answered
+    ("Seats must be a whole number from 2 to 8; got 9.")."""
+    if not _is_whole(value, low, high):
+        raise _refuse(f"{what} must be a whole number from {low} to {high:,}; got {value!r}.", field)
+    return value
+
+
+def _is_whole(value: Any, minimum: int, maximum: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and minimum <= value <= maximum
 
 
 def is_digits(text: str, *, signed: bool = False, max_digits: int = MAX_DIGITS) -> bool:
@@ -83,11 +95,11 @@ def parse_whole_number(
     return value
 
 
-def whole_number_or(raw: Any, default: int | None) -> int | None:
+def whole_number_or(raw: Any, default: int | None, *, signed: bool = True) -> int | None:
     """A whole number from a query string, or `default` when it is missing or not one (a page's `?hand=`, an id
-    that then matches nothing)."""
+    that then matches nothing; `signed=False`: a version or a count, never below 0)."""
     text = "" if raw is None else str(raw).strip()
-    return int(text) if is_digits(text, signed=True) else default
+    return int(text) if is_digits(text, signed=signed) else default
 
 
 def has_nul(value: Any) -> bool:

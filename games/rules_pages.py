@@ -19,7 +19,7 @@ from games.engine.spike.evaluation import HAND_NAMES as SPIKE_HAND_NAMES
 from games.engine.spike.evaluation import HAND_TITLES as SPIKE_TITLES
 from games.engine.spike.evaluation import evaluate as spike_evaluate
 from games.engine.variant import get_variant, variant_names
-from games.online.views import card
+from games.words import card
 
 VARIANT_TITLES = {
     "coruscant_shift": "Coruscant Shift",

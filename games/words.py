@@ -82,6 +82,35 @@ def card_name(code: object, variant: str | None = None) -> str:
     return f"{signed_number(int(text[:-1]))} {suit}"
 
 
+def card(code: str, variant: str | None = None) -> dict:
+    """A card code (`+7c`, `-3t`, `0`) as the page draws it: signed value and suit shape, or the Sylop.
+    Classic Sabacc's cards (`+12f`, `-17`, `0`) have no shapes: value and suit in words."""
+    if variant == "classic":
+        if code[-1].isdigit():
+            return {
+                "code": code,
+                "sylop": False,
+                "value": code,
+                "suit": "face",
+                "mark": "face",
+                "label": card_name(code, variant),
+            }
+        suit = CLASSIC_SUIT_NAMES.get(code[-1], code[-1])
+        return {
+            "code": code,
+            "sylop": False,
+            "value": code[:-1],
+            "suit": f"classic-{code[-1]}",
+            "mark": suit,
+            "label": card_name(code, variant),
+        }
+    if code == "0":
+        return {"code": code, "sylop": True, "value": "0", "suit": "sylop", "label": "Sylop"}
+    value, suit = int(code[:-1]), SUIT_NAMES.get(code[-1], code[-1])
+    text = f"{value:+d}" if value else "0"
+    return {"code": code, "sylop": False, "value": text, "suit": suit, "label": card_name(code, variant)}
+
+
 def cards_words(codes: object, variant: str | None = None) -> str:
     """Several cards ("+3c -8s" or a list) in words, comma separated; "no cards" for none."""
     items = codes.split() if isinstance(codes, str) else list(codes or [])

@@ -137,22 +137,32 @@ def _variant_choices(spec: dict[str, Any]) -> list:
     ]
 
 
-def option_form_field(spec: dict[str, Any]) -> forms.Field:
+# What a list-of-numbers option holds, and an example of it.
+_NUMBER_LISTS = {
+    "ante_increments": ("Four whole numbers (2, 3, 4 and 5+ players left)", "5, 3, 2, 1"),
+    "market_prices": ("Three whole numbers (the Pilot, the Wing, the Gunner)", "1, 2, 3"),
+}
+
+
+def _option_field(spec: dict[str, Any], *, blank: str, help_text: str, examples: bool, number_help: str) -> forms.Field:
+    """A form field overriding one engine option: blank (shown as `blank`) keeps the value it would have."""
     label = spec["label"]
-    help_text = "Blank keeps the preset's value."
     if spec["kind"] == "choice":
-        choices = [("", "(preset)"), *_variant_choices(spec)]
+        choices = [("", blank), *_variant_choices(spec)]
         return forms.CharField(label=label, required=False, widget=_select(choices), help_text=help_text)
     if spec["kind"] == "bool":
-        choices = [("", "(preset)"), ("yes", "yes"), ("no", "no")]
+        choices = [("", blank), ("yes", "yes"), ("no", "no")]
         return forms.CharField(label=label, required=False, widget=_select(choices), help_text=help_text)
     if spec["kind"] == "ints":
-        hint = {
-            "ante_increments": "Four whole numbers (2, 3, 4 and 5+ players left), e.g. 5, 3, 2, 1. ",
-            "market_prices": "Three whole numbers (the Pilot, the Wing, the Gunner), e.g. 1, 2, 3. ",
-        }.get(spec["name"], "Whole numbers separated by commas. ")
+        words, example = _NUMBER_LISTS.get(spec["name"], ("Whole numbers separated by commas", ""))
+        hint = f"{words}, e.g. {example}. " if examples and example else f"{words}. "
         return NumberList(whole=True, label=label, required=False, help_text=hint + help_text)
-    return forms.IntegerField(label=label, required=False, help_text=help_text)
+    return forms.IntegerField(label=label, required=False, help_text=number_help)
+
+
+def option_form_field(spec: dict[str, Any]) -> forms.Field:
+    help_text = "Blank keeps the preset's value."
+    return _option_field(spec, blank="(preset)", help_text=help_text, examples=True, number_help=help_text)
 
 
 class RulesMixin:
@@ -196,24 +206,14 @@ class RulesMixin:
 
 def season_option_field(spec: dict[str, Any], league_value: Any) -> forms.Field:
     """An override of one engine option for a season, showing the league's value (blank keeps it)."""
-    label, shown = spec["label"], option_in_words(league_value)
-    keep = "(the league's)"  # its value is in the help below: a select stays narrow enough for a grid cell
-    help_text = f"The league's: {shown}. Blank keeps it."
-    if spec["kind"] == "choice":
-        choices = [("", keep), *_variant_choices(spec)]
-        return forms.CharField(label=label, required=False, widget=_select(choices), help_text=help_text)
-    if spec["kind"] == "bool":
-        choices = [("", keep), ("yes", "yes"), ("no", "no")]
-        return forms.CharField(label=label, required=False, widget=_select(choices), help_text=help_text)
-    if spec["kind"] == "ints":
-        hint = {
-            "ante_increments": "Four whole numbers (2, 3, 4 and 5+ players left). ",
-            "market_prices": "Three whole numbers (the Pilot, the Wing, the Gunner). ",
-        }.get(spec["name"], "Whole numbers separated by commas. ")
-        return NumberList(whole=True, label=label, required=False, help_text=hint + help_text)
-    if spec["optional"]:
-        help_text += " A number, or blank."
-    return forms.IntegerField(label=label, required=False, help_text=help_text)
+    help_text = f"The league's: {option_in_words(league_value)}. Blank keeps it."
+    return _option_field(
+        spec,
+        blank="(the league's)",  # its value is in the help: a select stays narrow enough for a grid cell
+        help_text=help_text,
+        examples=False,
+        number_help=help_text + " A number, or blank." if spec.get("optional") else help_text,
+    )
 
 
 def league_options(league: League | None) -> dict[str, Any]:

@@ -157,36 +157,32 @@ def _read_and_fill(sql: str, param: Any, remember: dict) -> LeagueState | None:
     return _state(*row)
 
 
-def league_by_slug(slug: str, *, user: Any) -> LeagueState | None:
-    with_viewer = _with_viewer(user, _slug_leagues.get(slug))
+def _league_state(
+    user: Any, kind: str, key: Any, sql: str, recent: dict, *, slug: str | None = None
+) -> LeagueState | None:
+    """The state of the league `key` names through `sql` (a slug, an event), from Redis when it holds it (and,
+    looked up by slug, still under that slug), else from the database; `recent` remembers which league it named."""
+    with_viewer = _with_viewer(user, recent.get(key))
 
     def read() -> LeagueState | None:
         if _from_redis():
-            league_id = _slug_leagues.get(slug)
+            league_id = recent.get(key)
             held = _held(league_id, with_viewer)
-            if held is not None and held[3] == slug:
+            if held is not None and (slug is None or held[3] == slug):
                 return _held_state(league_id, held)
-            return _read_and_fill(LEAGUE_BY_SLUG, slug, _slug_leagues)
-        row = _row(LEAGUE_BY_SLUG, [slug])
+            return _read_and_fill(sql, key, recent)
+        row = _row(sql, [key])
         return _state(*row) if row else None
 
-    return _for_anyone(("league", slug), read) if _anonymous(user) else read()
+    return _for_anyone((kind, key), read) if _anonymous(user) else read()
+
+
+def league_by_slug(slug: str, *, user: Any) -> LeagueState | None:
+    return _league_state(user, "league", slug, LEAGUE_BY_SLUG, _slug_leagues, slug=slug)
 
 
 def league_of_event(event_id: int, *, user: Any) -> LeagueState | None:
-    with_viewer = _with_viewer(user, _event_leagues.get(event_id))
-
-    def read() -> LeagueState | None:
-        if _from_redis():
-            league_id = _event_leagues.get(event_id)
-            held = _held(league_id, with_viewer)
-            if held is not None:
-                return _held_state(league_id, held)
-            return _read_and_fill(LEAGUE_OF_EVENT, event_id, _event_leagues)
-        row = _row(LEAGUE_OF_EVENT, [event_id])
-        return _state(*row) if row else None
-
-    return _for_anyone(("event", event_id), read) if _anonymous(user) else read()
+    return _league_state(user, "event", event_id, LEAGUE_OF_EVENT, _event_leagues)
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ def rebuy_offer(*, event_id: int, player_id: int, stack: int = 0) -> dict[str, A
     """The re-buy a player with `stack` chips in front of them may make now (`{"amount"}`), or None: out of chips,
     or at or below the tournament's re-buy threshold (counting what they put in the hand being played, as
     `tournament_rebuy` does). What `games.hooks.online_rebuy_offer` answers, and the pages offer."""
-    from games.online.tournament_rebuys import rebuy_place
+    from games.online.selectors import rebuy_place
 
     tournament = Tournament.objects.filter(event_id=event_id).select_related("event__season__league").first()
     if tournament is None or stack > tournament.rebuy_at_or_below or not rebuys_open(tournament, timezone.now()):
@@ -150,7 +150,7 @@ def halcyon_forced_bets() -> str:
 def player_stacks(tournament: Tournament) -> dict[int, int]:
     """The stack of each player playing at one of the tournament's online tables now, by player id (stacks
     are public; players at physical tables are not known)."""
-    from games.online.tournament import known_stacks
+    from games.online.selectors import known_stacks
 
     return {
         player_id: row["stack"]
@@ -284,7 +284,7 @@ def online_moves(tournament: Tournament, registrations: list[Registration]) -> d
     `status` "waiting" for the player's table, cancellable, or "on_the_way" to the new one) and `done` (made or
     dropped, newest first)."""
     from games.online.models import ChangeKind, ChangeStatus, SeatChange
-    from games.online.tournament import seated_online
+    from games.online.selectors import seated_online
     from league.models import AuditEntry
 
     names = {registration.player_id: registration.player.display_name for registration in registrations}
@@ -353,7 +353,7 @@ def my_rebuy(tournament: Tournament, mine: Registration | None) -> dict[str, Any
     their way (`on_the_way`); None otherwise."""
     if mine is None or mine.status != RegistrationStatus.REGISTERED:
         return None
-    from games.online.tournament_rebuys import rebuy_place
+    from games.online.selectors import rebuy_place
 
     place = rebuy_place(event_id=tournament.event_id, player_id=mine.player_id)
     if place is None or place["stack"] > tournament.rebuy_at_or_below:

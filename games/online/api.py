@@ -1,6 +1,9 @@
 """Online tables over REST: the lobby, opening a table, the table as I see it, my legal actions, acting,
 joining, leaving, starting, bots, pausing and resuming. The same services as the pages; the same answers."""
 
+from collections.abc import Callable
+from typing import Any
+
 from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -11,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.errors import ApplicationError
+from config.inputs import is_digits, parse_whole_number
 from config.serializers import StrictInput
 from games.engine.bots import BOTS
 from games.engine.options import variant_presets
@@ -96,13 +100,40 @@ class BotsInput(StrictInput):
     bot = serializers.ChoiceField(choices=sorted(BOTS), default="sensible", help_text="The kind of bot.")
 
 
+def _table_action(
+    service: Callable[..., Any],
+    summary: str,
+    *,
+    name: str,
+    url_path: str | None = None,
+    given: type[serializers.Serializer] = NoInput,
+    arguments: Callable[[dict], dict] = lambda data: {},
+) -> Any:
+    """A table's action (`POST /api/tables/<id>/<name>/`): the input checked by `given` (none: any field sent is
+    refused), the service called with the user, the table and `arguments(input)`, answered with the table as the
+    user sees it after."""
+
+    def run(self: "TableViewSet", request: Request, pk: str) -> Response:
+        table = self._table(pk)
+        data = _valid(given, request.data)
+        service(actor=request.user, table=table, **arguments(data))
+        return self._state(table)
+
+    run.__name__ = run.__qualname__ = name
+    run = action(detail=True, methods=["post"], url_path=url_path)(run)
+    schema = extend_schema(
+        request=None if given is NoInput else given, responses={200: OpenApiTypes.OBJECT}, summary=summary
+    )
+    return schema(run)
+
+
 class TableViewSet(viewsets.ViewSet):
     """Tables of the leagues you can see. Every answer about one table is the table as *you* see it."""
 
     queryset = OnlineTable.objects.none()  # for the schema's path parameter type only
 
     def _table(self, pk: str) -> OnlineTable:
-        table = my_games.find_table(self.request.user, pk) if _is_id(str(pk)) else None
+        table = my_games.find_table(self.request.user, pk) if is_digits(str(pk)) else None
         if table is None:
             raise NotFound("No such table (or it belongs to a league you cannot see, or is a casual game not yours).")
         return table
@@ -169,83 +200,33 @@ class TableViewSet(viewsets.ViewSet):
         answer = services.table_act(actor=request.user, table=table, **data)
         return Response({**answer, "state": self._state(table).data})
 
-    @extend_schema(request=JoinInput, responses={200: OpenApiTypes.OBJECT}, summary="Take a seat")
-    @action(detail=True, methods=["post"])
-    def join(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        data = _valid(JoinInput, request.data)
-        services.seat_take(actor=request.user, table=table, number=data.get("seat"))
-        return self._state(table)
-
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Leave your seat")
-    @action(detail=True, methods=["post"])
-    def leave(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        _valid(NoInput, request.data)
-        services.seat_leave(actor=request.user, table=table)
-        return self._state(table)
-
-    @extend_schema(request=BotsInput, responses={200: OpenApiTypes.OBJECT}, summary="Fill empty seats with bots")
-    @action(detail=True, methods=["post"])
-    def bots(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        services.table_fill_bots(actor=request.user, table=table, kind=_valid(BotsInput, request.data)["bot"])
-        return self._state(table)
-
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Start the game")
-    @action(detail=True, methods=["post"])
-    def start(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        _valid(NoInput, request.data)
-        services.table_start(actor=request.user, table=table)
-        return self._state(table)
-
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Pause the game")
-    @action(detail=True, methods=["post"])
-    def pause(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        _valid(NoInput, request.data)
-        services.table_pause(actor=request.user, table=table)
-        return self._state(table)
-
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Resume the game")
-    @action(detail=True, methods=["post"])
-    def resume(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        _valid(NoInput, request.data)
-        services.table_resume(actor=request.user, table=table)
-        return self._state(table)
-
-    @extend_schema(request=EntropyInput, responses={200: OpenApiTypes.OBJECT}, summary="Add entropy to the next deck")
-    @action(detail=True, methods=["post"])
-    def entropy(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        services.seat_entropy(actor=request.user, table=table, value=_valid(EntropyInput, request.data)["value"])
-        return self._state(table)
-
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Re-buy when out of credits")
-    @action(detail=True, methods=["post"])
-    def rebuy(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        _valid(NoInput, request.data)
-        services.seat_rebuy(actor=request.user, table=table)
-        return self._state(table)
-
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Close a cash table between hands")
-    @action(detail=True, methods=["post"])
-    def close(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        _valid(NoInput, request.data)
-        services.table_close(actor=request.user, table=table)
-        return self._state(table)
-
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Come back after being marked away")
-    @action(detail=True, methods=["post"], url_path="return")
-    def come_back(self, request: Request, pk: str) -> Response:
-        table = self._table(pk)
-        _valid(NoInput, request.data)
-        services.seat_return(actor=request.user, table=table)
-        return self._state(table)
+    # The actions that answer with the table as the user sees it after (`_table_action`).
+    join = _table_action(
+        services.seat_take,
+        "Take a seat",
+        name="join",
+        given=JoinInput,
+        arguments=lambda data: {"number": data.get("seat")},
+    )
+    leave = _table_action(services.seat_leave, "Leave your seat", name="leave")
+    bots = _table_action(
+        services.table_fill_bots,
+        "Fill empty seats with bots",
+        name="bots",
+        given=BotsInput,
+        arguments=lambda data: {"kind": data["bot"]},
+    )
+    start = _table_action(services.table_start, "Start the game", name="start")
+    pause = _table_action(services.table_pause, "Pause the game", name="pause")
+    resume = _table_action(services.table_resume, "Resume the game", name="resume")
+    entropy = _table_action(
+        services.seat_entropy, "Add entropy to the next deck", name="entropy", given=EntropyInput, arguments=dict
+    )
+    rebuy = _table_action(services.seat_rebuy, "Re-buy when out of credits", name="rebuy")
+    close = _table_action(services.table_close, "Close a cash table between hands", name="close")
+    come_back = _table_action(
+        services.seat_return, "Come back after being marked away", url_path="return", name="come_back"
+    )
 
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT},
@@ -263,9 +244,10 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["get"])
     def replay(self, request: Request, pk: str) -> Response:
         raw = request.query_params.get("hand")
-        if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
-            raise ApplicationError(f"`hand` is a hand number (1, 2, ...); got {raw!r}.")
-        return Response(hand_history.replay_document(self._table(pk), upto=int(raw) if raw else None))
+        upto = (
+            None if raw in (None, "") else parse_whole_number(raw, "`hand`, a hand number (1, 2, ...),", max_digits=9)
+        )
+        return Response(hand_history.replay_document(self._table(pk), upto=upto))
 
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT},
@@ -274,11 +256,6 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["get"])
     def seeds(self, request: Request, pk: str) -> Response:
         return Response(hand_history.seed_report(self._table(pk)))
-
-
-def _is_id(text: str) -> bool:
-    """A row id as a URL may give it: ASCII digits that fit a bigint (`'¹'.isdigit()` is true, `int('¹')` fails)."""
-    return text.isascii() and text.isdigit() and len(text) <= 18
 
 
 def _valid(serializer_class: type[serializers.Serializer], data) -> dict:

@@ -118,7 +118,7 @@ class OnlineSeat(models.Model):
     left_with = models.PositiveIntegerField(
         null=True, blank=True, help_text="Credits cashed out on leaving a running cash table (all leaves, summed)."
     )
-    # A tournament table's seat brings the stack the player holds in the tournament (games.online.tournament);
+    # A tournament table's seat brings the stack the player holds in the tournament (games.online.services.moves);
     # None: the seat starts with the table's buy-in.
     stack = models.PositiveIntegerField(
         null=True, blank=True, help_text="Chips the seat starts with, if not the buy-in."
@@ -204,7 +204,7 @@ class ChangeStatus(models.TextChoices):
 
 
 class SeatChange(models.Model):
-    """A tournament's change to a seat that waits for a hand break (`games.online.tournament`): a balancing move
+    """A tournament's change to a seat that waits for a hand break (`games.online.services.moves`): a balancing move
     between two running tables (waiting for the source's hand to end, then on the way to the target) or a
     re-buy's chips (booked by the tournament, on the way to the player's stack). Made once, under the tables'
     locks, at the next hand break (`services.next_hand`)."""

@@ -6,6 +6,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 from django.urls import reverse
 
+from config.inputs import is_digits
 from games.online import selectors
 from games.online.models import OnlineSeat, OnlineTable, TableStatus
 from games.online.permissions import can_watch_table, is_own_seat
@@ -26,7 +27,7 @@ def _tables() -> QuerySet[OnlineTable]:
 def find_table(user: Any, pk: Any) -> OnlineTable | None:
     """The table `pk` as `user` may see it: a table of a league they see, or a casual game they may watch (its
     link before it starts, its players after); None otherwise."""
-    if not str(pk).isdigit():
+    if not is_digits(str(pk)):
         return None
     table = selectors.table_list(user=user).filter(pk=pk).first()
     if table is None:

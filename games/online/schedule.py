@@ -41,10 +41,11 @@ CONNECTION_ERRORS = (BrokerError, RedisError, ConnectionError, TimeoutError, OSE
 
 
 def dispatch(name: str, args: list[Any], countdown: float) -> None:
-    """Send the task `name` of `games.online.tasks` with `args`, to run after `countdown` seconds."""
-    from games.online import tasks
+    """Send the task `name` of `games.online.tasks` (registered as `online.<name>`) with `args`, to run after
+    `countdown` seconds. By its registered name: the tasks call the services, which schedule through here."""
+    from celery import current_app
 
-    getattr(tasks, name).apply_async(args=args, countdown=countdown)
+    current_app.tasks[f"online.{name}"].apply_async(args=args, countdown=countdown)
 
 
 def send(name: str, args: list[Any], countdown: float) -> bool:

@@ -23,6 +23,9 @@ from games.online.permissions import can_run_table, can_sit, is_own_seat, sit_re
 from league.pages import rules_name
 from league.selectors import league_list
 
+# The statuses of a table still in play (open, running or paused).
+ACTIVE = (TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED)
+
 
 def table_list(*, user: Any, statuses: tuple[str, ...] | None = None) -> QuerySet[OnlineTable]:
     """Tables of leagues the user can see, newest first (the saved engine state is not even loaded)."""
@@ -38,7 +41,7 @@ def table_list(*, user: Any, statuses: tuple[str, ...] | None = None) -> QuerySe
 
 
 def lobby_tables(*, user: Any) -> QuerySet[OnlineTable]:
-    return table_list(user=user, statuses=(TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED))
+    return table_list(user=user, statuses=ACTIVE)
 
 
 def seat_of(table: OnlineTable, user: Any) -> OnlineSeat | None:
@@ -303,3 +306,117 @@ def _levels_in_force(table: OnlineTable, view: dict | None) -> dict:
     if view and view.get("levels"):
         return {key: view["levels"][key] for key in ("ante", "small_blind", "big_blind", "min_bet")}
     return {key: table.options.get(key, 0) for key in ("ante", "small_blind", "big_blind", "min_bet")}
+
+
+# ----- a tournament's tables: who sits where, with which stack ------------------------------------------
+
+
+def seated_online(*, event_id: int) -> dict[int, dict[str, int]]:
+    """Where each player sits online now: `{"online_table", "table"}` (the tournament table), by player id."""
+    rows = OnlineSeat.objects.filter(
+        table__event_id=event_id, table__tournament_table__isnull=False, table__status__in=ACTIVE, left=False
+    ).values_list("player_id", "table_id", "table__tournament_table")
+    return {player_id: {"online_table": table_id, "table": number} for player_id, table_id, number in rows}
+
+
+def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
+    """Each player's stack at the event's tournament tables, by player id (stacks are public): from the latest
+    online table each sat at, `{"stack", "table", "online_table", "active"}`. A hand in progress counts what
+    the player had when it was dealt (their stack plus what they put in this hand); a player moving between
+    tables counts the stack they carry, at the table they are going to. Three queries."""
+    tables = {
+        row["pk"]: row
+        for row in OnlineTable.objects.filter(event_id=event_id, tournament_table__isnull=False)
+        .order_by()
+        .values("pk", "tournament_table", "status", "state", "buy_in")
+    }
+    seats = (
+        OnlineSeat.objects.filter(table_id__in=tables)
+        .order_by("table_id")
+        .values("table_id", "player_id", "name", "engine_seat", "stack", "left")
+    )
+    games: dict[int, Game | None] = {}
+    known: dict[int, dict[str, Any]] = {}
+    for seat in seats:
+        table = tables[seat["table_id"]]
+        if seat["left"]:
+            continue
+        if table["pk"] not in games:
+            games[table["pk"]] = Game.from_json(table["state"]) if table["state"] else None
+        game = games[table["pk"]]
+        if game is None or seat["engine_seat"] is None:
+            stack = seat["stack"] if seat["stack"] is not None else table["buy_in"]
+        else:
+            stack = game.stacks[seat["engine_seat"]]
+            if game.in_hand:
+                stack += game.hand.contributions.get(seat["engine_seat"], 0)
+        # Tables come in the order they were opened: a later table's stack replaces an earlier one's.
+        known[seat["player_id"]] = {
+            "stack": stack,
+            "table": table["tournament_table"],
+            "online_table": table["pk"],
+            "active": table["status"] in ACTIVE,
+        }
+    moving = SeatChange.objects.filter(
+        event_id=event_id, kind=ChangeKind.MOVE, status=ChangeStatus.ON_THE_WAY, target_id__in=tables
+    ).values_list("player_id", "stack", "target_id")
+    for player_id, stack, target_id in moving:
+        table = tables[target_id]
+        known[player_id] = {
+            "stack": stack or 0,
+            "table": table["tournament_table"],
+            "online_table": target_id,
+            "active": table["status"] in ACTIVE,
+        }
+    return known
+
+
+def rebuys_on_the_way(*, event_id: int) -> set[int]:
+    """The players whose re-buy's chips are on their way to one of the event's online tables."""
+    return set(
+        SeatChange.objects.filter(event_id=event_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY).values_list(
+            "player_id", flat=True
+        )
+    )
+
+
+def tournament_table_in_play(*, event_id: int, number: int) -> bool:
+    """Whether the event's tournament table `number` has an online table open, running or paused."""
+    return OnlineTable.objects.filter(event_id=event_id, tournament_table=number, status__in=ACTIVE).exists()
+
+
+def rebuy_place(*, event_id: int, player_id: int) -> dict[str, Any] | None:
+    """Where the player sits online now at one of the event's tournament tables, with their stack between hands
+    (a player out of chips is in no hand) and whether a re-buy's chips are on their way to them; None when they
+    sit at none."""
+    seat = (
+        OnlineSeat.objects.filter(
+            player_id=player_id,
+            left=False,
+            table__event_id=event_id,
+            table__tournament_table__isnull=False,
+            table__status__in=ACTIVE,
+        )
+        .select_related("table")
+        .order_by("-table_id")
+        .first()
+    )
+    if seat is None:
+        return None
+    table = seat.table
+    stack = seat.stack if seat.stack is not None else table.buy_in
+    if table.state and seat.engine_seat is not None:
+        game = Game.from_json(table.state)
+        stack = game.stacks[seat.engine_seat]
+        if game.in_hand:
+            stack += game.hand.contributions.get(seat.engine_seat, 0)
+    pending = SeatChange.objects.filter(
+        event_id=event_id, player_id=player_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY
+    ).first()
+    return {
+        "table": table.pk,
+        "tournament_table": table.tournament_table,
+        "status": table.status,
+        "stack": stack,
+        "pending": pending.stack if pending else None,
+    }

@@ -8,7 +8,7 @@ whatever a lost message left overdue (games.online.schedule).
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from games.online import schedule, services, tournament
+from games.online import schedule, services
 
 # No result is kept: nobody waits for one, and sending a task that keeps one subscribes to its result on Redis
 # first, which with Redis down held a request for 19 s before it failed.
@@ -39,7 +39,7 @@ def next_hand(table_id: int, version: int) -> bool:
 
 @shared_task(name="online.seat_changes", **OPTIONS)
 def seat_changes(table_id: int) -> bool:
-    return tournament.arrivals(table_id=table_id)
+    return services.arrivals(table_id=table_id)
 
 
 @shared_task(name="online.sweep", ignore_result=True)

@@ -21,8 +21,8 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from config.errors import ApplicationError
+from config.inputs import parse_whole_number, whole_number_or
 from games.engine.bots import BOTS
-from games.engine.classic.cards import SUIT_NAMES as CLASSIC_SUITS
 from games.engine.options import variant_presets
 from games.engine.variant import get_variant
 from games.history import reveal_notes, shown_title
@@ -31,13 +31,11 @@ from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
 from games.online.services import casual
 from games.views.pages import history_step
-from games.words import card_name
+from games.words import card
 from league.chips import stack_as_chips
 from league.models import Denomination, Event, EventStatus
 from league.pages import rules_name
 from league.selectors import league_list
-
-SUIT_NAMES = {"c": "circle", "s": "square", "t": "triangle"}
 
 
 def _table_or_404(request: HttpRequest, pk: int) -> OnlineTable:
@@ -64,35 +62,6 @@ def _fresh(pk: int) -> OnlineTable:
 
 
 SHARED_VERBS = frozenset(("select", "check", "call", "bet", "raise", "fold", "allin"))
-
-
-def card(code: str, variant: str | None = None) -> dict:
-    """A card code (`+7c`, `-3t`, `0`) as the page draws it: signed value and suit shape, or the Sylop.
-    Classic Sabacc's cards (`+12f`, `-17`, `0`) have no shapes: value and suit in words."""
-    if variant == "classic":
-        if code[-1].isdigit():
-            return {
-                "code": code,
-                "sylop": False,
-                "value": code,
-                "suit": "face",
-                "mark": "face",
-                "label": card_name(code, variant),
-            }
-        suit = CLASSIC_SUITS.get(code[-1], code[-1])
-        return {
-            "code": code,
-            "sylop": False,
-            "value": code[:-1],
-            "suit": f"classic-{code[-1]}",
-            "mark": suit,
-            "label": card_name(code, variant),
-        }
-    if code == "0":
-        return {"code": code, "sylop": True, "value": "0", "suit": "sylop", "label": "Sylop"}
-    value, suit = int(code[:-1]), SUIT_NAMES.get(code[-1], code[-1])
-    text = f"{value:+d}" if value else "0"
-    return {"code": code, "sylop": False, "value": text, "suit": suit, "label": card_name(code, variant)}
 
 
 def pot_reason(pot: dict, showdown: dict, variant: str = "coruscant_shift") -> str:
@@ -327,10 +296,14 @@ def play_now(request: HttpRequest) -> HttpResponse:
             actor=request.user,
             variant=variant or casual.DEFAULT_VARIANT,
             preset=preset or None,
-            seats=_number(request.POST.get("seats") or str(casual.DEFAULT_SEATS), "Seats"),
+            seats=parse_whole_number(request.POST.get("seats") or str(casual.DEFAULT_SEATS), "Seats"),
             bot_kind=request.POST.get("bot") or casual.DEFAULT_BOT,
-            turn_seconds=_number(request.POST.get("turn_seconds") or str(casual.DEFAULT_TURN_SECONDS), "The turn time"),
-            hands=_number(request.POST["hands"], "The number of hands") if request.POST.get("hands") else None,
+            turn_seconds=parse_whole_number(
+                request.POST.get("turn_seconds") or str(casual.DEFAULT_TURN_SECONDS), "The turn time"
+            ),
+            hands=parse_whole_number(request.POST["hands"], "The number of hands")
+            if request.POST.get("hands")
+            else None,
         )
     except ApplicationError as exc:
         messages.error(request, exc.message)
@@ -369,21 +342,14 @@ def table_open(request: HttpRequest) -> HttpResponse:
             actor=request.user,
             event=event,
             name=request.POST.get("name", ""),
-            seats=_number(request.POST.get("seats"), "Seats"),
-            turn_seconds=_number(request.POST.get("turn_seconds"), "The turn time"),
+            seats=parse_whole_number(request.POST.get("seats"), "Seats"),
+            turn_seconds=parse_whole_number(request.POST.get("turn_seconds"), "The turn time"),
             preset=request.POST.get("preset") or None,
         )
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect("online-lobby")
     return redirect("online-table", pk=table.pk)
-
-
-def _number(raw: str | None, what: str) -> int:
-    try:
-        return int(raw or "")
-    except ValueError:
-        raise ApplicationError(f"{what} must be a whole number; got {raw!r}.") from None
 
 
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -407,7 +373,7 @@ def table_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     user = request.user
     user.is_authenticated  # noqa: B018 (resolve the lazy user here, not inside the stream)
     raw = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
-    since = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
+    since = whole_number_or(raw, None, signed=False)
 
     def read() -> tuple[int | None, OnlineTable | None]:
         """The table's row now (one read, shared by every stream of this table that the same change woke)."""
@@ -524,13 +490,13 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
             table=table,
             verb=post.get("verb", ""),
             cards=post.getlist("cards"),
-            amount=_number(amount, "The amount") if amount else None,
+            amount=parse_whole_number(amount, "The amount") if amount else None,
             card=post.get("card") or None,
             source=post.get("source") or None,
             unlock=post.get("unlock") or None,
             lock=post.get("lock") or None,
             call_hand=post.get("call_hand") in ("1", "true", "on"),
-            version=_number(post.get("version"), "The version"),
+            version=parse_whole_number(post.get("version"), "The version"),
             key=post.get("key") or uuid.uuid4().hex,
         )
     except ApplicationError as exc:
@@ -539,13 +505,6 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # ----- hand history and seeds -------------------------------------------------------------------------------
-
-
-def _int_or(raw: str | None, default: int) -> int:
-    try:
-        return int(raw) if raw is not None else default
-    except ValueError:
-        return default
 
 
 def table_hands(request: HttpRequest, pk: int) -> HttpResponse:
@@ -578,7 +537,7 @@ def table_history_download(request: HttpRequest, pk: int) -> JsonResponse:
     history = hands.public_table_history(table)
     raw = request.GET.get("hand")
     if raw is not None:
-        number = _int_or(raw, 0)
+        number = whole_number_or(raw, 0)
         if not 1 <= number <= len(history["hands"]):
             return JsonResponse(
                 {"detail": f"This table has finished hands 1 to {len(history['hands'])}; there is no hand {raw!r}."},

@@ -6,7 +6,7 @@ and leaves the database as it was.
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 
 from django.db import transaction
 from django.utils import timezone
@@ -144,17 +144,29 @@ class PreparedResult:
         }
 
 
+class ResultInput(TypedDict, total=False):
+    """What a manual result is given as: `result_check` and `result_record` take the same."""
+
+    seats: Required[list[dict[str, Any]]]
+    hands: list[dict[str, Any]] | None
+    replay: dict[str, Any] | None
+    variant: str | None
+    preset: str | None
+    option_overrides: dict[str, Any] | None
+    table: Table | None
+
+
 def _prepare_result(
     *,
     actor: Actor,
     event: Event,
     seats: list[dict[str, Any]],
-    hands: list[dict[str, Any]] | None,
-    replay: dict[str, Any] | None,
-    variant: str | None,
-    preset: str | None,
-    option_overrides: dict[str, Any] | None,
-    table: Table | None,
+    hands: list[dict[str, Any]] | None = None,
+    replay: dict[str, Any] | None = None,
+    variant: str | None = None,
+    preset: str | None = None,
+    option_overrides: dict[str, Any] | None = None,
+    table: Table | None = None,
 ) -> PreparedResult:
     """Every check of a manual result, in order, before anything is written."""
     if hands is not None and replay is not None:
@@ -191,18 +203,7 @@ def _prepare_result(
 
 
 def result_check(
-    *,
-    actor: Actor,
-    event: Event,
-    seats: list[dict[str, Any]],
-    hands: list[dict[str, Any]] | None = None,
-    replay: dict[str, Any] | None = None,
-    variant: str | None = None,
-    preset: str | None = None,
-    option_overrides: dict[str, Any] | None = None,
-    table: Table | None = None,
-    round: int = 1,
-    played_at: datetime | None = None,
+    *, actor: Actor, event: Event, round: int = 1, played_at: datetime | None = None, **result: Unpack[ResultInput]
 ) -> dict[str, Any]:
     """Check a result as `result_record` would, writing nothing: a preview before saving.
 
@@ -211,51 +212,21 @@ def result_check(
     """
     whole_number(round, "The round", minimum=1, maximum=MAX_COUNT)
     event = Event.objects.select_related("season__league").get(pk=event.pk)
-    return _prepare_result(
-        actor=actor,
-        event=event,
-        seats=seats,
-        hands=hands,
-        replay=replay,
-        variant=variant,
-        preset=preset,
-        option_overrides=option_overrides,
-        table=table,
-    ).summary()
+    return _prepare_result(actor=actor, event=event, **result).summary()
 
 
 @retry_on_conflict
 @transaction.atomic
 def result_record(
-    *,
-    actor: Actor,
-    event: Event,
-    seats: list[dict[str, Any]],
-    hands: list[dict[str, Any]] | None = None,
-    replay: dict[str, Any] | None = None,
-    variant: str | None = None,
-    preset: str | None = None,
-    option_overrides: dict[str, Any] | None = None,
-    table: Table | None = None,
-    round: int = 1,
-    played_at: datetime | None = None,
+    *, actor: Actor, event: Event, round: int = 1, played_at: datetime | None = None, **result: Unpack[ResultInput]
 ) -> Game:
     """Record a game played at a physical table: seats with buy-ins, re-buys and final credits or places,
     optionally hand by hand or as a replay the engine checks. Nothing is saved if anything is wrong."""
     round = whole_number(round, "The round", minimum=1, maximum=MAX_COUNT)
     event = lock_event(event.pk)  # league, then event: the app's lock order
-    prepared = _prepare_result(
-        actor=actor,
-        event=event,
-        seats=seats,
-        hands=hands,
-        replay=replay,
-        variant=variant,
-        preset=preset,
-        option_overrides=option_overrides,
-        table=table,
-    )
+    prepared = _prepare_result(actor=actor, event=event, **result)
     parsed, league = prepared.seats, event.season.league
+    table, replay = result.get("table"), result.get("replay")
     game = Game.objects.create(
         event=event,
         table=table,
@@ -283,7 +254,11 @@ def result_record(
         action="result.record",
         obj=game,
         league=league,
-        data={"seats": [_seat_summary(s) for s in parsed], "replay": replay is not None, "hands": hands is not None},
+        data={
+            "seats": [_seat_summary(s) for s in parsed],
+            "replay": replay is not None,
+            "hands": result.get("hands") is not None,
+        },
     )
     _after_change(game, event, "game.result_recorded")
     return game

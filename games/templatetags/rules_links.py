@@ -38,22 +38,6 @@ def cards(codes: str, variant: str) -> dict:
 
 
 @register.filter
-def variant_title(variant: str) -> str:
-    """ "Coruscant Shift" for `coruscant_shift`."""
-    from games import words
-
-    return words.variant_title(variant)
-
-
-@register.filter
-def preset_title(preset: str) -> str:
-    """ "Galaxy Series" for `galaxy_series`."""
-    from games import words
-
-    return words.preset_title(preset)
-
-
-@register.filter
 def signed(number: int) -> str:
     """+3, -2 and 0 (never +0), as card values are written."""
     return f"{number:+d}" if number else "0"

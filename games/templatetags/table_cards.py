@@ -1,4 +1,4 @@
-"""`{{ code|card_of:variant }}`: a card code as the table page draws it (`games.online.views.card`), for
+"""`{{ code|card_of:variant }}`: a card code as the table page draws it (`games.words.card`), for
 partials that get only an engine view (Classic's interference fields)."""
 
 from django import template
@@ -8,6 +8,6 @@ register = template.Library()
 
 @register.filter
 def card_of(code: str, variant: str | None = None) -> dict:
-    from games.online.views import card
+    from games.words import card
 
     return card(code, variant)

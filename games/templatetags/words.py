@@ -9,24 +9,9 @@ from games import words
 register = template.Library()
 
 
-@register.filter
-def card_name(code: object, variant: str | None = None) -> str:
-    return words.card_name(code, variant)
-
-
-@register.filter
-def cards_words(codes: object, variant: str | None = None) -> str:
-    return words.cards_words(codes, variant)
-
-
-@register.filter
-def variant_title(variant: object) -> str:
-    return words.variant_title(variant)
-
-
-@register.filter
-def preset_title(preset: object) -> str:
-    return words.preset_title(preset)
+# `games.words`' own functions serve as filters as they are (value first, then the filter's argument).
+for _name in ("card_name", "cards_words", "variant_title", "preset_title", "hand_title"):
+    register.filter(_name, getattr(words, _name))
 
 
 @register.simple_tag
@@ -37,11 +22,6 @@ def rules_title(variant: object, preset: object) -> str:
 @register.filter
 def phase_title(phase: object, variant: object) -> str:
     return words.phase_title(variant, phase)
-
-
-@register.filter
-def hand_title(name: object) -> str:
-    return words.hand_title(name)
 
 
 @register.filter

@@ -22,7 +22,7 @@ from games.models import Game, GameStatus, ResultCorrection, Seat
 from league import services as league_services
 from league.forms import show_error
 from league.models import AuditEntry, Event, EventStatus, LedgerEntry, LedgerKind, Player
-from league.views.manage import managed_event, managed_league, manager_required, visible_or_404
+from league.views.manage import form_saved, managed_event, managed_league, manager_required, visible_or_404
 
 SUBMISSION_SECONDS = 6 * 3600
 
@@ -116,15 +116,15 @@ def event_status(request: HttpRequest, pk: int) -> HttpResponse:
 def table_add(request: HttpRequest, pk: int) -> HttpResponse:
     event = managed_event(request, pk)
     form = forms.TableForm(request.POST)
-    if form.is_valid():
-        try:
-            table = services.table_create(actor=request.user, event=event, **form.cleaned_data)
-        except ApplicationError as exc:
-            exc.extra.setdefault("field", "number")
-            show_error(form, exc)
-        else:
-            messages.success(request, f"{table.name} is added.")
-            return redirect(reverse("manage-event", kwargs={"pk": event.pk}) + "#tables")
+    table = form_saved(
+        request,
+        form,
+        lambda: services.table_create(actor=request.user, event=event, **form.cleaned_data),
+        field="number",
+    )
+    if table is not None:
+        messages.success(request, f"{table.name} is added.")
+        return redirect(reverse("manage-event", kwargs={"pk": event.pk}) + "#tables")
     return _event_page(request, event, table_form=form, status=400)
 
 
@@ -134,23 +134,18 @@ def adjustment_add(request: HttpRequest, pk: int) -> HttpResponse:
     """Add or take credits from a player at this event, with a reason (the ledger keeps who and why)."""
     event = managed_event(request, pk)
     form = forms.AdjustmentForm(request.POST, players=forms.member_choices(event))
-    if form.is_valid():
+
+    def adjust() -> LedgerEntry:
         player = Player.objects.get(pk=form.cleaned_data["player"])
-        try:
-            league_services.ledger_adjust(
-                actor=request.user,
-                event=event,
-                player=player,
-                amount=form.cleaned_data["amount"],
-                reason=form.cleaned_data["reason"],
-            )
-        except ApplicationError as exc:
-            show_error(form, exc)
-        else:
-            messages.success(
-                request, f"{player.display_name}'s credits are adjusted by {form.cleaned_data['amount']:+,}."
-            )
-            return redirect(reverse("manage-event", kwargs={"pk": event.pk}) + "#adjustments")
+        amount, reason = form.cleaned_data["amount"], form.cleaned_data["reason"]
+        return league_services.ledger_adjust(
+            actor=request.user, event=event, player=player, amount=amount, reason=reason
+        )
+
+    entry = form_saved(request, form, adjust)
+    if entry is not None:
+        messages.success(request, f"{entry.player.display_name}'s credits are adjusted by {entry.amount:+,}.")
+        return redirect(reverse("manage-event", kwargs={"pk": event.pk}) + "#adjustments")
     return _event_page(request, event, adjustment_form=form, status=400)
 
 

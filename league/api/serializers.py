@@ -22,6 +22,7 @@ from league.models import (
     Visibility,
 )
 from league.permissions import can_see_claim_code
+from league.services import EVENT_FIELDS, LEAGUE_FIELDS, SEASON_FIELDS
 
 
 class VisibleOnly:
@@ -74,19 +75,7 @@ class BuyInPolicyOutput(serializers.ModelSerializer):
 
 
 class BuyInPolicySerializer(StrictModelInput):
-    class Meta:
-        model = BuyInPolicy
-        fields = [
-            "id",
-            "name",
-            "buy_in",
-            "rebuys_allowed",
-            "max_rebuys",
-            "rebuy_amount",
-            "addon_allowed",
-            "addon_amount",
-        ]
-        read_only_fields = ["id"]
+    Meta = BuyInPolicyOutput.Meta  # what it reads is what it writes
 
 
 class DenominationSerializer(serializers.ModelSerializer):
@@ -142,26 +131,7 @@ class LeagueOutput(serializers.ModelSerializer):
 
     class Meta:
         model = League
-        fields = [
-            "id",
-            "name",
-            "slug",
-            "description",
-            "visibility",
-            "variant",
-            "preset",
-            "option_overrides",
-            "chip_set",
-            "buy_in_policy",
-            "points_formula",
-            "points_parameters",
-            "tie_breakers",
-            "best_n",
-            "min_players",
-            "ties_share_better_place",
-            "members_may_open_tables",
-            "created_at",
-        ]
+        fields = ["id", *LEAGUE_FIELDS, "created_at"]
 
 
 class LeagueInput(StrictInput):
@@ -194,19 +164,7 @@ class SeasonOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Season
-        fields = [
-            "id",
-            "league",
-            "name",
-            "starts_on",
-            "ends_on",
-            "variant",
-            "preset",
-            "option_overrides",
-            "points_formula",
-            "points_parameters",
-            "buy_in_policy",
-        ]
+        fields = ["id", "league", *SEASON_FIELDS]
 
 
 class SeasonInput(StrictInput):
@@ -292,19 +250,7 @@ class EventOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Event
-        fields = [
-            "tables",
-            "id",
-            "league",
-            "season",
-            "name",
-            "kind",
-            "status",
-            "starts_at",
-            "chip_set",
-            "buy_in_policy",
-            "counts_for_standings",
-        ]
+        fields = ["tables", "id", "league", "season", *EVENT_FIELDS]
 
 
 class EventInput(StrictInput):

@@ -16,6 +16,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 
 from config.inputs import whole_number_or
 from config.renderers import CSV_RENDERERS, JSONErrorsMixin
@@ -37,6 +38,21 @@ SEASON_PARAM = OpenApiParameter(
     "season", OpenApiTypes.INT, description="A season id of the league; leave out for all-time.", required=False
 )
 LEAGUE_PARAM = OpenApiParameter("league", OpenApiTypes.STR, description="A league slug.", required=True)
+
+
+def _valid(request: Request, input_class: type[Serializer], *, partial: bool = False) -> dict[str, Any]:
+    """The request's input, checked by `input_class`, as keyword arguments for a service (400 when it is wrong)."""
+    data = input_class(data=request.data, context={"request": request}, partial=partial)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
+def _parent(fields: dict[str, Any], name: str, missing: str) -> Any:
+    """Take out what a new row belongs to (a season's league, an event's season); a 400 saying `missing` if none."""
+    parent = fields.pop(name, None)
+    if parent is None:
+        raise ValidationError({name: [missing]})
+    return parent
 
 
 def _season_of(request: Request, league: League) -> Season | None:
@@ -114,9 +130,7 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
     @extend_schema(request=s.LeagueInput, responses={201: s.LeagueOutput}, summary="Create a league (you organise it)")
     def create(self, request: Request) -> Response:
         require_league_creator(request.user)
-        data = s.LeagueInput(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+        fields = _valid(request, s.LeagueInput)
         league = services.league_create(actor=request.user, name=fields.pop("name"), **fields)
         return Response(s.LeagueOutput(league, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
@@ -124,9 +138,8 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
     def partial_update(self, request: Request, slug: str) -> Response:
         league = self.get_object()
         require_organiser(request.user, league)
-        data = s.LeagueInput(data=request.data, context={"request": request}, partial=True)
-        data.is_valid(raise_exception=True)
-        league = services.league_update(actor=request.user, league=league, **data.validated_data)
+        fields = _valid(request, s.LeagueInput, partial=True)
+        league = services.league_update(actor=request.user, league=league, **fields)
         return Response(s.LeagueOutput(league, context={"request": request}).data)
 
     def _league(self, request: Request, slug: str) -> League:
@@ -157,17 +170,7 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
     def standings_csv(self, request: Request, slug: str) -> HttpResponse:
         league = self._league(request, slug)
         season = _season_of(request, league)
-        header = [
-            "rank",
-            "player",
-            "points",
-            "wins",
-            "net_credits",
-            "average_place",
-            "events_played",
-            "events_counted",
-            "biggest_pot",
-        ]
+        header = ["rank", "player", *selectors.STANDING_COLUMNS[3:]]  # the player by name, not by id
         rows = [
             [row["display_name"] if key == "player" else row[key] for key in header]
             for row in selectors.standings_rows(league=league, season=season)
@@ -197,12 +200,8 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
     @extend_schema(request=s.SeasonInput, responses={201: s.SeasonOutput})
     def create(self, request: Request) -> Response:
-        data = s.SeasonInput(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
-        league = fields.pop("league", None)
-        if league is None:
-            raise ValidationError({"league": ["A season belongs to a league: give its slug."]})
+        fields = _valid(request, s.SeasonInput)
+        league = _parent(fields, "league", "A season belongs to a league: give its slug.")
         require_organiser(request.user, league)
         season = services.season_create(actor=request.user, league=league, **fields)
         return Response(s.SeasonOutput(season).data, status=status.HTTP_201_CREATED)
@@ -211,9 +210,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def partial_update(self, request: Request, pk: str) -> Response:
         season = self.get_object()
         require_organiser(request.user, season.league)
-        data = s.SeasonInput(data=request.data, context={"request": request}, partial=True)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+        fields = _valid(request, s.SeasonInput, partial=True)
         fields.pop("league", None)
         season = services.season_update(actor=request.user, season=season, **fields)
         return Response(s.SeasonOutput(season).data)
@@ -249,30 +246,27 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         if not request.user.is_authenticated:
             self.permission_denied(request)
         require_some_organiser(request.user)
-        data = s.GuestInput(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        confirm_duplicate = data.validated_data.pop("confirm_duplicate")
-        services.refuse_namesake(actor=request.user, confirm_duplicate=confirm_duplicate, **data.validated_data)
-        player = services.player_create(actor=request.user, **data.validated_data)
+        fields = _valid(request, s.GuestInput)
+        confirm_duplicate = fields.pop("confirm_duplicate")
+        services.refuse_namesake(actor=request.user, confirm_duplicate=confirm_duplicate, **fields)
+        player = services.player_create(actor=request.user, **fields)
         return Response(s.PlayerOutput(player, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.PlayerInput, responses=s.PlayerOutput, summary="Rename a player")
     def partial_update(self, request: Request, pk: str) -> Response:
         player = self.get_object()
         require_player_editor(request.user, player)
-        data = s.PlayerInput(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        player = services.player_update(actor=request.user, player=player, **data.validated_data)
+        fields = _valid(request, s.PlayerInput)
+        player = services.player_update(actor=request.user, player=player, **fields)
         return Response(s.PlayerOutput(player, context={"request": request}).data)
 
     @extend_schema(request=s.ClaimInput, responses=s.PlayerOutput, summary="Link a guest player to your account")
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def claim(self, request: Request, pk: str) -> Response:
-        data = s.ClaimInput(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        claimable = selectors.player_claimable_list(user=request.user, claim_code=data.validated_data["claim_code"])
+        fields = _valid(request, s.ClaimInput)
+        claimable = selectors.player_claimable_list(user=request.user, claim_code=fields["claim_code"])
         player = get_object_or_404(claimable, pk=pk)
-        player = services.player_claim(user=request.user, player=player, **data.validated_data)
+        player = services.player_claim(user=request.user, player=player, **fields)
         return Response(s.PlayerOutput(player, context={"request": request}).data)
 
     def _league_param(self, request: Request) -> League:
@@ -341,23 +335,21 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     @extend_schema(request=s.MembershipInput, responses={201: s.MembershipOutput})
     def create(self, request: Request) -> Response:
-        data = s.MembershipInput(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        require_organiser(request.user, data.validated_data["league"])
-        player = data.validated_data["player"]
+        fields = _valid(request, s.MembershipInput)
+        require_organiser(request.user, fields["league"])
+        player = fields["player"]
         if not selectors.player_addable_list(user=request.user).filter(pk=player.pk).exists():
             # A player only of members-only leagues closed to the user is as unknown as a missing one.
             raise ValidationError({"player": [f'Invalid pk "{player.pk}" - object does not exist.']})
-        membership = services.membership_add(actor=request.user, **data.validated_data)
+        membership = services.membership_add(actor=request.user, **fields)
         return Response(s.MembershipOutput(membership).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.MembershipUpdateInput, responses=s.MembershipOutput)
     def partial_update(self, request: Request, pk: str) -> Response:
         membership = self.get_object()
         require_organiser(request.user, membership.league)
-        data = s.MembershipUpdateInput(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        membership = services.membership_update(actor=request.user, membership=membership, **data.validated_data)
+        fields = _valid(request, s.MembershipUpdateInput)
+        membership = services.membership_update(actor=request.user, membership=membership, **fields)
         return Response(s.MembershipOutput(membership).data)
 
     @extend_schema(responses={204: None})
@@ -380,9 +372,8 @@ class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     @extend_schema(request=s.ChipSetInput, responses={201: s.ChipSetOutput}, summary="Create a chip set (site admins)")
     def create(self, request: Request) -> Response:
         require_admin(request.user)
-        data = s.ChipSetInput(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        chip_set = services.chip_set_create(actor=request.user, **data.validated_data)
+        fields = _valid(request, s.ChipSetInput)
+        chip_set = services.chip_set_create(actor=request.user, **fields)
         return Response(
             s.ChipSetOutput(selectors.chip_set_list().get(pk=chip_set.pk)).data, status=status.HTTP_201_CREATED
         )
@@ -413,9 +404,7 @@ class BuyInPolicyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
     )
     def create(self, request: Request) -> Response:
         require_admin(request.user)
-        data = s.BuyInPolicySerializer(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+        fields = _valid(request, s.BuyInPolicySerializer)
         policy = services.buy_in_policy_create(actor=request.user, name=fields.pop("name"), **fields)
         return Response(s.BuyInPolicyOutput(policy).data, status=status.HTTP_201_CREATED)
 
@@ -431,12 +420,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(request=s.EventInput, responses={201: s.EventOutput})
     def create(self, request: Request) -> Response:
-        data = s.EventInput(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
-        season = fields.pop("season", None)
-        if season is None:
-            raise ValidationError({"season": ["An event belongs to a season: give its id."]})
+        fields = _valid(request, s.EventInput)
+        season = _parent(fields, "season", "An event belongs to a season: give its id.")
         require_organiser(request.user, season.league)
         event = services.event_create(actor=request.user, season=season, **fields)
         return Response(s.EventOutput(event).data, status=status.HTTP_201_CREATED)
@@ -445,9 +430,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def partial_update(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         require_organiser(request.user, event.season.league)
-        data = s.EventInput(data=request.data, context={"request": request}, partial=True)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+        fields = _valid(request, s.EventInput, partial=True)
         fields.pop("season", None)
         event = services.event_update(actor=request.user, event=event, **fields)
         return Response(s.EventOutput(event).data)
@@ -457,9 +440,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def adjustments(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         require_organiser(request.user, event.season.league)
-        data = s.AdjustmentInput(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        entry = services.ledger_adjust(actor=request.user, event=event, **data.validated_data)
+        fields = _valid(request, s.AdjustmentInput)
+        entry = services.ledger_adjust(actor=request.user, event=event, **fields)
         return Response(s.LedgerEntryOutput(entry, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 

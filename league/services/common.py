@@ -1,5 +1,6 @@
 """Helpers every league service uses: the audit row, plain values for it, refusing unknown fields."""
 
+from collections.abc import Collection
 from datetime import date, datetime
 from typing import Any
 
@@ -25,6 +26,15 @@ def audit(
     )
 
 
+def save_audited(*, actor: Actor, obj: Model, fields: dict[str, Any], action: str, league: League) -> None:
+    """Set `fields` on `obj`, save it, and audit what they were before and are after."""
+    before = {key: plain(getattr(obj, key)) for key in fields}
+    for key, value in fields.items():
+        setattr(obj, key, value)
+    obj.save()
+    audit(actor=actor, action=action, obj=obj, league=league, data={"before": before, "after": plain(fields)})
+
+
 def plain(value: Any) -> Any:
     """A value as JSON can hold it (model instances as their id, dates as ISO text)."""
     if isinstance(value, dict):
@@ -38,8 +48,8 @@ def plain(value: Any) -> Any:
     return value
 
 
-def refuse_unknown_fields(fields: dict[str, Any], allowed: set[str], what: str) -> None:
-    unknown = set(fields) - allowed
+def refuse_unknown_fields(fields: dict[str, Any], allowed: Collection[str], what: str) -> None:
+    unknown = set(fields) - set(allowed)
     if unknown:
         raise ApplicationError(
             f"Unknown {what} fields: {', '.join(sorted(unknown))}; allowed: {', '.join(sorted(allowed))}."

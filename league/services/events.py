@@ -25,10 +25,11 @@ from league.models import (
     Membership,
     Season,
 )
-from league.services.common import audit, check_text, plain, refuse_unknown_fields
+from league.services.common import audit, check_text, refuse_unknown_fields, save_audited
 from league.services.locks import lock_event, lock_league
 
-EVENT_FIELDS = {"name", "kind", "status", "starts_at", "chip_set", "buy_in_policy", "counts_for_standings"}
+# What an organiser may set on an event, in the order the API lists them.
+EVENT_FIELDS = ("name", "kind", "status", "starts_at", "chip_set", "buy_in_policy", "counts_for_standings")
 BUY_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON)
 
 
@@ -66,17 +67,7 @@ def event_update(*, actor: Actor, event: Event, **fields: Any) -> Event:
     refuse_unknown_fields(fields, EVENT_FIELDS, "event")
     _check_event_fields(fields)
     event = lock_event(event.pk)
-    before = {key: plain(getattr(event, key)) for key in fields}
-    for key, value in fields.items():
-        setattr(event, key, value)
-    event.save()
-    audit(
-        actor=actor,
-        action="event.update",
-        obj=event,
-        league=event.season.league,
-        data={"before": before, "after": plain(fields)},
-    )
+    save_audited(actor=actor, obj=event, fields=fields, action="event.update", league=event.season.league)
     publish("event.updated", {"event": event.pk, "status": event.status})
     # Whether it counts (its status, counts_for_standings) changes the standings of its players only.
     standings_touch(event=event, player_ids=event.results.values_list("player_id", flat=True))
@@ -134,11 +125,7 @@ def ledger_adjust(*, actor: Actor, event: Event, player: Any, amount: int, reaso
         raise ApplicationError("An adjustment needs an author: log in first.")
     event = lock_event(event.pk)
     league = event.season.league
-    # Only someone of this league, or who already has credits booked at this event, can be adjusted.
-    if not (
-        Membership.objects.filter(league=league, player=player).exists()
-        or LedgerEntry.objects.filter(event=event, player=player).exists()
-    ):
+    if not _bookable(event, player):
         from league.selectors import player_addable_list
 
         known = player_addable_list(user=actor).filter(pk=player.pk).exists()
@@ -155,6 +142,14 @@ def ledger_adjust(*, actor: Actor, event: Event, player: Any, amount: int, reaso
     event_credits_refresh(event=event)
     standings_schedule(league_id=league.pk)
     return entry
+
+
+def _bookable(event: Event, player: Any) -> bool:
+    """Only someone of the event's league, or who already has credits booked at this event, is booked or adjusted."""
+    return (
+        Membership.objects.filter(league=event.season.league, player=player).exists()
+        or LedgerEntry.objects.filter(event=event, player=player).exists()
+    )
 
 
 BOOKABLE_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON, LedgerKind.PAYOUT)
@@ -188,10 +183,7 @@ def ledger_book(
         raise ApplicationError("A negative buy-in, re-buy or add-on is a refund: book it as a reversal.")
     event = lock_event(event.pk)
     league = event.season.league
-    if not (
-        Membership.objects.filter(league=league, player=player).exists()
-        or LedgerEntry.objects.filter(event=event, player=player).exists()
-    ):
+    if not _bookable(event, player):
         raise ApplicationError(f"{player} is not a member of {league}.", extra={"field": "player"})
     if amount > 0:
         credit_limits_check(event=event, adding=amount)

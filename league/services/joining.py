@@ -35,7 +35,7 @@ from league.models import (
 )
 from league.selectors import can_see_league, remember_role
 from league.services.common import audit, check_text
-from league.services.locks import lock_league
+from league.services.locks import lock_league, lock_league_or_refuse
 from league.services.players import player_for_user
 
 logger = logging.getLogger(__name__)
@@ -117,9 +117,7 @@ def join_settings_update(*, actor: Actor, league: League, join_mode: Any) -> Lea
     """Choose how people join; switching to "code" makes a code when the league has none."""
     if join_mode not in JoinMode.values:
         raise ApplicationError(f"join_mode must be one of {', '.join(JoinMode.values)}.", extra={"field": "join_mode"})
-    league = lock_league(league.pk)
-    if league is None:
-        raise ApplicationError("This league was deleted a moment ago.")
+    league = lock_league_or_refuse(league.pk)
     before = league.join_mode
     fields = ["join_mode"]
     league.join_mode = join_mode
@@ -141,25 +139,21 @@ def join_settings_update(*, actor: Actor, league: League, join_mode: Any) -> Lea
 @transaction.atomic
 def join_code_rotate(*, actor: Actor, league: League) -> League:
     """A new invite code: the old link stops working at once."""
-    league = lock_league(league.pk)
-    if league is None:
-        raise ApplicationError("This league was deleted a moment ago.")
-    league.join_code = new_join_code()
-    league.save(update_fields=["join_code"])
-    audit(actor=actor, action="league.join_code_rotate", obj=league, league=league)
-    return league
+    return _join_code_set(actor=actor, league=league, code=new_join_code(), action="league.join_code_rotate")
 
 
 @retry_on_conflict
 @transaction.atomic
 def join_code_revoke(*, actor: Actor, league: League) -> League:
     """No invite code: the link stops working until an organiser makes a new one."""
-    league = lock_league(league.pk)
-    if league is None:
-        raise ApplicationError("This league was deleted a moment ago.")
-    league.join_code = ""
+    return _join_code_set(actor=actor, league=league, code="", action="league.join_code_revoke")
+
+
+def _join_code_set(*, actor: Actor, league: League, code: str, action: str) -> League:
+    league = lock_league_or_refuse(league.pk)
+    league.join_code = code
     league.save(update_fields=["join_code"])
-    audit(actor=actor, action="league.join_code_revoke", obj=league, league=league)
+    audit(actor=actor, action=action, obj=league, league=league)
     return league
 
 

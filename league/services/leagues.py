@@ -12,12 +12,13 @@ from config.events import publish
 from config.inputs import Actor
 from league.models import League, Membership, Player, Role, Season
 from league.selectors import owns_guest, remember_role
-from league.services.common import audit, check_text, plain, refuse_unknown_fields
-from league.services.locks import lock_league, lock_season
+from league.services.common import audit, check_text, refuse_unknown_fields, save_audited
+from league.services.locks import lock_league, lock_league_or_refuse, lock_season
 from league.services.players import player_for_user
 from league.services.rules import check_rules, check_season_rules
 
-LEAGUE_FIELDS = {
+# What an organiser may set on a league, in the order the API lists them.
+LEAGUE_FIELDS = (
     "name",
     "slug",
     "description",
@@ -34,7 +35,7 @@ LEAGUE_FIELDS = {
     "min_players",
     "ties_share_better_place",
     "members_may_open_tables",
-}
+)
 
 
 def _check_league_text(fields: dict[str, Any]) -> None:
@@ -113,9 +114,7 @@ def league_update(*, actor: Actor, league: League, **fields: Any) -> League:
 
     refuse_unknown_fields(fields, LEAGUE_FIELDS, "league")
     _check_league_text(fields)
-    league = lock_league(league.pk)
-    if league is None:
-        raise ApplicationError("This league was deleted a moment ago.")
+    league = lock_league_or_refuse(league.pk)
     if "slug" in fields and League.objects.filter(slug=fields["slug"]).exclude(pk=league.pk).exists():
         # The same words whether the league holding it is one the organiser can see or not: it names none.
         raise ConflictError(
@@ -129,13 +128,7 @@ def league_update(*, actor: Actor, league: League, **fields: Any) -> League:
         fields.setdefault("points_formula", league.points_formula)
         fields.setdefault("points_parameters", league.points_parameters if "points_formula" not in fields else {})
     check_rules(fields)
-    before = {key: plain(getattr(league, key)) for key in fields}
-    for key, value in fields.items():
-        setattr(league, key, value)
-    league.save()
-    audit(
-        actor=actor, action="league.update", obj=league, league=league, data={"before": before, "after": plain(fields)}
-    )
+    save_audited(actor=actor, obj=league, fields=fields, action="league.update", league=league)
     standings_schedule(league_id=league.pk, full=True)  # its rules may have changed: every table
     return league
 
@@ -210,7 +203,8 @@ def membership_remove(*, actor: Actor, membership: Membership) -> None:
     membership.delete()
 
 
-SEASON_FIELDS = {
+# What an organiser may set on a season, in the order the API lists them.
+SEASON_FIELDS = (
     "name",
     "starts_on",
     "ends_on",
@@ -220,7 +214,7 @@ SEASON_FIELDS = {
     "points_formula",
     "points_parameters",
     "buy_in_policy",
-}
+)
 
 
 def _check_season_text(fields: dict[str, Any]) -> None:
@@ -258,16 +252,6 @@ def season_update(*, actor: Actor, season: Season, **fields: Any) -> Season:
     check_season_rules(merged, season.league)
     if "points_parameters" in fields or "points_formula" in fields:
         fields["points_parameters"] = merged["points_parameters"]
-    before = {key: plain(getattr(season, key)) for key in fields}
-    for key, value in fields.items():
-        setattr(season, key, value)
-    season.save()
-    audit(
-        actor=actor,
-        action="season.update",
-        obj=season,
-        league=season.league,
-        data={"before": before, "after": plain(fields)},
-    )
+    save_audited(actor=actor, obj=season, fields=fields, action="season.update", league=season.league)
     standings_schedule(league_id=season.league_id, full=True)  # its rules may have changed
     return season

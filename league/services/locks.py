@@ -20,6 +20,7 @@ Every write takes its row locks in this order, and never the other way round:
   rolls the whole transaction back, and `config.db.retry_on_conflict` runs it again.
 """
 
+from config.errors import ApplicationError
 from league.models import Event, League, Season
 from league.services.versions import bump_data_version
 
@@ -32,6 +33,14 @@ def lock_league(league_id: int) -> League | None:
     if not bump_data_version(league_id):
         return None
     return League.objects.filter(pk=league_id).first()
+
+
+def lock_league_or_refuse(league_id: int) -> League:
+    """`lock_league` for a write that needs the league: its deletion a moment ago is the user's to hear."""
+    league = lock_league(league_id)
+    if league is None:
+        raise ApplicationError("This league was deleted a moment ago.")
+    return league
 
 
 def lock_season(season_id: int) -> Season:

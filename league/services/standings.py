@@ -344,25 +344,10 @@ def _standing(
     )
 
 
-# A stored row as `_replace` reads it: its id, then the table's columns (`league.selectors.STANDING_COLUMNS`).
-_STORED = (
-    "pk",
-    "rank",
-    "player_id",
-    "display_name",
-    "points",
-    "wins",
-    "net_credits",
-    "average_place",
-    "events_played",
-    "events_counted",
-    "biggest_pot",
-)
-
-
 def _stored_tally(row: tuple) -> Tally:
-    """A stored row as the tally it was made from: its points and average place are stored rounded to 6 places,
-    as the ranking compares them, and its place total is a whole number."""
+    """A stored row as `_replace` reads it (its id, then `league.selectors.STANDING_COLUMNS`) as the tally it was
+    made from: its points and average place are stored rounded to 6 places, as the ranking compares them, and its
+    place total is a whole number."""
     _, _, player_id, _, points, wins, net_credits, average_place, played, counted, biggest_pot = row
     return Tally(
         player_id=player_id,
@@ -442,7 +427,8 @@ def _replace(
 
     fresh = tally_groups(groups, rules)
     stored = {
-        row[2]: row for row in Standing.objects.filter(league=league, scope=scope).values_list(*_STORED).iterator()
+        row[2]: row
+        for row in Standing.objects.filter(league=league, scope=scope).values_list("pk", *STANDING_COLUMNS).iterator()
     }
     tallies = [*fresh.values(), *(_stored_tally(row) for pk, row in stored.items() if pk not in players)]
     table: list[tuple] = []

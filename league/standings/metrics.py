@@ -33,7 +33,8 @@ class Metric:
     higher_is_better: ClassVar[bool] = True
 
     def value(self, tally: Tally) -> float:
-        raise NotImplementedError
+        """By default the count the tally holds under the metric's key."""
+        return getattr(tally, self.key)
 
     def sort_key(self, tally: Tally) -> float:
         value = self.value(tally)
@@ -50,15 +51,9 @@ class Points(Metric):
 class Wins(Metric):
     key, name = "wins", "Wins"
 
-    def value(self, tally: Tally) -> float:
-        return tally.wins
-
 
 class NetCredits(Metric):
     key, name = "net_credits", "Net credits"
-
-    def value(self, tally: Tally) -> float:
-        return tally.net_credits
 
 
 class AveragePlace(Metric):
@@ -71,15 +66,9 @@ class AveragePlace(Metric):
 class EventsPlayed(Metric):
     key, name = "events_played", "Events played"
 
-    def value(self, tally: Tally) -> float:
-        return tally.events_played
-
 
 class BiggestPot(Metric):
     key, name = "biggest_pot", "Biggest pot won"
-
-    def value(self, tally: Tally) -> float:
-        return tally.biggest_pot
 
 
 METRICS: dict[str, Metric] = {

@@ -4,8 +4,9 @@ Every form calls the same `league.services` function as the API and shows its re
 it names; who may do what is asked of `league.permissions`, as the API does.
 """
 
+from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -13,6 +14,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Count, Prefetch, QuerySet
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -24,6 +26,7 @@ from league.models import Event, League, Membership, Player, Role, Season
 from league.standings.formulas import PlaceResult, get_formula, validate_formula
 
 MAX_PREVIEW_PLAYERS = 64
+T = TypeVar("T")
 
 
 def _signed_in(request: HttpRequest) -> HttpResponse | None:
@@ -81,6 +84,34 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any], status
     return render(request, template, context, status=status)
 
 
+def form_saved(request: HttpRequest, form: Form, save: Callable[[], T], *, field: str | None = None) -> T | None:
+    """What the service call `save` returns for a valid POST of the form; None when the form is not sent, not
+    valid, or refused by the service (the refusal shown beside the field it names, else beside `field`)."""
+    if request.method != "POST" or not form.is_valid():
+        return None
+    try:
+        return save()
+    except ApplicationError as exc:
+        if field is not None:
+            exc.extra.setdefault("field", field)
+        forms.show_error(form, exc)
+        return None
+
+
+def _changes(request: HttpRequest, form: Form, update: Callable[..., T], target: T, **of: Any) -> Callable[[], T]:
+    """`save` for an edit form: its changed fields through the service `update` (no call when none changed)."""
+
+    def save() -> T:
+        changed = form.changed_service_fields()
+        return update(actor=request.user, **of, **changed) if changed else target
+
+    return save
+
+
+def _status(form: Form) -> int:
+    return 400 if form.is_bound and form.errors else 200
+
+
 # Dashboard
 
 
@@ -113,20 +144,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 # Leagues
 
 
-def _save_league(request: HttpRequest, form: forms.LeagueForm, league: League | None) -> League | None:
-    if not form.is_valid():
-        return None
-    try:
-        if league is None:
-            fields = form.service_fields()
-            return services.league_create(actor=request.user, name=fields.pop("name"), **fields)
-        changed = form.changed_service_fields()
-        return services.league_update(actor=request.user, league=league, **changed) if changed else league
-    except ApplicationError as exc:
-        forms.show_error(form, exc)
-        return None
-
-
 def _league_form_page(request: HttpRequest, league: League | None) -> HttpResponse:
     if request.method == "POST" and request.POST.get("move"):
         # An arrow button of the tie-breakers without JavaScript: show the form again in the new order.
@@ -135,7 +152,12 @@ def _league_form_page(request: HttpRequest, league: League | None) -> HttpRespon
         form = forms.LeagueForm(initial=initial, league=league)
     elif request.method == "POST":
         form = forms.LeagueForm(request.POST, league=league)
-        saved = _save_league(request, form, league)
+        if league is None:
+            saved = form_saved(
+                request, form, lambda: services.league_create(actor=request.user, **form.service_fields())
+            )
+        else:
+            saved = form_saved(request, form, _changes(request, form, services.league_update, league, league=league))
         if saved is not None:
             asked = form.cleaned_data.get("slug")
             moved = (
@@ -145,7 +167,7 @@ def _league_form_page(request: HttpRequest, league: League | None) -> HttpRespon
             return redirect("manage-league", slug=saved.slug)
     else:
         form = forms.LeagueForm(league=league)
-    status = 400 if form.is_bound and form.errors else 200
+    status = _status(form)
     values = _form_values(form)
     context = {
         "form": form,
@@ -283,24 +305,19 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's seasons and a form for a new one."""
     league = _league(request, slug)
     form = forms.SeasonForm(request.POST or None, league=league, initial={"starts_on": timezone.localdate()})
-    if request.method == "POST" and form.is_valid():
-        fields = form.service_fields()
-        try:
-            season = services.season_create(
-                actor=request.user, league=league, name=fields.pop("name"), starts_on=fields.pop("starts_on"), **fields
-            )
-        except ApplicationError as exc:
-            forms.show_error(form, exc)
-        else:
-            messages.success(request, f"Season {season.name} is created.")
-            return redirect("manage-seasons", slug=league.slug)
+    season = form_saved(
+        request, form, lambda: services.season_create(actor=request.user, league=league, **form.service_fields())
+    )
+    if season is not None:
+        messages.success(request, f"Season {season.name} is created.")
+        return redirect("manage-seasons", slug=league.slug)
     season_list = (
         Season.objects.filter(league=league)
         .select_related("buy_in_policy")
         .annotate(event_count=Count("events"))
         .order_by("-starts_on", "id")
     )
-    status = 400 if form.is_bound and form.errors else 200
+    status = _status(form)
     return _render(request, "manage/seasons.html", {"league": league, "seasons": season_list, "form": form}, status)
 
 
@@ -310,17 +327,10 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
     season = visible_or_404(request, Season.objects.select_related("league"), "league", pk=pk)
     league = managed_league(request, season.league)
     form = forms.SeasonForm(request.POST or None, season=season)
-    if request.method == "POST" and form.is_valid():
-        try:
-            changed = form.changed_service_fields()
-            if changed:
-                services.season_update(actor=request.user, season=season, **changed)
-        except ApplicationError as exc:
-            forms.show_error(form, exc)
-        else:
-            messages.success(request, f"Season {form.cleaned_data['name']} is saved.")
-            return redirect("manage-seasons", slug=league.slug)
-    status = 400 if form.is_bound and form.errors else 200
+    if form_saved(request, form, _changes(request, form, services.season_update, season, season=season)):
+        messages.success(request, f"Season {form.cleaned_data['name']} is saved.")
+        return redirect("manage-seasons", slug=league.slug)
+    status = _status(form)
     return _render(request, "manage/season_form.html", {"league": league, "season": season, "form": form}, status)
 
 
@@ -365,23 +375,20 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
 def member_add_guest(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug)
     form = forms.GuestForm(request.POST)
-    if form.is_valid():
-        try:
-            with transaction.atomic():  # the guest and their membership, or neither
-                services.refuse_namesake(
-                    actor=request.user,
-                    display_name=form.cleaned_data["display_name"],
-                    league=league,
-                    confirm_duplicate=form.cleaned_data["confirm_duplicate"],
-                )
-                player = services.player_create(actor=request.user, display_name=form.cleaned_data["display_name"])
-                services.membership_add(actor=request.user, league=league, player=player, role=Role.PLAYER)
-        except ApplicationError as exc:
-            exc.extra.setdefault("field", "display_name")
-            forms.show_error(form, exc)
-        else:
-            messages.success(request, f"{player.display_name} is added as a guest; share their claim code below.")
-            return redirect("manage-members", slug=league.slug)
+
+    @transaction.atomic  # the guest and their membership, or neither
+    def add() -> Player:
+        name = form.cleaned_data["display_name"]
+        confirm = form.cleaned_data["confirm_duplicate"]
+        services.refuse_namesake(actor=request.user, display_name=name, league=league, confirm_duplicate=confirm)
+        player = services.player_create(actor=request.user, display_name=name)
+        services.membership_add(actor=request.user, league=league, player=player, role=Role.PLAYER)
+        return player
+
+    player = form_saved(request, form, add, field="display_name")
+    if player is not None:
+        messages.success(request, f"{player.display_name} is added as a guest; share their claim code below.")
+        return redirect("manage-members", slug=league.slug)
     return _members_page(request, league, guest_form=form, status=409 if form.namesake else 400)
 
 
@@ -460,22 +467,15 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.fields["season"].queryset.exists():
         messages.info(request, "An event belongs to a season: create the league's first season.")
         return redirect("manage-seasons", slug=league.slug)
-    if request.method == "POST" and form.is_valid():
-        fields = form.service_fields()
-        try:
-            event = services.event_create(
-                actor=request.user,
-                season=form.cleaned_data["season"],
-                name=fields.pop("name"),
-                starts_at=fields.pop("starts_at"),
-                **fields,
-            )
-        except ApplicationError as exc:
-            forms.show_error(form, exc)
-        else:
-            messages.success(request, f"{event.name} is created.")
-            return redirect("manage-event", pk=event.pk)
-    status = 400 if form.is_bound and form.errors else 200
+    event = form_saved(
+        request,
+        form,
+        lambda: services.event_create(actor=request.user, season=form.cleaned_data["season"], **form.service_fields()),
+    )
+    if event is not None:
+        messages.success(request, f"{event.name} is created.")
+        return redirect("manage-event", pk=event.pk)
+    status = _status(form)
     return _render(request, "manage/event_form.html", {"league": league, "form": form}, status)
 
 
@@ -484,16 +484,9 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
 def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     event = managed_event(request, pk)
     form = forms.EventEditForm(request.POST or None, event=event)
-    if request.method == "POST" and form.is_valid():
-        try:
-            changed = form.changed_service_fields()
-            if changed:
-                services.event_update(actor=request.user, event=event, **changed)
-        except ApplicationError as exc:
-            forms.show_error(form, exc)
-        else:
-            messages.success(request, f"{form.cleaned_data['name']} is saved.")
-            return redirect("manage-event", pk=event.pk)
-    status = 400 if form.is_bound and form.errors else 200
+    if form_saved(request, form, _changes(request, form, services.event_update, event, event=event)):
+        messages.success(request, f"{form.cleaned_data['name']} is saved.")
+        return redirect("manage-event", pk=event.pk)
+    status = _status(form)
     context = {"league": event.season.league, "event": event, "form": form}
     return _render(request, "manage/event_form.html", context, status)

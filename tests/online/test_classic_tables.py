@@ -173,7 +173,7 @@ def test_a_player_locks_the_card_they_take_as_taken_and_cannot_probe_the_pile_by
 ):
     """Naming the card a draw would take is refused exactly as naming any card not held (the engine would accept
     it, which would tell the top of the pile); `lock="taken"` locks it unseen."""
-    from games.online.services.common import _load
+    from games.online.services.base import load_game as _load
 
     world = classic_league
     table = _running(world, humans, open_table)
@@ -198,18 +198,26 @@ def test_a_player_locks_the_card_they_take_as_taken_and_cannot_probe_the_pile_by
 
 
 def _rigged(game, seat: int, held: str, top: str):
-    """Hidden state rearranged by the test only: `seat`'s first card is a copy of `held` and a copy of `top`
-    heads the draw pile, each swapped with a card elsewhere outside `seat`'s hand, so the deck stays whole."""
+    """Hidden state rearranged by the test only: `seat`'s first card is a copy of `held` (its only one, whatever
+    the deal gave it) and a copy of `top` heads the draw pile, each swapped with a card elsewhere outside `seat`'s
+    hand, so the deck stays whole."""
     from games.engine.classic.cards import parse_card
 
     hand = game.hand
     mine = hand._hand[seat]
     for pool, code in ((mine, held), (hand._draw, top)):
         wanted = parse_card(code)
+        others = [hand._draw, *(cards for s, cards in hand._hand.items() if s != seat)]
         if pool[0] != wanted:
-            others = [hand._draw, *(cards for s, cards in hand._hand.items() if s != seat)]
-            other, at = next((p, i) for p in others for i, c in enumerate(p) if c == wanted and (p is not pool or i))
+            places = [pool, *others] if pool is mine else others
+            other, at = next((p, i) for p in places for i, c in enumerate(p) if c == wanted and (p is not pool or i))
             pool[0], other[at] = other[at], pool[0]
+        if pool is mine:  # `seat` holds `held` once: a twin dealt to it too goes to a card elsewhere
+            for i in [i for i, c in enumerate(mine) if i and c == wanted]:
+                other, at = next(
+                    (p, j) for p in others for j, c in enumerate(p) if c != wanted and (p is not hand._draw or j)
+                )
+                mine[i], other[at] = other[at], mine[i]
     return game
 
 
@@ -219,7 +227,7 @@ def test_a_trade_locking_the_card_it_gives_up_is_refused_whatever_tops_the_pile(
     """`trade card=X lock=X` (X a face card held once) was accepted exactly when X's twin topped the draw pile, a
     free look at the next card; now the answer is the same whatever is on top, and nothing changes."""
     from games.online.services import acting
-    from games.online.services.common import _load
+    from games.online.services.base import load_game as _load
 
     world = classic_league
     table = _running(world, humans, open_table)
@@ -233,7 +241,7 @@ def test_a_trade_locking_the_card_it_gives_up_is_refused_whatever_tops_the_pile(
     for top in ("-17", other):  # the Star's twin on top, then a card the player does not hold
         rigged = _rigged(_load(table), me, "-17", top)
         assert rigged.view_for(me) == _rigged(_load(table), me, "-17", "-17").view_for(me)  # the same view
-        monkeypatch.setattr(acting, "_load", lambda table, rigged=rigged: rigged)
+        monkeypatch.setattr(acting, "load_game", lambda table, rigged=rigged: rigged)
         with pytest.raises(ApplicationError, match=r"cannot lock -17 \(the trade gives it up\)") as refused:
             services.table_act(
                 actor=actor, table=table, verb="trade", card="-17", lock="-17", version=table.version, key=top

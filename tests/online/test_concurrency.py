@@ -15,7 +15,7 @@ from games.engine.replay import export_replay, play_replay
 from games.online import services
 from games.online.models import OnlineAction, OnlineTable
 from games.online.selectors import table_state
-from games.online.services.common import _lock
+from games.online.services.base import lock_table as _lock
 
 
 def _need_postgresql() -> None:

@@ -52,7 +52,7 @@ def test_chips_are_listed_only_where_they_say_more_than_the_stack():
 
 
 def test_classic_cards_say_their_suit_and_face_cards_their_name():
-    from games.online.views import card
+    from games.words import card
 
     assert card("+12f", "classic") == {
         "code": "+12f",

@@ -88,7 +88,7 @@ def test_a_site_admin_watching_gets_the_organiser_controls_in_a_rendering_of_the
 
 
 def test_a_change_without_a_new_version_is_not_served_from_an_old_rendering(world, humans, heads_up):
-    """A tournament's next level is saved without a new version (`games.online.tournament`); the row's
+    """A tournament's next level is saved without a new version (`games.online.services.breaks`); the row's
     `updated_at` moves, and with it the rendering's key."""
     before = fragment(client_of(humans[0]), heads_up)["html"]
     assert "next-level" not in before

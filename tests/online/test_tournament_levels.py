@@ -4,7 +4,7 @@ from django.urls import reverse
 
 from games.engine import Game
 from games.online.models import OnlineTable
-from games.online.tournament import level_changed
+from games.online.services import level_changed
 
 
 def levels_of(game: Game) -> tuple[int, int, int]:

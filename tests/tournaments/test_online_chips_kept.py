@@ -5,9 +5,9 @@ its game ends, and a new level reaches the tables as their hand-pot ante."""
 import pytest
 
 from games.engine import Game
-from games.online import tournament as online_tournament
+from games.online import services as online_tournament
 from games.online.models import ChangeStatus, OnlineTable, SeatChange, TableStatus
-from games.online.tournament import seat_move
+from games.online.services import seat_move
 from tournaments import services
 from tournaments.structures import Level, structure_to_json
 

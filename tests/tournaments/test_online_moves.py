@@ -8,9 +8,9 @@ import pytest
 from games.engine import Game
 from games.online import services as online
 from games.online import tasks as online_tasks
-from games.online import tournament as online_tournament
 from games.online.models import ChangeStatus, OnlineSeat, OnlineTable, SeatChange, TableStatus
-from games.online.tournament import seat_move
+from games.online.services import moves as online_tournament
+from games.online.services import seat_move
 from league.models import AuditEntry, LedgerEntry
 from tests.factories import UserFactory
 from tournaments import selectors, services

@@ -1,4 +1,4 @@
-"""A new level reaches an event's online tables through games/online/tournament.py: a table not yet started
+"""A new level reaches an event's online tables through `games.online.services.level_changed`: a table not yet started
 takes the level's blinds and ante for its first hand; a running one keeps it pending for its next hand."""
 
 from datetime import timedelta
@@ -6,7 +6,7 @@ from datetime import timedelta
 from config.events import subscribe_local
 from games.online import services as online
 from games.online.models import OnlineTable, TableStatus
-from games.online.tournament import level_changed
+from games.online.services import level_changed
 from tournaments import services
 
 from .conftest import START

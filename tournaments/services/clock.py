@@ -26,13 +26,12 @@ from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
 from config.inputs import Actor
-from league import services as league_services
 from tournaments import clock, structures
 from tournaments.errors import TournamentLogicError
 from tournaments.models import ClockEvent, ClockEventKind, Format, Tournament, TournamentStatus
 from tournaments.selectors import clock_pauses as _pauses
 from tournaments.selectors import tournament_clock
-from tournaments.services.common import _check_manager, _lock, clock_topic
+from tournaments.services.common import _audit, _check_manager, _lock, clock_topic
 
 logger = logging.getLogger(__name__)
 # The clock's task, by the name it is registered under (`tournaments.tasks`, which calls these services).
@@ -163,14 +162,14 @@ def tournament_clock_tick(
 
 
 def _apply_to_tables(tournament: Tournament, level: structures.Level, *, number: int) -> None:
-    """The new level reaches the tables at their next hand (online tables through games/online/tournament.py)."""
-    from games.online import tournament as online_tournament
+    """The new level reaches the tables at their next hand (online tables: `games.online.services.level_changed`)."""
+    from games.online import services as online_services
 
     if tournament.format == Format.HALCYON:
         return  # a Halcyon table plays its preset's forced bets for its whole game (every player deals once)
 
     transaction.on_commit(
-        lambda: online_tournament.level_changed(
+        lambda: online_services.level_changed(
             event_id=tournament.event_id,
             small_blind=level.small_blind,
             big_blind=level.big_blind,
@@ -260,9 +259,7 @@ def tournament_clock_start(*, actor: Actor, tournament: Tournament, now: datetim
     tournament.level_announced = tournament.clock_start_level - 1
     tournament.save(update_fields=["clock_started_at", "status", "level_announced"])
     clock_changed(tournament)
-    league_services.audit(
-        actor=actor, action="tournament_clock_start", obj=tournament, league=tournament.event.season.league
-    )
+    _audit(actor=actor, tournament=tournament, action="tournament_clock_start")
     return tournament
 
 
@@ -285,7 +282,7 @@ def tournament_clock_pause(
     tournament.save(update_fields=["clock_pauses"])
     clock_changed(tournament)
     action = "tournament_clock_resume" if resume else "tournament_clock_pause"
-    league_services.audit(actor=actor, action=action, obj=tournament, league=tournament.event.season.league)
+    _audit(actor=actor, tournament=tournament, action=action)
     return tournament
 
 
@@ -322,11 +319,10 @@ def tournament_clock_move(
         update_fields=["clock_started_at", "clock_start_level", "clock_pauses", "clock_epoch", "level_announced"]
     )
     clock_changed(tournament)
-    league_services.audit(
+    _audit(
         actor=actor,
+        tournament=tournament,
         action="tournament_clock_move",
-        obj=tournament,
-        league=tournament.event.season.league,
         data={"from": state.level_index, "to": target},
     )
     return tournament

@@ -1,6 +1,6 @@
 """What every write to a tournament shares: the lock (league, event, then the tournament row), the
-organiser check, input checks, booking in the league's ledger, a player in the field, and telling the live pages
-the field changed.
+organiser check, input checks, the audit row, booking in the league's ledger, a player in the field, and telling
+the live pages the field changed.
 
 Locks: the league first (`league.services.lock_event` locks the league, then the event), then the tournament
 row, then its registrations; the ledger is append-only and never locked. A refused call raises
@@ -10,6 +10,8 @@ row, then its registrations; the ledger is append-only and never locked. A refus
 from __future__ import annotations
 
 from typing import Any
+
+from django.db.models import Model
 
 from config.errors import ApplicationError, ForbiddenError
 from config.events import publish
@@ -47,6 +49,19 @@ def clock_topic(tournament_id: int) -> str:
 def _field_changed(tournament: Tournament) -> None:
     """Tell the clock's live pages that the field changed (players left, pool): public facts only, after commit."""
     publish(clock_topic(tournament.pk), {"tournament": tournament.pk, "kind": "field"})
+
+
+def _audit(
+    *, actor: Actor, tournament: Tournament, action: str, obj: Model | None = None, data: dict | None = None
+) -> None:
+    """An audit row in the tournament's league's log; `obj` is what changed when it is not the tournament itself."""
+    league_services.audit(
+        actor=actor,
+        action=action,
+        obj=tournament if obj is None else obj,
+        league=tournament.event.season.league,
+        data=data,
+    )
 
 
 def _book(tournament: Tournament, player: Player, kind: str, amount: int, actor: Actor, reason: str = "") -> None:

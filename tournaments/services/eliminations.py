@@ -8,10 +8,9 @@ from django.db import transaction
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
 from config.inputs import Actor
-from league import services as league_services
 from league.models import AuditEntry, Player
 from tournaments.models import Registration, RegistrationStatus, Tournament, TournamentStatus
-from tournaments.services.common import _check_manager, _field_changed, _lock, _seated
+from tournaments.services.common import _audit, _check_manager, _field_changed, _lock, _seated
 from tournaments.services.seats import _seat_late
 
 
@@ -60,11 +59,11 @@ def _eliminate(
     registration.table_number = registration.seat_number = None
     registration.save()
     _field_changed(tournament)
-    league_services.audit(
+    _audit(
         actor=actor,
+        tournament=tournament,
         action="tournament_eliminate",
         obj=registration,
-        league=tournament.event.season.league,
         data={"player": player.pk, "place": still_in, "seat": seat, **(data or {})},
     )
     return registration
@@ -104,11 +103,11 @@ def tournament_eliminate_undo(*, actor: Actor, tournament: Tournament) -> Regist
         _seat_late(tournament, registration)
     registration.save()
     _field_changed(tournament)
-    league_services.audit(
+    _audit(
         actor=actor,
+        tournament=tournament,
         action="tournament_eliminate_undo",
         obj=registration,
-        league=tournament.event.season.league,
         data={"player": registration.player_id},
     )
     return registration

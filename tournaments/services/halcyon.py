@@ -23,13 +23,12 @@ from config.errors import ApplicationError, ConflictError
 from config.inputs import Actor, is_digits
 from games.online import services as online_services
 from games.online.models import OnlineTable, TableStatus
-from league import services as league_services
 from league.models import AuditEntry, Player
 from tournaments import halcyon
 from tournaments.errors import TournamentLogicError
 from tournaments.halcyon import HALCYON_VARIANT, OPENED
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
-from tournaments.services.common import _check_manager, _lock
+from tournaments.services.common import _audit, _check_manager, _lock
 
 logger = logging.getLogger(__name__)
 
@@ -106,11 +105,16 @@ def tournament_halcyon_table_entered(*, actor: Actor, tournament: Tournament, ta
     return _record(actor=actor, tournament=tournament, table_number=table_number, entered=results)
 
 
-def _check_not_online(tournament: Tournament, table_number: int) -> None:
-    """A table being played online has its game recorded when it ends: entering one for it is refused."""
-    playing = OnlineTable.objects.filter(
+def _playing_online(tournament: Tournament, table_number: int) -> OnlineTable | None:
+    """The online table that plays this tournament table now (open, running or paused), if there is one."""
+    return OnlineTable.objects.filter(
         event_id=tournament.event_id, tournament_table=table_number, status__in=ONLINE_STATUSES
     ).first()
+
+
+def _check_not_online(tournament: Tournament, table_number: int) -> None:
+    """A table being played online has its game recorded when it ends: entering one for it is refused."""
+    playing = _playing_online(tournament, table_number)
     if playing is not None:
         raise ConflictError(
             f"Table {table_number} is being played online (online table {playing.pk}); its game is recorded "
@@ -238,11 +242,10 @@ def _record(
             outcome["final"] = True
         else:
             outcome["advancing"] = _advance(tournament, seated, current)
-    league_services.audit(
+    _audit(
         actor=actor,
+        tournament=tournament,
         action="tournament_halcyon_table",
-        obj=tournament,
-        league=tournament.event.season.league,
         data={
             **outcome,
             "source": "online" if online_table else "entered" if entered is not None else "replay",
@@ -302,9 +305,7 @@ def tournament_halcyon_online_open(
     number = current_round(tournament)
     if tournament.rounds and str(table_number) in tournament.rounds[-1]:
         raise ConflictError(f"Table {table_number}'s game of round {number} is already recorded.")
-    playing = OnlineTable.objects.filter(
-        event_id=tournament.event_id, tournament_table=table_number, status__in=ONLINE_STATUSES
-    ).first()
+    playing = _playing_online(tournament, table_number)
     if playing is not None:
         raise ConflictError(
             f"Table {table_number} already has an online table ({playing.pk}); its game is recorded when it ends."
@@ -330,11 +331,10 @@ def tournament_halcyon_online_open(
         variant=HALCYON_VARIANT,
         preset="halcyon",
     )
-    league_services.audit(
+    _audit(
         actor=actor,
+        tournament=tournament,
         action=OPENED,
-        obj=tournament,
-        league=event.season.league,
         data={"round": number, "table": table_number, "online_table": table.pk},
     )
     return table
@@ -371,17 +371,7 @@ def tournament_halcyon_online_record(*, actor: Actor, tournament: Tournament, ta
     table = OnlineTable.objects.filter(pk=opened.data["online_table"]).select_related("game").first()
     if table is None or table.status != TableStatus.FINISHED:
         raise ConflictError(f"Table {table_number}'s online game is not finished; it is recorded when it ends.")
-    document = table.game.replay_document if table.game is not None else None
-    if not document:
-        raise ConflictError(f"Online table {table.pk}'s game has no replay to record; enter the game instead.")
-    return _record(
-        actor=actor,
-        tournament=tournament,
-        table_number=table_number,
-        replay=document,
-        players={seat.name: seat.player_id for seat in table.seats.all()},
-        online_table=table.pk,
-    )
+    return _record_online(actor=actor, tournament=tournament, table=table, table_number=table_number)
 
 
 @retry_on_conflict
@@ -406,16 +396,21 @@ def tournament_halcyon_online_result(*, table_id: int) -> dict | None:
     if opened.data["round"] != current_round(tournament):
         logger.warning("Halcyon online table %s belongs to round %s, not the round being played", table_id, opened.data)
         return None
+    return _record_online(actor=None, tournament=tournament, table=table, table_number=table.tournament_table)
+
+
+def _record_online(*, actor: Actor | None, tournament: Tournament, table: OnlineTable, table_number: int) -> dict:
+    """A finished online table's game recorded into the round from its replay; refused when it has none."""
     document = table.game.replay_document if table.game is not None else None
     if not document:
-        raise ConflictError(f"Online table {table_id}'s game has no replay to record; enter the game instead.")
+        raise ConflictError(f"Online table {table.pk}'s game has no replay to record; enter the game instead.")
     return _record(
-        actor=None,
+        actor=actor,
         tournament=tournament,
-        table_number=table.tournament_table,
+        table_number=table_number,
         replay=document,
         players={seat.name: seat.player_id for seat in table.seats.all()},
-        online_table=table_id,
+        online_table=table.pk,
     )
 
 

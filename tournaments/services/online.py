@@ -15,9 +15,8 @@ from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
 from config.inputs import Actor
 from games.engine.variant import get_variant
+from games.online import selectors as online_selectors
 from games.online import services as online_services
-from games.online import tournament as online_tournament
-from games.online.models import OnlineTable, TableStatus
 from league import services as league_services
 from league.models import AuditEntry, Player
 from league.services import audit
@@ -100,7 +99,7 @@ def tournament_online_busts(
         eliminated += rebuy_period_sweep(tournament, now=now)
     elif eliminated and tournament.format == Format.REBUY:
         # A table that waited for its busted players' re-buys ends once none of them may re-buy any more.
-        online_tournament.tables_settle(event_id=event_id)
+        online_services.tables_settle(event_id=event_id)
     return eliminated
 
 
@@ -122,14 +121,8 @@ def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
         return []
     if _registration_open(tournament, now):
         return []
-    from games.online.models import ChangeKind, ChangeStatus, SeatChange
-
-    known = online_tournament.known_stacks(event_id=tournament.event_id)
-    coming = set(
-        SeatChange.objects.filter(
-            event_id=tournament.event_id, kind=ChangeKind.REBUY, status=ChangeStatus.ON_THE_WAY
-        ).values_list("player_id", flat=True)
-    )
+    known = online_selectors.known_stacks(event_id=tournament.event_id)
+    coming = online_selectors.rebuys_on_the_way(event_id=tournament.event_id)
     out = [
         registration
         for registration in Registration.objects.select_for_update(of=("self",))
@@ -162,7 +155,7 @@ def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
             data={"table": bust.get("table"), "hand": bust.get("hand"), "source": "rebuy_period_over"},
         )
         eliminated.append(registration.pk)
-    online_tournament.tables_settle(event_id=tournament.event_id)
+    online_services.tables_settle(event_id=tournament.event_id)
     return eliminated
 
 
@@ -233,13 +226,9 @@ def tournament_online_table_open(
             f"Table {table_number} has nobody seated; the tables are {', '.join(map(str, tables)) or 'none yet'}.",
             extra={"field": "table"},
         )
-    if OnlineTable.objects.filter(
-        event=tournament.event,
-        tournament_table=table_number,
-        status__in=(TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED),
-    ).exists():
+    if online_selectors.tournament_table_in_play(event_id=tournament.event_id, number=table_number):
         raise ConflictError(f"Table {table_number} already has an online table; finish it before opening another.")
-    known = online_tournament.known_stacks(event_id=tournament.event_id)
+    known = online_selectors.known_stacks(event_id=tournament.event_id)
     stacks = []
     for registration in seated:
         row = known.get(registration.player_id)
@@ -299,7 +288,7 @@ def tournament_online_table_open(
 @transaction.atomic
 def tournament_online_moves(*, actor: Actor, tournament: Tournament) -> dict[str, list]:
     """Carry out the balancing moves between running online tables (`selectors.online_moves`), each through
-    `games.online.tournament.seat_move`: `{"made": [...], "waiting": [...]}`. A move whose source table is
+    `games.online.services.seat_move`: `{"made": [...], "waiting": [...]}`. A move whose source table is
     playing a hand waits for that hand to end and is made at its hand break by itself (`waiting`, cancellable);
     a player whose new table is playing a hand leaves now and sits down there at its hand break (`on_the_way`,
     also listed as waiting). Refused when nothing is to move. Asking twice moves nobody twice."""
@@ -319,7 +308,7 @@ def tournament_online_moves(*, actor: Actor, tournament: Tournament) -> dict[str
     for move in moves:
         try:
             with transaction.atomic():
-                outcome = online_tournament.seat_move(
+                outcome = online_services.seat_move(
                     actor=actor, source_id=move["source"], target_id=move["target"], player_id=move["player"]
                 )
         except ApplicationError as exc:
@@ -344,7 +333,7 @@ def tournament_online_move_cancel(*, actor: Actor, tournament: Tournament, move_
     _check_manager(actor, tournament.event)
     if isinstance(move_id, bool) or not isinstance(move_id, int) or move_id < 1:
         raise ApplicationError(f"Choose a waiting move by its id; got {move_id!r}.", extra={"field": "move"})
-    change = online_tournament.change_cancel(change_id=move_id, event_id=tournament.event_id)
+    change = online_services.change_cancel(change_id=move_id, event_id=tournament.event_id)
     audit(
         actor=actor,
         action="tournament_online_move_cancel",

@@ -16,7 +16,7 @@ from league import services as league_services
 from league.models import LedgerKind, Player
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament
 from tournaments.selectors import registration_open as _registration_open
-from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _seated
+from tournaments.services.common import MAX_STACK, _audit, _book, _check_manager, _field_changed, _lock, _seated
 from tournaments.services.seats import _seat_late
 
 
@@ -48,12 +48,13 @@ def tournament_rebuy(
     """
     if kind not in ("rebuy", "addon", "reentry"):
         raise ApplicationError("Choose rebuy, addon or reentry.", extra={"field": "kind"})
-    from games.online import tournament_rebuys
+    from games.online import selectors as online_selectors
+    from games.online import services as online_services
 
     now = now or timezone.now()
     tournament = _lock(tournament)
     # At an online table a player out of chips re-buys there themselves; elsewhere the organiser books it.
-    place = tournament_rebuys.rebuy_place(event_id=tournament.event_id, player_id=player.pk)
+    place = online_selectors.rebuy_place(event_id=tournament.event_id, player_id=player.pk)
     own = kind == "rebuy" and getattr(actor, "is_authenticated", False) and player.user_id == actor.pk
     if not (own and place is not None):
         _check_manager(actor, tournament.event)
@@ -96,7 +97,7 @@ def tournament_rebuy(
         _book(tournament, player, LedgerKind.ADDON, policy.addon_amount, actor)
         chips = policy.addon_amount
     if chips and place is not None:  # the chips join the player's stack at the table's next hand break, once
-        tournament_rebuys.rebuy_queue(
+        online_services.rebuy_queue(
             actor=actor,
             event_id=tournament.event_id,
             player_id=player.pk,
@@ -108,9 +109,7 @@ def tournament_rebuy(
         _seat_late(tournament, registration)
     registration.save()
     _field_changed(tournament)
-    league_services.audit(
-        actor=actor, action=f"tournament_{kind}", obj=registration, league=tournament.event.season.league
-    )
+    _audit(actor=actor, tournament=tournament, action=f"tournament_{kind}", obj=registration)
     return registration
 
 

@@ -26,7 +26,7 @@ from tournaments.models import (
     rebuy_threshold_error,
 )
 from tournaments.selectors import registration_open as _registration_open
-from tournaments.services.common import MAX_STACK, _book, _check_manager, _field_changed, _lock, _refuse_logic
+from tournaments.services.common import MAX_STACK, _audit, _book, _check_manager, _field_changed, _lock, _refuse_logic
 from tournaments.services.seats import _seat_late
 
 
@@ -109,7 +109,7 @@ def tournament_create(
         payout_template=payout_template,
         rebuy_at_or_below=rebuy_at_or_below,
     )
-    league_services.audit(actor=actor, action="tournament_create", obj=tournament, league=event.season.league)
+    _audit(actor=actor, tournament=tournament, action="tournament_create")
     return tournament
 
 
@@ -150,9 +150,7 @@ def tournament_register(
         _seat_late(tournament, registration)
         registration.save(update_fields=["table_number", "seat_number"])
     _field_changed(tournament)
-    league_services.audit(
-        actor=actor, action="tournament_register", obj=registration, league=tournament.event.season.league
-    )
+    _audit(actor=actor, tournament=tournament, action="tournament_register", obj=registration)
     return registration
 
 
@@ -191,11 +189,10 @@ def tournament_unregister(*, actor: Actor, tournament: Tournament, player: Playe
             promoted.save(update_fields=["status", "entries"])
             _book(tournament, promoted.player, LedgerKind.BUY_IN, tournament.starting_stack, actor)
     _field_changed(tournament)
-    league_services.audit(
+    _audit(
         actor=actor,
+        tournament=tournament,
         action="tournament_unregister",
-        obj=tournament,
-        league=tournament.event.season.league,
         data={"player": player.pk, "promoted": promoted.player_id if promoted else None},
     )
     return promoted

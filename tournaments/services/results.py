@@ -19,7 +19,7 @@ from tournaments import payouts
 from tournaments.errors import TournamentLogicError
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.selectors import entry_count, payout_table
-from tournaments.services.common import _check_manager, _lock
+from tournaments.services.common import _audit, _check_manager, _lock
 
 TEMPLATES = ("winner_takes_all", "top_3", "top_15_percent", "custom")
 TEMPLATE_LABELS = {
@@ -53,11 +53,10 @@ def tournament_payouts_set(
     tournament.payout_template = template
     tournament.payout_shares = list(shares) if template == "custom" else None
     tournament.save(update_fields=["payout_template", "payout_shares"])
-    league_services.audit(
+    _audit(
         actor=actor,
+        tournament=tournament,
         action="tournament_payouts_set",
-        obj=tournament,
-        league=tournament.event.season.league,
         data={"template": template, "shares": tournament.payout_shares},
     )
     return tournament
@@ -132,9 +131,7 @@ def tournament_deal(*, actor: Actor, tournament: Tournament, method: str, stacks
     deal = deal_preview(tournament, method=method, stacks=stacks)
     tournament.deal = deal
     tournament.save(update_fields=["deal"])
-    league_services.audit(
-        actor=actor, action="tournament_deal", obj=tournament, league=tournament.event.season.league, data=deal
-    )
+    _audit(actor=actor, tournament=tournament, action="tournament_deal", data=deal)
     return deal
 
 
@@ -203,11 +200,10 @@ def tournament_complete(*, actor: Actor, tournament: Tournament) -> Tournament:
     tournament.status = TournamentStatus.FINISHED
     tournament.completed_at = timezone.now()
     tournament.save(update_fields=["status", "completed_at"])
-    league_services.audit(
+    _audit(
         actor=actor,
+        tournament=tournament,
         action="tournament_complete",
-        obj=tournament,
-        league=tournament.event.season.league,
         data={"prizes": {str(r.player_id): r.prize for r in everyone if r.prize}},
     )
     league_services.event_update(actor=actor, event=tournament.event, status=EventStatus.FINISHED)

@@ -11,11 +11,10 @@ from django.utils import timezone
 from config.db import retry_on_conflict
 from config.errors import ConflictError
 from config.inputs import Actor
-from league import services as league_services
 from tournaments import seating
 from tournaments.errors import TournamentLogicError
 from tournaments.models import Registration, RegistrationStatus, Tournament
-from tournaments.services.common import _check_manager, _lock, _refuse_logic
+from tournaments.services.common import _audit, _check_manager, _lock, _refuse_logic
 
 
 def _seat_late(tournament: Tournament, registration: Registration) -> None:
@@ -52,12 +51,8 @@ def tournament_publish_seed(*, actor: Actor, tournament: Tournament) -> str:
     tournament.draw_seed = seating.new_seed()
     tournament.draw_seed_hash = seating.seed_hash(tournament.draw_seed)
     tournament.save(update_fields=["draw_seed", "draw_seed_hash"])
-    league_services.audit(
-        actor=actor,
-        action="tournament_publish_seed",
-        obj=tournament,
-        league=tournament.event.season.league,
-        data={"hash": tournament.draw_seed_hash},
+    _audit(
+        actor=actor, tournament=tournament, action="tournament_publish_seed", data={"hash": tournament.draw_seed_hash}
     )
     return tournament.draw_seed_hash
 
@@ -90,13 +85,7 @@ def tournament_draw(*, actor: Actor, tournament: Tournament, now: datetime | Non
     Registration.objects.bulk_update(field, ["table_number", "seat_number"])
     tournament.drawn_at = now or timezone.now()
     tournament.save(update_fields=["drawn_at"])
-    league_services.audit(
-        actor=actor,
-        action="tournament_draw",
-        obj=tournament,
-        league=tournament.event.season.league,
-        data={"seed": tournament.draw_seed},
-    )
+    _audit(actor=actor, tournament=tournament, action="tournament_draw", data={"seed": tournament.draw_seed})
     return draw
 
 
@@ -141,11 +130,10 @@ def tournament_balance(
         for move in moves:
             by_player[move.player_id].table_number, by_player[move.player_id].seat_number = move.to_table, move.to_seat
         Registration.objects.bulk_update(moved, ["table_number", "seat_number"])
-        league_services.audit(
+        _audit(
             actor=actor,
+            tournament=tournament,
             action="tournament_balance",
-            obj=tournament,
-            league=tournament.event.season.league,
             data={"moves": [[m.player_id, m.from_table, m.from_seat, m.to_table, m.to_seat] for m in moves]},
         )
     return moves

@@ -9,11 +9,10 @@ from django.db import transaction
 from config.db import retry_on_conflict
 from config.errors import ConflictError
 from config.inputs import Actor
-from league import services as league_services
 from tournaments import structures
 from tournaments.errors import TournamentLogicError
 from tournaments.models import Tournament
-from tournaments.services.common import _check_manager, _lock, _refuse_logic
+from tournaments.services.common import _audit, _check_manager, _lock, _refuse_logic
 from tournaments.services.registration import _denominations, _no_blinds, check_structure
 
 
@@ -48,11 +47,10 @@ def tournament_structure_set(*, actor: Actor, tournament: Tournament, structure:
     before = tournament.structure
     tournament.structure = structure
     tournament.save(update_fields=["structure"])
-    league_services.audit(
+    _audit(
         actor=actor,
+        tournament=tournament,
         action="tournament_structure_set",
-        obj=tournament,
-        league=tournament.event.season.league,
         data={"before": len(before or []), "after": len(structure)},
     )
     return tournament

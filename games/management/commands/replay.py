@@ -1,9 +1,11 @@
-"""`python manage.py replay PATH|-`: play a sabacc-replay/1 or /2 document and print its result as JSON.
+"""`python manage.py replay PATH|-`: play a sabacc-replay/1 or /2 document (or a real-cards game's
+`sabacc-realcards/1`) and print its result as JSON.
 
 A thin wrapper over `games.engine.replay.play_replay`. On success the result goes to standard
 output and the exit status is 0; on any error one line goes to standard error, nothing to
 standard output, and the exit status is 2. With `--verify`, the document (an export of a finished
-game) is checked against its commitments instead (`games.engine.verify_game`).
+game) is checked against its commitments instead (`games.engine.verify_game`; a finished real-cards game:
+every roll the site made, against its revealed seed).
 """
 
 import json
@@ -13,6 +15,8 @@ from django.core.management.base import BaseCommand
 
 from games.engine.errors import EngineError
 from games.engine.fairness import game_problems
+from games.engine.realcards.document import FORMAT as REALCARDS
+from games.engine.realcards.document import play_document, replay_result
 from games.engine.replay import play_replay
 
 EXIT_ERROR = 2
@@ -52,6 +56,11 @@ class Command(BaseCommand):
             self._fail(f"{path} cannot be read as JSON: {exc}")
         except RecursionError:
             self._fail(f"{path} cannot be read as JSON: it is nested too deeply")
+        # A real-cards game (no deck: docs/replay.md, "Real-cards documents") names its format.
+        real = isinstance(document, dict) and document.get("format") == REALCARDS
+        if options.get("verify") and real:
+            self._verify_real_cards(document)
+            return
         if options.get("verify"):
             problems = game_problems(document)
             if problems:
@@ -61,10 +70,21 @@ class Command(BaseCommand):
             self.stdout.write(f"verified: {len(document['hands'])} hands")
             return
         try:
-            result = play_replay(document)
+            result = replay_result(document) if real else play_replay(document)
         except EngineError as exc:
             self._fail(str(exc))
         self.stdout.write(json.dumps(result, indent=2))
+
+    def _verify_real_cards(self, document: dict) -> None:
+        """A finished real-cards game: every roll the site made is checked against the revealed seed."""
+        if document.get("seed") is None:
+            self._fail("this real-cards document has no seed: it is revealed, and listed, once the game is over")
+        try:
+            play_document(document)
+        except EngineError as exc:
+            self._fail(str(exc))
+        rolls = sum(1 for step in document["steps"] if isinstance(step, dict) and step.get("by") == "site")
+        self.stdout.write(f"verified: {rolls} site rolls")
 
     def _fail(self, message: str) -> None:
         self.stderr.write("replay: " + " ".join(message.split()))

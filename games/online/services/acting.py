@@ -1,20 +1,29 @@
-"""A player's decision at the table (`table_act`): checked as input, made against the table's current
-version, idempotent by its key, applied through the engine and logged; `_apply` is shared with the tasks."""
+"""A decision at the table: a player's own (`table_act`: checked as input, made against the table's current
+version, idempotent by its key), the clock's for a player whose time ran out (`turn_timeout`) and a bot's
+(`bot_act`); each applied through the engine and logged (`_apply`), then what follows it (`turns.changed`, with
+`moves.hand_ended` when it ends a tournament table's hand). The tasks call the last two with ids; each is safe to
+run twice or late."""
 
 import hashlib
 import json
+import random
+import secrets
 from typing import Any
 
 from django.db import transaction
 
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor, whole_number_from
 from games.engine import EngineError, Game
-from games.engine.bots import Decision, apply_decision
+from games.engine.bots import BOTS, Decision, apply_decision
 from games.engine.classic.hand import PLAY_VERBS
-from games.online.models import ActionSource, OnlineAction, OnlineSeat, OnlineTable, TableStatus
+from games.online.models import ActionSource, OnlineAction, OnlineSeat, OnlineTable, SeatKind, TableStatus
 from games.online.permissions import seat_filter
-from games.online.services.common import _int, _load, _lock, _user
-from games.online.services.turns import _changed, _turn_key
+from games.online.selectors import table_state
+from games.online.services.base import engine_seats, load_game, lock_table, lock_table_if_any
+from games.online.services.clock import default_decision, turn_key
+from games.online.services.moves import hand_ended
+from games.online.services.turns import changed, hand_and_phase, log_action
 from league.models import MAX_CREDITS
 
 # Every variant's verbs: Coruscant Shift's, then Corellian Spike's card verbs (the engine refuses a verb
@@ -48,7 +57,7 @@ def _decision(
         return Decision("select", cards=tuple(cards))
     if verb in ("bet", "raise"):
         what = "A bet" if verb == "bet" else "A raise (your new total for the round)"
-        return Decision(verb, amount=_int(amount, what, 1, MAX_CREDITS))
+        return Decision(verb, amount=whole_number_from(amount, what, 1, MAX_CREDITS))
     for name, value in (("card", card), ("source", source)):
         if value is not None and (not isinstance(value, str) or len(value) > 10):
             raise ApplicationError(f"`{name}` is a short text such as +7c or pilot.", extra={"field": name})
@@ -82,7 +91,7 @@ def _classic_decision(verb: Any, amount: Any, card: Any, unlock: Any, lock: Any,
         return Decision(verb, card=card, unlock=unlock, lock=lock)
     if verb in ("bet", "raise"):
         what = "A bet" if verb == "bet" else "A raise (your new total for the round)"
-        return Decision(verb, amount=_int(amount, what, 1, MAX_CREDITS), call_hand=bool(call_hand))
+        return Decision(verb, amount=whole_number_from(amount, what, 1, MAX_CREDITS), call_hand=bool(call_hand))
     return Decision(verb, call_hand=bool(call_hand))
 
 
@@ -117,46 +126,39 @@ def _apply(
     *,
     source: str,
     key: str,
-    actor: Any = None,
+    actor: Actor | None = None,
     request: str = "",
 ) -> dict:
     """Apply one decision through the engine, log it, save, and schedule what follows."""
-    before = _turn_key(game)
-    hand_number = game.hands_played + (1 if game.in_hand else 0)
-    phase = game.legal_actions(seat.engine_seat).phase
+    before = turn_key(game)
+    hand_number, phase = hand_and_phase(game, seat)
     try:
         apply_decision(game, seat.engine_seat, decision)
     except EngineError as exc:
         raise ApplicationError(str(exc), code="illegal_action") from exc
-    version = table.version + 1
-    response = {"applied": True, "verb": decision.verb, "hand": hand_number, "version": version}
-    OnlineAction.objects.create(
-        table=table,
-        seat=seat,
-        key=key,
+    response = log_action(
+        table,
+        seat,
+        decision,
         source=source,
-        actor=_user(actor),
-        verb=decision.verb,
-        amount=decision.amount,
+        key=key,
         hand=hand_number,
         phase=phase,
-        version=version,
-        response=response,
+        version=table.version + 1,  # the version `changed` gives the table next
+        actor=actor,
         request=request,
     )
-    _changed(table, game, before)
+    changed(table, game, before, hand_ended=hand_ended)
     return response
 
 
-def _check_version(table: OnlineTable, version: Any, actor: Any) -> None:
+def _check_version(table: OnlineTable, version: Any, actor: Actor) -> None:
     if isinstance(version, bool) or not isinstance(version, int):
         raise ApplicationError(
             f"Every action carries `version`, the table version it was made against (a whole number); got {version!r}.",
             extra={"field": "version"},
         )
     if not table.turn_version <= version <= table.version:
-        from games.online.selectors import table_state
-
         raise ConflictError(
             f"The table has moved on (version {table.version}; your action was made against {version}); nothing was "
             "done. Here is the table as it is now.",
@@ -168,7 +170,7 @@ def _check_version(table: OnlineTable, version: Any, actor: Any) -> None:
 @transaction.atomic
 def table_act(
     *,
-    actor: Any,
+    actor: Actor,
     table: OnlineTable,
     verb: str,
     version: int,
@@ -190,7 +192,7 @@ def table_act(
             f"Every action carries `key`, an idempotency key of 1 to {MAX_KEY_LENGTH} characters; got {key!r}.",
             extra={"field": "key"},
         )
-    table = _lock(table)
+    table = lock_table(table)
     seat = table.seats.filter(seat_filter(actor), left=False).first()  # a league player's or a casual account's
     if seat is None:
         raise ApplicationError("You have no seat at this table; only seated players act.", code="not_seated")
@@ -212,7 +214,7 @@ def table_act(
     if table.status != TableStatus.RUNNING:
         raise ConflictError(f"The table is {table.get_status_display().lower()}: nobody can act now.")
     _check_version(table, version, actor)
-    game = _load(table)
+    game = load_game(table)
     if seat.engine_seat not in game.waiting_for():
         waiting = ", ".join(game.names[s] for s in game.waiting_for()) or "nobody (between hands)"
         raise ConflictError(f"It is not your decision; the table is waiting for {waiting}.", code="not_your_turn")
@@ -222,3 +224,56 @@ def table_act(
     if seat.timeouts or seat.away:
         OnlineSeat.objects.filter(pk=seat.pk).update(timeouts=0, away=False)
     return response
+
+
+@transaction.atomic
+def turn_timeout(*, table_id: int, turn_version: int) -> int:
+    """The turn clock ran out: act for every player still awaited at `turn_version`, once.
+
+    Returns how many seats were acted for (0 when the decision was already made or the table paused)."""
+    table = lock_table_if_any(table_id)
+    if table is None or table.status != TableStatus.RUNNING or table.turn_version != turn_version:
+        return 0
+    game = load_game(table)
+    seats = engine_seats(table)
+    acted = 0
+    for engine_seat in game.waiting_for():
+        if table.turn_version != turn_version or engine_seat not in game.waiting_for():
+            break
+        seat = seats[engine_seat]
+        if seat.is_bot:
+            continue
+        seat.timeouts += 1
+        seat.away = seat.away or seat.timeouts >= 2
+        seat.save(update_fields=["timeouts", "away"])
+        _apply(
+            table,
+            game,
+            seat,
+            default_decision(game, engine_seat),
+            source=ActionSource.TIMEOUT,
+            key=f"timeout:{turn_version}:{seat.number}",
+        )
+        acted += 1
+    return acted
+
+
+@transaction.atomic
+def bot_act(*, table_id: int, seat_number: int, turn_version: int) -> bool:
+    """A bot's decision, from its seat's view only; nothing when it is no longer the bot's decision."""
+    table = lock_table_if_any(table_id)
+    if table is None or table.status != TableStatus.RUNNING or table.turn_version != turn_version:
+        return False
+    seat = next((s for s in table.seats.all() if s.number == seat_number and s.kind == SeatKind.BOT), None)
+    if seat is None:
+        return False
+    game = load_game(table)
+    # Under the lock, the engine says whether the bot is still awaited: a repeat of this task, or one for a
+    # decision the bot made already, finds it is not (the action's unique key backs this up).
+    if seat.engine_seat not in game.waiting_for():
+        return False
+    key = f"bot:{turn_version}:{seat_number}"
+    bot = BOTS[seat.bot_kind](random.Random(secrets.randbits(64)))
+    decision = bot.decide(game.view_for(seat.engine_seat))
+    _apply(table, game, seat, decision, source=ActionSource.BOT, key=key)
+    return True

@@ -2,18 +2,17 @@
 join through its link before it starts. No league game, ledger line, standings row or chip history is written,
 and no league player is needed: the host's seat is their account's."""
 
-from typing import Any
-
 from django.db import transaction
 
 from config.errors import ApplicationError
+from config.inputs import Actor, whole_number_from
 from games.engine.bots import BOTS
 from games.engine.options import variant_presets
 from games.online.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, OnlineTable
 from games.online.permissions import NotAllowed
-from games.online.services.common import _announce, _int
+from games.online.services.base import announce
 from games.online.services.seats import seat_take
-from league.models import MAX_CREDITS
+from games.online.services.tables import new_table
 from league.pages import rules_name
 from league.services import audit, resolve_game_rules
 
@@ -25,7 +24,7 @@ SHORT_GAMES, MAX_HANDS = (3, 5, 10), 100
 @transaction.atomic
 def casual_open(
     *,
-    actor: Any,
+    actor: Actor,
     variant: str = DEFAULT_VARIANT,
     preset: str | None = None,
     seats: int = DEFAULT_SEATS,
@@ -50,26 +49,23 @@ def casual_open(
             f"{', '.join(presets[variant])}; got {preset!r}.",
             extra={"field": "preset"},
         )
-    seats = _int(seats, "Seats", MIN_SEATS, MAX_SEATS)
-    turn_seconds = _int(turn_seconds, "The turn time in seconds", MIN_TURN_SECONDS, MAX_TURN_SECONDS)
+    seats = whole_number_from(seats, "Seats", MIN_SEATS, MAX_SEATS)
+    turn_seconds = whole_number_from(turn_seconds, "The turn time in seconds", MIN_TURN_SECONDS, MAX_TURN_SECONDS)
     if bot_kind not in BOTS:
         raise ApplicationError(
             f"Unknown bot {bot_kind!r}; the bots are: {', '.join(BOTS)}.", extra={"field": "bot_kind"}
         )
     if hands is not None:
-        hands = _int(hands, "The number of hands", 1, MAX_HANDS)
+        hands = whole_number_from(hands, "The number of hands", 1, MAX_HANDS)
     options = resolve_game_rules(variant=variant, preset=preset, overrides={} if hands is None else {"hands": hands})
-    buy_in = options["starting_stack"]
-    if not 1 <= buy_in <= MAX_CREDITS // MAX_SEATS:
-        raise ApplicationError(f"The buy-in must be from 1 to {MAX_CREDITS // MAX_SEATS:,} credits; got {buy_in}.")
-    table = OnlineTable.objects.create(
+    table = new_table(
         event=None,
         name=f"{actor.get_username()}'s game"[:80],
         variant=variant,
         preset=preset,
         options=options,
         seat_count=seats,
-        buy_in=buy_in,
+        buy_in=options["starting_stack"],
         turn_seconds=turn_seconds,
         bot_kind=bot_kind,
         created_by=actor,
@@ -82,5 +78,5 @@ def casual_open(
         data={"variant": variant, "preset": preset, "seats": seats, "bot_kind": bot_kind, "hands": hands},
     )
     seat_take(actor=actor, table=table, number=0)
-    _announce(table, "opened")
+    announce(table, "opened")
     return table

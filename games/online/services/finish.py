@@ -1,22 +1,24 @@
-"""The end of an online game (`_finish`): the table's own outcome; for a league table also places, final credits,
+"""The end of an online game (`finish_game`): the table's own outcome; for a league table also places, final credits,
 the hand-by-hand ledger, the replay and the standings of its league game, and a tournament told its table
-finished. A casual game (no league game) keeps its outcome on the table and writes nothing in any league."""
+finished. A casual game (no league game) keeps its outcome on the table and writes nothing in any league. And when a
+tournament's table, which the engine never ends itself, is over (`decided`)."""
 
 from django.db import transaction
+from django.db.models import Q
 
 from config.events import publish
 from games import hooks as game_hooks
 from games.engine import EngineError, Game
 from games.models import Game as LeagueGame
 from games.models import GameStatus, Seat
-from games.online.models import OnlineTable, TableStatus
-from games.online.services.common import _starting
+from games.online.models import ChangeStatus, OnlineSeat, OnlineTable, SeatChange, TableStatus
+from games.online.services.base import starting_chips
 from games.selectors import event_result_rows
 from league.models import Event, EventKind, EventStatus, LedgerEntry, LedgerKind
 from league.services import event_results_rebuild, standings_schedule
 
 
-def _finish(table: OnlineTable, game: Game) -> None:
+def finish_game(table: OnlineTable, game: Game) -> None:
     """The game is over: results, places, hand-by-hand ledger, replay and standings for the league game."""
     from games.engine.replay import export_replay
 
@@ -34,7 +36,7 @@ def _finish(table: OnlineTable, game: Game) -> None:
     places = {row["player"]: row for row in game.standings()}
     rows = {s.player_id: s for s in Seat.objects.select_for_update().filter(game=league_game)}
     starting = set(game.starting_names)
-    previous = {name: _starting(table, seat) if name in starting else 0 for name, seat in seats.items()}
+    previous = {name: starting_chips(table, seat) if name in starting else 0 for name, seat in seats.items()}
     deltas: dict[str, list[int]] = {name: [] for name in seats}
     history = []
     credits_in = sum(previous.values())
@@ -140,3 +142,21 @@ def _places_among_people(people: dict, places: dict[str, dict], finals: dict[str
             return {name: places.get(name, {}).get("place") for name in people}
     ordered = sorted(key.values())
     return {name: ordered.index(value) + 1 for name, value in key.items()}
+
+
+def decided(table: OnlineTable, game: Game, seats: dict[int, OnlineSeat]) -> bool:
+    """A tournament table whose game the engine never ends itself (players move in and out between hands) is
+    over between hands once at most one seated player has chips."""
+    seated = {number for number, seat in seats.items() if not seat.left}
+    alive = [number for number in game.seats_with_credits() if number in seated]
+    if len(alive) > 1 or not game.can_close_table():
+        return False
+    # Not while a player or a re-buy's chips are on their way here or a player waits to leave for another table
+    # (the hand break carries them out first), nor while those out may still re-buy.
+    if SeatChange.objects.filter(
+        Q(target_id=table.pk, status__in=(ChangeStatus.WAITING, ChangeStatus.ON_THE_WAY))
+        | Q(source_id=table.pk, status=ChangeStatus.WAITING)
+    ).exists():
+        return False
+    busted = [seat.player_id for number, seat in seats.items() if number in seated and game.stacks[number] == 0]
+    return not (busted and game_hooks.online_rebuys_open(event_id=table.event_id, player_ids=busted))

@@ -1,49 +1,36 @@
 """A player's own seat: take it (between hands at a running cash table, buying in), leave it (cashing out),
 re-buy, contribute entropy to the next deck, and come back after being marked away."""
 
-from typing import Any
-
 from django.db import transaction
 
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor
 from games import hooks as game_hooks
 from games.engine import EngineError
 from games.models import Seat
 from games.online import schedule
 from games.online.models import OnlineSeat, OnlineTable, SeatKind, TableStatus
 from games.online.permissions import NotAllowed, seat_filter, sit_refusal
-from games.online.services.common import _announce, _int, _load, _lock, _save, _seat_name
-from games.online.services.turns import _changed, _turn_key
+from games.online.services.base import announce, free_seat_number, load_game, lock_table, save_game, seat_name
+from games.online.services.clock import turn_key
+from games.online.services.turns import changed
 from league.models import Event, LedgerEntry, LedgerKind, Player
 from league.selectors import user_player_id
 from league.services import audit, effective_buy_in_policy, league_data_changed
 
 
-def _player_of(actor: Any) -> Player:
+def _player_of(actor: Actor) -> Player:
     player_id = user_player_id(actor)
     if player_id is None:
         raise ApplicationError("You need a player profile to sit at a table; log in with a player account.")
     return Player.objects.get(pk=player_id)
 
 
-def _free_number(table: OnlineTable, number: int | None) -> int:
-    taken = set(table.seats.filter(left=False).values_list("number", flat=True))
-    if number is None:
-        free = [n for n in range(table.seat_count) if n not in taken]
-        if not free:
-            raise ConflictError(f"{table} is full: all {table.seat_count} seats are taken.")
-        return free[0]
-    number = _int(number, "The seat number", 0, table.seat_count - 1)
-    if number in taken:
-        raise ConflictError(f"Seat {number + 1} is taken; choose a free seat.")
-    return number
-
-
 @transaction.atomic
-def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> OnlineSeat:
+def seat_take(*, actor: Actor, table: OnlineTable, number: int | None = None) -> OnlineSeat:
     """Sit the actor's player at the table: before the game starts, or between hands of a running cash
     table (casino), where the buy-in is booked in the ledger at once."""
-    table = _lock(table)
+    table = lock_table(table)
     if table.tournament_table is not None:
         raise ConflictError("The tournament seats the players at its tables: register for it, and the draw seats you.")
     refusal = sit_refusal(actor, table)
@@ -61,44 +48,44 @@ def seat_take(*, actor: Any, table: OnlineTable, number: int | None = None) -> O
             f"The game has started: at this table ({table.preset}) seats are taken before the start; only a cash "
             "table (casino) takes players between hands."
         )
-    number = _free_number(table, number)
+    number = free_seat_number(table, number)
     if table.status != TableStatus.OPEN:
         return _join_running(actor, table, player, number)
     seat = OnlineSeat.objects.create(
-        table=table, number=number, kind=SeatKind.PLAYER, player=player, name=_seat_name(table, player.display_name)
+        table=table, number=number, kind=SeatKind.PLAYER, player=player, name=seat_name(table, player.display_name)
     )
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
-    _announce(table, "seat_taken")
+    announce(table, "seat_taken")
     return seat
 
 
-def _take_casual(table: OnlineTable, actor: Any, number: int | None) -> OnlineSeat:
+def _take_casual(table: OnlineTable, actor: Actor, number: int | None) -> OnlineSeat:
     """A seat at a casual game, before it starts: the account sits (no league player needed)."""
     if table.status != TableStatus.OPEN:
         raise ConflictError("This game has started: friends join a casual game through its link before it starts.")
-    number = _free_number(table, number)
+    number = free_seat_number(table, number)
     player_id = user_player_id(actor)
     wanted = Player.objects.get(pk=player_id).display_name if player_id else actor.get_username()
     seat = OnlineSeat.objects.create(
-        table=table, number=number, kind=SeatKind.PLAYER, user=actor, name=_seat_name(table, wanted)
+        table=table, number=number, kind=SeatKind.PLAYER, user=actor, name=seat_name(table, wanted)
     )
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
-    _announce(table, "seat_taken")
+    announce(table, "seat_taken")
     return seat
 
 
-def _join_running(actor: Any, table: OnlineTable, player: Player, number: int) -> OnlineSeat:
+def _join_running(actor: Actor, table: OnlineTable, player: Player, number: int) -> OnlineSeat:
     """A player sits down at a running cash table between hands: engine join, buy-in in the ledger."""
-    game = _load(table)
+    game = load_game(table)
     earlier = table.seats.filter(player=player, left=True).first()
-    name = earlier.name if earlier else _seat_name(table, player.display_name)
+    name = earlier.name if earlier else seat_name(table, player.display_name)
     try:
         game.verify_join(name, table.buy_in)
     except EngineError as exc:
         raise ConflictError(f"You cannot sit down now: {exc}") from exc
-    before = _turn_key(game)
+    before = turn_key(game)
     engine_seat = game.join(name, table.buy_in)
     if earlier is not None:
         seat = earlier
@@ -121,15 +108,15 @@ def _join_running(actor: Any, table: OnlineTable, player: Player, number: int) -
     league_data_changed(league_id=table.event.season.league_id)  # the buy-in on the player and event pages
     table.results = [*table.results, {"join": name, "amount": table.buy_in}]
     audit(actor=actor, action="online_table.join", obj=table, league=table.event.season.league, data={"seat": number})
-    _changed(table, game, before, what="seat_taken")
+    changed(table, game, before, what="seat_taken")
     return seat
 
 
 @transaction.atomic
-def seat_leave(*, actor: Any, table: OnlineTable) -> None:
+def seat_leave(*, actor: Actor, table: OnlineTable) -> None:
     """Leave the table: any time before the start; once running only at a cash table (casino), between hands,
     cashing out the stack through the ledger at once."""
-    table = _lock(table)
+    table = lock_table(table)
     seat = table.seats.filter(seat_filter(actor), left=False).first()
     if seat is None:
         raise ApplicationError("You have no seat at this table.")
@@ -154,12 +141,12 @@ def seat_leave(*, actor: Any, table: OnlineTable) -> None:
             "cash table (casino) lets players leave between hands. Step away instead: the clock acts for you."
         )
     else:
-        game = _load(table)
+        game = load_game(table)
         try:
             game.verify_leave(seat.engine_seat)
         except EngineError as exc:
             raise ConflictError(f"You cannot leave now: {exc}") from exc
-        before = _turn_key(game)
+        before = turn_key(game)
         stack = game.leave(seat.engine_seat)
         seat.left, seat.left_with = True, (seat.left_with or 0) + stack
         seat.save(update_fields=["left", "left_with"])
@@ -173,15 +160,15 @@ def seat_leave(*, actor: Any, table: OnlineTable) -> None:
             )
             league_data_changed(league_id=table.event.season.league_id)  # the cash-out on the pages
         table.results = [*table.results, {"leave": seat.name, "amount": stack}]
-        _changed(table, game, before, what="seat_left")
+        changed(table, game, before, what="seat_left")
         return
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
-    _announce(table, "seat_left")
+    announce(table, "seat_left")
 
 
 @transaction.atomic
-def seat_rebuy(*, actor: Any, table: OnlineTable) -> OnlineSeat:
+def seat_rebuy(*, actor: Actor, table: OnlineTable) -> OnlineSeat:
     """A player out of credits buys back in, between hands, where the rules and the event's policy allow it;
     the re-buy is booked in the ledger at once. At a tournament's table the tournament takes it (its re-buy
     period and rules, before any table lock: the tournament's lock comes first) and the chips join the stack at
@@ -192,7 +179,7 @@ def seat_rebuy(*, actor: Any, table: OnlineTable) -> OnlineSeat:
             raise ApplicationError("Only a player seated in the game can re-buy.")
         game_hooks.online_tournament_rebuy(actor=actor, event_id=table.event_id, player_id=player_id)
         return table.seats.filter(player_id=player_id, left=False).first()
-    table = _lock(table)
+    table = lock_table(table)
     seat = table.seats.select_related("player").filter(seat_filter(actor), left=False).first()
     if seat is None or seat.engine_seat is None:
         raise ApplicationError("Only a player seated in the game can re-buy.")
@@ -208,7 +195,7 @@ def seat_rebuy(*, actor: Any, table: OnlineTable) -> OnlineSeat:
     if policy is not None and policy.max_rebuys and row.rebuys >= policy.max_rebuys:
         raise ConflictError(f"This event allows at most {policy.max_rebuys} re-buys; you have had {row.rebuys}.")
     amount = (policy.rebuy_amount if policy and policy.rebuy_amount else 0) or table.buy_in
-    game = _load(table)
+    game = load_game(table)
     try:
         game.rebuy(seat.engine_seat, amount)
     except EngineError as exc:
@@ -221,48 +208,48 @@ def seat_rebuy(*, actor: Any, table: OnlineTable) -> OnlineSeat:
     )
     league_data_changed(league_id=event.season.league_id)  # the ledger and prize pool on the pages
     table.results = [*table.results, {"rebuy": seat.name, "amount": amount}]
-    before = _turn_key(game)
-    _changed(table, game, before)
+    before = turn_key(game)
+    changed(table, game, before)
     return seat
 
 
 def _rebuy_casual(table: OnlineTable, seat: OnlineSeat) -> OnlineSeat:
     """A re-buy at a casual game: the buy-in again, where the rules allow it; no ledger (no league)."""
-    game = _load(table)
+    game = load_game(table)
     try:
         game.rebuy(seat.engine_seat, table.buy_in)
     except EngineError as exc:
         raise ConflictError(f"You cannot re-buy now: {exc}") from exc
     table.results = [*table.results, {"rebuy": seat.name, "amount": table.buy_in}]
-    before = _turn_key(game)
-    _changed(table, game, before)
+    before = turn_key(game)
+    changed(table, game, before)
     return seat
 
 
 @transaction.atomic
-def seat_entropy(*, actor: Any, table: OnlineTable, value: str) -> None:
+def seat_entropy(*, actor: Actor, table: OnlineTable, value: str) -> None:
     """A seated player's browser contributes randomness to the next hand's deck (RULES 1.7), between hands.
 
     The table's version stays as it is: nothing anyone sees changes, and the next hand still starts on time."""
-    table = _lock(table)
+    table = lock_table(table)
     seat = table.seats.filter(seat_filter(actor), left=False).first()
     if seat is None or seat.engine_seat is None:
         raise ApplicationError("Only a player seated in the game contributes to its decks.")
     if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
         raise ConflictError("Entropy is contributed while the game runs, between hands.")
-    game = _load(table)
+    game = load_game(table)
     try:
         game.contribute_entropy(seat.engine_seat, value)
     except EngineError as exc:
         raise ApplicationError(str(exc)) from exc
-    _save(table, game)
+    save_game(table, game)
     table.save(update_fields=["state", "history", "updated_at"])
 
 
 @transaction.atomic
-def seat_return(*, actor: Any, table: OnlineTable) -> OnlineSeat:
+def seat_return(*, actor: Actor, table: OnlineTable) -> OnlineSeat:
     """A player marked away comes back: their decisions wait for them again."""
-    table = _lock(table)
+    table = lock_table(table)
     seat = table.seats.filter(seat_filter(actor), left=False).first()
     if seat is None:
         raise ApplicationError("You have no seat at this table.")
@@ -273,9 +260,9 @@ def seat_return(*, actor: Any, table: OnlineTable) -> OnlineSeat:
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
     if table.status == TableStatus.RUNNING and table.state:
-        game = _load(table)
+        game = load_game(table)
         if not game.waiting_for() and not game.over:
             # Between hands the next hand waits for the version it was scheduled at: schedule it again.
             schedule.deal_later(table)
-    _announce(table, "returned")
+    announce(table, "returned")
     return seat

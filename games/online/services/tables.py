@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor, whole_number_from
 from games.engine import EngineError, Game
 from games.engine.bots import BOTS
 from games.models import Game as LeagueGame
@@ -26,17 +27,35 @@ from games.online.models import (
     TableStatus,
 )
 from games.online.permissions import NotAllowed, can_run_table, check_can_open
-from games.online.services.common import _announce, _int, _load, _lock, _save, _seat_name, _starting, _user
-from games.online.services.finish import _finish
-from games.online.services.turns import _changed, _turn_key
+from games.online.services import clock
+from games.online.services.base import (
+    announce,
+    load_game,
+    lock_table,
+    save_game,
+    seat_name,
+    starting_chips,
+    user_or_none,
+)
+from games.online.services.clock import turn_key
+from games.online.services.finish import finish_game
+from games.online.services.moves import hand_ended
+from games.online.services.turns import changed
 from league.models import MAX_CREDITS, Event, EventStatus, LedgerEntry, LedgerKind, Player
 from league.services import audit, effective_buy_in_policy, lock_event, resolve_game_rules
+
+
+def new_table(*, buy_in: int, **fields: Any) -> OnlineTable:
+    """A new table's row, its buy-in checked: every seat's chips together stay within the ledger's credits."""
+    if not 1 <= buy_in <= MAX_CREDITS // MAX_SEATS:
+        raise ApplicationError(f"The buy-in must be from 1 to {MAX_CREDITS // MAX_SEATS:,} credits; got {buy_in}.")
+    return OnlineTable.objects.create(buy_in=buy_in, **fields)
 
 
 @transaction.atomic
 def table_open(
     *,
-    actor: Any,
+    actor: Actor,
     event: Event,
     name: str,
     seats: int = 6,
@@ -54,8 +73,8 @@ def table_open(
     name = (name or "").strip()
     if not name or len(name) > 80:
         raise ApplicationError("A table needs a name of 1 to 80 characters.", extra={"field": "name"})
-    seats = _int(seats, "Seats", MIN_SEATS, MAX_SEATS)
-    turn_seconds = _int(turn_seconds, "The turn time in seconds", MIN_TURN_SECONDS, MAX_TURN_SECONDS)
+    seats = whole_number_from(seats, "Seats", MIN_SEATS, MAX_SEATS)
+    turn_seconds = whole_number_from(turn_seconds, "The turn time in seconds", MIN_TURN_SECONDS, MAX_TURN_SECONDS)
     if event.status == EventStatus.FINISHED:
         raise ApplicationError(f"{event} is finished; open a table at an event that is planned or running.")
     variant = variant or season.variant or league.variant
@@ -65,9 +84,7 @@ def table_open(
     options = resolve_game_rules(variant=variant, preset=preset, overrides=option_overrides)
     policy = effective_buy_in_policy(event)
     buy_in = policy.buy_in if policy and policy.buy_in else options["starting_stack"]
-    if not 1 <= buy_in <= MAX_CREDITS // MAX_SEATS:
-        raise ApplicationError(f"The buy-in must be from 1 to {MAX_CREDITS // MAX_SEATS:,} credits; got {buy_in}.")
-    table = OnlineTable.objects.create(
+    table = new_table(
         event=event,
         name=name,
         variant=variant,
@@ -76,17 +93,17 @@ def table_open(
         seat_count=seats,
         buy_in=buy_in,
         turn_seconds=turn_seconds,
-        created_by=_user(actor),
+        created_by=user_or_none(actor),
     )
     audit(actor=actor, action="online_table.open", obj=table, league=league, data={"seats": seats, "preset": preset})
-    _announce(table, "opened")
+    announce(table, "opened")
     return table
 
 
 @transaction.atomic
 def table_open_seated(
     *,
-    actor: Any,
+    actor: Actor,
     event: Event,
     name: str,
     players: list[Player],
@@ -104,12 +121,12 @@ def table_open_seated(
     brings from earlier in the tournament); it starts when the organiser starts it."""
     if not MIN_SEATS <= len(players) <= MAX_SEATS:
         raise ConflictError(f"An online table seats {MIN_SEATS} to {MAX_SEATS} players; this table has {len(players)}.")
-    _int(stack, "The starting stack", 1, MAX_CREDITS // MAX_SEATS)
+    whole_number_from(stack, "The starting stack", 1, MAX_CREDITS // MAX_SEATS)
     stacks = list(stacks) if stacks is not None else [stack] * len(players)
     if len(stacks) != len(players):
         raise ApplicationError(f"Give one stack per player: {len(players)} players, {len(stacks)} stacks.")
     for each in stacks:
-        _int(each, "A player's stack", 1, MAX_CREDITS // MAX_SEATS)
+        whole_number_from(each, "A player's stack", 1, MAX_CREDITS // MAX_SEATS)
     table = table_open(
         actor=actor,
         event=event,
@@ -120,7 +137,7 @@ def table_open_seated(
         variant=variant,
         preset=preset,
     )
-    table = _lock(table)
+    table = lock_table(table)
     _check_runner(actor, table)
     table.buy_in = stack
     table.tournament_table = tournament_table
@@ -130,12 +147,12 @@ def table_open_seated(
             number=number,
             kind=SeatKind.PLAYER,
             player=player,
-            name=_seat_name(table, player.display_name),
+            name=seat_name(table, player.display_name),
             stack=None if chips == stack else chips,
         )
     table.version += 1
     table.save(update_fields=["buy_in", "tournament_table", "version", "updated_at"])
-    _announce(table, "seat_taken")
+    announce(table, "seat_taken")
     return table
 
 
@@ -145,9 +162,9 @@ def _bot_name(kind: str, number: int) -> str:
 
 
 @transaction.atomic
-def table_fill_bots(*, actor: Any, table: OnlineTable, kind: str = "sensible") -> list[OnlineSeat]:
+def table_fill_bots(*, actor: Actor, table: OnlineTable, kind: str = "sensible") -> list[OnlineSeat]:
     """Fill every empty seat with a bot of `kind` (random or sensible)."""
-    table = _lock(table)
+    table = lock_table(table)
     _check_runner(actor, table)
     if kind not in BOTS:
         raise ApplicationError(f"Unknown bot {kind!r}; the bots are: {', '.join(BOTS)}.", extra={"field": "kind"})
@@ -167,7 +184,7 @@ def table_fill_bots(*, actor: Any, table: OnlineTable, kind: str = "sensible") -
                 kind=SeatKind.BOT,
                 bot_kind=kind,
                 player=None,
-                name=_seat_name(table, _bot_name(kind, number)),
+                name=seat_name(table, _bot_name(kind, number)),
             )
         )
     if not created:
@@ -175,7 +192,7 @@ def table_fill_bots(*, actor: Any, table: OnlineTable, kind: str = "sensible") -
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
     audit(actor=actor, action="online_table.bots", obj=table, league=_league(table), data={"kind": kind})
-    _announce(table, "bots_seated")
+    announce(table, "bots_seated")
     return created
 
 
@@ -184,7 +201,7 @@ def _league(table: OnlineTable) -> Any:
     return table.event.season.league if table.event_id is not None else None
 
 
-def _check_runner(actor: Any, table: OnlineTable) -> None:
+def _check_runner(actor: Actor, table: OnlineTable) -> None:
     if not can_run_table(actor, table):
         if table.event_id is None:
             raise NotAllowed("Only the host who started this game runs it (starts, pauses, resumes, closes).")
@@ -192,7 +209,7 @@ def _check_runner(actor: Any, table: OnlineTable) -> None:
 
 
 @transaction.atomic
-def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
+def table_start(*, actor: Actor, table: OnlineTable) -> OnlineTable:
     """Start the game: book every seat's buy-in in the ledger, create the league game, deal the first hand.
 
     Locks in the app's order: the league and the event first (the game and the ledger lines belong to them),
@@ -201,7 +218,7 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     if event_id is None:
         return _start_casual(actor, table)
     event = lock_event(event_id)
-    table = _lock(table)
+    table = lock_table(table)
     _check_runner(actor, table)
     if table.status != TableStatus.OPEN:
         raise ConflictError(f"The game has already started (the table is {table.get_status_display().lower()}).")
@@ -218,12 +235,12 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
         preset=table.preset,
         options=table.options,
         played_at=now,
-        recorded_by=_user(actor),
+        recorded_by=user_or_none(actor),
     )
     # The league game seats people only: a bot's chips are the house's, its result stays on the game's record.
     people = [seat for seat in seats if seat.player_id is not None]
     Seat.objects.bulk_create(
-        Seat(game=league_game, player=seat.player, number=number, buy_in=_starting(table, seat))
+        Seat(game=league_game, player=seat.player, number=number, buy_in=starting_chips(table, seat))
         for number, seat in enumerate(people, start=1)
     )
     if table.tournament_table is None:  # a tournament's table plays its chips; the tournament books the money
@@ -244,10 +261,10 @@ def table_start(*, actor: Any, table: OnlineTable) -> OnlineTable:
     return _begin(actor, table, game, league=event.season.league)
 
 
-def _start_casual(actor: Any, table: OnlineTable) -> OnlineTable:
+def _start_casual(actor: Actor, table: OnlineTable) -> OnlineTable:
     """Start a casual game: its host fills the empty seats with the table's bots and deals; no league game, no
     ledger (the game belongs to no league)."""
-    table = _lock(table)
+    table = lock_table(table)
     _check_runner(actor, table)
     if table.status != TableStatus.OPEN:
         raise ConflictError(f"The game has already started (the table is {table.get_status_display().lower()}).")
@@ -259,7 +276,7 @@ def _start_casual(actor: Any, table: OnlineTable) -> OnlineTable:
                 number=number,
                 kind=SeatKind.BOT,
                 bot_kind=table.bot_kind or "sensible",
-                name=_seat_name(table, _bot_name(table.bot_kind or "sensible", number)),
+                name=seat_name(table, _bot_name(table.bot_kind or "sensible", number)),
             )
     seats = list(table.seats.order_by("number"))
     game = _deal_in(table, seats)
@@ -272,7 +289,7 @@ def _deal_in(table: OnlineTable, seats: list[OnlineSeat]) -> Game:
     try:
         game = Game.new(
             options=table.options,
-            players=[(seat.name, _starting(table, seat)) for seat in seats],
+            players=[(seat.name, starting_chips(table, seat)) for seat in seats],
             rng=random.Random(secrets.randbits(256)),
             variant=table.variant,
             preset=table.preset,
@@ -285,20 +302,28 @@ def _deal_in(table: OnlineTable, seats: list[OnlineSeat]) -> Game:
     return game
 
 
-def _begin(actor: Any, table: OnlineTable, game: Game, *, league: Any, data: dict | None = None) -> OnlineTable:
+def _begin(actor: Actor, table: OnlineTable, game: Game, *, league: Any, data: dict | None = None) -> OnlineTable:
     """The table runs: the first hand dealt, the start audited, the change saved and announced."""
     table.status = TableStatus.RUNNING
-    before = _turn_key(game)
+    before = turn_key(game)
     game.start_hand()
     audit(actor=actor, action="online_table.start", obj=table, league=league, data=data)
-    _changed(table, game, before, fresh_turn=True, what="started")
+    changed(table, game, before, fresh_turn=True, what="started", hand_ended=hand_ended)
     return table
 
 
-def _switch(actor: Any, table: OnlineTable, *, was: str, becomes: str, refusal: str, action: str) -> OnlineTable:
+# Pause and resume: the status a table must have, the one it gets, the refusal otherwise, and the audit action.
+SWITCHES = {
+    "pause": (TableStatus.RUNNING, TableStatus.PAUSED, "Only a running table can be paused.", "online_table.pause"),
+    "resume": (TableStatus.PAUSED, TableStatus.RUNNING, "Only a paused table can be resumed.", "online_table.resume"),
+}
+
+
+def _switch(actor: Actor, table: OnlineTable, switch: str) -> OnlineTable:
     """Pause and resume alike: lock the table, check its runner and its status, set the new status and audit it;
     the caller saves and announces."""
-    table = _lock(table)
+    was, becomes, refusal, action = SWITCHES[switch]
+    table = lock_table(table)
     _check_runner(actor, table)
     if table.status != was:
         raise ConflictError(refusal)
@@ -308,44 +333,30 @@ def _switch(actor: Any, table: OnlineTable, *, was: str, becomes: str, refusal: 
 
 
 @transaction.atomic
-def table_pause(*, actor: Any, table: OnlineTable) -> OnlineTable:
+def table_pause(*, actor: Actor, table: OnlineTable) -> OnlineTable:
     """Stop the clock and the bots; nobody can act until the table resumes."""
-    table = _switch(
-        actor,
-        table,
-        was=TableStatus.RUNNING,
-        becomes=TableStatus.PAUSED,
-        refusal="Only a running table can be paused.",
-        action="online_table.pause",
-    )
-    table.deadline = None
+    table = _switch(actor, table, "pause")
+    clock.stop(table)
     table.version += 1
     table.save(update_fields=["status", "deadline", "version", "updated_at"])
-    _announce(table, "paused")
+    announce(table, "paused")
     return table
 
 
 @transaction.atomic
-def table_resume(*, actor: Any, table: OnlineTable) -> OnlineTable:
+def table_resume(*, actor: Actor, table: OnlineTable) -> OnlineTable:
     """Resume a paused table: the awaited decision gets a fresh turn time."""
-    table = _switch(
-        actor,
-        table,
-        was=TableStatus.PAUSED,
-        becomes=TableStatus.RUNNING,
-        refusal="Only a paused table can be resumed.",
-        action="online_table.resume",
-    )
-    game = _load(table)
-    _changed(table, game, _turn_key(game), fresh_turn=True, what="resumed")
+    table = _switch(actor, table, "resume")
+    game = load_game(table)
+    changed(table, game, turn_key(game), fresh_turn=True, what="resumed", hand_ended=hand_ended)
     return table
 
 
 @transaction.atomic
-def table_close(*, actor: Any, table: OnlineTable) -> OnlineTable:
+def table_close(*, actor: Actor, table: OnlineTable) -> OnlineTable:
     """Close a cash table (casino: the game never ends by itself) between hands: the game lands in the league
     with every stack as it is."""
-    table = _lock(table)
+    table = lock_table(table)
     _check_runner(actor, table)
     if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
         raise ConflictError("Only a running or paused game can be closed.")
@@ -354,16 +365,16 @@ def table_close(*, actor: Any, table: OnlineTable) -> OnlineTable:
             "A player (or a re-buy's chips) is on the way to this table and sits down at its next hand break; "
             "close it after that."
         )
-    game = _load(table)
+    game = load_game(table)
     try:
         game.close_table()  # the game is over and its hand seeds are revealed (RULES 1.7)
     except EngineError as exc:
         raise ConflictError(f"The table cannot close now: {exc}") from exc
-    table.deadline = None
+    clock.stop(table)
     table.version += 1
-    _save(table, game)
-    _finish(table, game)
+    save_game(table, game)
+    finish_game(table, game)
     table.save()
     audit(actor=actor, action="online_table.close", obj=table, league=_league(table))
-    _announce(table, "finished")
+    announce(table, "finished")
     return table

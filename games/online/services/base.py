@@ -1,11 +1,13 @@
-"""What every write of online play shares: the topics it announces on, locking the table row, loading and
-saving its engine state, saving the row, announcing a change, and small checks of input and seats."""
+"""The base every write of online play stands on: the topics it announces on, locking the table row, loading and
+saving its engine state, saving the row, announcing a change, and the table's seats (their names, their starting
+chips, a free seat, the seat of each engine seat). Public: every service module and the tournament moves use it."""
 
 import functools
 from typing import Any
 
-from config.errors import ApplicationError
+from config.errors import ConflictError
 from config.events import publish
+from config.inputs import Actor, whole_number_from
 from games.engine import Game
 from games.online.models import OnlineSeat, OnlineTable
 
@@ -22,31 +24,26 @@ def lobby_topic() -> str:
     return f"{getattr(settings, 'ONLINE_EVENT_PREFIX', 'online')}.lobby"
 
 
-def _user(actor: Any) -> Any:
+def user_or_none(actor: Actor) -> Any:
+    """The signed-in user who acts, for the rows that record who did it (None: anonymous)."""
     return actor if getattr(actor, "is_authenticated", False) else None
 
 
-def _int(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ApplicationError(f"{what} must be a whole number from {low} to {high:,}; got {value!r}.")
-    return value
-
-
-def _lock(table: OnlineTable | int) -> OnlineTable:
+def lock_table(table: OnlineTable | int) -> OnlineTable:
     """Lock the table row only: its event, season and league are read, not locked, so the tables of one event
     do not wait for each other."""
     pk = table.pk if isinstance(table, OnlineTable) else table
-    return _locked_rows().get(pk=pk)
+    return locked_rows().get(pk=pk)
 
 
-def _locked_rows():
+def locked_rows():
     """The table rows to lock, with their event, season and league. `results` (every finished hand, growing by
     one a hand) is deferred: most actions never read it, and a row saved without touching it is written
     without it; a service that reads it loads it under the same lock, and one that changes it assigns it."""
     return OnlineTable.objects.select_for_update(of=("self",)).select_related("event__season__league").defer("results")
 
 
-def _lock_if_any(table_id: int) -> OnlineTable | None:
+def lock_table_if_any(table_id: int) -> OnlineTable | None:
     """For tasks: a task for a table deleted since it was sent has nothing to do. The seats come along (ordered
     by number), so the task's later looks at them cost no query. Tasks do not read the event, season or league on
     the way (the end of a game reads them itself), so they are not joined.
@@ -54,7 +51,7 @@ def _lock_if_any(table_id: int) -> OnlineTable | None:
     One plain statement, the row locked and joined with its seats: every bot decision, timeout and deal of every
     table starts here, and building the same through the ORM (a query and a prefetch) cost about 3 ms of CPU a
     task, as much as all the rest of a bot's decision, and two round trips; this costs under 1 ms and one.
-    `results` is left out (deferred), as in `_locked_rows`."""
+    `results` is left out (deferred), as in `locked_rows`."""
     from django.db import DEFAULT_DB_ALIAS, connections
 
     connection = connections[DEFAULT_DB_ALIAS]  # this thread's own (the proxy `django.db.connection` is not hashable)
@@ -115,16 +112,16 @@ def _task_lock_sql(vendor: str, for_update: bool) -> tuple[str, list[str], list[
     return sql, [f.attname for f in table_fields], [f.attname for f in seat_fields]
 
 
-def _load(table: OnlineTable) -> Game:
+def load_game(table: OnlineTable) -> Game:
     return Game.from_json(table.state, history=table.history or None)
 
 
-def _save(table: OnlineTable, game: Game) -> None:
+def save_game(table: OnlineTable, game: Game) -> None:
     table.state = game.to_json()
     table.history = game.history_json()
 
 
-def _save_row(table: OnlineTable, *, unchanged: tuple[str, ...] = ()) -> None:
+def save_table(table: OnlineTable, *, unchanged: tuple[str, ...] = ()) -> None:
     """Save the table row without the fields that did not change: the deferred `results` unless assigned, and
     `unchanged` (the history, which grows by a hand each hand, is rewritten only when a hand ends)."""
     deferred = table.get_deferred_fields()
@@ -136,7 +133,7 @@ def _save_row(table: OnlineTable, *, unchanged: tuple[str, ...] = ()) -> None:
     table.save(update_fields=fields)
 
 
-def _announce(table: OnlineTable, what: str) -> None:
+def announce(table: OnlineTable, what: str) -> None:
     """Tell viewers the table changed: the version only, never a card (each viewer fetches its own view).
 
     The lobby hears only of what it shows (seats, status), not of every decision in a hand: each lobby
@@ -146,7 +143,7 @@ def _announce(table: OnlineTable, what: str) -> None:
         publish(lobby_topic(), {"table": table.pk, "version": table.version, "status": table.status})
 
 
-def _seat_name(table: OnlineTable, wanted: str) -> str:
+def seat_name(table: OnlineTable, wanted: str) -> str:
     names = set(table.seats.values_list("name", flat=True))
     name, suffix = wanted[:70], 2
     while name in names:
@@ -154,6 +151,26 @@ def _seat_name(table: OnlineTable, wanted: str) -> str:
     return name
 
 
-def _starting(table: OnlineTable, seat: OnlineSeat) -> int:
+def starting_chips(table: OnlineTable, seat: OnlineSeat) -> int:
     """The chips a seat starts the game with: its own stack at a tournament table, else the buy-in."""
     return seat.stack if seat.stack is not None else table.buy_in
+
+
+def free_seat_number(table: OnlineTable, number: int | None) -> int:
+    """`number` when that seat is free (a user error if taken or out of range), else the first free seat."""
+    taken = set(table.seats.filter(left=False).values_list("number", flat=True))
+    if number is None:
+        free = [n for n in range(table.seat_count) if n not in taken]
+        if not free:
+            raise ConflictError(f"{table} is full: all {table.seat_count} seats are taken.")
+        return free[0]
+    number = whole_number_from(number, "The seat number", 0, table.seat_count - 1)
+    if number in taken:
+        raise ConflictError(f"Seat {number + 1} is taken; choose a free seat.")
+    return number
+
+
+def engine_seats(table: OnlineTable) -> dict[int, OnlineSeat]:
+    """{engine seat: seat}; at a cash table a seat someone left may be reused, and the one seated now wins."""
+    rows = sorted((s for s in table.seats.all() if s.engine_seat is not None), key=lambda s: not s.left)
+    return {s.engine_seat: s for s in rows}

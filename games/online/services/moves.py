@@ -1,11 +1,11 @@
-"""What a tournament's clock asks of an event's online tables (called by tournaments, never the reverse).
+"""Moves between a tournament's online tables, and chips on their way to a seat: a balancing move (`seat_move`),
+carried out at once between hands or at the source's hand break; the hand break of a tournament's table and the end
+of each of its hands (`hand_break`, `hand_ended`: the moves and chips waiting for them, once each); chips whose
+target was busy (`arrivals`, the `seat_changes` task); a re-buy's or an add-on's chips (`rebuy_queue`); a waiting
+move cancelled; tables left decided ended (`tables_settle`). Called by tournaments through `games.online.services`,
+never the reverse: what a move still needs of the tournament it asks through `games.hooks`.
 
-A new level takes effect at a table's next hand. A table not yet started takes the level's blinds and ante
-into its options (its first hand uses them). A running or paused game records the level as pending
-(`OnlineTable.pending_levels`); `services.next_hand` applies it through the engine's `Game.set_levels` just
-before it deals, under the table's lock, and clears it, so it is applied once. Announcing the same level
-again changes nothing.
-"""
+Every change here is made between hands, so the `changed` it ends with never ends a hand."""
 
 from typing import Any
 
@@ -13,121 +13,29 @@ from django.db import transaction
 
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
+from config.inputs import Actor
 from games import hooks as game_hooks
 from games.engine import Game
-from games.engine.variant import get_variant
 from games.models import Seat
 from games.online import schedule
 from games.online.models import ChangeKind, ChangeStatus, OnlineSeat, OnlineTable, SeatChange, SeatKind, TableStatus
-from games.online.services.common import _load, _lock, _lock_if_any, _seat_name, lobby_topic, table_topic
-from games.online.services.seats import _free_number
-from games.online.services.turns import _changed, _decided, _engine_seats, _turn_key
+from games.online.services import turns
+from games.online.services.base import (
+    engine_seats,
+    free_seat_number,
+    load_game,
+    lock_table,
+    lock_table_if_any,
+    seat_name,
+    table_topic,
+)
+from games.online.services.clock import turn_key
+from games.online.services.finish import decided
 from league.services import audit
 
-
-@transaction.atomic
-def level_changed(
-    *, event_id: int, small_blind: int, big_blind: int, ante: int, level: int | None = None
-) -> dict[str, Any]:
-    """Apply a level to the event's open tables and make it pending at running ones; returns the table ids
-    of each (a table that already has this level, applied or pending, is in neither)."""
-    applied, told = [], []
-    amounts = {"ante": ante, "small_blind": small_blind, "big_blind": big_blind}
-    tables = OnlineTable.objects.select_for_update(no_key=True, of=("self",)).filter(
-        event_id=event_id, status__in=(TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED)
-    )
-    for table in tables.order_by("pk"):
-        if table.status == TableStatus.OPEN:
-            options = _level_options(table.variant, amounts)
-            if all(table.options.get(key) == value for key, value in options.items()):
-                continue
-            table.options = {**table.options, **options}
-            table.save(update_fields=["options", "updated_at"])
-            applied.append(table.pk)
-        else:
-            pending = {"level": level, **amounts}
-            if table.pending_levels == pending:
-                continue
-            # The version is left alone: the next-hand task already scheduled stays current.
-            table.pending_levels = pending
-            table.save(update_fields=["pending_levels", "updated_at"])
-            told.append(table.pk)
-        publish(table_topic(table.pk), {"table": table.pk, "version": table.version, "what": "level"})
-    if applied or told:
-        publish(lobby_topic(), {"event": event_id, "what": "level"})
-    return {"applied": applied, "told": told}
-
-
-def _level_options(variant: str, amounts: dict[str, int]) -> dict[str, int]:
-    """A level as a table not yet started takes it into its options: a variant without blinds (Corellian Spike,
-    Classic) takes only the ante, as its hand-pot ante, and keeps its own when the level has none."""
-    if get_variant(variant).has_blinds:
-        return amounts
-    return {"ante": amounts["ante"]} if amounts["ante"] else {}
-
-
-ACTIVE = (TableStatus.OPEN, TableStatus.RUNNING, TableStatus.PAUSED)
 MOVED, DROPPED = "online_table.tournament_move", "online_table.tournament_move_dropped"
-
-
-def seated_online(*, event_id: int) -> dict[int, dict[str, int]]:
-    """Where each player sits online now: `{"online_table", "table"}` (the tournament table), by player id."""
-    rows = OnlineSeat.objects.filter(
-        table__event_id=event_id, table__tournament_table__isnull=False, table__status__in=ACTIVE, left=False
-    ).values_list("player_id", "table_id", "table__tournament_table")
-    return {player_id: {"online_table": table_id, "table": number} for player_id, table_id, number in rows}
-
-
-def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
-    """Each player's stack at the event's tournament tables, by player id (stacks are public): from the latest
-    online table each sat at, `{"stack", "table", "online_table", "active"}`. A hand in progress counts what
-    the player had when it was dealt (their stack plus what they put in this hand); a player moving between
-    tables counts the stack they carry, at the table they are going to. Three queries."""
-    tables = {
-        row["pk"]: row
-        for row in OnlineTable.objects.filter(event_id=event_id, tournament_table__isnull=False)
-        .order_by()
-        .values("pk", "tournament_table", "status", "state", "buy_in")
-    }
-    seats = (
-        OnlineSeat.objects.filter(table_id__in=tables)
-        .order_by("table_id")
-        .values("table_id", "player_id", "name", "engine_seat", "stack", "left")
-    )
-    games: dict[int, Game | None] = {}
-    known: dict[int, dict[str, Any]] = {}
-    for seat in seats:
-        table = tables[seat["table_id"]]
-        if seat["left"]:
-            continue
-        if table["pk"] not in games:
-            games[table["pk"]] = Game.from_json(table["state"]) if table["state"] else None
-        game = games[table["pk"]]
-        if game is None or seat["engine_seat"] is None:
-            stack = seat["stack"] if seat["stack"] is not None else table["buy_in"]
-        else:
-            stack = game.stacks[seat["engine_seat"]]
-            if game.in_hand:
-                stack += game.hand.contributions.get(seat["engine_seat"], 0)
-        # Tables come in the order they were opened: a later table's stack replaces an earlier one's.
-        known[seat["player_id"]] = {
-            "stack": stack,
-            "table": table["tournament_table"],
-            "online_table": table["pk"],
-            "active": table["status"] in ACTIVE,
-        }
-    moving = SeatChange.objects.filter(
-        event_id=event_id, kind=ChangeKind.MOVE, status=ChangeStatus.ON_THE_WAY, target_id__in=tables
-    ).values_list("player_id", "stack", "target_id")
-    for player_id, stack, target_id in moving:
-        table = tables[target_id]
-        known[player_id] = {
-            "stack": stack or 0,
-            "table": table["tournament_table"],
-            "online_table": target_id,
-            "active": table["status"] in ACTIVE,
-        }
-    return known
+# A seat change still to be carried out: waiting for its source's hand to end, or chips on their way.
+OPEN = (ChangeStatus.WAITING, ChangeStatus.ON_THE_WAY)
 
 
 def _lock_other(current_id: int, other_id: int) -> OnlineTable | None:
@@ -140,6 +48,16 @@ def _lock_other(current_id: int, other_id: int) -> OnlineTable | None:
         .defer("results")
         .filter(pk=other_id)
         .first()
+    )
+
+
+def _free_changes(**where: Any):
+    """The seat changes matching `where` that nobody else holds now, locked, with their target table (a hand break
+    passes over a change another table's hand break is carrying out)."""
+    return (
+        SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
+        .select_related("target__event__season__league")
+        .filter(**where)
     )
 
 
@@ -165,8 +83,8 @@ def _join(target: OnlineTable, game: Game, player_id: int, name: str, stack: int
     """The player sits down at `target` between hands with `stack` chips (engine `join`); the league game's
     seat row records the chips in."""
     earlier = target.seats.filter(player_id=player_id, left=True).first()
-    name = earlier.name if earlier is not None else _seat_name(target, name)
-    number = _free_number(target, None)
+    name = earlier.name if earlier is not None else seat_name(target, name)
+    number = free_seat_number(target, None)
     engine_seat = game.join(name, stack)
     if earlier is not None:  # back at a table they left earlier in the tournament
         earlier.number, earlier.left, earlier.engine_seat, earlier.away, earlier.timeouts = (
@@ -193,7 +111,7 @@ def _join(target: OnlineTable, game: Game, player_id: int, name: str, stack: int
 
 def _audit_move(
     action: str,
-    actor: Any,
+    actor: Actor | None,
     *,
     event_id: int,
     player_id: int,
@@ -238,7 +156,7 @@ def _check_pair(source: OnlineTable, target: OnlineTable) -> None:
             )
 
 
-def _after_leaving(actor: Any, source: OnlineTable, game: Game) -> None:
+def _after_leaving(actor: Actor | None, source: OnlineTable, game: Game) -> None:
     """A table everyone left is closed: its game lands in the league, empty. So is one where nobody left holds
     chips (only players out of chips stay seated, who may not re-buy): it is broken."""
     if not game.can_close_table():
@@ -247,12 +165,12 @@ def _after_leaving(actor: Any, source: OnlineTable, game: Game) -> None:
         game.close_table()
     elif not game.seats_with_credits():
         getattr(source, "_prefetched_objects_cache", {}).pop("seats", None)
-        if _decided(source, game, _engine_seats(source)):
+        if decided(source, game, engine_seats(source)):
             game.close_table()
 
 
 @transaction.atomic
-def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> str:
+def seat_move(*, actor: Actor, source_id: int, target_id: int, player_id: int) -> str:
     """Move a player between two running online tables of a tournament (balancing), between hands: they leave
     the source with their stack (engine `leave`) and join the target with it (engine `join`).
 
@@ -263,7 +181,7 @@ def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> 
     tables are locked in id order so two moves never wait on each other crosswise."""
     if source_id == target_id:
         raise ApplicationError("A player moves between two different tables.")
-    locked = {table.pk: table for table in (_lock(pk) for pk in sorted((source_id, target_id)))}
+    locked = {table.pk: table for table in (lock_table(pk) for pk in sorted((source_id, target_id)))}
     source, target = locked[source_id], locked[target_id]
     sitting = target.seats.filter(player_id=player_id, left=False).first()
     leaving = source.seats.filter(player_id=player_id, left=False).first()
@@ -278,7 +196,7 @@ def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> 
     _check_pair(source, target)
     if leaving.engine_seat is None:
         raise ConflictError(f"{source} has not started; open the tables again after their players move.")
-    source_game, target_game = _load(source), _load(target)
+    source_game, target_game = load_game(source), load_game(target)
     for table, game in ((source, source_game), (target, target_game)):
         if getattr(game.options, "end_rule", None) != "never":
             raise ConflictError(
@@ -290,42 +208,31 @@ def seat_move(*, actor: Any, source_id: int, target_id: int, player_id: int) -> 
     if not target.seats.filter(left=False).count() < target.seat_count:
         raise ConflictError(f"{target} is full: all {target.seat_count} seats are taken.")
     user = getattr(actor, "pk", None) and actor
+    # The move as recorded when it cannot be made at once: waiting for the source's hand, or on its way.
+    move = {
+        "event_id": source.event_id,
+        "kind": ChangeKind.MOVE,
+        "player_id": player_id,
+        "source": source,
+        "target": target,
+    }
     if not _between_hands(source, source_game):
-        SeatChange.objects.create(
-            event_id=source.event_id,
-            kind=ChangeKind.MOVE,
-            player_id=player_id,
-            source=source,
-            target=target,
-            requested_by=user or None,
-        )
+        SeatChange.objects.create(**move, requested_by=user or None)
         _announce_change(source, target)
         return "waiting"
-    before = _turn_key(source_game)
+    before = turn_key(source_game)
     stack = _leave(source, source_game, leaving)
     _after_leaving(actor, source, source_game)
-    _changed(source, source_game, before, what="seat_left")
+    turns.changed(source, source_game, before, what="seat_left")
     if not _between_hands(target, target_game):
-        SeatChange.objects.create(
-            event_id=source.event_id,
-            kind=ChangeKind.MOVE,
-            player_id=player_id,
-            source=source,
-            target=target,
-            status=ChangeStatus.ON_THE_WAY,
-            stack=stack,
-            requested_by=user or None,
-        )
+        SeatChange.objects.create(**move, status=ChangeStatus.ON_THE_WAY, stack=stack, requested_by=user or None)
         _announce_change(source, target)
         return "on_the_way"
-    before = _turn_key(target_game)
+    before = turn_key(target_game)
     _join(target, target_game, player_id, leaving.name, stack)
-    _changed(target, target_game, before, what="seat_taken")
+    turns.changed(target, target_game, before, what="seat_taken")
     _audit_move(MOVED, actor, event_id=source.event_id, player_id=player_id, source=source, target=target, stack=stack)
     return "made"
-
-
-OPEN = (ChangeStatus.WAITING, ChangeStatus.ON_THE_WAY)
 
 
 def _announce_change(*tables: OnlineTable) -> None:
@@ -361,12 +268,7 @@ def hand_break(table: OnlineTable, game: Game) -> bool:
     if table.tournament_table is None:
         return False
     changed = _departures(table, game)
-    arrivals = list(
-        SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
-        .select_related("target__event__season__league")
-        .filter(target=table, status=ChangeStatus.ON_THE_WAY)
-    )
-    for change in arrivals:
+    for change in list(_free_changes(target=table, status=ChangeStatus.ON_THE_WAY)):
         changed = _arrive(table, game, change) or changed
     # A move whose source is between hands while this table waits for it: made now when the source is free.
     for change in SeatChange.objects.select_for_update(skip_locked=True).filter(
@@ -380,13 +282,13 @@ def hand_break(table: OnlineTable, game: Game) -> bool:
             _drop(change, f"Not moved: {source} is {source.get_status_display().lower()}.")
             changed = True
             continue
-        source_game = _load(source) if source.state else None
+        source_game = load_game(source) if source.state else None
         if source_game is None or not _between_hands(source, source_game) or not _has_room(table):
             continue
         change.target = table
-        before = _turn_key(source_game)
+        before = turn_key(source_game)
         if _depart(source, source_game, change, target_game=game):
-            _changed(source, source_game, before, what="seat_left")
+            turns.changed(source, source_game, before, what="seat_left")
             changed = True
     if changed:
         _settle(table, game)
@@ -408,12 +310,7 @@ def hand_ended(table: OnlineTable, game: Game) -> bool:
 def _departures(table: OnlineTable, game: Game) -> bool:
     """The moves waiting for `table`'s hand to end, carried out (or dropped) once each."""
     changed = False
-    departures = list(
-        SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
-        .select_related("target__event__season__league")
-        .filter(source=table, status=ChangeStatus.WAITING)
-    )
-    for change in departures:
+    for change in list(_free_changes(source=table, status=ChangeStatus.WAITING)):
         changed = _depart(table, game, change) or changed
     return changed
 
@@ -422,7 +319,7 @@ def _settle(table: OnlineTable, game: Game) -> None:
     """After seat changes: the seats prefetched with the table are stale; a table left with at most one player
     holding chips is over."""
     getattr(table, "_prefetched_objects_cache", {}).pop("seats", None)
-    if game.between_hands and _decided(table, game, _engine_seats(table)):
+    if game.between_hands and decided(table, game, engine_seats(table)):
         game.close_table()
 
 
@@ -431,23 +328,19 @@ def arrivals(*, table_id: int) -> bool:
     table busy at that moment). Between hands they join now and the next hand is scheduled again (a table waiting
     for them, with nobody else to play, deals then); mid-hand they join at its hand break. Safe to run twice."""
     with transaction.atomic():
-        table = _lock_if_any(table_id)
+        table = lock_table_if_any(table_id)
         if table is None or not table.state or table.tournament_table is None:
             return False
-        game = _load(table)
+        game = load_game(table)
         if not _between_hands(table, game):
             return False
-        before = _turn_key(game)
+        before = turn_key(game)
         changed = False
-        for change in (
-            SeatChange.objects.select_for_update(of=("self",), skip_locked=True)
-            .select_related("target__event__season__league")
-            .filter(target=table, status=ChangeStatus.ON_THE_WAY)
-        ):
+        for change in _free_changes(target=table, status=ChangeStatus.ON_THE_WAY):
             changed = _arrive(table, game, change) or changed
         if changed:
             _settle(table, game)
-            _changed(table, game, before, what="seat_taken")
+            turns.changed(table, game, before, what="seat_taken")
         return changed
 
 
@@ -483,11 +376,11 @@ def _depart(source: OnlineTable, game: Game, change: SeatChange, *, target_game:
             schedule.later("seat_changes", [target.pk], 0)
             return True
         target = change.target = locked
-        target_game = _load(target)
+        target_game = load_game(target)
         if _between_hands(target, target_game):
-            before = _turn_key(target_game)
+            before = turn_key(target_game)
             if _arrive(target, target_game, change):
-                _changed(target, target_game, before, what="seat_taken")
+                turns.changed(target, target_game, before, what="seat_taken")
         return True
     _arrive(target, target_game, change)
     return True
@@ -523,7 +416,7 @@ def _arrive(target: OnlineTable, game: Game, change: SeatChange) -> bool:
             else:
                 row.addon_credits += change.stack
             row.save(update_fields=["rebuys", "rebuy_credits", "addon_credits"])
-            # `_finish` counts a re-buy's chips (and an add-on's) as chips brought to the table.
+            # `finish_game` counts a re-buy's chips (and an add-on's) as chips brought to the table.
             target.results = [*target.results, {"rebuy": seat.name, "amount": change.stack}]
         else:  # moved since: the chips sit down with them as a join
             _join(target, game, change.player_id, name, change.stack)
@@ -568,15 +461,53 @@ def tables_settle(*, event_id: int) -> list[int]:
         event_id=event_id, tournament_table__isnull=False, status__in=(TableStatus.RUNNING, TableStatus.PAUSED)
     ).values_list("pk", flat=True)
     for table_id in sorted(ids):
-        table = _lock(table_id)
+        table = lock_table(table_id)
         if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED) or not table.state:
             continue
-        game = _load(table)
-        seats = _engine_seats(table)
-        if not game.between_hands or not _decided(table, game, seats):
+        game = load_game(table)
+        seats = engine_seats(table)
+        if not game.between_hands or not decided(table, game, seats):
             continue
-        before = _turn_key(game)
+        before = turn_key(game)
         game.close_table()
-        _changed(table, game, before, what="finished")
+        turns.changed(table, game, before, what="finished")
         ended.append(table.pk)
     return ended
+
+
+def rebuy_queue(
+    *, actor: Actor, event_id: int, player_id: int, table_id: int, amount: int, kind: str = ChangeKind.REBUY
+) -> SeatChange:
+    """A re-buy or an add-on booked by the tournament (the caller holds its lock): the chips join the player's
+    stack at the table's next hand break (`hand_break`), once. A table waiting between hands deals again after
+    the pause. A move of the player still waiting for a hand to end is dropped (a player out of chips does not
+    move); chips already on their way must arrive first."""
+    table = lock_table(table_id)
+    for change in SeatChange.objects.select_for_update().filter(
+        event_id=event_id, player_id=player_id, status__in=OPEN
+    ):
+        if change.kind == ChangeKind.MOVE and change.status == ChangeStatus.WAITING:
+            _drop(change, f"Not moved: the player {'re-bought' if kind == ChangeKind.REBUY else 'added on'} first.")
+            continue
+        raise ConflictError(
+            "Chips of this player are on their way to a table already; they join at its next hand break: try "
+            "again after it."
+        )
+    change = SeatChange.objects.create(
+        event_id=event_id,
+        kind=kind,
+        player_id=player_id,
+        target=table,
+        status=ChangeStatus.ON_THE_WAY,
+        stack=amount,
+        requested_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    # A new version, so every viewer's page shows the chips on their way (and the re-buy button goes).
+    table.version += 1
+    table.save(update_fields=["version", "updated_at"])
+    if table.status == TableStatus.RUNNING and table.state and load_game(table).between_hands:
+        # The next hand waits for the version it was scheduled at (and a table stalled with one player holding
+        # chips has none scheduled): schedule it again.
+        schedule.deal_later(table)
+    _announce_change(table)
+    return change
