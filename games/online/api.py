@@ -45,6 +45,9 @@ class CasualInput(StrictInput):
     turn_seconds = serializers.IntegerField(
         min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS, default=casual.DEFAULT_TURN_SECONDS
     )
+    hands = serializers.IntegerField(
+        min_value=1, max_value=casual.MAX_HANDS, required=False, help_text="A short game: over after this many hands."
+    )
 
 
 class ActInput(StrictInput):

@@ -100,6 +100,7 @@ def _summary(table: OnlineTable, seats: list[OnlineSeat], *, can_sit: bool) -> d
         "seat_count": table.seat_count,
         "seats_free": table.seat_count - len(seats),
         "turn_seconds": table.turn_seconds,
+        "hands": (table.options or {}).get("hands"),  # a short game's number of hands, else None
         "players": [s.name for s in seats],
         "version": table.version,
         "can_sit": can_sit,

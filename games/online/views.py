@@ -280,6 +280,7 @@ def play_now_context() -> dict:
         "play_bots": sorted(BOTS),
         "play_default_bot": casual.DEFAULT_BOT,
         "play_turn_seconds": casual.DEFAULT_TURN_SECONDS,
+        "play_short_games": casual.SHORT_GAMES,
     }
 
 
@@ -300,6 +301,9 @@ def play_now(request: HttpRequest) -> HttpResponse:
             turn_seconds=parse_whole_number(
                 request.POST.get("turn_seconds") or str(casual.DEFAULT_TURN_SECONDS), "The turn time"
             ),
+            hands=parse_whole_number(request.POST["hands"], "The number of hands")
+            if request.POST.get("hands")
+            else None,
         )
     except ApplicationError as exc:
         messages.error(request, exc.message)

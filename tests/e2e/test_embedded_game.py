@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,20 @@ def free_port() -> int:
 @pytest.fixture
 def embedded_site(tmp_path):
     """The embedded stack in its own processes; yields (base url, table id, environment)."""
+    with embedded_stack(tmp_path) as site:
+        yield site
+
+
+@pytest.fixture(scope="module")
+def shared_embedded_site(tmp_path_factory):
+    """One embedded stack for a module's tests, for those that each sign up their own accounts (a stack takes a
+    minute to migrate and start)."""
+    with embedded_stack(tmp_path_factory.mktemp("embedded")) as site:
+        yield site
+
+
+@contextmanager
+def embedded_stack(tmp_path: Path):
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL", "CI")}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     env.update(

@@ -178,3 +178,56 @@ def test_the_play_now_page_form_opens_a_game_and_my_games_keeps_league_tables_ap
     assert bad.status_code == 302 and OnlineTable.objects.filter(event=None).count() == 1
     for url in (reverse("home"), reverse("online-lobby")):
         assert 'id="play-now-button"' in client.get(url).content.decode()
+
+
+def test_a_short_game_ends_after_the_hands_chosen_in_the_play_now_form_and_the_api(world, scheduled, client):
+    """ "Length" on the play-now form: the whole game, or a short game of 3, 5 or 10 hands (the engine's `hands`)."""
+    user = UserFactory(username="short-game")
+    client.force_login(user)
+    form = client.get(reverse("home")).content.decode()
+    assert '<select name="hands">' in form and '<option value="3">A short game: 3 hands</option>' in form
+    answer = client.post(reverse("online-play"), {"game": "corellian_spike:galaxy_series", "seats": "2", "hands": "1"})
+    table = OnlineTable.objects.get(created_by=user)
+    assert answer.status_code == 302 and table.options["hands"] == 1
+    assert "ends after 1 hand ·" in client.get(answer["Location"]).content.decode()
+    opened = table.created_at.isoformat()
+    mine = client.get(reverse("online-my-games")).content.decode()
+    assert f'<time class="muted" datetime="{opened}" title="Opened (UTC)">{opened[:10]} {opened[11:16]}</time>' in mine
+    services.table_start(actor=user, table=table)
+    table = _play_through(scheduled, table, user)
+    assert table.status == TableStatus.FINISHED and len(table.results) == 1  # one hand, then the game is over
+    hands = client.get(reverse("online-hands", args=[table.pk])).content.decode()
+    assert 'class="crumbs"><a href="/tables/mine/">My games</a>' in hands  # a casual game is in My games, not Tables
+    assert "The whole game as a replay file" in hands and "as sabacc-replay/2<" not in hands  # words, no version
+    seeds = client.get(reverse("online-seeds", args=[table.pk])).content.decode()
+    assert 'class="crumbs"><a href="/tables/mine/">My games</a>' in seeds
+    before = _writes()
+    for bad in ("0", "101", "many"):
+        client.post(reverse("online-play"), {"game": "classic:classic", "hands": bad})
+        assert _writes() == before
+    with pytest.raises(ApplicationError, match="number of hands must be a whole number from 1 to 100"):
+        services.casual_open(actor=user, hands=0)
+    assert _writes() == before
+    api = client_for(user).post("/api/tables/casual/", {"variant": "classic", "hands": 5}, format="json")
+    assert api.status_code == 201 and api.json()["table"]["hands"] == 5
+    assert client_for(user).post("/api/tables/casual/", {"hands": 0}, format="json").status_code == 400
+    whole = services.casual_open(actor=user, variant="classic")
+    assert whole.options.get("hands") is None
+
+
+def test_the_game_over_panel_says_where_the_game_counts(world, open_table, scheduled, client):
+    """A league table's game over says bots never count there; a casual game's says it counts in no league."""
+    organiser = world.users["organiser"]
+    client.force_login(organiser)
+    league_table = open_table(seats=2, turn_seconds=20, preset="casino")
+    services.seat_take(actor=organiser, table=league_table)
+    services.table_fill_bots(actor=organiser, table=league_table)
+    services.table_start(actor=organiser, table=league_table)
+    assert _play_through(scheduled, league_table, organiser).status == TableStatus.FINISHED
+    page = client.get(reverse("online-table", args=[league_table.pk])).content.decode()
+    assert f"In {world.league.name} bots never count: no place, points or ledger line for them" in page
+    casual = services.casual_open(actor=organiser, variant="coruscant_shift", preset="halcyon", seats=2)
+    services.table_start(actor=organiser, table=casual)
+    assert _play_through(scheduled, casual, organiser).status == TableStatus.FINISHED
+    page = client.get(reverse("online-table", args=[casual.pk])).content.decode()
+    assert "A casual game: it counts in no league" in page and "bots never count" not in page

@@ -59,3 +59,36 @@ def test_a_player_sees_start_a_league_only_when_the_setting_lets_them(settings, 
     assert ('href="/manage/leagues/new/">Start a league</a>' in nav) is shown
     assert ">Organiser</a>" not in site_nav(home())  # nobody signed in: neither
     assert "Start a league" not in site_nav(home())
+
+
+def user_nav(page: str) -> str:
+    return re.search(r'<nav class="user-nav".*?</nav>', page, re.S).group(0)
+
+
+def test_my_games_is_in_the_header_for_whoever_is_signed_in():
+    assert "My games" not in user_nav(home())
+    for user in (UserFactory(username="fresh"), PlayerFactory(user=UserFactory()).user):
+        assert '<a href="/tables/mine/">My games</a>' in user_nav(home(user))
+
+
+def test_new_people_are_pointed_to_the_rules_and_returning_players_are_not():
+    for page in (home(), home(UserFactory(username="first-timer"))):
+        assert re.search(r'id="new-here">[^<]*<a href="/rules/">Learn the rules</a>', page)
+    regular = UserFactory(username="regular")
+    MembershipFactory(league=LeagueFactory(), player=PlayerFactory(user=regular, display_name="Rey"))
+    assert 'id="new-here"' not in home(regular)
+
+
+def test_a_player_in_no_league_is_shown_where_to_go_on_their_own_page_only():
+    user = UserFactory(username="loner")
+    player = PlayerFactory(user=user, display_name="Loner")
+    client = Client()
+    client.force_login(user)
+    mine = client.get(f"/players/{player.pk}/").content.decode()
+    assert "Player in no league yet." in mine
+    assert '<a href="/leagues/">Find a league to join</a>' in mine and 'href="/tables/#play-now"' in mine
+    # Someone else never reads "in no league yet": a league they cannot see may hold the player.
+    other = Client()
+    other.force_login(UserFactory())
+    theirs = other.get(f"/players/{player.pk}/")
+    assert "in no league yet" not in theirs.content.decode() and "Find a league" not in theirs.content.decode()

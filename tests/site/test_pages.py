@@ -129,6 +129,8 @@ def test_the_event_page_shows_status_tables_games_results_and_prize_pool(site_wo
     assert f'href="/games/{site_world.replay_game.pk}/"' in html
     assert 'id="prize-pool">1,350 credits' in html
     assert html.count('href="/players/') >= 3
+    # On a phone the results keep place, player, buy-in, out and net in view; re-buys hide, as on a game's page.
+    assert '<th scope="col" class="num hide-narrow">Re-buys</th>' in html
 
 
 def test_the_game_page_steps_through_the_hand_history_without_serving_the_replay(site_world):

@@ -13,6 +13,7 @@ from games import rules_pages
 from games.engine.spike.evaluation import HAND_NAMES
 from games.engine.variant import get_variant, variant_names
 from games.words import phase_title
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -124,7 +125,7 @@ def test_the_side_pot_example_is_on_the_page():
     assert re.findall(r"data-pot>(\d+)<", page) == ["70", "60"]
 
 
-def test_league_and_event_pages_link_their_rules(client):
+def test_league_event_and_game_pages_link_their_rules(client):
     from tests.site.conftest import build_site_world
 
     site = build_site_world()
@@ -135,6 +136,10 @@ def test_league_and_event_pages_link_their_rules(client):
     assert f'href="/rules/{variant}/{preset}/" data-rules-link' in page
     event = Client().get(f"/events/{site.base.event.pk}/").content.decode()
     assert f'href="/rules/{variant}/{preset}/" data-rules-link' in event
+    game = site.replay_game
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert f'href="/rules/{game.variant}/{game.preset}/" data-rules-link>How to play</a>' in page
+    assert page.count("Credits per hand") == 1 and 'class="visually-hidden">Credits per hand' in page
 
 
 def test_the_league_form_points_at_the_rules_pages_not_a_repository_path():
@@ -175,3 +180,15 @@ def test_a_rules_link_never_breaks_a_page_on_names_the_engine_does_not_know():
     assert render(variant="classic", phase="nonsense", preset="better") == "/rules/classic/"
     assert render(variant="", phase=None, preset="") == "/rules/"
     assert render(variant="poker", phase="select", preset="better") == "/rules/"
+
+
+def test_the_bots_are_explained_and_the_play_now_form_links_there():
+    index = _get("/rules/")
+    bots = re.search(r'<section class="panel" id="bots">(.*?)</section>', index, re.S).group(1)
+    text = " ".join(unescape(bots).split())
+    for words in ("Sensible bots", "Random bots", "never your cards", "counts in no league", "Bots (not league"):
+        assert words in text, words
+    client = Client()
+    client.force_login(UserFactory())
+    for path in ("/", "/tables/"):
+        assert '<a href="/rules/#bots">What the bots do</a>' in client.get(path).content.decode(), path

@@ -79,3 +79,22 @@ def test_a_stack_is_shown_in_the_leagues_chips():
     assert _league_chips_text(crystal, 203) == "1 Crystal + 3 credits"
     assert _league_chips_text(crystal, 1) == "1 credit"
     assert _league_chips_text([Chip("Chip", 1)], 264) == ""  # one credit a chip: the count repeats the stack
+
+
+def test_the_classic_table_says_its_rolls_in_a_sentence():
+    """ "No roll yet this hand" before the first roll; then "Last roll 4-4 · 2 rolls this hand", never the two run
+    together ("no roll yet 0 rolls this hand")."""
+    from django.template.loader import render_to_string
+
+    from tests.engine.classic.helpers import act, new_game, start
+
+    game = new_game(stacks=[100, 100, 100])
+    hands = {"Ann": ["+1s", "+2s"], "Bob": ["+3s", "+4s"], "Cat": ["+5s", "+6s"]}
+    start(game, hands, then=["+7s"], rolls=[(1, 2), (4, 4)] + [(1, 2)] * 10, piles=[["+11f", "+12f", "+13f"]])
+    before = " ".join(render_to_string("tables/variants/classic.html", {"view": game.spectator_view()}).split())
+    assert "No roll yet this hand" in before and "rolls this hand" not in before
+    act(game, "Bob", "draw", lock="+7s")
+    act(game, "Cat", "stand", lock="+6s")
+    after = " ".join(render_to_string("tables/variants/classic.html", {"view": game.spectator_view()}).split())
+    assert "Last roll <span" in after and "data-last-roll>4-4</span> · " in after
+    assert "2 rolls this hand" in after and "No roll yet" not in after

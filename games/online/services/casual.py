@@ -17,6 +17,8 @@ from league.pages import rules_name
 from league.services import audit, resolve_game_rules
 
 DEFAULT_VARIANT, DEFAULT_SEATS, DEFAULT_BOT, DEFAULT_TURN_SECONDS = "coruscant_shift", 4, "sensible", 30
+# A short game ends after this many hands (the engine's `hands` option); none plays to the rules' end.
+SHORT_GAMES, MAX_HANDS = (3, 5, 10), 100
 
 
 @transaction.atomic
@@ -28,9 +30,11 @@ def casual_open(
     seats: int = DEFAULT_SEATS,
     bot_kind: str = DEFAULT_BOT,
     turn_seconds: int = DEFAULT_TURN_SECONDS,
+    hands: int | None = None,
 ) -> OnlineTable:
     """Open a casual game with the host seated: the variant's first preset unless one is given, `seats` seats
-    (2-8), the empty ones filled with `bot_kind` bots when the host starts it. A refusal writes nothing."""
+    (2-8), the empty ones filled with `bot_kind` bots when the host starts it; `hands` makes it a short game, over
+    after that many hands. A refusal writes nothing."""
     if not getattr(actor, "is_authenticated", False):
         raise NotAllowed("Sign in (or sign up) to play.")
     presets = variant_presets()
@@ -51,7 +55,9 @@ def casual_open(
         raise ApplicationError(
             f"Unknown bot {bot_kind!r}; the bots are: {', '.join(BOTS)}.", extra={"field": "bot_kind"}
         )
-    options = resolve_game_rules(variant=variant, preset=preset, overrides={})
+    if hands is not None:
+        hands = whole_number_from(hands, "The number of hands", 1, MAX_HANDS)
+    options = resolve_game_rules(variant=variant, preset=preset, overrides={} if hands is None else {"hands": hands})
     table = new_table(
         event=None,
         name=f"{actor.get_username()}'s game"[:80],
@@ -69,7 +75,7 @@ def casual_open(
         action="online_table.casual",
         obj=table,
         league=None,
-        data={"variant": variant, "preset": preset, "seats": seats, "bot_kind": bot_kind},
+        data={"variant": variant, "preset": preset, "seats": seats, "bot_kind": bot_kind, "hands": hands},
     )
     seat_take(actor=actor, table=table, number=0)
     announce(table, "opened")
