@@ -8,6 +8,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from config.errors import ApplicationError
+
 # Sent by the browsable API's HTML forms; never data.
 IGNORED_KEYS = frozenset({"csrfmiddlewaretoken"})
 
@@ -42,3 +44,15 @@ class StrictInput(serializers.Serializer):
 
 class StrictModelInput(StrictInput, serializers.ModelSerializer):
     """A model serializer used for input, equally strict."""
+
+
+def validated(serializer_class: type[serializers.Serializer], data: Any) -> dict:
+    """Validated input, or one user error naming each field that is wrong and what it allows (a 400)."""
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        problems = "; ".join(
+            f"{field}: {' '.join(str(m) for m in messages) if isinstance(messages, list) else messages}"
+            for field, messages in serializer.errors.items()
+        )
+        raise ApplicationError(f"Invalid input. {problems}", extra={"fields": serializer.errors})
+    return dict(serializer.validated_data)

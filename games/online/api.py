@@ -13,9 +13,8 @@ from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.errors import ApplicationError
 from config.inputs import is_digits, parse_whole_number
-from config.serializers import StrictInput
+from config.serializers import StrictInput, validated
 from games.engine.bots import BOTS
 from games.engine.options import variant_presets
 from games.online import hands as hand_history
@@ -115,7 +114,7 @@ def _table_action(
 
     def run(self: "TableViewSet", request: Request, pk: str) -> Response:
         table = self._table(pk)
-        data = _valid(given, request.data)
+        data = validated(given, request.data)
         service(actor=request.user, table=table, **arguments(data))
         return self._state(table)
 
@@ -153,7 +152,7 @@ class TableViewSet(viewsets.ViewSet):
 
     @extend_schema(request=TableOpenInput, responses={201: OpenApiTypes.OBJECT}, summary="Open a table")
     def create(self, request: Request) -> Response:
-        data = _valid(TableOpenInput, request.data)
+        data = validated(TableOpenInput, request.data)
         event = Event.objects.filter(pk=data.pop("event"), season__league__in=league_list(user=request.user)).first()
         if event is None:
             raise NotFound("No such event (or it belongs to a league you cannot see).")
@@ -167,7 +166,7 @@ class TableViewSet(viewsets.ViewSet):
     )
     @action(detail=False, methods=["post"])
     def casual(self, request: Request) -> Response:
-        data = _valid(CasualInput, request.data)
+        data = validated(CasualInput, request.data)
         table = services.casual_open(actor=request.user, bot_kind=data.pop("bot"), **data)
         return self._state(table, status.HTTP_201_CREATED)
 
@@ -196,7 +195,7 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def act(self, request: Request, pk: str) -> Response:
         table = self._table(pk)
-        data = _valid(ActInput, request.data)
+        data = validated(ActInput, request.data)
         answer = services.table_act(actor=request.user, table=table, **data)
         return Response({**answer, "state": self._state(table).data})
 
@@ -256,15 +255,3 @@ class TableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["get"])
     def seeds(self, request: Request, pk: str) -> Response:
         return Response(hand_history.seed_report(self._table(pk)))
-
-
-def _valid(serializer_class: type[serializers.Serializer], data) -> dict:
-    """Validated input, or one user error naming each field that is wrong and what it allows."""
-    serializer = serializer_class(data=data)
-    if not serializer.is_valid():
-        problems = "; ".join(
-            f"{field}: {' '.join(str(m) for m in messages) if isinstance(messages, list) else messages}"
-            for field, messages in serializer.errors.items()
-        )
-        raise ApplicationError(f"Invalid input. {problems}", extra={"fields": serializer.errors})
-    return dict(serializer.validated_data)

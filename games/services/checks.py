@@ -6,6 +6,8 @@ from typing import Any
 
 from config.errors import ApplicationError
 from config.inputs import MAX_JSON_DEPTH, Actor, has_nul, json_depth, whole_number
+from games.engine.options import variant_presets
+from games.words import variant_title
 from league.models import (
     MAX_COUNT,
     MAX_CREDITS,
@@ -18,6 +20,23 @@ from league.services import (
 )
 
 MIN_SEATS, MAX_SEATS = 2, 8
+
+
+def checked_preset(variant: Any, preset: Any) -> str:
+    """The preset a new table plays (the variant's first when none is given), or a refusal naming the variants or
+    the variant's presets; shared by every way of opening a casual table (online, real cards)."""
+    presets = variant_presets()
+    if variant not in presets:
+        raise ApplicationError(
+            f"Unknown variant {variant!r}; the variants are: {', '.join(presets)}.", extra={"field": "variant"}
+        )
+    preset = preset or presets[variant][0]
+    if preset not in presets[variant]:
+        raise ApplicationError(
+            f"{variant_title(variant)} has the presets: {', '.join(presets[variant])}; got {preset!r}.",
+            extra={"field": "preset"},
+        )
+    return preset
 
 
 @dataclass

@@ -10,8 +10,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.errors import ApplicationError
-from config.serializers import StrictInput
+from config.serializers import StrictInput, validated
 from games.engine.options import variant_presets
 from games.tabletop import services
 from games.tabletop.models import RealTable
@@ -49,17 +48,6 @@ class RealTableUndoInput(StrictInput):
     version = serializers.IntegerField(min_value=0, required=False, help_text="Refused if the table moved on.")
 
 
-def _valid(serializer_class: type[serializers.Serializer], data) -> dict:
-    serializer = serializer_class(data=data)
-    if not serializer.is_valid():
-        problems = "; ".join(
-            f"{field}: {' '.join(str(m) for m in messages) if isinstance(messages, list) else messages}"
-            for field, messages in serializer.errors.items()
-        )
-        raise ApplicationError(f"Invalid input. {problems}", extra={"fields": serializer.errors})
-    return dict(serializer.validated_data)
-
-
 class RealTableViewSet(viewsets.ViewSet):
     """Real-cards tables, by their join code. Every answer is the table as *you* see it."""
 
@@ -84,7 +72,7 @@ class RealTableViewSet(viewsets.ViewSet):
 
     @extend_schema(request=RealTableOpenInput, responses={201: OpenApiTypes.OBJECT}, summary="Open a real-cards table")
     def create(self, request: Request) -> Response:
-        table = services.realtable_open(actor=request.user, **_valid(RealTableOpenInput, request.data))
+        table = services.realtable_open(actor=request.user, **validated(RealTableOpenInput, request.data))
         return self._state(table, status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[GUEST_PARAMETER], responses={200: OpenApiTypes.OBJECT}, summary="The table")
@@ -100,7 +88,7 @@ class RealTableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def join(self, request: Request, code: str) -> Response:
         table = self._table(code)
-        data = _valid(RealTableJoinInput, request.data)
+        data = validated(RealTableJoinInput, request.data)
         seat = services.realseat_join(
             actor=request.user, guest=self._guest(table), table=table, name=data.get("name", "")
         )
@@ -113,7 +101,7 @@ class RealTableViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def step(self, request: Request, code: str) -> Response:
         table = self._table(code)
-        data = _valid(RealTableStepInput, request.data)
+        data = validated(RealTableStepInput, request.data)
         services.realtable_step(
             actor=request.user, guest=self._guest(table), table=table, step=data["step"], version=data.get("version")
         )
@@ -126,6 +114,6 @@ class RealTableViewSet(viewsets.ViewSet):
     def undo(self, request: Request, code: str) -> Response:
         table = self._table(code)
         services.realtable_undo(
-            actor=request.user, table=table, version=_valid(RealTableUndoInput, request.data).get("version")
+            actor=request.user, table=table, version=validated(RealTableUndoInput, request.data).get("version")
         )
         return self._state(table)

@@ -16,9 +16,9 @@ from django.utils import timezone
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
 from games.engine.errors import EngineError
-from games.engine.options import variant_presets
 from games.engine.realcards.due import due
 from games.engine.realcards.game import RealCardsGame
+from games.services.checks import checked_preset
 from games.tabletop.models import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -120,16 +120,7 @@ def realtable_open(
     """Open a casual real-cards table, checked by the engine; the host takes seat 1 unless they only run it."""
     if not getattr(actor, "is_authenticated", False):
         raise NotAllowed("Sign in (or sign up) to open a real-cards table.")
-    presets = variant_presets()
-    if variant not in presets:
-        raise ApplicationError(
-            f"Unknown variant {variant!r}; the variants are: {', '.join(presets)}.", extra={"field": "variant"}
-        )
-    preset = preset or presets[variant][0]
-    if preset not in presets[variant]:
-        raise ApplicationError(
-            f"The presets of {variant} are: {', '.join(presets[variant])}; got {preset!r}.", extra={"field": "preset"}
-        )
+    preset = checked_preset(variant, preset)
     options = {} if options is None else options
     if not isinstance(options, dict):
         raise ApplicationError(

@@ -31,7 +31,7 @@ def test_open_checks_the_rules_and_seats_the_host():
     assert table.status == RealTableStatus.OPEN
     assert [s.name for s in table.seats.all()] == [host.username]
     assert table.starting_credits > 0  # the rules' own
-    with pytest.raises(ApplicationError, match="presets of coruscant_shift"):
+    with pytest.raises(ApplicationError, match="Coruscant Shift has the presets: halcyon, cantina"):
         services.realtable_open(actor=host, variant="coruscant_shift", preset="nope")
     with pytest.raises(ApplicationError, match="starting credits"):
         services.realtable_open(actor=host, starting_credits=0)

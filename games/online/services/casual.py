@@ -7,13 +7,12 @@ from django.db import transaction
 from config.errors import ApplicationError
 from config.inputs import Actor, whole_number_from
 from games.engine.bots import BOTS
-from games.engine.options import variant_presets
 from games.online.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, OnlineTable
 from games.online.permissions import NotAllowed
 from games.online.services.base import announce
 from games.online.services.seats import seat_take
 from games.online.services.tables import new_table
-from league.pages import rules_name
+from games.services.checks import checked_preset
 from league.services import audit, resolve_game_rules
 
 DEFAULT_VARIANT, DEFAULT_SEATS, DEFAULT_BOT, DEFAULT_TURN_SECONDS = "coruscant_shift", 4, "sensible", 30
@@ -37,18 +36,7 @@ def casual_open(
     after that many hands. A refusal writes nothing."""
     if not getattr(actor, "is_authenticated", False):
         raise NotAllowed("Sign in (or sign up) to play.")
-    presets = variant_presets()
-    if variant not in presets:
-        raise ApplicationError(
-            f"Unknown variant {variant!r}; the variants are: {', '.join(presets)}.", extra={"field": "variant"}
-        )
-    preset = preset or presets[variant][0]
-    if preset not in presets[variant]:
-        raise ApplicationError(
-            f"{rules_name(variant, presets[variant][0]).split(' (')[0]} has the presets: "
-            f"{', '.join(presets[variant])}; got {preset!r}.",
-            extra={"field": "preset"},
-        )
+    preset = checked_preset(variant, preset)
     seats = whole_number_from(seats, "Seats", MIN_SEATS, MAX_SEATS)
     turn_seconds = whole_number_from(turn_seconds, "The turn time in seconds", MIN_TURN_SECONDS, MAX_TURN_SECONDS)
     if bot_kind not in BOTS:
