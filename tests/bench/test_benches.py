@@ -122,7 +122,7 @@ def test_tables_bench_runs_as_shipped(bench_database):
         "--tables",
         "2",
         "--seconds",
-        "3",
+        "6",  # 3 s saw no bot action on a loaded machine (a bot waits 0.8 to 2 s, then the worker's queue)
         "--worker-processes",
         "1",
         env={"DATABASE_URL": bench_database},
