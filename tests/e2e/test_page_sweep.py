@@ -36,6 +36,7 @@ NOT_PAGES = {
     "online-replay-download": "a JSON download (the game's replay, once it is over) linked from the hands page",
     "online-hand-download": "a JSON download (the replay up to one hand) linked from the hands page",
     "tournament-clock-events": "a tournament clock's server-sent event stream (the clock panels read it)",
+    "tabletop-events": "a real-cards table's server-sent event stream (the table page reads it)",
     "tournament-structure-preset": "JSON: the levels the structure editor fills its rows with",
 }
 # Routes whose arguments are names from the engine's registry, not objects: the widest page of each (the variant page
@@ -91,6 +92,7 @@ class Objects:
     user: object
     tournament: object
     invite: object
+    real_table: object
 
 
 def _demo_objects() -> Objects:
@@ -112,6 +114,9 @@ def _demo_objects() -> Objects:
     League.objects.filter(pk=league.pk).update(join_mode="code", join_code="sweep-invite-code")
     league.refresh_from_db()
     invite = EmailInvite.objects.create(league=league, email="invited@example.com", token="sweep-invite-token")
+    from games.tabletop.services import realtable_open
+
+    real_table = realtable_open(actor=player.user, variant="corellian_spike")
     return Objects(
         league=league,
         season=event.season,
@@ -125,6 +130,7 @@ def _demo_objects() -> Objects:
         user=player.user,
         tournament=Tournament.objects.get(event__season__league=league, event__name=DEMO_TOURNAMENT),
         invite=invite,
+        real_table=real_table,
     )
 
 
@@ -173,6 +179,10 @@ def fill(route: Route, objects: Objects, keys: dict[str, dict[str, str]]) -> str
         return reverse(route.name, kwargs={"slug": objects.league.slug, "code": objects.league.join_code})
     if route.name == "join-invite":
         return reverse(route.name, kwargs={"pk": objects.invite.pk, "token": objects.invite.token})
+    if route.name == "tabletop-do":  # a real-cards table's POST-only actions: the probe sees 405
+        return reverse(route.name, kwargs={"code": objects.real_table.code, "what": "join"})
+    if route.name.startswith("tabletop-"):  # a real-cards table is found by its join code
+        return reverse(route.name, kwargs={"code": objects.real_table.code})
     if route.name == "player-claim":
         return reverse(route.name, kwargs={"code": objects.guest.claim_code})
     kwargs = {}

@@ -47,8 +47,10 @@ HIDDEN_IDS = {
 CSRF_TOKEN = re.compile(r"(?<![0-9A-Za-z])[0-9A-Za-z]{64}(?![0-9A-Za-z])")
 METHODS = ("get", "post", "patch", "delete")
 SKIPPED = {"api/(?P<rest>.*)"}  # the API's catch-all 404
-# Addresses that name no league object: the admin, accounts' keys, a claim code (a secret, not an id), the rules.
-NOT_OBJECTS = ("admin/", "accounts/", "claim/", "static/", "rules/")
+# Addresses that name no league object: the admin, accounts' keys, a claim code (a secret, not an id), the rules, a
+# real-cards table's join code (a secret too: the invitation itself, which lets whoever holds it look and join;
+# tests/tabletop probe a wrong code).
+NOT_OBJECTS = ("admin/", "accounts/", "claim/", "static/", "rules/", "tabletop/", "api/tabletop/")
 # Server-sent event streams: probed by the pages that read them (a hidden one would answer 404 at once, but a
 # stream that did not would hold the test for its whole length).
 STREAMS = {"online-events", "tournament-clock-events"}

@@ -1,6 +1,7 @@
-"""A host and one phone (a guest who joins by the table's code), both 390 px wide, play a Coruscant Shift hand
-with real cards to the reveal: live updates on both, only legal buttons, cards tapped on the deck's picture, and
-the explanation of the pot. Screenshots at 390 and 1280 px go to tests/e2e/screenshots/tabletop/ (git-ignored)."""
+"""Real-cards tables (games/tabletop): a host and one phone (a guest who joins by the table's code), both 390 px
+wide, play a Coruscant Shift hand with real cards to the reveal: live updates on both, only legal buttons, cards
+tapped on the deck's picture, and the explanation of the pot. Screenshots at 390 and 1280 px go to
+tests/e2e/screenshots/tabletop/ (git-ignored)."""
 
 from pathlib import Path
 
