@@ -32,6 +32,7 @@ from league.models import (
 from league.providers import RulesRefused, games
 from league.services import season_rules
 from league.standings.compute import ResultRow, compute_standings
+from league.standings.formulas import FixedPoints
 
 # Sortable standings columns: the URL's `sort` key, the row field, and the natural direction.
 STANDING_SORTS: dict[str, tuple[str, bool]] = {
@@ -131,6 +132,23 @@ def league_rules_in_words(league: League, season: Season | None) -> str:
         season.preset or league.preset,
         {**(league.option_overrides or {}), **(season.option_overrides or {})},
     )
+
+
+POINTS_IN_WORDS = {
+    "linear": "one point for each player in the event, less one for each place below first (the last scores 1)",
+    "sqrt": "10 \u00d7 the square root of the field \u00f7 the square root of the place (bigger fields are worth more)",
+    "log": "the natural logarithm of (players + 1) \u00f7 place",
+    "custom": "the league's own formula",
+}
+
+
+def points_in_words(key: str, parameters: dict | None = None) -> str:
+    """A points formula (`league.standings.formulas`) in words for a page, never its key."""
+    if key == "fixed":
+        table = (parameters or {}).get("table") or FixedPoints.default_table
+        shown = ", ".join(f"{points:g}" for points in table[:5]) + (", \u2026" if len(table) > 5 else "")
+        return f"fixed points for each place ({shown})"
+    return POINTS_IN_WORDS.get(key, "the league's own formula")
 
 
 def league_fragments(

@@ -18,6 +18,7 @@ def league_list_page(request: HttpRequest) -> HttpResponse:
     leagues = list(selectors.league_list(user=request.user).order_by("name"))
     for league in leagues:
         league.rules_in_words = pages.league_rules_in_words(league, None)
+        league.points_in_words = pages.points_in_words(league.points_formula, league.points_parameters)
     return render(request, "league/league_list.html", {"leagues": leagues, "typed": "", "error": ""})
 
 
@@ -88,6 +89,7 @@ def _render_league_page(request, slug: str, raw_season, sort: str, direction: st
         "events_html": fragments["events_html"],
         "can_manage": can_manage_league(request.user, league),
         "is_member": league.pk in selectors.user_league_roles(request.user),
+        "points": pages.points_in_words(league.points_formula, league.points_parameters),
         "ask_box": "",
     }
     asking = request.user.is_authenticated and not context["is_member"] and league.join_mode == JoinMode.REQUEST

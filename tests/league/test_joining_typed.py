@@ -110,3 +110,17 @@ def test_a_pending_request_shows_pending_and_a_declined_one_may_ask_again(world)
     client.post(reverse("league-ask", args=[league.slug]))
     assert JoinRequest.objects.get(pk=request.pk).status == "pending"
     assert "Request pending" in client.get(url).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [("sqrt", "square root of the field"), ("linear", "one point for each player"), ("fixed", "fixed points for each")],
+)
+def test_league_pages_show_the_points_formula_in_words(world, key, words):
+    League.objects.filter(pk=world.league.pk).update(points_formula=key, points_parameters={})
+    client = signed_in(world.users["organiser"])
+    page = client.get(reverse("league-detail", args=[world.league.slug])).content.decode()
+    points = page.split('id="points">', 1)[1].split("</dd>", 1)[0]
+    assert words in points.lower() and key not in points.split("(")[0].lower().replace(words, "")
+    listing = client.get(reverse("league-list")).content.decode()
+    assert words in listing.lower() and f">{key}<" not in listing
