@@ -50,7 +50,7 @@ SORT_COLUMNS = [
     ("rank", "#", True, "Rank", ""),
     ("player", "Player", False, "Player", ""),
     ("points", "Points", True, "Points", ""),
-    ("wins", "Wins", True, "Wins", ""),
+    ("wins", "Wins", True, "Wins", "hide-phone"),
     ("net", "Net credits", True, "Net credits", ""),
     ("place", "Avg. place", True, "Average place", "hide-narrow"),
     ("events", "Events", True, "Events counted / played", "hide-narrow"),
@@ -254,7 +254,7 @@ def standings_body(rows: list[dict[str, Any]], my_player_id: int | None) -> Safe
         cells.append(
             f'<tr{mark}><td class="num">{row["rank"]}</td>'
             f'<td class="name"><a href="/players/{row["player"]}/">{escape(row["display_name"])}</a>{badge}</td>'
-            f'<td class="num">{row["points"]:,.2f}</td><td class="num">{row["wins"]:,}</td>'
+            f'<td class="num">{row["points"]:,.2f}</td><td class="num hide-phone">{row["wins"]:,}</td>'
             f'<td class="num{" pos" if net > 0 else " neg" if net < 0 else ""}">{net:,}</td>'
             f'<td class="num hide-narrow">{row["average_place"]:,.2f}</td>'
             f'<td class="num hide-narrow">{row["events_counted"]:,}/{row["events_played"]:,}</td>'
