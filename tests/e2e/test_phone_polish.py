@@ -1,8 +1,10 @@
 """Issue 23 audit at 390 px: a league's standings fit a phone (rank, player and points seen, no sideways scroll),
-the "Join with a code" box and a pending request read well, and the tournament clock labels its blinds.
+the "Join with a code" box and a pending request read well, and the tournament clock labels its blinds and
+reads m:ss before its script runs.
 Screenshots go to tests/e2e/screenshots/polish/ (git-ignored)."""
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from league.models import JoinMode, League
 from tests.e2e.conftest import session_cookie
 from tests.factories import UserFactory
 from tournaments.demo import load_demo_data
+from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(__file__).parent / "screenshots" / "polish"
@@ -69,3 +72,19 @@ def test_join_with_a_code_and_a_pending_request_on_a_phone(live_server, phone):
     assert "Request pending" in asker.locator("#join").inner_text()
     assert asker.get_by_role("button", name="Ask to join").count() == 0
     asker.screenshot(path=str(SHOTS / "request-pending-390.png"), full_page=True)
+
+
+def test_the_clock_labels_its_blinds_and_reads_m_ss_before_its_script_runs(live_server, browser):
+    load_demo_data(io.StringIO())
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tournament = Tournament.objects.get()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/")
+    page.screenshot(path=str(SHOTS / "clock-no-script-390.png"), full_page=True)
+    assert re.fullmatch(r"\d+:[0-5]\d", page.locator(".p-time").inner_text().strip())
+    assert page.locator(".p-blinds").inner_text().startswith("Blinds ")
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    assert re.fullmatch(r"\d+ min [0-5]\d s", page.locator('[data-clock="time_left"]').inner_text().strip())
+    page.screenshot(path=str(SHOTS / "tournament-page-no-script-390.png"), full_page=True)
+    context.close()
