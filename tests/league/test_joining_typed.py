@@ -124,3 +124,15 @@ def test_league_pages_show_the_points_formula_in_words(world, key, words):
     assert words in points.lower() and key not in points.split("(")[0].lower().replace(words, "")
     listing = client.get(reverse("league-list")).content.decode()
     assert words in listing.lower() and f">{key}<" not in listing
+
+
+def test_the_api_joins_by_the_code_alone_and_refuses_a_wrong_one_alike(world):
+    from tests.league.conftest import client_for
+
+    league = league_with(world, JoinMode.CODE, Visibility.MEMBERS)
+    user = UserFactory(username="api-typist")
+    wrong = client_for(user).post("/api/join/", {"join_code": "nope"}, format="json")
+    assert wrong.status_code == 404 and wrong.json()["detail"] == joining.NOT_FOUND
+    assert not Membership.objects.filter(league=league, player__user=user).exists()
+    joined = client_for(user).post("/api/join/", {"join_code": league.join_code}, format="json")
+    assert joined.status_code == 200 and Membership.objects.filter(league=league, player__user=user).exists()
