@@ -55,6 +55,8 @@ def test_join_with_a_code_and_a_pending_request_on_a_phone(live_server, phone):
     League.objects.filter(pk=league.pk).update(join_mode=JoinMode.CODE, join_code="typed-c0de-for-phones")
     page = phone(UserFactory(username="typist"))
     page.goto(live_server.url + "/leagues/")
+    assert page.locator("body").evaluate("el => el.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(SHOTS / "leagues-join-code-390.png"), full_page=True)
     page.fill("#join-code", "not-a-code")
     page.get_by_role("button", name="Join").click()
     assert "does not open any league" in page.locator("#join-code-error").inner_text()
