@@ -32,6 +32,7 @@ from league.models import (
 from league.providers import RulesRefused, games
 from league.services import season_rules
 from league.standings.compute import ResultRow, compute_standings
+from league.standings.formulas import FixedPoints
 
 # Sortable standings columns: the URL's `sort` key, the row field, and the natural direction.
 STANDING_SORTS: dict[str, tuple[str, bool]] = {
@@ -49,7 +50,7 @@ SORT_COLUMNS = [
     ("rank", "#", True, "Rank", ""),
     ("player", "Player", False, "Player", ""),
     ("points", "Points", True, "Points", ""),
-    ("wins", "Wins", True, "Wins", ""),
+    ("wins", "Wins", True, "Wins", "hide-phone"),
     ("net", "Net credits", True, "Net credits", ""),
     ("place", "Avg. place", True, "Average place", "hide-narrow"),
     ("events", "Events", True, "Events counted / played", "hide-narrow"),
@@ -131,6 +132,23 @@ def league_rules_in_words(league: League, season: Season | None) -> str:
         season.preset or league.preset,
         {**(league.option_overrides or {}), **(season.option_overrides or {})},
     )
+
+
+POINTS_IN_WORDS = {
+    "linear": "one point for each player in the event, less one for each place below first (the last scores 1)",
+    "sqrt": "10 \u00d7 the square root of the field \u00f7 the square root of the place (bigger fields are worth more)",
+    "log": "the natural logarithm of (players + 1) \u00f7 place",
+    "custom": "the league's own formula",
+}
+
+
+def points_in_words(key: str, parameters: dict | None = None) -> str:
+    """A points formula (`league.standings.formulas`) in words for a page, never its key."""
+    if key == "fixed":
+        table = (parameters or {}).get("table") or FixedPoints.default_table
+        shown = ", ".join(f"{points:g}" for points in table[:5]) + (", \u2026" if len(table) > 5 else "")
+        return f"fixed points for each place ({shown})"
+    return POINTS_IN_WORDS.get(key, "the league's own formula")
 
 
 def league_fragments(
@@ -236,7 +254,7 @@ def standings_body(rows: list[dict[str, Any]], my_player_id: int | None) -> Safe
         cells.append(
             f'<tr{mark}><td class="num">{row["rank"]}</td>'
             f'<td class="name"><a href="/players/{row["player"]}/">{escape(row["display_name"])}</a>{badge}</td>'
-            f'<td class="num">{row["points"]:,.2f}</td><td class="num">{row["wins"]:,}</td>'
+            f'<td class="num">{row["points"]:,.2f}</td><td class="num hide-phone">{row["wins"]:,}</td>'
             f'<td class="num{" pos" if net > 0 else " neg" if net < 0 else ""}">{net:,}</td>'
             f'<td class="num hide-narrow">{row["average_place"]:,.2f}</td>'
             f'<td class="num hide-narrow">{row["events_counted"]:,}/{row["events_played"]:,}</td>'

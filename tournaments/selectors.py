@@ -136,7 +136,7 @@ def level_label(level: dict[str, Any] | None) -> str:
         return ""
     if level["is_break"]:
         return f"Break · {level['length']} {'min' if level['unit'] == 'minutes' else 's'}"
-    blinds = f"{level['small_blind']}/{level['big_blind']}" if level["big_blind"] else ""
+    blinds = f"Blinds {level['small_blind']}/{level['big_blind']}" if level["big_blind"] else ""
     ante = f"ante {level['ante']}" if level["ante"] else ""
     return " · ".join(part for part in (blinds, ante) if part) or "no forced bets"
 

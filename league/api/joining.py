@@ -46,7 +46,9 @@ class JoinSettingsInput(StrictInput):
 
 
 class JoinCodeInput(StrictInput):
-    league = serializers.CharField(max_length=80, help_text="The league's slug.")
+    league = serializers.CharField(
+        max_length=80, required=False, help_text="The league's slug; leave it out to join by the code alone."
+    )
     # Not `code`: an error body's own `code` would clash with a refusal naming the field.
     join_code = serializers.CharField(max_length=64, help_text="The code of the league's invite link.")
 
@@ -167,7 +169,9 @@ class JoinByCodeView(_JoinByGuessView):
     input_class = JoinCodeInput
 
     def join(self, user: Any, data: dict[str, Any]) -> Membership:
-        return joining.join_with_code(user=user, slug=data["league"], code=data["join_code"])
+        # The code alone names its league (as the pages' "Join with a code" box takes it); with `league`, both match.
+        league = joining.league_for_typed_code(typed=data["join_code"], slug=data.get("league"))
+        return joining.join_with_code(user=user, slug=league.slug, code=league.join_code)
 
 
 @extend_schema_view(

@@ -108,6 +108,23 @@ def league_for_code(*, slug: Any, code: Any) -> League:
     return league
 
 
+def league_for_typed_code(*, typed: Any, slug: Any = None) -> League:
+    """The league a typed code names: the whole invite link pasted, the code with the league's slug, or the
+    code alone (a code is random enough to name its league by itself). JoinNotFound as for a wrong link."""
+    text = str(typed or "").strip().rstrip("/")
+    if "/join/" in text:  # the whole link: .../join/<slug>/<code>
+        parts = text.split("/join/", 1)[1].split("/")
+        if len(parts) == 2:
+            return league_for_code(slug=parts[0], code=parts[1])
+        raise JoinNotFound()
+    if slug:
+        return league_for_code(slug=slug, code=text)
+    league = League.objects.filter(join_mode=JoinMode.CODE, join_code=text).first() if text else None
+    if league is None:
+        raise JoinNotFound()
+    return league_for_code(slug=league.slug, code=text)
+
+
 # --- the organiser's settings -------------------------------------------------------------------------------
 
 

@@ -96,6 +96,42 @@ def complete_pending_join(request: HttpRequest, user: Any) -> None:
     messages.success(request, f"You are a member of {membership.league.name}.")
 
 
+WRONG_CODE = (
+    "That code does not open any league: check it with the organiser who shared it (a new link or a revoked one "
+    "makes the old code stop working), or paste the whole invite link."
+)
+
+
+@require_http_methods(["GET", "POST"])
+def join_typed_code(request: HttpRequest) -> HttpResponse:
+    """ "Join with a code": the code typed (or the whole link pasted), alone or from a league's page (`league`, its
+    slug). Goes through the same service and the same count of wrong guesses as the link; a refusal says why."""
+    typed = str(request.POST.get("code", "")).strip()[:300]
+    slug = str(request.POST.get("league", "")).strip()[:100]
+    context = {"typed": typed, "league_slug": slug}
+    if request.method == "GET":
+        return render(request, "league/join_code.html", context)
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("join-typed"))
+    if not typed:
+        context["error"] = "Type the invite code an organiser gave you (or paste the whole invite link)."
+        return render(request, "league/join_code.html", context, status=400)
+    address = client_address(request)
+    try:
+        joining.guess_check(address)
+        league = joining.league_for_typed_code(typed=typed, slug=slug or None)
+        joining.join_with_code(user=request.user, slug=league.slug, code=league.join_code)
+    except joining.JoinNotFound:
+        joining.guess_count(address)
+        context["error"] = WRONG_CODE
+        return render(request, "league/join_code.html", context, status=400)
+    except ApplicationError as exc:
+        context["error"] = exc.message
+        return render(request, "league/join_code.html", context, status=exc.status_code)
+    messages.success(request, f"You are a member of {league.name}.")
+    return redirect("league-detail", slug=league.slug)
+
+
 @require_POST
 def ask_to_join(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.user.is_authenticated:

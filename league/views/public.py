@@ -3,16 +3,23 @@ provisional standings from running events, its events, its rules in words)."""
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
 from league import page_cache, page_stamps, pages, selectors
+from league.models import JoinMode, JoinRequest
 from league.permissions import can_manage_league
+
+# Where a cached league page holds the viewer's own "Ask to join" box (their request pending, declined or none).
+ASK_SLOT: SafeString = mark_safe("<!--page-cache:ask-to-join-->")
 
 
 def league_list_page(request: HttpRequest) -> HttpResponse:
     leagues = list(selectors.league_list(user=request.user).order_by("name"))
     for league in leagues:
         league.rules_in_words = pages.league_rules_in_words(league, None)
-    return render(request, "league/league_list.html", {"leagues": leagues})
+        league.points_in_words = pages.points_in_words(league.points_formula, league.points_parameters)
+    return render(request, "league/league_list.html", {"leagues": leagues, "typed": "", "error": ""})
 
 
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -37,7 +44,15 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         stamps=[state.stamp],
         parts=[season_key, sort, direction],
         render=lambda csrf_token: _render_league_page(request, slug, raw_season, sort, direction, csrf_token),
+        slots={ASK_SLOT: lambda: _ask_box(request, slug)} if request.user.is_authenticated else None,
     )
+
+
+def _ask_box(request: HttpRequest, slug: str) -> str:
+    """The viewer's "Ask to join": a pending request shows as pending (no second button), a declined one says so."""
+    league = selectors.league_by_slug(user=request.user, slug=slug)
+    join_request = JoinRequest.objects.filter(league=league, user=request.user).only("status").first()
+    return render_to_string("league/_ask.html", {"league": league, "join_request": join_request}, request)
 
 
 def _league_fragments(request: HttpRequest, slug: str, raw_season, sort: str, direction: str) -> tuple:
@@ -74,5 +89,10 @@ def _render_league_page(request, slug: str, raw_season, sort: str, direction: st
         "events_html": fragments["events_html"],
         "can_manage": can_manage_league(request.user, league),
         "is_member": league.pk in selectors.user_league_roles(request.user),
+        "points": pages.points_in_words(league.points_formula, league.points_parameters),
+        "ask_box": "",
     }
+    asking = request.user.is_authenticated and not context["is_member"] and league.join_mode == JoinMode.REQUEST
+    if asking:  # the viewer's own request, filled in on each request (never cached)
+        context["ask_box"] = ASK_SLOT if csrf_token is not None else _ask_box(request, slug)
     return page_cache.render_page(request, "league/league_detail.html", context, csrf_token)

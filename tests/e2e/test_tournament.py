@@ -120,10 +120,10 @@ def test_an_organiser_runs_a_tournament_from_registration_to_payouts_and_points(
         projector.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/")
     page.get_by_role("button", name="Start the clock").click()
     confirm(page)
-    expect(projector.locator(".p-blinds")).to_have_text("5/10", timeout=10_000)
+    expect(projector.locator(".p-blinds")).to_have_text("Blinds 5/10", timeout=10_000)
     # The compressed level 1 lasts 8 seconds: the projector moves to level 2 by itself, and flashes.
     expect(projector.locator(".p-level [data-clock=level_number]")).to_have_text("2", timeout=20_000)
-    expect(projector.locator(".p-blinds")).to_have_text("10/20")
+    expect(projector.locator(".p-blinds")).to_have_text("Blinds 10/20")
     projector.wait_for_function("document.body.classList.contains('clock-flash')", timeout=5_000)
 
     field = ["Rey", "Finn", "Poe", "Rose", "Lando"]

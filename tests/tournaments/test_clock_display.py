@@ -2,6 +2,7 @@
 projector); a Halcyon tournament's clock shows the ante its tables pay, not the levels' blinds, and the control
 room gives no chip-race advice for it."""
 
+import re
 from datetime import timedelta
 
 from django.test import Client
@@ -9,6 +10,7 @@ from django.utils import timezone
 
 from tournaments import selectors, services
 from tournaments.models import Format, TournamentStatus
+from tournaments.templatetags.clock_text import clock_time
 
 from .conftest import signed_in
 
@@ -44,7 +46,12 @@ def test_a_finished_tournaments_clock_is_stopped_and_says_so(night, tournament):
 def test_a_running_tournaments_clock_counts(night, tournament):
     run(night, tournament)
     clock = selectors.clock_summary(tournament, now=timezone.now())
-    assert clock["finished"] is False and clock["seconds_left"] > 0 and clock["level_label"] == "5/10"
+    assert clock["finished"] is False and clock["seconds_left"] > 0 and clock["level_label"] == "Blinds 5/10"
+    # Before the script first runs, the time left reads as it will: m:ss on the projector, "m min ss s" in the panel
+    projector = Client().get(f"/tournaments/{tournament.pk}/clock/").content.decode()
+    shown = projector.split('aria-live="off">', 1)[1].split("</p>", 1)[0]
+    assert re.fullmatch(r"\d+:[0-5]\d", shown) and "Blinds 5/10" in projector
+    assert clock_time(335, "projector") == "5:35" and clock_time(335) == "5 min 35 s" and clock_time(None) == "\u2013"
 
 
 def test_a_halcyon_clock_shows_its_tables_ante_and_no_chip_race(night):
