@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
 # A player's all-time row on the league page: their name's link (and a badge), the points cell, the wins cell.
 _WINS_CELL = (
     r'<a href="/players/{player}/">[^<]*</a>(?:<[^>]*>[^<]*</[^>]*>)?</td>'
-    r'<td class="num">[^<]*</td><td class="num">([\d,]+)</td>'
+    r'<td class="num">[^<]*</td><td class="num(?: hide-phone)?">([\d,]+)</td>'
 )
 
 

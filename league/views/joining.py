@@ -38,7 +38,8 @@ def _find(request: HttpRequest, kind: str, a: Any, b: Any) -> Any:
         joining.guess_count(address)
         raise Http404(joining.NOT_FOUND) from None
     except joining.TooManyGuesses as exc:
-        return HttpResponse(exc.message, status=429, content_type="text/plain")
+        context = {"status": 429, "title": "Too many wrong codes", "message": exc.message}
+        return render(request, "errors/error.html", context, status=429)
 
 
 def _join(request: HttpRequest, kind: str, a: Any, b: Any) -> Membership:

@@ -136,3 +136,15 @@ def test_the_api_joins_by_the_code_alone_and_refuses_a_wrong_one_alike(world):
     assert not Membership.objects.filter(league=league, player__user=user).exists()
     joined = client_for(user).post("/api/join/", {"join_code": league.join_code}, format="json")
     assert joined.status_code == 200 and Membership.objects.filter(league=league, player__user=user).exists()
+
+
+def test_an_invite_link_after_too_many_wrong_guesses_answers_a_page_of_the_site(world, monkeypatch):
+    """The 429 of a link is the site's error page (title, language, a way home), not a bare line of text."""
+    monkeypatch.setattr(joining, "GUESS_LIMIT", 1)
+    league = league_with(world, JoinMode.CODE)
+    client = signed_in(UserFactory())
+    assert client.get(reverse("join-code", args=[league.slug, "wrong-code"])).status_code == 404
+    answer = client.get(reverse("join-code", args=[league.slug, league.join_code]))
+    text = answer.content.decode()
+    assert answer.status_code == 429 and answer["Content-Type"].startswith("text/html")
+    assert "<title>Too many wrong codes" in text and '<html lang="' in text and "wait ten minutes" in text
