@@ -122,7 +122,13 @@ def test_tables_bench_runs_as_shipped(bench_database):
         "--tables",
         "2",
         "--seconds",
-        "6",  # 3 s saw no bot action on a loaded machine (a bot waits 0.8 to 2 s, then the worker's queue)
+        "6",
+        # One of the two tables has a player who never acts (the clock's path), the other only bots with short
+        # pauses: with both waiting on such a player (the default), a 6 s window could see no action at all.
+        "--timeout-tables",
+        "1",
+        "--bot-delay",
+        "0.2,0.6",
         "--worker-processes",
         "1",
         env={"DATABASE_URL": bench_database},
