@@ -34,6 +34,18 @@ class RealTable(models.Model):
         default=list, blank=True, help_text="Every step and undo: {did|undid, by, at, version}, in order."
     )
     master = models.CharField(max_length=64, help_text="The private seed of the site's rolls: never served early.")
+    # None: a casual table (part of no league). A league event's table lands as that event's league Game (`game`)
+    # when it finishes; a tournament's physical table (`event` the tournament's event, `tournament_table` its
+    # number) records its table's result in the tournament instead.
+    event = models.ForeignKey(
+        "league.Event", null=True, blank=True, on_delete=models.CASCADE, related_name="real_tables"
+    )
+    tournament_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    game = models.OneToOneField(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="real_table"
+    )
+    # How the game ended, as the table saw it ({"standings", "stacks"}): a casual table's only result.
+    outcome = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -44,6 +56,11 @@ class RealTable(models.Model):
     def __str__(self) -> str:
         return f"Real-cards table {self.code}"
 
+    @property
+    def is_casual(self) -> bool:
+        """Part of no league or tournament: nothing it does is written to a league."""
+        return self.event_id is None
+
 
 class RealSeat(models.Model):
     table = models.ForeignKey(RealTable, on_delete=models.CASCADE, related_name="seats")
@@ -51,6 +68,10 @@ class RealSeat(models.Model):
     name = models.CharField(max_length=40)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="real_seats"
+    )
+    # A league or tournament table's seats are league players (a casual table's are not).
+    player = models.ForeignKey(
+        "league.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="real_seats"
     )
     # A guest's secret, kept in their session: it identifies their phone (never shown to anyone else).
     guest_token = models.CharField(max_length=64, blank=True)
