@@ -19,6 +19,7 @@ from games.engine.spike.evaluation import HAND_NAMES as SPIKE_HAND_NAMES
 from games.engine.spike.evaluation import HAND_TITLES as SPIKE_TITLES
 from games.engine.spike.evaluation import evaluate as spike_evaluate
 from games.engine.variant import get_variant, variant_names
+from games.phases import PHASE_LABELS, PHASE_TITLES, phase_anchor, phase_label  # noqa: F401 (used here and by callers)
 from games.words import card
 
 VARIANT_TITLES = {
@@ -122,58 +123,6 @@ SPIKE_HAND_WORDS = {
 }
 NONE_WORDS = {"max_bet": "no cap", "hands": "no limit", "max_rounds": "no limit"}
 
-# The phases of a hand as the table names them, each with the heading of its part of the rules page.
-# Anchors are `phase-<key>`; the engine's decision phases come from the registry (a test keeps them covered).
-PHASE_TITLES = {
-    "coruscant_shift": {
-        "deal": "Forced bets and the deal",
-        "select": "Select",
-        "betting_1": "First betting round",
-        "improve": "The shift and Improve",
-        "betting_2": "Second betting round",
-        "complete": "The reveal",
-    },
-    "corellian_spike": {
-        "deal": "Antes and the deal",
-        "cards_1": "Round 1: card turns",
-        "betting_1": "Round 1: betting",
-        "cards_2": "Round 2: card turns",
-        "betting_2": "Round 2: betting",
-        "spike": "Round 3: the spike dice",
-        "cards_3": "Round 3: card turns",
-        "betting_3": "Round 3: betting",
-        "complete": "The reveal",
-    },
-    "classic": {
-        "deal": "Antes and the deal",
-        "play": "Play turns",
-        "betting": "Betting rounds",
-        "closing": "The roll after betting",
-        "complete": "The reveal",
-    },
-}
-
-
-# The phase label of a table page, where the rules page's heading is too long for it.
-PHASE_LABELS = {
-    "coruscant_shift": {
-        "deal": "Deal",
-        "select": "Select",
-        "betting_1": "First betting round",
-        "improve": "Improve",
-        "betting_2": "Second betting round",
-        "complete": "Complete",
-    },
-    "corellian_spike": {"deal": "Deal", "spike": "Round 3: spike dice", "complete": "Complete"},
-    "classic": {
-        "deal": "Deal",
-        "play": "Play turns",
-        "betting": "Betting",
-        "closing": "Closing roll",
-        "complete": "Complete",
-    },
-}
-
 
 class UnknownRules(LookupError):
     """No such variant or preset in the engine's registry (the page answers 404)."""
@@ -198,16 +147,6 @@ def preset_summary(variant: str, preset: str) -> dict[str, str]:
 
 def preset_names(variant: str) -> tuple[str, ...]:
     return tuple(get_variant(variant).presets) if variant in variant_names() else ()
-
-
-def phase_label(variant: str, phase: str) -> str:
-    """The table's name for a phase: "Round 2: betting", "Play turns"."""
-    return PHASE_LABELS.get(variant, {}).get(phase) or PHASE_TITLES.get(variant, {}).get(phase) or phase.capitalize()
-
-
-def phase_anchor(variant: str, phase: str | None) -> str:
-    """`#phase-<phase>` when the rules page of `variant` has that phase, else nothing (the top of the page)."""
-    return f"#phase-{phase}" if phase and phase in PHASE_TITLES.get(variant, {}) else ""
 
 
 def _check(variant: str, preset: str | None = None) -> None:

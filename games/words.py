@@ -16,6 +16,7 @@ from games.engine.options import option_specs
 from games.engine.spike.evaluation import HAND_NAMES as SPIKE_HAND_NAMES
 from games.engine.spike.evaluation import HAND_TITLES as SPIKE_HAND_TITLES
 from games.engine.variant import get_variant, variant_names
+from games.phases import phase_label
 
 SUIT_NAMES = {"c": "circle", "s": "square", "t": "triangle"}
 VARIANT_TITLES = {
@@ -119,9 +120,7 @@ def cards_words(codes: object, variant: str | None = None) -> str:
 
 def phase_title(variant: object, phase: object) -> str:
     """A phase as the table names it ("Round 2: betting", "Second betting round")."""
-    from games import rules_pages
-
-    return rules_pages.phase_label(str(variant or ""), str(phase or ""))
+    return phase_label(str(variant or ""), str(phase or ""))
 
 
 def hand_title(name: object) -> str:
