@@ -36,3 +36,23 @@ class RefuseNulMiddleware:
         if status == 404:
             raise Http404(detail)
         raise BadRequest(detail)
+
+
+class MethodNotAllowedPageMiddleware:
+    """A page address that only takes a form (POST) opened by typing it or following a link (GET) gets the site's
+    error page saying so, with its `Allow` header kept, instead of Django's empty 405. The API's own 405s are JSON
+    already and pass through."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or request.path.startswith("/api/") or response.content:
+            return response
+        from config.views import method_not_allowed
+
+        page = method_not_allowed(request, allowed=response.get("Allow", ""))
+        if response.has_header("Allow"):
+            page["Allow"] = response["Allow"]
+        return page

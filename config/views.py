@@ -81,6 +81,19 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
     return _error(request, 404, "Page not found", message)
 
 
+def method_not_allowed(request: HttpRequest, *, allowed: str = "") -> HttpResponse:
+    """A page that takes a form's button only (POST), opened as an address (GET)."""
+    verbs = {verb.strip().upper() for verb in allowed.split(",") if verb.strip()}
+    if verbs == {"POST"}:
+        message = (
+            "This address only takes a form sent from its page (a button such as Start, Join or Save): it has "
+            "nothing to show when opened directly. Go back to the page the button is on, or to the home page."
+        )
+    else:
+        message = f"This address does not answer a {request.method} request; it takes {allowed or 'none'}."
+    return _error(request, 405, "Not a page to open", message)
+
+
 def too_many_requests(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return _error(
         request, 429, "Too many attempts", "Too many attempts in a short time: wait a few minutes, then try again."

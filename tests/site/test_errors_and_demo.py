@@ -32,6 +32,27 @@ def test_a_404_is_the_styled_page_in_the_layout(settings):
     assert "Traceback" not in html and "URLconf" not in html
 
 
+@pytest.mark.parametrize("path", ["/tables/play/", "/tabletop/open/"])
+def test_a_form_only_address_opened_directly_is_the_styled_page_saying_so(settings, path):
+    # A person who types or bookmarks a button's address got Django's empty 405 before.
+    settings.DEBUG = False
+    response = Client().get(path)
+    html = response.content.decode()
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert "Not a page to open" in html and "only takes a form" in html and '<header class="site-header">' in html
+
+
+def test_an_api_405_stays_json(settings):
+    from tests.factories import UserFactory
+
+    settings.DEBUG = False
+    client = Client()
+    client.force_login(UserFactory(username="caller"))
+    response = client.get("/api/tabletop/ABCDEF/step/")
+    assert response.status_code == 405 and response["Content-Type"] == "application/json"
+    assert "GET" in response.json()["detail"]
+
+
 def test_a_403_is_the_styled_page_with_the_reason(settings):
     from tests.factories import UserFactory
 
