@@ -148,3 +148,11 @@ def test_an_invite_link_after_too_many_wrong_guesses_answers_a_page_of_the_site(
     text = answer.content.decode()
     assert answer.status_code == 429 and answer["Content-Type"].startswith("text/html")
     assert "<title>Too many wrong codes" in text and '<html lang="' in text and "wait ten minutes" in text
+
+
+def test_the_organisers_joining_page_shows_the_code_to_tell_as_well_as_the_link(world):
+    league = league_with(world, JoinMode.CODE)
+    page = signed_in(world.users["organiser"]).get(reverse("manage-join", args=[league.slug])).content.decode()
+    assert f'<code id="join-code-text" class="join-code-big">{league.join_code}</code>' in page
+    assert reverse("join-code", args=[league.slug, league.join_code]) in page  # the whole link still there
+    assert f'href="{reverse("join-typed")}"' in page  # where to type it
