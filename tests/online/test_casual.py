@@ -44,6 +44,9 @@ def _play_through(scheduled, table: OnlineTable, host) -> OnlineTable:
         table.refresh_from_db()
         if table.status == TableStatus.FINISHED:
             break
+        if table.status == TableStatus.PAUSED:  # everyone away: the game paused itself; the host comes back
+            services.table_resume(actor=host, table=table)
+            continue
         game = Game.from_json(table.state)
         if cash and game.between_hands and (game.hands_played >= 2 or not scheduled.calls):
             services.table_close(actor=host, table=table)
@@ -231,3 +234,44 @@ def test_the_game_over_panel_says_where_the_game_counts(world, open_table, sched
     assert _play_through(scheduled, casual, organiser).status == TableStatus.FINISHED
     page = client.get(reverse("online-table", args=[casual.pk])).content.decode()
     assert "A casual game: it counts in no league" in page and "bots never count" not in page
+
+
+def test_a_casual_game_whose_every_person_is_away_pauses_itself_and_resumes_with_its_host(world, scheduled, client):
+    host = UserFactory(username="wanderer")
+    table = services.casual_open(actor=host, variant="coruscant_shift", preset=None, seats=3, bot_kind="sensible")
+    services.table_start(actor=host, table=table)
+    seat = table.seats.get(user=host)
+    for _ in range(500):  # the host never acts: the clock acts for them, twice, and they are away
+        table.refresh_from_db()
+        if table.status != TableStatus.RUNNING or not scheduled.calls:
+            break
+        scheduled.run(scheduled.calls.pop(0))
+    table.refresh_from_db()
+    seat.refresh_from_db()
+    assert table.status == TableStatus.PAUSED and seat.away and table.deadline is None
+    # Nothing plays on while it is paused: whatever was sent already finds a paused table and does nothing.
+    version, state = table.version, table.state
+    while scheduled.calls:
+        scheduled.run(scheduled.calls.pop(0))
+    table.refresh_from_db()
+    assert (table.version, table.state) == (version, state)
+    client.force_login(host)
+    page = client.get(reverse("online-table", args=[table.pk])).content.decode()
+    assert "data-paused" in page and "Press <strong>Resume</strong> when you are back" in page
+    # Resume: the host is back (their turns wait for them again) and the game goes on.
+    services.table_resume(actor=host, table=table)
+    table.refresh_from_db()
+    seat.refresh_from_db()
+    assert table.status == TableStatus.RUNNING and not seat.away and seat.timeouts == 0
+    assert table.due and scheduled.calls  # what is due next is recorded and sent again
+
+
+def test_a_league_table_plays_on_when_its_players_are_away(world, humans, heads_up, scheduled):
+    from tests.online.test_tasks import member_acts_or_clock_runs
+
+    for _ in range(60):
+        member_acts_or_clock_runs(world, humans, heads_up, scheduled)
+        heads_up.refresh_from_db()
+        if heads_up.seats.filter(away=True).exists():
+            break
+    assert heads_up.seats.filter(away=True).exists() and heads_up.status == TableStatus.RUNNING

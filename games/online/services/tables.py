@@ -26,7 +26,7 @@ from games.online.models import (
     SeatKind,
     TableStatus,
 )
-from games.online.permissions import NotAllowed, can_run_table, check_can_open
+from games.online.permissions import NotAllowed, can_run_table, check_can_open, seat_filter
 from games.online.services import clock
 from games.online.services.base import (
     announce,
@@ -347,6 +347,9 @@ def table_pause(*, actor: Actor, table: OnlineTable) -> OnlineTable:
 def table_resume(*, actor: Actor, table: OnlineTable) -> OnlineTable:
     """Resume a paused table: the awaited decision gets a fresh turn time."""
     table = _switch(actor, table, "resume")
+    # Whoever resumes is at the table: their decisions wait for them again (a casual game pauses itself when
+    # every person is away; resuming it must not hand their turns straight back to the clock).
+    table.seats.filter(seat_filter(actor), left=False, away=True).update(away=False, timeouts=0)
     game = load_game(table)
     changed(table, game, turn_key(game), fresh_turn=True, what="resumed", hand_ended=hand_ended)
     return table
