@@ -10,7 +10,7 @@ urlpatterns = [
     path("tabletop/<str:code>/", views.tabletop_table, name="tabletop-table"),
     path("tabletop/<str:code>/fragment/", views.tabletop_fragment, name="tabletop-fragment"),
     path("tabletop/<str:code>/events/", views.tabletop_events, name="tabletop-events"),
-    path("tabletop/league/<int:pk>/open/", views_league.tabletop_league_open, name="tabletop-league-open"),
+    path("tabletop/event/<int:pk>/open/", views_league.tabletop_league_open, name="tabletop-league-open"),
     path("tabletop/<str:code>/history/", views_league.tabletop_history, name="tabletop-history"),
     path(
         "tabletop/<str:code>/history/download/",
