@@ -52,6 +52,11 @@ class RealTableStepInput(StrictInput):
     version = serializers.IntegerField(min_value=0, required=False, help_text="Refused if the table moved on.")
 
 
+class RealTableAddInput(StrictInput):
+    name = serializers.CharField(max_length=services.MAX_NAME, required=False, help_text="At a casual table.")
+    player = serializers.IntegerField(min_value=1, required=False, help_text="At a league table: a member's id.")
+
+
 class RealTableUndoInput(StrictInput):
     version = serializers.IntegerField(min_value=0, required=False, help_text="Refused if the table moved on.")
 
@@ -139,4 +144,34 @@ class RealTableViewSet(viewsets.ViewSet):
         services.realtable_undo(
             actor=request.user, table=table, version=validated(RealTableUndoInput, request.data).get("version")
         )
+        return self._state(table)
+
+    @extend_schema(
+        request=RealTableAddInput,
+        responses={200: OpenApiTypes.OBJECT},
+        summary="Seat a player who has no phone (host): a league member by id, or a name at a casual table",
+    )
+    @action(detail=True, methods=["post"])
+    def add(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        data = validated(RealTableAddInput, request.data)
+        services.realseat_add(actor=request.user, table=table, name=data.get("name", ""), player=data.get("player"))
+        return self._state(table)
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="End the game (host)")
+    @action(detail=True, methods=["post"])
+    def finish(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        services.realtable_finish(actor=request.user, table=table)
+        return self._state(table)
+
+    @extend_schema(
+        request=None,
+        responses={200: OpenApiTypes.OBJECT},
+        summary="Book a finished league table's result again after the league refused it (host)",
+    )
+    @action(detail=True, methods=["post"])
+    def book(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        services.realtable_land(actor=request.user, table=table)
         return self._state(table)

@@ -272,3 +272,33 @@ def test_two_concurrent_finishes_book_the_result_once():
     game = Game.objects.get(event=world.event)
     assert LedgerEntry.objects.filter(game=game, kind=LedgerKind.BUY_IN).count() == 2
     assert RealTable.objects.get(pk=table.pk).game_id == game.pk
+
+
+def test_the_api_seats_a_league_player_ends_the_game_and_refuses_booking_twice():
+    world = league_world()
+    table = services.realtable_open_league(actor=world.organiser, event=world.event)
+    api = _client(world.organiser)
+    url = f"/api/tabletop/{table.code}"
+    added = api.post(f"{url}/add/", {"player": world.ann_player.pk}, content_type="application/json")
+    assert added.status_code == 200, added.content
+    assert [s["name"] for s in added.json()["seats"]] == ["Ann"]
+    refused = api.post(f"{url}/add/", {"name": "Guest"}, content_type="application/json")
+    assert refused.status_code == 400 and "players of" in refused.json()["detail"]
+    player_add = _client(world.ann).post(
+        f"{url}/add/", {"player": world.bob_player.pk}, content_type="application/json"
+    )
+    assert player_add.status_code == 403
+    joined = _client(world.bob).post(f"{url}/join/", {}, content_type="application/json")
+    assert joined.status_code == 200 and joined.json()["you"] == 1
+    guest = _client().post(f"{url}/join/", {"name": "Cy"}, content_type="application/json")
+    assert guest.status_code == 403 and "guests cannot sit here" in guest.json()["detail"]
+    services.realtable_start(actor=world.organiser, table=table)
+    play_hand_named(table, world.organiser)
+    assert _client(world.bob).post(f"{url}/finish/", content_type="application/json").status_code == 403
+    ended = api.post(f"{url}/finish/", content_type="application/json")
+    assert ended.status_code == 200 and ended.json()["status"] == "finished"
+    table.refresh_from_db()
+    assert table.game is not None
+    again = api.post(f"{url}/book/", content_type="application/json")
+    assert again.status_code == 409 and "booked already" in again.json()["detail"]
+    assert Game.objects.count() == 1
