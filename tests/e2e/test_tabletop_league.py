@@ -3,6 +3,8 @@ manage page, two members join on their phones by the table's code, the organiser
 its end (a buy-in of 4 and the pots named to Ann: two hands), and the result shows in the league's standings and
 on the table's hand history. No page scrolls sideways or logs an error."""
 
+from pathlib import Path
+
 import pytest
 
 from games.tabletop.models import RealTable
@@ -28,7 +30,14 @@ def tasks_in_process():
 
 
 def _fits(page) -> None:
+    """No sideways scroll, and no serious or critical accessibility fault (axe, as the page sweep checks)."""
+    import axe_playwright_python
+
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0, page.url
+    page.evaluate((Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text())
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    faults = [v["id"] for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert faults == [], (page.url, faults)
 
 
 def _version(page) -> str:
@@ -93,6 +102,7 @@ def test_an_organiser_opens_a_league_table_two_phones_join_and_the_result_reache
             pages[who] = page
         organiser = pages["organiser"]
         organiser.goto(f"{live_server.url}/manage/events/{world.event.pk}/")
+        _fits(organiser)
         form = organiser.locator("form[data-action=open-real-table]")
         form.get_by_label("No dice: the site rolls for us").check()
         form.get_by_role("button", name="Open a real-cards table").click()
@@ -126,6 +136,9 @@ def test_an_organiser_opens_a_league_table_two_phones_join_and_the_result_reache
         assert table.status == "finished" and table.game_id is not None
         bob.wait_for_selector("#tt-league:has-text('booked in the league')")  # the phones hear it too
         _fits(bob)
+        ann.goto(f"{live_server.url}/tables/mine/")  # My games lists the table with its status
+        ann.wait_for_selector(f"#real-cards-tables li[data-code={table.code}]:has-text('Finished')")
+        _fits(ann)
         # The league's standings show the result: Ann first, Bob second.
         organiser.goto(f"{live_server.url}/leagues/{world.league.slug}/")
         rows = organiser.locator("#standings tbody tr")
