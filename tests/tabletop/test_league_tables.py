@@ -19,7 +19,7 @@ from games.tabletop.permissions import NotAllowed
 from league.models import EventKind, EventResult, LedgerEntry, LedgerKind, Membership, Standing
 from league.selectors import chip_history_for_game, chip_history_for_player
 from league.services import standings_recompute
-from tests.factories import EventFactory
+from tests.factories import EventFactory, PlayerFactory
 from tests.tabletop.helpers import started_table
 from tests.tabletop.league_helpers import (
     BUY_IN,
@@ -126,6 +126,14 @@ def test_seats_are_the_league_players_no_guests_and_no_outsiders():
     with pytest.raises(NotAllowed):
         services.realseat_add(actor=world.ann, table=table, player=world.bob_player.pk)
     assert [s.name for s in table.seats.order_by("number")] == ["Orga", "Ann", "Bob"]
+    # A member without an account is seated by the host and shown as a league player, never as a guest.
+    phoneless = PlayerFactory(display_name="Dee", user=None)
+    Membership.objects.create(league=world.league, player=phoneless)
+    services.realseat_add(actor=world.organiser, table=table, player=phoneless.pk)
+    fragment = host.get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    assert "Dee" in fragment and "(guest)" not in fragment
+    stranger = _client().get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    assert "Take a seat" in stranger and 'name="name"' not in stranger  # no name to give: a league player's is used
 
 
 def test_a_finished_league_game_lands_once_with_credits_conserved_standings_and_chip_history():
