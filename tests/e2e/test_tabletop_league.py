@@ -137,7 +137,7 @@ def test_an_organiser_opens_a_league_table_two_phones_join_and_the_result_reache
         bob.wait_for_selector("#tt-league:has-text('booked in the league')")  # the phones hear it too
         _fits(bob)
         ann.goto(f"{live_server.url}/tables/mine/")  # My games lists the table with its status
-        ann.wait_for_selector(f"#real-cards-tables li[data-code={table.code}]:has-text('Finished')")
+        ann.wait_for_selector(f"#real-cards-tables li[data-code='{table.code}']:has-text('Finished')")
         _fits(ann)
         # The league's standings show the result: Ann first, Bob second.
         organiser.goto(f"{live_server.url}/leagues/{world.league.slug}/")
