@@ -69,8 +69,16 @@ def game_for_viewer(*, user: Any, pk: int) -> Game:
     """One game the viewer may see, without its replay document."""
     game = (
         Game.objects.filter(pk=pk, event__season__league__in=selectors.league_list(user=user))
-        .select_related("event__season__league", "table")
-        .defer("replay_document")
+        .select_related("event__season__league", "table", "real_table")
+        # A real-cards table's code links its hand history; its steps and its private seed are not read here.
+        .defer(
+            "replay_document",
+            "real_table__steps",
+            "real_table__changes",
+            "real_table__setup",
+            "real_table__master",
+            "real_table__outcome",
+        )
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
         .first()
     )

@@ -30,6 +30,7 @@ from games.online import hands, my_games, renders, selectors, services, stream
 from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
 from games.online.services import casual
+from games.tabletop.selectors import my_real_tables
 from games.views.pages import history_step
 from games.words import card
 from league.chips import stack_as_chips
@@ -315,7 +316,11 @@ def my_games_page(request: HttpRequest) -> HttpResponse:
     """The signed-in user's games: casual and league apart, each with its result, hands, replay and fair decks."""
     if not request.user.is_authenticated:
         return redirect(f"{reverse('account_login')}?next={request.path}")
-    return render(request, "tables/my_games.html", {"games": my_games.my_games(request.user)})
+    return render(
+        request,
+        "tables/my_games.html",
+        {"games": my_games.my_games(request.user), "real_tables": my_real_tables(request.user)},
+    )
 
 
 def lobby(request: HttpRequest) -> HttpResponse:

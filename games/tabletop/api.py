@@ -10,6 +10,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.errors import ApplicationError
 from config.serializers import StrictInput, validated
 from games.engine.options import variant_presets
 from games.tabletop import services
@@ -17,6 +18,7 @@ from games.tabletop.models import RealTable
 from games.tabletop.permissions import is_host, seat_of
 from games.tabletop.present import table_view
 from games.tabletop.views import guest_token
+from league.models import Event
 
 GUEST_HEADER = "X-Tabletop-Guest"
 GUEST_PARAMETER = OpenApiParameter(
@@ -33,6 +35,12 @@ class RealTableOpenInput(StrictInput):
     )
     has_dice = serializers.BooleanField(default=True, help_text="False: the site rolls for the table.")
     host_plays = serializers.BooleanField(default=True, help_text="False: the host only runs the table.")
+    event = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="A league event's id: a league table (its organisers only; the league's rules unless given, the "
+        "event's buy-in as the starting credits, the league's players as its seats).",
+    )
 
 
 class RealTableJoinInput(StrictInput):
@@ -42,6 +50,11 @@ class RealTableJoinInput(StrictInput):
 class RealTableStepInput(StrictInput):
     step = serializers.DictField(help_text='The engine\'s step, e.g. {"step": "act", "seat": 0, "verb": "check"}.')
     version = serializers.IntegerField(min_value=0, required=False, help_text="Refused if the table moved on.")
+
+
+class RealTableAddInput(StrictInput):
+    name = serializers.CharField(max_length=services.MAX_NAME, required=False, help_text="At a casual table.")
+    player = serializers.IntegerField(min_value=1, required=False, help_text="At a league table: a member's id.")
 
 
 class RealTableUndoInput(StrictInput):
@@ -72,8 +85,23 @@ class RealTableViewSet(viewsets.ViewSet):
 
     @extend_schema(request=RealTableOpenInput, responses={201: OpenApiTypes.OBJECT}, summary="Open a real-cards table")
     def create(self, request: Request) -> Response:
-        table = services.realtable_open(actor=request.user, **validated(RealTableOpenInput, request.data))
+        data = validated(RealTableOpenInput, request.data)
+        table = self._open_league(data) if "event" in data else services.realtable_open(actor=request.user, **data)
         return self._state(table, status.HTTP_201_CREATED)
+
+    def _open_league(self, data: dict) -> RealTable:
+        event = Event.objects.select_related("season__league").filter(pk=data.pop("event")).first()
+        if event is None:
+            raise NotFound("No event has this id.")
+        if "starting_credits" in data:
+            raise ApplicationError(
+                "A league table's starting credits are its event's buy-in; leave starting_credits out.",
+                extra={"field": "starting_credits"},
+            )
+        for default in ("variant", "host_plays"):  # the league's rules; an organiser runs the table unless they play
+            if default not in self.request.data:
+                data.pop(default, None)
+        return services.realtable_open_league(actor=self.request.user, event=event, **data)
 
     @extend_schema(parameters=[GUEST_PARAMETER], responses={200: OpenApiTypes.OBJECT}, summary="The table")
     def retrieve(self, request: Request, code: str) -> Response:
@@ -116,4 +144,34 @@ class RealTableViewSet(viewsets.ViewSet):
         services.realtable_undo(
             actor=request.user, table=table, version=validated(RealTableUndoInput, request.data).get("version")
         )
+        return self._state(table)
+
+    @extend_schema(
+        request=RealTableAddInput,
+        responses={200: OpenApiTypes.OBJECT},
+        summary="Seat a player who has no phone (host): a league member by id, or a name at a casual table",
+    )
+    @action(detail=True, methods=["post"])
+    def add(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        data = validated(RealTableAddInput, request.data)
+        services.realseat_add(actor=request.user, table=table, name=data.get("name", ""), player=data.get("player"))
+        return self._state(table)
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="End the game (host)")
+    @action(detail=True, methods=["post"])
+    def finish(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        services.realtable_finish(actor=request.user, table=table)
+        return self._state(table)
+
+    @extend_schema(
+        request=None,
+        responses={200: OpenApiTypes.OBJECT},
+        summary="Book a finished league table's result again after the league refused it (host)",
+    )
+    @action(detail=True, methods=["post"])
+    def book(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        services.realtable_land(actor=request.user, table=table)
         return self._state(table)

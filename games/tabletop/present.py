@@ -183,7 +183,11 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
         "has_dice": table.has_dice,
         "host": host,
         "you": mine.number if mine is not None else None,
-        "seats": [{"number": s.number, "name": s.name, "guest": s.user_id is None} for s in seats],
+        # A league player seated without an account is no guest: only a casual table seats guests.
+        "seats": [
+            {"number": s.number, "name": s.name, "guest": s.user_id is None and s.player_id is None} for s in seats
+        ],
+        "league": table.event_id is not None,
     }
     if table.status == RealTableStatus.OPEN or table.setup is None:
         return data

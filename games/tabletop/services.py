@@ -19,6 +19,7 @@ from games.engine.errors import EngineError
 from games.engine.realcards.due import due
 from games.engine.realcards.game import RealCardsGame
 from games.services.checks import checked_preset
+from games.tabletop import landing, league_seats
 from games.tabletop.models import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -29,12 +30,14 @@ from games.tabletop.models import (
     RealTableStatus,
 )
 from games.tabletop.permissions import NotAllowed, check_step, is_host, seat_of
-from league.models import MAX_CREDITS
-from league.services import audit
+from league.models import MAX_CREDITS, Event
+from league.services import audit, lock_event
 
 DEFAULT_VARIANT = "coruscant_shift"
 MAX_NAME = 40
 MAX_STARTING = MAX_CREDITS // MAX_SEATS
+# Between-hands steps that bring or take credits: a league game's seats and buy-ins are fixed at its start.
+LEAGUE_REFUSED = ("rebuy", "add_on", "join", "leave", "close", "leftovers")
 
 
 def table_topic(code: str) -> str:
@@ -51,8 +54,15 @@ def _user_error(exc: EngineError) -> ApplicationError:
 
 
 def _lock(table: RealTable) -> RealTable:
-    """The table's row, locked (it belongs to no league: it is the first and only lock of its writes)."""
-    return RealTable.objects.select_for_update(no_key=True, of=("self",)).get(pk=table.pk)
+    """The table's row, locked: a casual table's is the first and only lock of its writes; a league table's comes
+    after its league's and event's (the app's lock order), as its result is booked there when the game ends."""
+    if table.event_id is not None:
+        lock_event(table.event_id)
+    return (
+        RealTable.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("event__season__league")
+        .get(pk=table.pk)
+    )
 
 
 def _new_code() -> str:
@@ -163,6 +173,67 @@ def realtable_open(
     return table
 
 
+@transaction.atomic
+def realtable_open_league(
+    *,
+    actor: Any,
+    event: Event,
+    variant: str | None = None,
+    preset: str | None = None,
+    options: dict | None = None,
+    has_dice: bool = True,
+    host_plays: bool = False,
+) -> RealTable:
+    """Open a real-cards table at a league event (its organisers only): the league's rules unless given, checked by
+    the engine; the starting credits are the event's buy-in; the seats are the league's players. When the game ends
+    its result is booked as a league Game of the event (`landing.py`)."""
+    league_seats.check_can_open(actor, Event.objects.select_related("season__league").get(pk=event.pk))
+    event = lock_event(event.pk)
+    league_seats.check_can_open(actor, event)  # again under the lock: the event may have finished meanwhile
+    if variant is not None or preset is not None:
+        preset = checked_preset(variant or event.season.variant or event.season.league.variant, preset)
+    variant, preset, options, starting = league_seats.league_rules(
+        event, variant=variant, preset=preset, options=options
+    )
+    starting = _whole(starting, "The event's buy-in", 1, MAX_STARTING, "starting_credits")
+    if not isinstance(has_dice, bool):
+        raise ApplicationError("has_dice is true or false.", extra={"field": "has_dice"})
+    try:
+        RealCardsGame(
+            {
+                "variant": variant,
+                "preset": preset,
+                "options": options,
+                "players": [["A", starting], ["B", starting]],
+                "dealer": 0,
+            }
+        )
+    except (EngineError, KeyError, TypeError, ValueError) as exc:
+        raise ApplicationError(f"These rules do not make a game: {exc}", extra={"field": "options"}) from None
+    table = RealTable.objects.create(
+        code=_new_code(),
+        host=actor,
+        event=event,
+        variant=variant,
+        preset=preset,
+        options=options,
+        starting_credits=starting,
+        has_dice=has_dice,
+        master=f"{secrets.randbits(128):032x}",
+    )
+    if host_plays:
+        RealSeat.objects.create(table=table, number=0, **league_seats.joining_player(table, actor))
+    audit(
+        actor=actor,
+        action="real_table.open",
+        obj=table,
+        league=event.season.league,
+        data={"variant": variant, "preset": preset, "event": event.pk, "starting_credits": starting},
+    )
+    _announce(table, "opened")
+    return table
+
+
 def _check_open(table: RealTable) -> None:
     if table.status != RealTableStatus.OPEN:
         raise ConflictError("The game has started: seats are taken and left only before the start.")
@@ -191,6 +262,12 @@ def realseat_join(*, actor: Any, guest: str = "", table: RealTable, name: str = 
     mine = seat_of(table, actor, guest)
     if mine is not None:
         raise ConflictError(f"You are already seated here, as {mine.name}.")
+    if table.event_id is not None:  # a league table: its seats are the league's players
+        seat = RealSeat.objects.create(
+            table=table, number=_next_number(table), **league_seats.joining_player(table, actor)
+        )
+        _bump(table, "seats")
+        return seat
     signed_in = getattr(actor, "is_authenticated", False)
     name = _name(name or actor.get_username()) if signed_in else _name(name, "Your name")
     seat = RealSeat.objects.create(
@@ -205,13 +282,18 @@ def realseat_join(*, actor: Any, guest: str = "", table: RealTable, name: str = 
 
 
 @transaction.atomic
-def realseat_add(*, actor: Any, table: RealTable, name: str) -> RealSeat:
-    """The host seats a player who has no phone (the host taps for them)."""
+def realseat_add(*, actor: Any, table: RealTable, name: str = "", player: int | None = None) -> RealSeat:
+    """The host seats a player who has no phone (the host taps for them): at a league table one of the league's
+    players (`player`, an id), at a casual table anyone by name."""
     table = _lock(table)
     if not is_host(actor, table):
         raise NotAllowed("Only the table's host adds seats.")
     _check_open(table)
-    seat = RealSeat.objects.create(table=table, number=_next_number(table), name=_free_name(table, _name(name)))
+    if table.event_id is not None:
+        fields = league_seats.added_player(table, player)
+        seat = RealSeat.objects.create(table=table, number=_next_number(table), **fields)
+    else:
+        seat = RealSeat.objects.create(table=table, number=_next_number(table), name=_free_name(table, _name(name)))
     _bump(table, "seats")
     return seat
 
@@ -311,6 +393,11 @@ def realtable_step(
     mine = seat_of(table, actor, guest)
     now = due(game)
     check_step(host=host, mine=mine, due=now, step=step, dealer=hand_dealer(game))
+    if table.event_id is not None and step.get("step") in LEAGUE_REFUSED:
+        raise ApplicationError(
+            "A league table's players and credits are fixed at the start: re-buys, add-ons and players joining or "
+            "leaving are not booked in a league game. Record such a game by hand instead."
+        )
     if step.get("step") == "dice" and not table.has_dice and step.get("by") != "site":
         raise ApplicationError('This table plays without dice: the site rolls ({"step": "dice", "by": "site"}).')
     try:
@@ -327,6 +414,8 @@ def realtable_step(
     if over:
         fields["status"] = RealTableStatus.FINISHED
     _bump(table, "step", **fields)
+    if over:
+        landing.land(table, game)
     return table
 
 
@@ -358,6 +447,31 @@ def realtable_finish(*, actor: Any, table: RealTable) -> RealTable:
         raise NotAllowed("Only the table's host ends the game.")
     if table.status == RealTableStatus.FINISHED:
         raise ConflictError("The game is already over.")
+    game = load_game(table) if table.setup is not None else None
+    if game is not None:
+        landing.check_can_end(table, game)
     _bump(table, "finished", status=RealTableStatus.FINISHED)
     audit(actor=actor, action="real_table.finish", obj=table)
+    if game is not None:
+        landing.land(table, game)
+    return table
+
+
+@transaction.atomic
+def realtable_land(*, actor: Any, table: RealTable) -> RealTable:
+    """Book a finished league table's result again after the league refused it (the host, once the reason is put
+    right); refused when it is booked already: a table lands once."""
+    table = _lock(table)
+    if not is_host(actor, table):
+        raise NotAllowed("Only the table's host books its result.")
+    if table.event_id is None or table.tournament_table is not None:
+        raise ConflictError("This table is part of no league event: its result is the table's own.")
+    if table.status != RealTableStatus.FINISHED:
+        raise ConflictError("The game is not over yet: its result is booked when it ends.")
+    if table.game_id is not None:
+        raise ConflictError(f"The result is booked already, as game {table.game_id}: a table lands once.")
+    landing.land(table, load_game(table))
+    _bump(table, "landed")
+    if table.game_id is None:
+        raise ConflictError((table.outcome or {}).get("landing", "The result was not booked."))
     return table

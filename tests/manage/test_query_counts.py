@@ -5,6 +5,7 @@ import pytest
 from django.conf import settings
 
 from games.services import result_record, table_create
+from games.tabletop.models import RealTable
 from league.models import EventStatus, Role
 from league.services import event_create
 from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory
@@ -25,6 +26,15 @@ def grow(world, times: int, start: int = 0) -> None:
         MembershipFactory(league=world.league, player=PlayerFactory(display_name=f"Guest {n}"))
         MembershipFactory(league=world.league, player=PlayerFactory(user=None), role=Role.ORGANISER)
         table_create(actor=organiser, event=world.event, name=f"Table {n}", number=n + 1)
+        RealTable.objects.create(  # a real-cards table opened at the event (listed on its page)
+            code=f"RQC{n:03d}",
+            host=organiser,
+            event=world.event,
+            variant="coruscant_shift",
+            preset="cantina",
+            starting_credits=100,
+            master="0" * 32,
+        )
         a, b = world.players[n % 4], world.players[4 + n % 4]
         result_record(
             actor=organiser,
@@ -40,7 +50,7 @@ PAGES = {
     "league": (lambda w: f"/manage/leagues/{w.league.slug}/", 8),
     "seasons": (lambda w: f"/manage/leagues/{w.league.slug}/seasons/", 6),
     "members": (lambda w: f"/manage/leagues/{w.league.slug}/members/", 5),
-    "event": (lambda w: f"/manage/events/{w.event.pk}/", 10),
+    "event": (lambda w: f"/manage/events/{w.event.pk}/", 11),  # 11: the event's real-cards tables, one query
 }
 
 

@@ -1,0 +1,74 @@
+"""Reads of real-cards tables for other pages: a user's tables for "My games", and a league table's landing."""
+
+from typing import Any
+
+from django.db.models import Prefetch, Q
+from django.urls import reverse
+
+from games.tabletop.models import RealSeat, RealTable, RealTableStatus
+from games.words import rules_title
+
+MY_TABLES_LIMIT = 100
+
+
+def my_real_tables(user: Any) -> list[dict[str, Any]]:
+    """The user's real-cards tables, newest first: those they host and those they sit at (by their account or as
+    their league player), casual and league, open, playing and finished."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    tables = (
+        RealTable.objects.filter(Q(host=user) | Q(seats__user=user) | Q(seats__player__user=user))
+        .distinct()
+        .select_related("event__season__league")
+        .prefetch_related(Prefetch("seats", queryset=RealSeat.objects.select_related("player").order_by("number")))
+        .defer("setup", "steps", "changes", "master")
+        .order_by("-created_at", "-id")[:MY_TABLES_LIMIT]
+    )
+    rows = []
+    for table in tables:
+        seats = list(table.seats.all())
+        mine = next(
+            (s for s in seats if s.user_id == user.pk or (s.player is not None and s.player.user_id == user.pk)), None
+        )
+        outcome = table.outcome or {}
+        place = next(
+            (row["place"] for row in outcome.get("standings", []) if mine and row["player"] == mine.name), None
+        )
+        rows.append(
+            {
+                "code": table.code,
+                "casual": table.event_id is None,
+                "league": table.event.season.league.name if table.event_id else None,
+                "event": table.event.name if table.event_id else None,
+                "rules": rules_title(table.variant, table.preset),
+                "status": table.status,
+                "status_words": table.get_status_display(),
+                "host": table.host_id == user.pk,
+                "players": [seat.name for seat in seats],
+                "you": mine.name if mine else None,
+                "place": place,
+                "final_credits": outcome.get("stacks", {}).get(mine.name) if mine and outcome else None,
+                "links": {
+                    "table": reverse("tabletop-table", args=[table.code]),
+                    "history": reverse("tabletop-history", args=[table.code])
+                    if table.status != RealTableStatus.OPEN
+                    else None,
+                    "league_game": reverse("game-detail", args=[table.game_id]) if table.game_id else None,
+                },
+            }
+        )
+    return rows
+
+
+def landing_of(table: RealTable) -> dict[str, Any]:
+    """A table's league side as its page shows it: the event, the booked game or why it was not booked."""
+    if table.event_id is None:
+        return {"league": None}
+    event = table.event
+    return {
+        "league": event.season.league,
+        "event": event,
+        "game_id": table.game_id,
+        "refused": (table.outcome or {}).get("landing") if table.game_id is None else None,
+        "tournament": table.tournament_table is not None,
+    }
