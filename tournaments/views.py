@@ -209,9 +209,11 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
     registrations = context["registrations"]
     league = tournament.event.season.league
     online = selectors.online_tables(tournament)
+    real = selectors.realcards_tables(tournament)
     recorded = set(tournament.rounds[-1]) if tournament.format == Format.HALCYON and tournament.rounds else set()
     for table in context["tables"]:
         table["online"] = online.get(table["number"])
+        table["real"] = real.get(table["number"])  # played on real cards: the site keeps its chips
         table["recorded"] = str(table["number"]) in recorded  # Halcyon: this round's game is in
         # Halcyon: the form entering a physical table's result by hand (one row per seated player).
         table["entry"] = [
