@@ -188,6 +188,7 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
         "rules": words.rules_title(table.variant, table.preset),
         "starting_credits": table.starting_credits,
         "has_dice": table.has_dice,
+        "tournament_table": table.tournament_table,  # a tournament's physical table: its chips are the tournament's
         "host": host,
         "you": mine.number if mine is not None else None,
         "seats": [{"number": s.number, "name": s.name, "guest": s.user_id is None} for s in seats],
