@@ -112,7 +112,7 @@ def tables_in_play(*, event_id: int) -> dict[int, dict[str, Any]]:
 def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
     """Each player's stack at the event's real-cards tournament tables, by player id (stacks are public): from the
     latest such table each sat at, `{"stack", "table", "real_table", "active"}`; a hand in progress counts what the
-    player had when it was dealt. Two queries, and each table's game rebuilt from its steps."""
+    player had when it was dealt. Two queries; a table's game is rebuilt from its steps once per version."""
     tables = {
         table.pk: table
         for table in RealTable.objects.filter(event_id=event_id, tournament_table__isnull=False)
@@ -128,7 +128,7 @@ def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
     for table_id, table in tables.items():  # in the order opened: a later table's stack replaces an earlier one's
         if table_id not in seats:
             continue
-        stacks = live_stacks(services.load_game(table))
+        stacks = _stacks_at(table)
         for number, player_id in seats[table_id]:
             known[player_id] = {
                 "stack": stacks[number],
@@ -137,6 +137,23 @@ def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
                 "active": table.status in IN_PLAY,
             }
     return known
+
+
+# A table's live stacks by (table, version): every write moves the version, so an entry is never stale; the clock's
+# pages poll each second and would otherwise rebuild every table's game from its steps each time.
+_STACKS: dict[tuple[int, int], list[int]] = {}
+_STACKS_KEPT = 256
+
+
+def _stacks_at(table: RealTable) -> list[int]:
+    key = (table.pk, table.version)
+    stacks = _STACKS.get(key)
+    if stacks is None:
+        stacks = live_stacks(services.load_game(table))
+        if len(_STACKS) >= _STACKS_KEPT:
+            _STACKS.clear()
+        _STACKS[key] = stacks
+    return list(stacks)
 
 
 def final_seats(table: RealTable) -> list[dict[str, Any]] | None:
