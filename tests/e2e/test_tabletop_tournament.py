@@ -11,7 +11,8 @@ from django.test import Client
 
 from games.tabletop import services as tabletop
 from games.tabletop.models import RealTable
-from league.models import ChipSet, EventKind, EventStatus, Role
+from league.chips import default_sets_create
+from league.models import BuyInPolicy, ChipSet, Denomination, EventKind, EventStatus, Role
 from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory, UserFactory
 from tournaments import services
 from tournaments.models import Format, Registration
@@ -99,6 +100,7 @@ def _one_step(page) -> bool:
 
 def test_a_halcyon_real_cards_table_run_on_one_phone_feeds_the_clocks_average_stack(browser, live_server):
     SHOTS.mkdir(parents=True, exist_ok=True)
+    default_sets_create(ChipSet, Denomination, BuyInPolicy)  # an earlier browser test may have flushed them
     league = LeagueFactory()
     event = EventFactory(season=SeasonFactory(league=league), kind=EventKind.TOURNAMENT, status=EventStatus.PLANNED)
     event.chip_set = ChipSet.objects.get(slug="simple")
