@@ -10,7 +10,7 @@ from config.inputs import Actor
 
 
 class TournamentListener(Protocol):
-    """What a tournament app answers about its online tables (see each function below)."""
+    """What a tournament app answers about its online and real-cards tables (see each function below)."""
 
     def players_out(self, *, event_id: int, table_id: int, hand: int, busts: list[dict[str, Any]]) -> None: ...
 
