@@ -171,15 +171,16 @@ def player_stacks(tournament: Tournament) -> dict[int, int]:
 
 def level_now(event_id: int, *, now: datetime | None = None) -> dict[str, int] | None:
     """The forced bets a tournament's table plays its next hand at (`games.hooks.tournament_level_now`): the
-    clock's level in force, during a break the level after it; None before the clock starts, after the
-    tournament, and at a Halcyon tournament (its tables play their preset's forced bets)."""
+    clock's level in force, during a break the level after it, the first level before the clock starts (as an
+    online table opened then); None after the tournament, and at a Halcyon tournament (its tables play their
+    preset's forced bets)."""
     tournament = Tournament.objects.filter(event_id=event_id).first()
-    if tournament is None or tournament.format == Format.HALCYON or tournament.status != TournamentStatus.RUNNING:
+    if tournament is None or tournament.format == Format.HALCYON:
+        return None
+    if tournament.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
         return None
     state = tournament_clock(tournament, now=now or timezone.now())
-    if state is None:
-        return None
-    level = playing_level(structures.structure_from_json(tournament.structure), state.level_index)
+    level = playing_level(structures.structure_from_json(tournament.structure), state.level_index if state else 0)
     return {"ante": level.ante, "small_blind": level.small_blind, "big_blind": level.big_blind}
 
 

@@ -280,6 +280,7 @@ def test_a_halcyon_real_cards_table_lands_in_its_round_once(night, eager_tasks, 
             play_hand(table, night.organiser, winner=0)
     table.refresh_from_db()
     assert table.status == RealTableStatus.FINISHED
+    assert not [step for step in table.steps if step["step"] == "levels"]  # the clock leaves Halcyon's bets alone
     tournament.refresh_from_db()
     stacks = game_of(table).stacks
     assert sum(stacks) == 30  # credits conserved: a Halcyon game pays every credit out
