@@ -298,3 +298,17 @@ def test_a_halcyon_real_cards_table_lands_in_its_round_once(night, eager_tasks, 
     assert row["source"] == "real_cards" and row["real_cards"] == table.code
     detail = signed_in(night.organiser).get(f"/manage/tournaments/{tournament.pk}/").content.decode()
     assert "recorded (real cards)" in detail and f'href="/tabletop/{table.code}/"' in detail
+
+
+def test_a_player_still_playing_at_a_real_cards_table_is_not_seated_at_another_and_nothing_is_written(night):
+    tournament = freezeout(night, 8)  # two tables of four
+    first = open_real(night, tournament)
+    moved = Registration.objects.get(tournament=tournament, player_id=seated(tournament)[0])
+    moved.table_number, moved.seat_number = 2, 9  # balancing moved them while their real-cards table still plays
+    moved.save()
+    before = (RealTable.objects.count(), AuditEntry.objects.count())
+    with pytest.raises(ConflictError, match=f"still playing at real-cards table 1 \\({first.code}\\)"):
+        services.tournament_realcards_open(actor=night.organiser, tournament=tournament, table_number=2)
+    with pytest.raises(ConflictError, match=f"still playing at real-cards table 1 \\({first.code}\\)"):
+        services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=2)
+    assert (RealTable.objects.count(), AuditEntry.objects.count()) == before
