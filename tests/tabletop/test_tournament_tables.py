@@ -6,15 +6,18 @@ in its round once."""
 import json
 
 import pytest
+from django.db import transaction
+from django.utils import timezone
 
 from config.errors import ConflictError
 from games.engine.realcards.due import due
 from games.tabletop import services as tabletop
 from games.tabletop.models import RealTable, RealTableStatus
 from league.models import AuditEntry, ChipSet
-from tests.tournaments.conftest import STRUCTURE, drawn, signed_in
+from tests.tournaments.conftest import STRUCTURE, drawn, rebuy_tournament, signed_in
 from tournaments import selectors, services, tasks
 from tournaments.models import Format, Registration, RegistrationStatus
+from tournaments.services.online import rebuy_period_sweep
 from tournaments.structures import Level, structure_to_json
 
 pytestmark = pytest.mark.django_db
@@ -312,3 +315,26 @@ def test_a_player_still_playing_at_a_real_cards_table_is_not_seated_at_another_a
     with pytest.raises(ConflictError, match=f"still playing at real-cards table 1 \\({first.code}\\)"):
         services.tournament_online_table_open(actor=night.organiser, tournament=tournament, table_number=2)
     assert (RealTable.objects.count(), AuditEntry.objects.count()) == before
+
+
+def test_in_a_rebuy_tournament_a_bust_waits_for_the_period_then_eliminates_even_after_the_table_ended(
+    night, eager_tasks, django_capture_on_commit_callbacks
+):
+    tournament = rebuy_tournament(night, players=night.players[:3], starting_stack=100)
+    table = open_real(night, tournament)
+    players = seated(tournament)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_hand(table, night.organiser, winner=1, all_in={0, 1, 2})
+    table.refresh_from_db()
+    assert table.status == RealTableStatus.FINISHED and game_of(table).stacks == [0, 300, 0]
+    # In the re-buy period a bust is no elimination: it is noted, and the player may still re-buy.
+    assert not Registration.objects.filter(tournament=tournament, status=RegistrationStatus.ELIMINATED).exists()
+    assert AuditEntry.objects.filter(action="tournament_bust_deferred").count() == 2
+    services.tournament_clock_move(actor=night.organiser, tournament=tournament, levels=3)  # the period is over
+    tournament.refresh_from_db()
+    with transaction.atomic():
+        swept = rebuy_period_sweep(tournament, now=timezone.now())
+    assert len(swept) == 2
+    out = Registration.objects.filter(tournament=tournament, status=RegistrationStatus.ELIMINATED)
+    assert sorted(r.player_id for r in out) == sorted([players[0], players[2]])
+    assert {r.eliminated_by_id for r in out} == {players[1]} and sorted(r.place for r in out) == [2, 3]

@@ -122,7 +122,8 @@ def _knocked_out_by(tournament: Tournament, winner: int | None, player_id: int) 
 
 def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
     """After a re-buy tournament's re-buy period (under the tournament's lock): every player still out of chips
-    at an online table, with no re-buy on its way, is eliminated, the earliest bust first (the worse place; the
+    at an online table (or at a real-cards table, even one that has ended), with no re-buy on its way, is
+    eliminated, the earliest bust first (the worse place; the
     same hand by the stack it started with), knocked out by the winner of the pot they lost; then the tables
     left with one player holding chips end. Safe to run again: it finds nobody the second time."""
     if tournament.format != Format.REBUY or tournament.status != TournamentStatus.RUNNING:
@@ -138,7 +139,9 @@ def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
         .filter(tournament=tournament, status=RegistrationStatus.REGISTERED)
         .order_by("pk")
         if (row := known.get(registration.player_id)) is not None
-        and row["active"]
+        # A real-cards table ends when one player holds its chips (it waits for no re-buy): its busted players are
+        # out of chips there even once it has ended, unless a later table knows them (that row is the one read).
+        and (row["active"] or "real_table" in row)
         and row["stack"] <= 0
         and registration.player_id not in coming
     ]
