@@ -92,6 +92,10 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "tables": tables,
         "mine": mine,
         "my_table": my_table,
+        # A seated player's table played on real cards: they act at their own seat on their phone.
+        "my_real": selectors.realcards_tables(tournament).get(mine.table_number)
+        if mine and mine.table_number
+        else None,
         "table_mates": [seat for seat in my_table["seats"] if seat.pk != mine.pk] if my_table and mine else [],
         "seed": selectors.public_seed(tournament),
         "halcyon_rounds": selectors.halcyon_rounds(tournament, registrations),

@@ -157,6 +157,11 @@ def test_the_seats_rules_and_stacks_come_from_the_tournament_and_a_later_table_t
     assert [row[1] for row in table.setup["players"]] == [100, 100, 100]
     assert table.setup["variant"] == night.league.variant and table.status == RealTableStatus.PLAYING
     assert table.setup["options"]["escalation"] == "none"  # the levels come from the clock only
+    # A seated player with an account sits at their own seat, and their tournament page links the table.
+    own = table.seats.get(player__user=night.member)
+    assert own.user == night.member
+    page = signed_in(night.member).get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "data-my-real-table" in page and f'href="/tabletop/{table.code}/"' in page
 
     play_hand(table, night.organiser, winner=0)
     stacks = game_of(table).stacks
