@@ -10,7 +10,7 @@ from config.inputs import Actor
 
 
 class TournamentListener(Protocol):
-    """What a tournament app answers about its online tables (see each function below)."""
+    """What a tournament app answers about its online and real-cards tables (see each function below)."""
 
     def players_out(self, *, event_id: int, table_id: int, hand: int, busts: list[dict[str, Any]]) -> None: ...
 
@@ -25,6 +25,14 @@ class TournamentListener(Protocol):
     def table_finished(self, *, event_id: int, table_id: int, tournament_table: int) -> None: ...
 
     def place_rows(self, *, event_id: int) -> list[dict[str, Any]] | None: ...
+
+    def level_now(self, *, event_id: int) -> dict[str, int] | None: ...
+
+    def realcards_players_out(
+        self, *, event_id: int, table_id: int, hand: int, busts: list[dict[str, Any]]
+    ) -> None: ...
+
+    def realcards_table_finished(self, *, event_id: int, table_id: int, tournament_table: int) -> None: ...
 
 
 _listener: TournamentListener | None = None
@@ -89,3 +97,24 @@ def tournament_place_rows(*, event_id: int) -> list[dict[str, Any]] | None:
     """A completed tournament's final places as the seat rows league derives the event's results from, or None
     when the event is no completed tournament (its results then come from its games). Without a listener, None."""
     return _listener.place_rows(event_id=event_id) if _listener is not None else None
+
+
+def tournament_level_now(*, event_id: int) -> dict[str, int] | None:
+    """The forced bets a tournament's table plays its next hand at: `{"ante", "small_blind", "big_blind"}` from the
+    clock's level in force (during a break, the level after it), or None when the clock sets none (no clock yet,
+    a Halcyon table playing its preset's, no tournament). Asked by a real-cards table before each deal."""
+    return _listener.level_now(event_id=event_id) if _listener is not None else None
+
+
+def realcards_players_out(*, event_id: int, table_id: int, hand: int, busts: list[dict[str, Any]]) -> None:
+    """Players of a tournament's real-cards table ran out of credits at the end of `hand` (each bust as in
+    `online_players_out`). Called after the commit."""
+    if _listener is not None:
+        _listener.realcards_players_out(event_id=event_id, table_id=table_id, hand=hand, busts=busts)
+
+
+def realcards_table_finished(*, event_id: int, table_id: int, tournament_table: int) -> None:
+    """A tournament's real-cards table finished (its game is over). Called after the commit; a tournament whose
+    tables play whole games (Halcyon) records the table's result."""
+    if _listener is not None:
+        _listener.realcards_table_finished(event_id=event_id, table_id=table_id, tournament_table=tournament_table)

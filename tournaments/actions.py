@@ -258,6 +258,37 @@ def _open_online(actor: Actor, tournament: Tournament, action: str, data: Any) -
     return f"{table.name} is open online with its players seated: start it from its page (/tables/{table.pk}/)."
 
 
+def _has_dice(data: Any) -> bool:
+    """Whether the table has its own dice: the API's `has_dice` (true or false, default true); the page's form
+    sends `no_dice` when the site should roll for the table."""
+    given = data.get("has_dice")
+    if isinstance(given, bool):
+        return given
+    if given is not None and not isinstance(given, str):
+        raise ApplicationError("has_dice is true or false.", extra={"field": "has_dice"})
+    if given in ("false", "0", "off"):
+        return False
+    return not data.get("no_dice")
+
+
+def _open_real_cards(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    table = services.tournament_realcards_open(
+        actor=actor,
+        tournament=tournament,
+        table_number=int_field(data, "table", "The table"),
+        has_dice=_has_dice(data),
+    )
+    how = (
+        "Halcyon: every player deals once; its result is recorded here when the game ends"
+        if tournament.format == Format.HALCYON
+        else "each hand plays the clock's level; players out of chips there are eliminated here"
+    )
+    return (
+        f"Table {table.tournament_table} is playing on real cards (code {table.code}): run it at "
+        f"/tabletop/{table.code}/ ({how})."
+    )
+
+
 def _structure(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
     services.tournament_structure_set(actor=actor, tournament=tournament, structure=structure_field(data))
     return "The structure is saved."
@@ -289,6 +320,7 @@ HANDLERS: dict[str, Callable[[Actor, Tournament, str, Any], str]] = {
     "halcyon_enter": _halcyon_enter,
     "halcyon_online_record": _halcyon_online_record,
     "open_online": _open_online,
+    "open_real_cards": _open_real_cards,
     "structure": _structure,
 }
 ACTIONS = tuple(HANDLERS)

@@ -55,10 +55,14 @@ class ClockOutput(serializers.Serializer):
     players_left = serializers.IntegerField()
     entries = serializers.IntegerField()
     average_stack = serializers.IntegerField(
-        allow_null=True, help_text="From the known stacks (players at online tables); null when none is known."
+        allow_null=True, help_text="From the known stacks (online and real-cards tables); null when none is known."
     )
-    stacks_known = serializers.IntegerField(help_text="Players still in whose stack is known (online tables).")
-    stacks_unknown = serializers.IntegerField(help_text="Players still in at physical tables: stack not known.")
+    stacks_known = serializers.IntegerField(
+        help_text="Players still in whose stack is known (online and real-cards tables)."
+    )
+    stacks_unknown = serializers.IntegerField(
+        help_text="Players still in at physical tables played without the site: stack not known."
+    )
     average_note = serializers.CharField()
     chip_leader = ChipLeaderOutput(allow_null=True)
     prize_pool = serializers.IntegerField()
@@ -67,7 +71,9 @@ class ClockOutput(serializers.Serializer):
 
 
 class TournamentSeatOutput(serializers.Serializer):
-    stack = serializers.IntegerField(allow_null=True, help_text="Chips now, when the table is played online.")
+    stack = serializers.IntegerField(
+        allow_null=True, help_text="Chips now, when the table is played online or on real cards."
+    )
     table = serializers.IntegerField()
     seat = serializers.IntegerField()
     player = serializers.IntegerField()
@@ -85,6 +91,13 @@ class TournamentPlaceOutput(serializers.Serializer):
 class TournamentOnlineTableOutput(serializers.Serializer):
     table = serializers.IntegerField(help_text="The tournament table's number.")
     id = serializers.IntegerField(help_text="The online table (`/api/tables/{id}/`).")
+    status = serializers.CharField()
+
+
+class TournamentRealTableOutput(serializers.Serializer):
+    table = serializers.IntegerField(help_text="The tournament table's number.")
+    id = serializers.IntegerField()
+    code = serializers.CharField(help_text="The real-cards table (`/api/tabletop/{code}/`, page `/tabletop/{code}/`).")
     status = serializers.CharField()
 
 
@@ -106,9 +119,13 @@ class HalcyonTableOutput(serializers.Serializer):
     table = serializers.IntegerField()
     recorded = serializers.BooleanField(help_text="The table's game is recorded into the round.")
     source = serializers.CharField(
-        allow_null=True, help_text="online, replay or entered (credits and out hands), once recorded."
+        allow_null=True,
+        help_text="online, real_cards, replay or entered (credits and out hands), once recorded.",
     )
     online = HalcyonOnlineOutput(allow_null=True, help_text="The online table that plays (or played) it.")
+    real_cards = serializers.CharField(
+        allow_null=True, help_text="The code of the real-cards table that plays (or played) it."
+    )
     results = HalcyonSeatOutput(many=True)
 
 
@@ -165,6 +182,7 @@ class TournamentOutput(serializers.Serializer):
     places = TournamentPlaceOutput(many=True)
     waiting = serializers.ListField(child=serializers.IntegerField())
     online_tables = TournamentOnlineTableOutput(many=True, help_text="The tables played online now.")
+    real_cards_tables = TournamentRealTableOutput(many=True, help_text="The tables played on real cards now.")
     online_moves = OnlineMovesOutput(help_text="Balancing moves between online tables: to make, and made.")
     halcyon_rounds = HalcyonRoundOutput(many=True, help_text="Halcyon: each round's tables and results.")
     rounding_rule = serializers.CharField()
@@ -203,6 +221,9 @@ class TournamentActionInput(serializers.Serializer):
         max_value=10**9,
         help_text="rebuy at a physical table: the chips the player has there now (an online table knows them); "
         "a re-buy needs them at or below the tournament's `rebuy_at_or_below`.",
+    )
+    has_dice = serializers.BooleanField(
+        required=False, help_text="open_real_cards: the table has its own dice (default true; false: the site rolls)."
     )
     replay = serializers.JSONField(required=False, help_text="Halcyon: the table's game, sabacc-replay/1.")
     results = HalcyonEnteredSeatInput(
@@ -264,6 +285,9 @@ def _detail(tournament) -> dict[str, Any]:
         "waiting": [r.player_id for r in rows if r.status == RegistrationStatus.WAITING],
         "online_tables": [
             {"table": number, **online} for number, online in sorted(selectors.online_tables(tournament).items())
+        ],
+        "real_cards_tables": [
+            {"table": number, **real} for number, real in sorted(selectors.realcards_tables(tournament).items())
         ],
         "online_moves": selectors.online_moves(tournament, rows),
         "halcyon_rounds": selectors.halcyon_rounds(tournament, rows),

@@ -25,6 +25,7 @@ class SeatResult:
 
 HALCYON_VARIANT = "coruscant_shift"  # the Halcyon preset is Coruscant Shift's (seed 002)
 OPENED = "tournament_halcyon_online_open"  # the audit action of a Halcyon table opened online
+OPENED_REAL = "tournament_realcards_open"  # the audit of a tournament table opened on real cards
 
 
 def _key(result: SeatResult) -> tuple[int, int]:

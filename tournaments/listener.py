@@ -1,11 +1,11 @@
-"""The tournament app's `games.hooks.TournamentListener`: what games' online tables report to tournaments and
-ask of them. Reports run after the table's commit and are recorded by a task."""
+"""The tournament app's `games.hooks.TournamentListener`: what games' online and real-cards tables report to
+tournaments and ask of them. Reports run after the table's commit and are recorded by a task."""
 
 from typing import Any
 
 from config.inputs import Actor
 from tournaments.models import Tournament
-from tournaments.selectors import rebuy_offer
+from tournaments.selectors import level_now, rebuy_offer
 from tournaments.services.online import move_wanted, player_rebuy, rebuys_open_at
 from tournaments.services.results import place_rows
 
@@ -36,3 +36,16 @@ class TournamentTables:
     def place_rows(self, *, event_id: int) -> list[dict[str, Any]] | None:
         tournament = Tournament.objects.filter(event_id=event_id, completed_at__isnull=False).first()
         return place_rows(tournament) if tournament is not None else None
+
+    def level_now(self, *, event_id: int) -> dict[str, int] | None:
+        return level_now(event_id)
+
+    def realcards_players_out(self, *, event_id: int, table_id: int, hand: int, busts: list[dict[str, Any]]) -> None:
+        from tournaments import tasks
+
+        tasks.realcards_busts.delay(event_id=event_id, table_id=table_id, hand=hand, busts=busts)
+
+    def realcards_table_finished(self, *, event_id: int, table_id: int, tournament_table: int) -> None:
+        from tournaments import tasks
+
+        tasks.realcards_table.delay(event_id=event_id, table_id=table_id, tournament_table=tournament_table)

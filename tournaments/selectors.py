@@ -18,7 +18,7 @@ from league import selectors as league_selectors
 from league import services as league_services
 from league.models import LedgerEntry, LedgerKind
 from tournaments import clock, halcyon, payouts, seating, structures
-from tournaments.halcyon import HALCYON_VARIANT, OPENED
+from tournaments.halcyon import HALCYON_VARIANT, OPENED, OPENED_REAL
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 
 # Derived state, read by pages, the API and the services alike (services import these; never the reverse).
@@ -147,16 +147,48 @@ def halcyon_forced_bets() -> str:
     return f"ante {options['ante']} · pay {options['stay_cost']} to stay (Halcyon)"
 
 
-def player_stacks(tournament: Tournament) -> dict[int, int]:
-    """The stack of each player playing at one of the tournament's online tables now, by player id (stacks
-    are public; players at physical tables are not known)."""
-    from games.online.selectors import known_stacks
+def known_stacks(event_id: int) -> dict[int, dict[str, Any]]:
+    """Each player's stack as the tournament knows it, by player id: from the tables played online
+    (`games.online.selectors.known_stacks`) and on real cards (`games.tabletop.tournament.known_stacks`), each row
+    with `stack`, `table` and `active`. Where a player has rows of both, the table they play at now wins, else
+    their real-cards table's (a physical table follows the online ones in a night: they are opened last)."""
+    from games.online.selectors import known_stacks as online_stacks
+    from games.tabletop.tournament import known_stacks as real_stacks
 
-    return {
-        player_id: row["stack"]
-        for player_id, row in known_stacks(event_id=tournament.event_id).items()
-        if row["active"]
-    }
+    online, real = online_stacks(event_id=event_id), real_stacks(event_id=event_id)
+    merged = {**online, **real}
+    for player_id, row in online.items():
+        if row["active"] and not real.get(player_id, {}).get("active"):
+            merged[player_id] = row
+    return merged
+
+
+def player_stacks(tournament: Tournament) -> dict[int, int]:
+    """The stack of each player playing at one of the tournament's online or real-cards tables now, by player id
+    (stacks are public; players at physical tables played without the site are not known)."""
+    return {player_id: row["stack"] for player_id, row in known_stacks(tournament.event_id).items() if row["active"]}
+
+
+def level_now(event_id: int, *, now: datetime | None = None) -> dict[str, int] | None:
+    """The forced bets a tournament's table plays its next hand at (`games.hooks.tournament_level_now`): the
+    clock's level in force, during a break the level after it, the first level before the clock starts (as an
+    online table opened then); None after the tournament, and at a Halcyon tournament (its tables play their
+    preset's forced bets)."""
+    tournament = Tournament.objects.filter(event_id=event_id).first()
+    if tournament is None or tournament.format == Format.HALCYON:
+        return None
+    if tournament.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
+        return None
+    state = tournament_clock(tournament, now=now or timezone.now())
+    level = playing_level(structures.structure_from_json(tournament.structure), state.level_index if state else 0)
+    return {"ante": level.ante, "small_blind": level.small_blind, "big_blind": level.big_blind}
+
+
+def playing_level(levels: list[structures.Level], index: int) -> structures.Level:
+    """The level a table plays at `index`: during a break, the level after it (the last one at the end)."""
+    after = [level for level in levels[index:] if not level.is_break]
+    before = [level for level in levels[:index] if not level.is_break]
+    return after[0] if after else before[-1]
 
 
 def chip_counts(stacks: dict[int, int], still_in: dict[int, str]) -> dict[str, Any]:
@@ -166,7 +198,7 @@ def chip_counts(stacks: dict[int, int], still_in: dict[int, str]) -> dict[str, A
     unknown = len(still_in) - len(known)
     leader = max(known.items(), key=lambda item: (item[1], -item[0])) if known else None
     if not known:
-        note = "no stack is known yet: no table is played online" if still_in else ""
+        note = "no stack is known yet: no table is played online or on real cards" if still_in else ""
     elif unknown:
         note = f"from {len(known)} known stacks; {unknown} at physical tables not counted"
     else:
@@ -278,6 +310,13 @@ def online_tables(tournament: Tournament) -> dict[int, dict[str, Any]]:
     return {row["tournament_table"]: {"id": row["pk"], "status": row["status"]} for row in rows}
 
 
+def realcards_tables(tournament: Tournament) -> dict[int, dict[str, Any]]:
+    """The real-cards table playing each tournament table now (open or playing), by table number."""
+    from games.tabletop.tournament import tables_in_play
+
+    return tables_in_play(event_id=tournament.event_id)
+
+
 def online_moves(tournament: Tournament, registrations: list[Registration]) -> dict[str, list[dict[str, Any]]]:
     """Balancing moves between online tables: `to_make` (a player seated by the tournament at a table played
     online while still sitting at another online table), `waiting` (asked for, waiting for a hand to end:
@@ -379,18 +418,21 @@ def halcyon_rounds(tournament: Tournament, registrations: list[Registration]) ->
         return []
     names = {r.player_id: r.player.display_name for r in registrations}
     opened: dict[tuple[int, int], int] = {}
+    real: dict[tuple[int, int], str] = {}
     sources: dict[tuple[int, int], str] = {}
     for action, data in (
         AuditEntry.objects.filter(
             object_type=Tournament._meta.label,
             object_id=str(tournament.pk),
-            action__in=(OPENED, "tournament_halcyon_table"),
+            action__in=(OPENED, OPENED_REAL, "tournament_halcyon_table"),
         )
         .order_by("pk")
         .values_list("action", "data")
     ):
         if action == OPENED:
             opened[(data["round"], data["table"])] = data["online_table"]
+        elif action == OPENED_REAL:
+            real[(data["round"], data["table"])] = data["code"]
         else:
             sources[(data["round"], data["table"])] = data.get("source") or "replay"
     statuses = dict(OnlineTable.objects.filter(pk__in=opened.values()).values_list("pk", "status"))
@@ -415,6 +457,7 @@ def halcyon_rounds(tournament: Tournament, registrations: list[Registration]) ->
                     "recorded": bool(seats),
                     "source": sources.get((number, table)) if seats else None,
                     "online": {"id": online, "status": statuses.get(online, "")} if online else None,
+                    "real_cards": real.get((number, table)),  # the code of its real-cards table, if played so
                     "results": sorted(
                         (
                             {

@@ -9,6 +9,7 @@ from config.errors import ApplicationError
 from tournaments.services import clock as clock_services
 from tournaments.services import halcyon as halcyon_services
 from tournaments.services import online as online_services
+from tournaments.services import realcards as realcards_services
 
 
 @shared_task(name="tournaments.clock_tick")
@@ -40,4 +41,24 @@ def halcyon_online_table(event_id: int, table_id: int, tournament_table: int) ->
         return halcyon_services.tournament_halcyon_online_result(table_id=table_id) is not None
     except ApplicationError as exc:
         logger.warning("Halcyon online table %s (table %s) not recorded: %s", table_id, tournament_table, exc.message)
+        return False
+
+
+@shared_task(name="tournaments.realcards_busts", autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+def realcards_busts(event_id: int, table_id: int, hand: int, busts: list[dict]) -> int:
+    """Eliminations a real-cards table reported after a hand; the number recorded (a repeat records none)."""
+    return len(
+        realcards_services.tournament_realcards_busts(event_id=event_id, table_id=table_id, hand=hand, busts=busts)
+    )
+
+
+@shared_task(name="tournaments.realcards_table", autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+def realcards_table(event_id: int, table_id: int, tournament_table: int) -> bool:
+    """A finished real-cards table of a Halcyon round: record its game's result (True), once; a repeat records
+    nothing. A result the round refuses is logged, not retried: the organiser sees the table unrecorded and enters
+    it."""
+    try:
+        return realcards_services.tournament_realcards_result(table_id=table_id) is not None
+    except ApplicationError as exc:
+        logger.warning("Real-cards table %s (table %s) not recorded: %s", table_id, tournament_table, exc.message)
         return False

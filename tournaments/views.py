@@ -92,6 +92,10 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "tables": tables,
         "mine": mine,
         "my_table": my_table,
+        # A seated player's table played on real cards: they act at their own seat on their phone.
+        "my_real": selectors.realcards_tables(tournament).get(mine.table_number)
+        if mine and mine.table_number
+        else None,
         "table_mates": [seat for seat in my_table["seats"] if seat.pk != mine.pk] if my_table and mine else [],
         "seed": selectors.public_seed(tournament),
         "halcyon_rounds": selectors.halcyon_rounds(tournament, registrations),
@@ -209,9 +213,11 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
     registrations = context["registrations"]
     league = tournament.event.season.league
     online = selectors.online_tables(tournament)
+    real = selectors.realcards_tables(tournament)
     recorded = set(tournament.rounds[-1]) if tournament.format == Format.HALCYON and tournament.rounds else set()
     for table in context["tables"]:
         table["online"] = online.get(table["number"])
+        table["real"] = real.get(table["number"])  # played on real cards: the site keeps its chips
         table["recorded"] = str(table["number"]) in recorded  # Halcyon: this round's game is in
         # Halcyon: the form entering a physical table's result by hand (one row per seated player).
         table["entry"] = [

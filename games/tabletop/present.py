@@ -169,6 +169,13 @@ def public_view(game: RealCardsGame) -> dict:
     }
 
 
+def _levels(game: RealCardsGame) -> dict:
+    """The forced bets of the hand in play (or of the next hand: a tournament's new level shows once dealt)."""
+    hand = game.game.hand
+    levels = hand.levels if hand is not None and not hand.is_complete else game.game.levels
+    return {"ante": levels.ante, "small_blind": levels.small_blind, "big_blind": levels.big_blind}
+
+
 def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
     """The table as this viewer sees it: public for all, with the buttons of the steps this viewer may take."""
     seats = list(table.seats.all())
@@ -181,6 +188,7 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
         "rules": words.rules_title(table.variant, table.preset),
         "starting_credits": table.starting_credits,
         "has_dice": table.has_dice,
+        "tournament_table": table.tournament_table,  # a tournament's physical table: its chips are the tournament's
         "host": host,
         "you": mine.number if mine is not None else None,
         # A league player seated without an account is no guest: only a casual table seats guests.
@@ -294,6 +302,7 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
             "log": _log(table, names),
             "can_undo": host and bool(table.steps) and table.status == RealTableStatus.PLAYING,
             "total_credits": game.game.total_credits(),
+            "levels": _levels(game),
         }
     )
     if table.status == RealTableStatus.FINISHED:

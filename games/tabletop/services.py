@@ -19,7 +19,7 @@ from games.engine.errors import EngineError
 from games.engine.realcards.due import due
 from games.engine.realcards.game import RealCardsGame
 from games.services.checks import checked_preset
-from games.tabletop import landing, league_seats
+from games.tabletop import landing, league_seats, tournament_hands
 from games.tabletop.models import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -400,22 +400,30 @@ def realtable_step(
         )
     if step.get("step") == "dice" and not table.has_dice and step.get("by") != "site":
         raise ApplicationError('This table plays without dice: the site rolls ({"step": "dice", "by": "site"}).')
+    first, was_open = len(game.steps), tournament_hands.hand_open(game)
     try:
+        for level in tournament_hands.steps_before(table, game, step):  # a tournament's table: the clock's level
+            game.step(level)
         game.step(copy.deepcopy(step))
     except EngineError as exc:
         raise _user_error(exc) from None
-    saved = game.steps[-1]  # as the engine keeps it (a site roll carries its dice)
+    saved = game.steps[first:]  # as the engine keeps them (a site roll carries its dice)
     over = game.game.over
+    at, by = timezone.now().isoformat(), _who(actor, mine, host)
     changes = [
         *table.changes,
-        {"did": saved, "by": _who(actor, mine, host), "at": timezone.now().isoformat(), "version": table.version + 1},
+        *(
+            {"did": did, "by": "the clock" if did is not saved[-1] else by, "at": at, "version": table.version + 1}
+            for did in saved
+        ),
     ]
-    fields: dict[str, Any] = {"steps": [*table.steps, saved], "changes": changes}
+    fields: dict[str, Any] = {"steps": [*table.steps, *saved], "changes": changes}
     if over:
         fields["status"] = RealTableStatus.FINISHED
     _bump(table, "step", **fields)
     if over:
         landing.land(table, game)
+    tournament_hands.tell_after(table, game, was_open=was_open)
     return table
 
 

@@ -26,6 +26,11 @@ from tournaments.services.online import (
     tournament_online_moves,
     tournament_online_table_open,
 )
+from tournaments.services.realcards import (
+    tournament_realcards_busts,
+    tournament_realcards_open,
+    tournament_realcards_result,
+)
 from tournaments.services.rebuys import tournament_rebuy
 from tournaments.services.registration import (
     check_structure,
@@ -76,6 +81,9 @@ __all__ = [
     "tournament_online_table_open",
     "tournament_payouts_set",
     "tournament_publish_seed",
+    "tournament_realcards_busts",
+    "tournament_realcards_open",
+    "tournament_realcards_result",
     "tournament_rebuy",
     "tournament_register",
     "tournament_structure_set",

@@ -23,6 +23,7 @@ from config.errors import ApplicationError, ConflictError
 from config.inputs import Actor, is_digits
 from games.online import services as online_services
 from games.online.models import OnlineTable, TableStatus
+from games.tabletop import tournament as realcards_tables
 from league.models import AuditEntry, Player
 from tournaments import halcyon
 from tournaments.errors import TournamentLogicError
@@ -113,12 +114,23 @@ def _playing_online(tournament: Tournament, table_number: int) -> OnlineTable | 
 
 
 def _check_not_online(tournament: Tournament, table_number: int) -> None:
-    """A table being played online has its game recorded when it ends: entering one for it is refused."""
+    """A table being played online or on real cards has its game recorded when it ends: entering one for it is
+    refused."""
     playing = _playing_online(tournament, table_number)
     if playing is not None:
         raise ConflictError(
             f"Table {table_number} is being played online (online table {playing.pk}); its game is recorded "
             "when it ends."
+        )
+    _check_not_real_cards(tournament, table_number)
+
+
+def _check_not_real_cards(tournament: Tournament, table_number: int) -> None:
+    real = realcards_tables.table_in_play(event_id=tournament.event_id, number=table_number)
+    if real is not None:
+        raise ConflictError(
+            f"Table {table_number} is being played on real cards (table {real.code}); its game is recorded when it "
+            "ends."
         )
 
 
@@ -208,6 +220,7 @@ def _record(
     players: dict[str, int] | None = None,
     online_table: int | None = None,
     entered: Any = None,
+    real_table: int | None = None,
 ) -> dict:
     """The one path a table's game takes into its round (replay upload, online table and results entered by
     hand alike), under the tournament's lock: the engine replays a game and its players and dealers are checked,
@@ -248,8 +261,15 @@ def _record(
         action="tournament_halcyon_table",
         data={
             **outcome,
-            "source": "online" if online_table else "entered" if entered is not None else "replay",
+            "source": "online"
+            if online_table
+            else "real_cards"
+            if real_table
+            else "entered"
+            if entered is not None
+            else "replay",
             "online_table": online_table,
+            **({"real_table": real_table} if real_table else {}),
         },
     )
     return outcome
@@ -310,6 +330,7 @@ def tournament_halcyon_online_open(
         raise ConflictError(
             f"Table {table_number} already has an online table ({playing.pk}); its game is recorded when it ends."
         )
+    _check_not_real_cards(tournament, table_number)
     try:
         options = resolve_options(HALCYON_VARIANT, "halcyon", {"starting_stack": tournament.starting_stack})
     except EngineError as exc:

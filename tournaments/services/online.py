@@ -17,6 +17,7 @@ from config.inputs import Actor
 from games.engine.variant import get_variant
 from games.online import selectors as online_selectors
 from games.online import services as online_services
+from games.tabletop import tournament as realcards_tables
 from league import services as league_services
 from league.models import AuditEntry, Player
 from league.services import audit
@@ -33,7 +34,13 @@ from tournaments.services.rebuys import tournament_rebuy
 @retry_on_conflict
 @transaction.atomic
 def tournament_online_busts(
-    *, event_id: int, table_id: int, hand: int, busts: list[dict[str, Any]], now: datetime | None = None
+    *,
+    event_id: int,
+    table_id: int | str,
+    hand: int,
+    busts: list[dict[str, Any]],
+    now: datetime | None = None,
+    source: str = "online",
 ) -> list[int]:
     """Record the eliminations an online table reported after `hand`; returns the registrations eliminated.
 
@@ -42,7 +49,8 @@ def tournament_online_busts(
     goes out first, in the worse place). While a re-buy tournament's re-buy period is open, a player who may
     still re-buy is not eliminated: the bust is noted (`tournament_bust_deferred`) and, if they have not
     re-bought when the period ends, they are eliminated then (`rebuy_period_sweep`), by the clock task or the
-    next report, whichever comes first.
+    next report, whichever comes first. A real-cards table reports the same way (`source` "real_cards", its
+    `table_id` "real:<id>", kept apart from the online tables' ids).
     """
     now = now or timezone.now()
     tournament = Tournament.objects.filter(event_id=event_id).first()
@@ -92,7 +100,7 @@ def tournament_online_busts(
             tournament=tournament,
             registration=registration,
             eliminated_by=_knocked_out_by(tournament, bust.get("knocked_out_by"), player_id),
-            data={"table": table_id, "hand": hand, "source": "online"},
+            data={"table": table_id, "hand": hand, "source": source},
         )
         eliminated.append(registration.pk)
     if not period:
@@ -114,14 +122,15 @@ def _knocked_out_by(tournament: Tournament, winner: int | None, player_id: int) 
 
 def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
     """After a re-buy tournament's re-buy period (under the tournament's lock): every player still out of chips
-    at an online table, with no re-buy on its way, is eliminated, the earliest bust first (the worse place; the
+    at an online table (or at a real-cards table, even one that has ended), with no re-buy on its way, is
+    eliminated, the earliest bust first (the worse place; the
     same hand by the stack it started with), knocked out by the winner of the pot they lost; then the tables
     left with one player holding chips end. Safe to run again: it finds nobody the second time."""
     if tournament.format != Format.REBUY or tournament.status != TournamentStatus.RUNNING:
         return []
     if _registration_open(tournament, now):
         return []
-    known = online_selectors.known_stacks(event_id=tournament.event_id)
+    known = selectors.known_stacks(tournament.event_id)
     coming = online_selectors.rebuys_on_the_way(event_id=tournament.event_id)
     out = [
         registration
@@ -130,7 +139,9 @@ def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
         .filter(tournament=tournament, status=RegistrationStatus.REGISTERED)
         .order_by("pk")
         if (row := known.get(registration.player_id)) is not None
-        and row["active"]
+        # A real-cards table ends when one player holds its chips (it waits for no re-buy): its busted players are
+        # out of chips there even once it has ended, unless a later table knows them (that row is the one read).
+        and (row["active"] or "real_table" in row)
         and row["stack"] <= 0
         and registration.player_id not in coming
     ]
@@ -182,11 +193,14 @@ def player_rebuy(*, actor: Actor, event_id: int, player_id: int) -> None:
     tournament_rebuy(actor=actor, tournament=tournament, player=Player.objects.get(pk=player_id), kind="rebuy")
 
 
-def _playing_level(levels: list[structures.Level], index: int) -> structures.Level:
-    """The level a table plays at `index`: during a break, the level after it (the last one at the end)."""
-    after = [level for level in levels[index:] if not level.is_break]
-    before = [level for level in levels[:index] if not level.is_break]
-    return after[0] if after else before[-1]
+_playing_level = selectors.playing_level
+
+
+def table_where(row: dict[str, Any]) -> str:
+    """Where a known stack sits, in words: "online table 2" or "real-cards table 2 (ABC234)"."""
+    if "real_table" in row:
+        return f"real-cards table {row['table']} ({row['real_table']})"
+    return f"online table {row['table']}"
 
 
 @retry_on_conflict
@@ -228,22 +242,24 @@ def tournament_online_table_open(
         )
     if online_selectors.tournament_table_in_play(event_id=tournament.event_id, number=table_number):
         raise ConflictError(f"Table {table_number} already has an online table; finish it before opening another.")
-    known = online_selectors.known_stacks(event_id=tournament.event_id)
+    if realcards_tables.table_in_play(event_id=tournament.event_id, number=table_number) is not None:
+        raise ConflictError(f"Table {table_number} is being played on real cards; finish it before opening it online.")
+    known = selectors.known_stacks(tournament.event_id)
     stacks = []
     for registration in seated:
         row = known.get(registration.player_id)
         if row is None:
             stacks.append(tournament.starting_stack)
             continue
-        name = registration.player.display_name
+        name, where = registration.player.display_name, table_where(row)
         if row["active"]:
             raise ConflictError(
-                f"{name} is still playing at online table {row['table']}; move them between hands, or finish "
+                f"{name} is still playing at {where}; move them between hands, or finish "
                 f"that table, before opening table {table_number}."
             )
         if row["stack"] <= 0:
             raise ConflictError(
-                f"{name} has no chips left (out at online table {row['table']}); record their elimination or "
+                f"{name} has no chips left (out at {where}); record their elimination or "
                 "re-buy before opening this table."
             )
         stacks.append(row["stack"])

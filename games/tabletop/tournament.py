@@ -1,0 +1,173 @@
+"""A tournament's physical table played with real cards (docs/tabletop.md, "Tournament tables"): opened for its
+seated players by the tournament's control room, and the stacks the tournament reads from it.
+
+The tournament app calls these (games never imports tournaments); what the table tells the tournament while it
+plays is in `tournament_hands.py`.
+"""
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+
+from config.errors import ApplicationError, ConflictError
+from games.engine.errors import EngineError
+from games.engine.realcards.game import RealCardsGame
+from games.services.checks import checked_preset
+from games.tabletop import services
+from games.tabletop.models import MAX_SEATS, MIN_SEATS, RealSeat, RealTable, RealTableStatus
+from games.tabletop.tournament_hands import live_stacks
+from league.models import Event, Player
+from league.services import audit
+
+IN_PLAY = (RealTableStatus.OPEN, RealTableStatus.PLAYING)
+
+
+@transaction.atomic
+def realtable_open_seated(
+    *,
+    actor: Any,
+    event: Event,
+    tournament_table: int,
+    players: list[Player],
+    stacks: list[int],
+    variant: str,
+    preset: str,
+    options: dict,
+    has_dice: bool = True,
+) -> RealTable:
+    """Open and start a tournament table's real-cards table: its players seated in order (seat 1 deals first),
+    each with their own stack, the rules checked by the engine; the actor (the tournament's organiser, checked by
+    the caller) hosts it. Joining and leaving are the tournament's: the seats are fixed from the start."""
+    if not MIN_SEATS <= len(players) <= MAX_SEATS:
+        raise ConflictError(
+            f"A real-cards table seats {MIN_SEATS} to {MAX_SEATS} players; this table has {len(players)}."
+        )
+    if len(stacks) != len(players) or any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in stacks):
+        raise ApplicationError(f"Give one stack of at least 1 chip per player; got {stacks!r}.")
+    if not isinstance(has_dice, bool):
+        raise ApplicationError("has_dice is true or false.", extra={"field": "has_dice"})
+    preset = checked_preset(variant, preset)
+    names: list[str] = []
+    for player in players:
+        name = player.display_name[:40]
+        names.append(name if name not in names else f"{name[:34]} ({player.pk})"[:40])
+    setup = {
+        "variant": variant,
+        "preset": preset,
+        "options": dict(options),
+        "players": [[name, stack] for name, stack in zip(names, stacks, strict=True)],
+        "dealer": 0,
+    }
+    master = f"{secrets.randbits(128):032x}"
+    try:
+        RealCardsGame(setup, master=master)
+    except (EngineError, KeyError, TypeError, ValueError) as exc:
+        raise ApplicationError(
+            f"These rules do not make a real-cards game: {exc}", extra={"field": "options"}
+        ) from None
+    table = RealTable.objects.create(
+        code=services._new_code(),
+        host=actor,
+        variant=variant,
+        preset=preset,
+        options=dict(options),
+        starting_credits=max(stacks),
+        has_dice=has_dice,
+        master=master,
+        event=event,
+        tournament_table=tournament_table,
+        setup=setup,
+        status=RealTableStatus.PLAYING,
+    )
+    taken: set[int] = set()
+    for number, (player, name) in enumerate(zip(players, names, strict=True)):
+        user = player.user_id if player.user_id and player.user_id not in taken else None
+        taken.add(user or 0)
+        RealSeat.objects.create(table=table, number=number, name=name, user_id=user, player=player)
+    audit(
+        actor=actor,
+        action="real_table.open",
+        obj=table,
+        league=event.season.league,
+        data={"variant": variant, "preset": preset, "tournament_table": tournament_table, "stacks": stacks},
+    )
+    services._announce(table, "opened")
+    return table
+
+
+def table_in_play(*, event_id: int, number: int) -> RealTable | None:
+    """The real-cards table playing this tournament table now, if there is one."""
+    return RealTable.objects.filter(event_id=event_id, tournament_table=number, status__in=IN_PLAY).first()
+
+
+def tables_in_play(*, event_id: int) -> dict[int, dict[str, Any]]:
+    """Each tournament table played on real cards now: `{"code", "id", "status"}`, by table number."""
+    rows = RealTable.objects.filter(event_id=event_id, tournament_table__isnull=False, status__in=IN_PLAY).values(
+        "pk", "code", "status", "tournament_table"
+    )
+    return {row["tournament_table"]: {"id": row["pk"], "code": row["code"], "status": row["status"]} for row in rows}
+
+
+def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
+    """Each player's stack at the event's real-cards tournament tables, by player id (stacks are public): from the
+    latest such table each sat at, `{"stack", "table", "real_table", "active"}`; a hand in progress counts what the
+    player had when it was dealt. Two queries; a table's game is rebuilt from its steps once per version."""
+    tables = {
+        table.pk: table
+        for table in RealTable.objects.filter(event_id=event_id, tournament_table__isnull=False)
+        .exclude(setup__isnull=True)
+        .order_by("created_at", "pk")
+    }
+    seats: dict[int, list[tuple[int, int]]] = {}
+    for table_id, number, player_id in RealSeat.objects.filter(table_id__in=tables, player__isnull=False).values_list(
+        "table_id", "number", "player_id"
+    ):
+        seats.setdefault(table_id, []).append((number, player_id))
+    known: dict[int, dict[str, Any]] = {}
+    for table_id, table in tables.items():  # in the order opened: a later table's stack replaces an earlier one's
+        if table_id not in seats:
+            continue
+        stacks = _stacks_at(table)
+        for number, player_id in seats[table_id]:
+            known[player_id] = {
+                "stack": stacks[number],
+                "table": table.tournament_table,
+                "real_table": table.code,
+                "active": table.status in IN_PLAY,
+            }
+    return known
+
+
+# A table's live stacks by (table, version): every write moves the version, so an entry is never stale; the clock's
+# pages poll each second and would otherwise rebuild every table's game from its steps each time.
+_STACKS: dict[tuple[int, int], list[int]] = {}
+_STACKS_KEPT = 256
+
+
+def _stacks_at(table: RealTable) -> list[int]:
+    key = (table.pk, table.version)
+    stacks = _STACKS.get(key)
+    if stacks is None:
+        stacks = live_stacks(services.load_game(table))
+        if len(_STACKS) >= _STACKS_KEPT:
+            _STACKS.clear()
+        _STACKS[key] = stacks
+    return list(stacks)
+
+
+def final_seats(table: RealTable) -> list[dict[str, Any]] | None:
+    """A finished game's result per seated player: `{"player", "credits", "out_hand"}` (out_hand: the hand they
+    went out of credits in, or None); None while the game is not over."""
+    game = services.load_game(table)
+    if not game.game.over:
+        return None
+    out = game.game.out_at
+    return [
+        {
+            "player": player_id,
+            "credits": game.game.stacks[number],
+            "out_hand": out.get(number) if game.game.stacks[number] == 0 else None,
+        }
+        for number, player_id in table.seats.values_list("number", "player_id")
+    ]
