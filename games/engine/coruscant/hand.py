@@ -33,6 +33,56 @@ BETTING_PHASES = ("betting_1", "betting_2")
 class Hand(HandBase):
     """The state of one hand. Hidden fields (cards, draw pile, seed) are private and kept out of repr."""
 
+    # Slots, not a `__dict__`: the engine reads these on every decision, and a slot is read without a dict lookup.
+    __slots__ = (
+        "_actions",
+        "_actor",
+        "_big_blind_seat",
+        "_blinds",
+        "_cards",
+        "_chosen_now",
+        "_deck",
+        "_discard",
+        "_draw",
+        "_given_piles",
+        "_legal",
+        "_live",
+        "_log",
+        "_phase_start",
+        "_pots",
+        "_pots_key",
+        "_reshuffles",
+        "_seed",
+        "_selection",
+        "_stacks",
+        "_tie_draws",
+        "_waiting",
+        "acted",
+        "awards",
+        "carry_in",
+        "carry_out",
+        "commitment",
+        "contributions",
+        "dealer",
+        "dice",
+        "folded",
+        "forced",
+        "levels",
+        "names",
+        "number",
+        "odd_credits",
+        "options",
+        "phase",
+        "pools_out",
+        "reshuffled",
+        "returned",
+        "round",
+        "scores",
+        "seats",
+        "structure",
+        "variant",
+    )
+
     def _start(
         self, deck: list[Card], dice: Dice, reshuffles: list[list[Card]] | None, pools: dict[str, int] | None
     ) -> None:
