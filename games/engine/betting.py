@@ -49,18 +49,23 @@ class LegalActions:
         return tuple(self._verb_list())
 
     def _verb_list(self) -> list[str]:
-        """The allowed verbs in the order of VERBS."""
-        return allowed_verbs(
-            (
-                ("select", self.can_select),
-                ("check", self.can_check),
-                ("call", self.can_call),
-                ("bet", self.can_bet),
-                ("raise", self.can_raise),
-                ("fold", self.can_fold),
-                ("allin", self.can_all_in),
-            )
-        )
+        """The allowed verbs in the order of VERBS (asked on every decision: flag by flag, no tuples built)."""
+        verbs = []
+        if self.can_select:
+            verbs.append("select")
+        if self.can_check:
+            verbs.append("check")
+        if self.can_call:
+            verbs.append("call")
+        if self.can_bet:
+            verbs.append("bet")
+        if self.can_raise:
+            verbs.append("raise")
+        if self.can_fold:
+            verbs.append("fold")
+        if self.can_all_in:
+            verbs.append("allin")
+        return verbs
 
     def to_dict(self) -> dict:
         data = {"seat": self.seat, "phase": self.phase, "verbs": self._verb_list()}

@@ -20,6 +20,17 @@ from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, seeded
 from games.engine.variant import VariantHand as Hand
 from games.engine.variant import default_variant, get_variant
 
+# Each options class at its defaults, made once: a new `Game` starts with them (frozen, so one can be shared) until
+# `new` or `from_json` sets its own, and the benches make a new game for nearly every hand.
+_DEFAULT_OPTIONS: dict[type, Any] = {}
+
+
+def _default_options(options_class: type) -> Any:
+    options = _DEFAULT_OPTIONS.get(options_class)
+    if options is None:
+        options = _DEFAULT_OPTIONS[options_class] = options_class()
+    return options
+
 
 class Game(BetweenHands):
     """One game at one table. Build it with `Game.new()` or `Game.from_json()`."""
@@ -63,7 +74,7 @@ class Game(BetweenHands):
 
     def __init__(self) -> None:
         self.variant = default_variant()
-        self.options: Any = self.variant.options_class()
+        self.options: Any = _default_options(self.variant.options_class)
         self.preset: str | None = None
         self.names: list[str] = []
         self.starting_names: list[str] = []

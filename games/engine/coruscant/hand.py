@@ -22,7 +22,7 @@ from games.engine.errors import (
 from games.engine.forced import post_forced
 from games.engine.hand_base import HandBase
 from games.engine.pots import Pot
-from games.engine.records import Record, card_record
+from games.engine.records import Record, card_record, new_record
 from games.engine.shuffle import reshuffle_rng
 from games.engine.ties import best, draw_off, split
 
@@ -32,6 +32,56 @@ BETTING_PHASES = ("betting_1", "betting_2")
 
 class Hand(HandBase):
     """The state of one hand. Hidden fields (cards, draw pile, seed) are private and kept out of repr."""
+
+    # Slots, not a `__dict__`: the engine reads these on every decision, and a slot is read without a dict lookup.
+    __slots__ = (
+        "_actions",
+        "_actor",
+        "_big_blind_seat",
+        "_blinds",
+        "_cards",
+        "_chosen_now",
+        "_deck",
+        "_discard",
+        "_draw",
+        "_given_piles",
+        "_legal",
+        "_live",
+        "_log",
+        "_phase_start",
+        "_pots",
+        "_pots_key",
+        "_reshuffles",
+        "_seed",
+        "_selection",
+        "_stacks",
+        "_tie_draws",
+        "_waiting",
+        "acted",
+        "awards",
+        "carry_in",
+        "carry_out",
+        "commitment",
+        "contributions",
+        "dealer",
+        "dice",
+        "folded",
+        "forced",
+        "levels",
+        "names",
+        "number",
+        "odd_credits",
+        "options",
+        "phase",
+        "pools_out",
+        "reshuffled",
+        "returned",
+        "round",
+        "scores",
+        "seats",
+        "structure",
+        "variant",
+    )
 
     def _start(
         self, deck: list[Card], dice: Dice, reshuffles: list[list[Card]] | None, pools: dict[str, int] | None
@@ -160,11 +210,11 @@ class Hand(HandBase):
         for seat, amount in posted.antes.items():
             self.contributions[seat] += amount
             self.forced[seat] = self.forced.get(seat, 0) + amount
-            self._log.append(Record("ante", seat, amount))
+            self._log.append(new_record("ante", seat, amount))
         for seat, amount in posted.blinds.items():
             self.contributions[seat] += amount
             self.forced[seat] = self.forced.get(seat, 0) + amount
-            self._log.append(Record("blind", seat, amount))
+            self._log.append(new_record("blind", seat, amount))
         self._blinds = posted.blinds
         self._big_blind_seat = posted.big_blind_seat
         seats, size, log = self.seats, self.variant.hand_size, self._log
@@ -183,7 +233,7 @@ class Hand(HandBase):
                     self._cards[seat].append(card)
                     log.append(card_record("deal", seat, card))
         roller = self.seats[0] if self.options.roller == "left_of_dealer" else self.dealer
-        self._log.append(Record("roll", roller, self.dice.number, note=self.dice.suit))
+        self._log.append(new_record("roll", roller, self.dice.number, note=self.dice.suit))
         self.phase = "select"
         self._open_select_phase()
         self._advance()
@@ -326,7 +376,7 @@ class Hand(HandBase):
     def _pay(self, pot: Pot, winners: list[int], paid: dict[int, int], draws: dict | None) -> None:
         for seat, amount in paid.items():
             self._stacks[seat] += amount
-            self._log.append(Record("award", seat, amount))
+            self._log.append(new_record("award", seat, amount))
         self.awards.append(
             {"amount": pot.amount, "eligible": list(pot.eligible), "winners": winners, "paid": paid, "draws": draws}
         )
@@ -339,7 +389,7 @@ class Hand(HandBase):
         self.carry_in = 0
         self.phase = "complete"
         self.round = None
-        self._log.append(Record("end"))
+        self._log.append(new_record("end"))
 
     def showdown_cards(self) -> dict[int, list[Card]]:
         """Revealed selections, once the hand ended in a showdown (empty after a fold-out)."""
@@ -420,7 +470,7 @@ class Hand(HandBase):
         self._selection[seat].extend(chosen)
         self.acted.add(seat)
         self._chosen_now[seat] = len(chosen)
-        self._log.append(Record("select", seat, len(chosen), tuple(chosen)))
+        self._log.append(new_record("select", seat, len(chosen), tuple(chosen)))
         self._actions.append(self.variant.encode_action(seat, "select", {"cards": chosen}))
         self._advance()
 
@@ -439,7 +489,7 @@ class Hand(HandBase):
     def bet_action(self, seat: int, verb: str, amount: int | None = None) -> None:
         verb, paid = self._checked(seat, verb, amount)
         self._pay_bet(seat, verb, paid)
-        self._log.append(Record(verb, seat, paid))
+        self._log.append(new_record(verb, seat, paid))
         self._actions.append(self.variant.encode_action(seat, verb, {"amount": amount}))
         self._advance()
 
