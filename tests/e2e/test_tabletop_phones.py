@@ -114,7 +114,10 @@ def test_four_phones_play_two_hands_with_a_side_pot_and_an_undo(browser, live_se
         contexts.append(laptop)
         laptop.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
         host = laptop.new_page()
-        screen = laptop.new_page()
+        # The big screen in a browser of its own (a tab behind the host's would be throttled by Chromium).
+        projector = browser.new_context(viewport={"width": 1280, "height": 720})
+        contexts.append(projector)
+        screen = projector.new_page()
         phones = []
         for _ in NAMES:
             context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
