@@ -15,9 +15,10 @@ from games.engine.realcards.due import due
 from games.engine.realcards.explain import explain_hand
 from games.engine.realcards.game import RealCardsGame
 from games.engine.realcards.unknown import NeedCard, NeedDice
+from games.tabletop.cache import shown_game
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.tabletop.permissions import step_owner
-from games.tabletop.services import hand_dealer, load_game
+from games.tabletop.services import hand_dealer
 
 VERB_WORDS = {
     "check": "Check",
@@ -219,7 +220,7 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
     }
     if table.status == RealTableStatus.OPEN or table.setup is None:
         return data
-    game = load_game(table)
+    game = shown_game(table)  # shared with the other readers of this version: only read it
     names = list(game.game.names)  # a player who joined mid-game is in the engine's names, not the setup's
     view = public_view(game)
     hand = view.get("hand") or {}
