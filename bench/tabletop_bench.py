@@ -3,8 +3,8 @@
 The site runs as `make run` serves it: `manage.py runserver` (threaded WSGI, DEBUG on) on the embedded default
 (SQLite, no Redis: an event is delivered in process and each table's stream polls its version in the database
 every 0.25 s, `games.online.stream`), in a process of its own (`bench.tabletop_settings`: the project's settings,
-and its URLs plus the peer's, `bench.tabletop_site`). This process sets the tables up in the same SQLite file (Coruscant Shift, the site rolls),
-then, at once, for each table:
+and its URLs plus the peer's, `bench.tabletop_site`). This process sets the tables up in the same SQLite file
+(Coruscant Shift, the site rolls), then, at once, for each table:
 
 - the host's driver plays the table through the API (`POST /api/tabletop/<code>/step/`, token auth): deal, the
   site's roll, every player's choice (keep two cards, add none, check or call), the winners named instead of the
@@ -86,21 +86,25 @@ class Table:
             return self.changed.wait_for(lambda: len(self.got.get(version, [])) >= self.streams, timeout=timeout)
 
 
-def _setup(args: argparse.Namespace) -> tuple[list[Table], dict[str, list[str]]]:
-    """The tables, started, in the SQLite file; each phone's session cookie."""
+def _migrate() -> None:
     import django
 
     django.setup()
-    from django.contrib.auth import get_user_model
     from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def _setup(args: argparse.Namespace) -> tuple[list[Table], dict[str, list[str]]]:
+    """The tables, started, in the SQLite file; each phone's session cookie."""
+    from django.contrib.auth import get_user_model
+    from django.db import connections
     from django.test import Client
     from rest_framework.authtoken.models import Token
 
     from games.tabletop import services
 
     users = get_user_model().objects
-
-    call_command("migrate", verbosity=0, interactive=False)
     tables, cookies = [], {}
     for number in range(args.tables):
         host = users.create_user(username=f"host{number}")
@@ -122,6 +126,7 @@ def _setup(args: argparse.Namespace) -> tuple[list[Table], dict[str, list[str]]]
         services.realtable_start(actor=host, table=table, dealer=0)
         token = Token.objects.create(user=host)
         tables.append(Table(table.code, token.key, args.phones))
+    connections.close_all()
     return tables, cookies
 
 
@@ -144,6 +149,16 @@ def _listen(port: int, table: Table, path: str, cookie: str, stop: threading.Eve
         return
     finally:
         connection.close()
+
+
+def _first_messages(tables: list[Table], timeout: float) -> None:
+    """Wait until every phone's stream has sent its first message (the table as it is): every stream is open."""
+    deadline = time.monotonic() + timeout
+    for table in tables:
+        with table.changed:
+            table.changed.wait_for(
+                lambda t=table: sum(len(v) for v in t.got.values()) >= t.streams, max(0.0, deadline - time.monotonic())
+            )
 
 
 def _next_step(state: dict) -> dict:
@@ -192,35 +207,26 @@ def _drive(port: int, table: Table, until: float, think: float, rng: random.Rand
     connection.close()
 
 
-def _serve(port: int, database: str) -> subprocess.Popen:
+def _start(port: int, database: str, log) -> subprocess.Popen:
+    """`manage.py runserver` as `make run` starts it (no reloader), its request log to `log`."""
     env = {**os.environ, "DATABASE_URL": database, "DEBUG": "true", "PYTHONWARNINGS": "ignore"}
     env.pop("REDIS_URL", None)
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "manage.py",
-            "runserver",
-            "--noreload",
-            "--settings",
-            "bench.tabletop_settings",
-            f"127.0.0.1:{port}",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    for _ in range(300):
+    command = ["manage.py", "runserver", "--noreload", "--settings", "bench.tabletop_settings", f"127.0.0.1:{port}"]
+    return subprocess.Popen([sys.executable, *command], cwd=ROOT, env=env, stdout=log, stderr=log)
+
+
+def _wait_up(server: subprocess.Popen, port: int, log) -> None:
+    for _ in range(600):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return server
+                return
         except OSError:
             if server.poll() is not None:
-                raise RuntimeError(f"the server stopped: {server.stderr.read()[-2000:]}") from None
+                log.seek(0)
+                raise RuntimeError(f"the server stopped: {log.read()[-2000:]}") from None
             time.sleep(0.1)
     server.kill()
-    raise RuntimeError("the server did not start within 30 s")
+    raise RuntimeError("the server did not start within 60 s")
 
 
 def _report(tables: list[Table], args: argparse.Namespace, seconds: float) -> int:
@@ -264,15 +270,15 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.pop("REDIS_URL", None)
         os.environ["DEBUG"] = "true"
         os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
-        tables, cookies = _setup(args)
-        from django.db import connections
-
-        connections.close_all()
+        _migrate()
         port = _free_port()
-        server = _serve(port, database)
+        log = open(Path(folder) / "server.log", "w+")  # noqa: SIM115 (closed after the server, before the folder)
+        server = _start(port, database, log)  # it starts while this process seats the players
         stop = threading.Event()
         threads, errors = [], []
         try:
+            tables, cookies = _setup(args)
+            _wait_up(server, port, log)
             for table in tables:
                 for cookie in cookies[table.code]:
                     threads.append(
@@ -293,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
             for thread in threads:
                 thread.start()
-            time.sleep(1.0)  # every stream open and past its first message
+            _first_messages(tables, timeout=30)
             start = time.monotonic()
             until = start + args.seconds
             rng = random.Random(25)
@@ -315,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
                 server.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 server.kill()
+            log.close()
         for error in errors:
             print(f"error: {error}")
         code = _report(tables, args, seconds)
