@@ -47,6 +47,9 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--phones", type=int, default=4, help="players (each a phone's stream) per table (2-8)")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the tables play")
     parser.add_argument("--think", type=float, default=0.3, help="mean pause after a step reaches every phone")
+    parser.add_argument(
+        "--hands", type=int, default=8, help="hands each table has played before the bench (its steps rebuilt)"
+    )
     return parser.parse_args(argv)
 
 
@@ -72,6 +75,7 @@ class Table:
         self.got: dict[int, list[float]] = {}  # version -> each phone's receipt time
         self.peer: dict[int, float] = {}
         self.changed = threading.Condition()
+        self.history = 0  # steps the table held before the bench
 
     def receive(self, version: int, at: float, *, peer: bool) -> None:
         with self.changed:
@@ -105,7 +109,7 @@ def _setup(args: argparse.Namespace) -> tuple[list[Table], dict[str, list[str]]]
     from games.tabletop import services
 
     users = get_user_model().objects
-    tables, cookies = [], {}
+    tables, cookies, history = [], {}, []
     for number in range(args.tables):
         host = users.create_user(username=f"host{number}")
         table = services.realtable_open(
@@ -124,10 +128,46 @@ def _setup(args: argparse.Namespace) -> tuple[list[Table], dict[str, list[str]]]
             client.force_login(player)
             cookies[table.code].append(client.cookies["sessionid"].value)
         services.realtable_start(actor=host, table=table, dealer=0)
+        table.refresh_from_db()
+        if args.hands:
+            history = history or _history(table, args.hands)
+            # The evening so far, as if played: the same steps at every table (a site roll keeps its dice).
+            changes = [{"did": step, "by": "bench", "version": table.version + n + 1} for n, step in enumerate(history)]
+            table.steps, table.changes, table.version = history, changes, table.version + len(history)
+            table.save(update_fields=["steps", "changes", "version"])
         token = Token.objects.create(user=host)
         tables.append(Table(table.code, token.key, args.phones))
+        tables[-1].history = len(table.steps)
     connections.close_all()
     return tables, cookies
+
+
+def _history(table, hands: int) -> list[dict]:
+    """`hands` hands played by the engine alone (everyone keeps two cards, adds none, checks or calls; the first
+    seat still in named the winner): the steps a table holds after that much of an evening."""
+    from games.engine.realcards.due import due
+    from games.tabletop.services import load_game
+
+    game = load_game(table)
+    while game.game.hands_played < hands:
+        now = due(game)
+        if now["due"] == "deal":
+            game.step({"step": "deal"})
+        elif now["due"] == "dice":
+            game.step({"step": "dice", "by": "site"})
+        elif now["due"] == "act":
+            seat = now["seats"][0]
+            verbs = now["choices"][seat]["verbs"]
+            if "select" in verbs:
+                game.step(
+                    {"step": "act", "seat": seat, "verb": "select", "count": 0 if now["phase"] == "improve" else 2}
+                )
+            else:
+                game.step({"step": "act", "seat": seat, "verb": "check" if "check" in verbs else "call"})
+        else:
+            pot = (now.get("or_name_winners") or now.get("pots"))[0]
+            game.step({"step": "winners", "pot": pot["pot"], "seats": [pot["eligible"][0]]})
+    return list(game.steps)
 
 
 def _listen(port: int, table: Table, path: str, cookie: str, stop: threading.Event, *, peer: bool) -> None:
@@ -239,12 +279,14 @@ def _report(tables: list[Table], args: argparse.Namespace, seconds: float) -> in
             if version in table.peer:
                 peer_ms.append((table.peer[version] - sent) * 1000)
     steps = sum(len(t.sent) for t in tables)
+    history = tables[0].history
     if not phone_ms or not peer_ms:
         print("No step reached a phone: nothing to measure.")
         return 1
     print(
         f"{args.tables} real-cards tables, {args.phones} phones each ({args.tables * args.phones} streams), "
-        f"{steps} steps in {seconds:.0f} s ({steps / seconds:.1f} per second), on runserver with SQLite, no Redis"
+        f"{steps} steps in {seconds:.0f} s ({steps / seconds:.1f} per second), on runserver with SQLite, no Redis; "
+        f"each table {args.hands} hands ({history} steps) into its evening before"
     )
     for name, samples in (("step POST -> every phone", phone_ms), ("peer: the bare stream, same event", peer_ms)):
         print(
