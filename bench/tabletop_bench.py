@@ -270,7 +270,7 @@ def _wait_up(server: subprocess.Popen, port: int, log) -> None:
 
 
 def _report(tables: list[Table], args: argparse.Namespace, seconds: float) -> int:
-    phone_ms, peer_ms, missed = [], [], 0
+    phone_ms, peer_ms, share_ms, missed = [], [], [], 0
     for table in tables:
         for version, sent in table.sent.items():
             got = table.got.get(version, [])
@@ -278,6 +278,7 @@ def _report(tables: list[Table], args: argparse.Namespace, seconds: float) -> in
             phone_ms += [(at - sent) * 1000 for at in got]
             if version in table.peer:
                 peer_ms.append((table.peer[version] - sent) * 1000)
+                share_ms += [(at - table.peer[version]) * 1000 for at in got]
     steps = sum(len(t.sent) for t in tables)
     history = tables[0].history
     if not phone_ms or not peer_ms:
@@ -292,6 +293,11 @@ def _report(tables: list[Table], args: argparse.Namespace, seconds: float) -> in
         print(
             f"  {name:<36} p50 {statistics.median(samples):7.1f} ms   p95 {_p(samples, 0.95):7.1f} ms   "
             f"max {max(samples):7.1f} ms   ({len(samples)} receipts)"
+        )
+    if share_ms:
+        print(
+            f"  the phones' own share (after the bare stream had the step): p50 {statistics.median(share_ms):.1f} ms, "
+            f"p95 {_p(share_ms, 0.95):.1f} ms"
         )
     if missed:
         print(f"  receipts missing: {missed}")
