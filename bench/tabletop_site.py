@@ -1,7 +1,8 @@
-"""The URLs of the site as `bench.tabletop_bench` serves it: the embedded default (`config.settings.base`: SQLite, no Redis,
-events delivered in process) with one more URL, the peer: `/bench-peer/<code>/events/`, a bare server-sent-events
-stream of a real-cards table that reads nothing and renders nothing. It hears the table's announcement in process
-(`config.events.subscribe_local`: the server that saved the step announces it) and sends the version at once.
+"""The URLs of the site as `bench.tabletop_bench` serves it: the embedded default (`config.settings.base`:
+SQLite, no Redis, events delivered in process) with one more URL, the peer: `/bench-peer/<code>/events/`, a bare
+server-sent-events stream of a real-cards table that reads nothing and renders nothing. It hears the table's
+announcement in process (`config.events.subscribe_local`: the server that saved the step announces it) and sends
+the version at once.
 
 Its settings: `bench.tabletop_settings`."""
 
