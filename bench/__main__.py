@@ -11,6 +11,7 @@ BENCHES = (
     "bench.pages_bench",
     "bench.tables_bench",
     "bench.tournament_bench",
+    "bench.tabletop_bench",
 )
 
 

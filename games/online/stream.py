@@ -8,7 +8,9 @@ How a stream hears of changes:
 - with `REDIS_URL`: Redis pub/sub (`config.events`), so any number of server processes and Celery
   workers behind one address reach every browser;
 - without it (the embedded default): the stream polls the table's version in the database every
-  `POLL_SECONDS`, which also crosses processes (a worker and the server share the SQLite file).
+  `POLL_SECONDS`, which also crosses processes (a worker and the server share the SQLite file); a change saved by
+  the stream's own process (a player's tap on `runserver`) wakes its WSGI streams at once (`config.events`' local
+  subscribers), without waiting for the next poll.
 
 Each message has the table version as its SSE id: a reconnecting browser sends it back
 (`Last-Event-ID`) and gets the current state at once if it missed anything. Streams end after
@@ -31,7 +33,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
 
-from config.events import CHANNEL_PREFIX
+from config.events import CHANNEL_PREFIX, subscribe_local
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +103,9 @@ class _Listener:
 
     def __init__(self, topic: str) -> None:
         self.pubsub = None
+        # A change announced in this process wakes a polling stream at once (the poll still hears other processes).
+        self.woken = threading.Event()
+        self._unsubscribe = subscribe_local(topic, lambda _message: self.woken.set())
         if settings.REDIS_URL:
             import redis
 
@@ -113,7 +118,7 @@ class _Listener:
 
     def _fall_back(self) -> None:
         logger.warning("stream: the event channel is unavailable; polling the database", exc_info=True)
-        self.close()
+        self._close_pubsub()
         self.pubsub = None
 
     def wait(self, timeout: float) -> None:
@@ -123,9 +128,14 @@ class _Listener:
                 return
             except Exception:
                 self._fall_back()
-        time.sleep(min(timeout, POLL_SECONDS))
+        self.woken.wait(min(timeout, POLL_SECONDS))
+        self.woken.clear()  # the read that follows sees whatever woke it
 
     def close(self) -> None:
+        self._unsubscribe()
+        self._close_pubsub()
+
+    def _close_pubsub(self) -> None:
         if self.pubsub is not None:
             with contextlib.suppress(Exception):  # closing a broken connection: nothing to keep
                 self.pubsub.close()

@@ -9,14 +9,16 @@ from collections import Counter
 from typing import Any
 
 from games import words
+from games.engine.between_hands import MAX_SEATS
 from games.engine.dice import GOLD_FACES, SILVER_FACES
 from games.engine.realcards.due import due
 from games.engine.realcards.explain import explain_hand
 from games.engine.realcards.game import RealCardsGame
 from games.engine.realcards.unknown import NeedCard, NeedDice
+from games.tabletop.cache import shown_game
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.tabletop.permissions import step_owner
-from games.tabletop.services import hand_dealer, load_game
+from games.tabletop.services import hand_dealer
 
 VERB_WORDS = {
     "check": "Check",
@@ -39,8 +41,39 @@ def _verb_word(verb: str) -> str:
     return VERB_WORDS.get(verb, verb.replace("_", " ").capitalize())
 
 
+PLAY_VERBS = ("draw", "trade", "stand")
+CALLING_VERBS = ("check", "call", "bet", "raise", "allin")
+
+
+def _play_flags(verb: str, choices: dict) -> list[dict]:
+    """Classic's play turn at a real table: lock and unlock are yes or no (which card is the player's business)."""
+    flags = []
+    if choices.get("unlockable_count"):
+        flags.append({"name": "unlock", "label": "first unlock a card from my interference field"})
+    if choices.get("lockable_count") or (verb != "stand" and "lockable_count" in choices):
+        taken = "the card I take" if verb != "stand" else "a card I hold"
+        flags.append({"name": "lock", "label": f"lock {taken} into my interference field"})
+    return flags
+
+
 def buttons(choices: dict) -> list[dict]:
-    """The legal choices of one seat as the page's buttons: each a verb, its words and what it sends."""
+    """The legal choices of one seat as the page's buttons: each a verb, its words and what it sends (Classic's
+    lock and unlock as boxes on its play buttons; calling the hand as buttons of its own, beside the plain ones)."""
+    rows = _plain_buttons(choices)
+    for row in rows:
+        if row["verb"] in PLAY_VERBS and "lockable_count" in choices:
+            row["flags"] = _play_flags(row["verb"], choices)
+    if choices.get("can_call_hand"):
+        calling = [
+            {**row, "call_hand": True, "label": f"{row['label']} and call the hand"}
+            for row in rows
+            if row["verb"] in CALLING_VERBS
+        ]
+        rows = rows + calling
+    return rows
+
+
+def _plain_buttons(choices: dict) -> list[dict]:
     rows = []
     for verb in choices.get("verbs", []):
         word = _verb_word(verb)
@@ -199,8 +232,8 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
     }
     if table.status == RealTableStatus.OPEN or table.setup is None:
         return data
-    game = load_game(table)
-    names = [p[0] for p in table.setup["players"]]
+    game = shown_game(table)  # shared with the other readers of this version: only read it
+    names = list(game.game.names)  # a player who joined mid-game is in the engine's names, not the setup's
     view = public_view(game)
     hand = view.get("hand") or {}
     now = due(game)
@@ -279,6 +312,8 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
             for seat, slots in shown.items()
             if isinstance(seat, int)
         ]
+    if host and now["due"] in ("deal", "between_hands") and table.status == RealTableStatus.PLAYING:
+        prompt["between"] = between_hands(game)
     results = game.results()
     explained = []
     if results:
@@ -307,4 +342,43 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
     )
     if table.status == RealTableStatus.FINISHED:
         data["seed"] = table.master  # the game is over: anyone may check the site's rolls now
+    return data
+
+
+def between_hands(game: RealCardsGame) -> dict:
+    """What the host may do between hands, as the engine allows it now (the same verify runs again on the step):
+    new levels always; re-buys, add-ons, joining, leaving, closing and paying out only where the rules have them."""
+    engine = game.game
+    options = engine.options
+    levels = engine.levels
+    seated = [(seat, name) for seat, name in enumerate(engine.names) if seat not in engine.left]
+    cash = getattr(options, "end_rule", "") == "never"
+    return {
+        "levels": {
+            "ante": levels.ante,
+            "small_blind": levels.small_blind,
+            "big_blind": levels.big_blind,
+            "min_bet": levels.min_bet,
+            "blinds": bool(engine.variant.has_blinds),
+        },
+        "rebuy": [(s, n) for s, n in seated if engine.stacks[s] == 0] if getattr(options, "rebuys", False) else [],
+        "add_on": [(s, n) for s, n in seated if engine.stacks[s] > 0] if getattr(options, "add_ons", False) else [],
+        "join": cash and len(seated) < MAX_SEATS,
+        "leave": seated if cash else [],
+        "close": engine.can_close_table(),
+        "leftovers": engine.can_pay_leftovers(),
+        "starting": options.starting_stack,
+    }
+
+
+def screen_view(table: RealTable) -> dict:
+    """The big-screen view: only what everyone at the table may see (the view of a spectator with no seat, no
+    buttons, no log of who tapped what); the seed only once the game is over, as on every page."""
+    data = table_view(table, host=False, mine=None)
+    prompt = data.get("prompt") or {}
+    data["prompt"] = {key: prompt[key] for key in ("due", "says", "standings") if key in prompt}
+    if prompt.get("due") == "act":
+        data["prompt"]["seats"] = [{"seat": row["seat"], "name": row["name"]} for row in prompt.get("seats", [])]
+    data.pop("log", None)
+    data["host"] = False
     return data

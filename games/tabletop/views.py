@@ -17,7 +17,7 @@ from games.online import stream
 from games.tabletop import services
 from games.tabletop.models import RealTable
 from games.tabletop.permissions import is_host, seat_of
-from games.tabletop.present import table_view
+from games.tabletop.present import screen_view, table_view
 from games.words import rules_title
 
 SESSION_KEY = "tabletop_guests"  # code -> this browser's guest secret at that table
@@ -106,9 +106,28 @@ def tabletop_fragment(request: HttpRequest, code: str) -> HttpResponse:
     return HttpResponse(fragment_html(request, _table_or_404(code)))
 
 
+def screen_html(table: RealTable) -> str:
+    return render_to_string("tabletop/_screen.html", {"t": screen_view(table)})
+
+
+def tabletop_screen(request: HttpRequest, code: str) -> HttpResponse:
+    """The big screen (a TV or a projector): the table in large type, public information only, for anyone with
+    the code; live on the table's own stream."""
+    table = _table_or_404(code)
+    return render(request, "tabletop/screen.html", {"table": table, "fragment": screen_html(table)})
+
+
+def tabletop_screen_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
+    """The big screen's stream: the table's topic, each change rendered as the screen shows it."""
+    return _event_stream(request, _table_or_404(code), lambda row: screen_html(row))
+
+
 def tabletop_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
     """The live stream of this viewer's table: each change renders the table again for them."""
-    table = _table_or_404(code)
+    return _event_stream(request, _table_or_404(code), lambda row: fragment_html(request, row))
+
+
+def _event_stream(request: HttpRequest, table: RealTable, html) -> StreamingHttpResponse:
     request.user.is_authenticated  # noqa: B018 (resolve the lazy user here, not inside the stream)
     raw = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
     since = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
@@ -121,7 +140,7 @@ def tabletop_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
     def render_now(row: RealTable | None) -> dict:
         if row is None:
             return {"version": None, "html": ""}
-        return {"version": row.version, "html": fragment_html(request, row)}
+        return {"version": row.version, "html": html(row)}
 
     topic = services.table_topic(table.code)
     if isinstance(request, ASGIRequest):
@@ -139,6 +158,14 @@ def _whole(raw: str | None, what: str, field: str, *, signed: bool = False) -> i
     return parse_whole_number(raw, what, field=field, signed=signed)
 
 
+LEVEL_FIELDS = (
+    ("ante", "The ante"),
+    ("small_blind", "The small blind"),
+    ("big_blind", "The big blind"),
+    ("min_bet", "The min bet"),
+)
+
+
 def step_from_form(post) -> dict:
     """A step from the table page's forms (the same dict the API takes)."""
     kind = post.get("step", "")
@@ -152,6 +179,9 @@ def step_from_form(post) -> dict:
                 step[key] = _whole(post.get(key), what, key)
         if post.get("source"):
             step["source"] = post["source"]
+        for key in ("unlock", "lock", "call_hand"):  # Classic's extras: boxes and buttons that send "yes"
+            if post.get(key) == "yes":
+                step[key] = True
     elif kind == "dice":
         if post.get("by") == "site":
             step["by"] = "site"
@@ -164,6 +194,15 @@ def step_from_form(post) -> dict:
         step["cards"] = post.getlist("cards")
     elif kind == "card":
         step["card"] = post.get("card", "")
+    elif kind == "levels":
+        for key, what in LEVEL_FIELDS:
+            if post.get(key) not in (None, ""):
+                step[key] = _whole(post.get(key), what, key)
+    elif kind in ("rebuy", "add_on"):
+        step["amount"] = _whole(post.get("amount"), "The amount", "amount")
+    elif kind == "join":
+        step["name"] = " ".join((post.get("name") or "").split())
+        step["stack"] = _whole(post.get("stack"), "The buy-in", "stack")
     elif kind == "winners":
         pot = post.get("pot", "")
         step["pot"] = "sabacc" if pot == "sabacc" else _whole(pot, "The pot", "pot")

@@ -154,3 +154,12 @@ def test_streams_bench_runs_as_shipped(bench_database):
         env={"DATABASE_URL": bench_database},
     )
     assert "action -> stream viewer" in out and "5xx or failed 0;" in out
+
+
+def test_tabletop_bench_runs_as_shipped():
+    """Real-cards tables on the embedded default (runserver, SQLite, no Redis), in a tiny size: every step reaches
+    every phone (the bench exits 1 otherwise) and both figures and the ratios are printed."""
+    out = run("bench.tabletop_bench", "--tables", "2", "--phones", "3", "--seconds", "4", "--think", "0.1")
+    assert "2 real-cards tables, 3 phones each" in out
+    assert "step POST -> every phone" in out and "peer: the bare stream" in out
+    assert "receipts missing" not in out

@@ -38,6 +38,7 @@ NOT_PAGES = {
     "tournament-clock-events": "a tournament clock's server-sent event stream (the clock panels read it)",
     "tabletop-events": "a real-cards table's server-sent event stream (the table page reads it)",
     "tabletop-history-download": "a JSON download (a real-cards table's sabacc-realcards/1) linked from its history",
+    "tabletop-screen-events": "a real-cards table's big-screen event stream (the big screen reads it)",
     "tournament-structure-preset": "JSON: the levels the structure editor fills its rows with",
 }
 # Routes whose arguments are names from the engine's registry, not objects: the widest page of each (the variant page

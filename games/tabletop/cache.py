@@ -1,0 +1,61 @@
+"""The rebuilt game of a real-cards table, kept per (table, version) in this process for the readers.
+
+Every page, fragment, stream message and API answer of a table shows the game rebuilt from all its steps
+(`services.load_game`); after a step, each phone's stream and the actor's answer ask for the same version at once.
+The first reader rebuilds it (the others of that version wait for it, then share it); a new version (a step, an
+undo, the start, the end: each bumps `version`) is a new key, so nothing stale is ever shown. Only readers use it:
+the services, which change the game, always rebuild their own copy under the table's lock.
+
+Readers only read the shared game (`present.table_view`: `due`, the spectator view, the deck's picture, the
+explanations); `tests/tabletop/test_play_cache.py` checks a cached game shows what a fresh rebuild shows.
+"""
+
+import threading
+from collections import OrderedDict
+
+from games.engine.realcards.game import RealCardsGame
+from games.tabletop.models import RealTable
+from games.tabletop.services import load_game
+
+MAX_TABLES = 256  # tables kept (the newest version of each); the least recently read goes first
+
+_games: "OrderedDict[int, tuple[tuple, RealCardsGame]]" = OrderedDict()
+_building: dict[tuple, threading.Lock] = {}
+_lock = threading.Lock()
+
+
+def _key(table: RealTable) -> tuple:
+    return (table.pk, table.version, len(table.steps or ()), table.master)
+
+
+def shown_game(table: RealTable) -> RealCardsGame:
+    """The table's game at its version, to read (never to change): from this process's cache, or rebuilt once."""
+    key = _key(table)
+    with _lock:
+        kept = _games.get(table.pk)
+        if kept is not None and kept[0] == key:
+            _games.move_to_end(table.pk)
+            return kept[1]
+        building = _building.setdefault(key, threading.Lock())
+    with building:
+        with _lock:
+            kept = _games.get(table.pk)
+            if kept is not None and kept[0] == key:
+                return kept[1]
+        game = load_game(table)
+        with _lock:
+            kept = _games.get(table.pk)
+            if kept is None or kept[0][1] <= key[1]:  # a late reader of an older version keeps the newer one
+                _games[table.pk] = (key, game)
+                _games.move_to_end(table.pk)
+            while len(_games) > MAX_TABLES:
+                _games.popitem(last=False)
+            _building.pop(key, None)
+    return game
+
+
+def forget() -> None:
+    """Empty the cache (tests)."""
+    with _lock:
+        _games.clear()
+        _building.clear()

@@ -1,0 +1,140 @@
+"""The host's between-hands forms at a real-cards table: only the steps the rules have, the engine's checks on
+each, clear refusals (400/403/409) that write nothing."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.tabletop import services
+from tests.tabletop.helpers import current_due, started_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _step(client: Client, table, data: dict):
+    return client.post(reverse("tabletop-do", args=[table.code, "step"]), data, HTTP_HX_REQUEST="true")
+
+
+def _fragment(client: Client, table) -> str:
+    return client.get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+
+
+def _unchanged(table, before) -> bool:
+    table.refresh_from_db()
+    return (table.version, table.steps) == before
+
+
+def test_the_host_sees_only_the_steps_the_rules_have():
+    table, host, ann, _ = started_table(preset="casino")
+    page = _fragment(_client(host), table)
+    for words in ("Set the levels", "Add on", "Seat them", "They leave", "Close the table"):
+        assert words in page, words
+    assert "Re-buy" not in page  # nobody is out of credits
+    assert "Between hands" not in _fragment(_client(ann), table)
+    # A tournament-like game that ends by itself: no joining, leaving, closing, re-buys or add-ons.
+    other, other_host, _, _ = started_table(preset="cantina")
+    page = _fragment(_client(other_host), other)
+    assert "Set the levels" in page
+    for words in ("Add on", "Seat them", "They leave", "Close the table", "Re-buy"):
+        assert words not in page, words
+
+
+def test_levels_add_ons_and_a_player_joining_from_the_forms():
+    table, host, _, _ = started_table(preset="casino")
+    client = _client(host)
+    assert _step(client, table, {"step": "add_on", "seat": "1", "amount": "50"}).status_code == 200
+    assert (
+        _step(client, table, {"step": "levels", "ante": "20", "small_blind": "0", "big_blind": "0"}).status_code == 200
+    )
+    answer = _step(client, table, {"step": "join", "name": " Cy ", "stack": "80"})
+    assert answer.status_code == 200 and "Cy" in answer.content.decode()
+    table.refresh_from_db()
+    assert table.steps == [
+        {"step": "add_on", "seat": 1, "amount": 50},
+        {"step": "levels", "ante": 20, "small_blind": 0, "big_blind": 0},
+        {"step": "join", "name": "Cy", "stack": 80},
+    ]
+    game = services.load_game(table)
+    assert game.stacks == [100, 150, 100, 80]
+    services.realtable_step(actor=host, table=table, step={"step": "deal"})
+    table.refresh_from_db()
+    game = services.load_game(table)
+    assert game.game.hand.levels.ante == 20
+    # The joined player (no seat row, no phone) is on the page and the host acts for them.
+    page = _fragment(client, table)
+    assert "Cy" in page
+    assert game.stacks == [80, 130, 80, 60]  # each paid the new ante
+
+
+def test_refusals_are_clear_and_write_nothing():
+    table, host, ann, _ = started_table(preset="casino")
+    table.refresh_from_db()
+    before = (table.version, list(table.steps))
+    # A player is not the host.
+    answer = _step(_client(ann), table, {"step": "add_on", "seat": "1", "amount": "50"})
+    assert answer.status_code == 403 and "Only the host may take this step" in answer.content.decode()
+    # A re-buy is for a player out of credits.
+    answer = _step(_client(host), table, {"step": "rebuy", "seat": "1", "amount": "50"})
+    assert answer.status_code == 400 and "only a player out of credits may re-buy" in answer.content.decode()
+    # A name already seated.
+    answer = _step(_client(host), table, {"step": "join", "name": "ann", "stack": "50"})
+    assert answer.status_code == 400 and "already seated" in answer.content.decode()
+    # Not a number.
+    answer = _step(_client(host), table, {"step": "add_on", "seat": "1", "amount": "lots"})
+    assert answer.status_code == 400 and "The amount" in answer.content.decode()
+    # An old screen.
+    answer = _step(_client(host), table, {"step": "leave", "seat": "2", "version": str(table.version - 1)})
+    assert answer.status_code == 409 and "moved on" in answer.content.decode()
+    assert _unchanged(table, before)
+    # Mid-hand: between-hands steps wait, and the page offers none.
+    services.realtable_step(actor=host, table=table, step={"step": "deal"})
+    table.refresh_from_db()
+    before = (table.version, list(table.steps))
+    assert "Set the levels" not in _fragment(_client(host), table)
+    answer = _step(_client(host), table, {"step": "levels", "ante": "5", "small_blind": "0", "big_blind": "0"})
+    assert answer.status_code == 400 and "levels must wait" in answer.content.decode()
+    assert _unchanged(table, before)
+
+
+def test_a_rebuy_for_a_player_out_of_credits():
+    """Ann goes all in against the host and loses; the host's form then offers her a re-buy."""
+    table, host, _, _ = started_table(preset="casino")
+    client = _client(host)
+    assert _step(client, table, {"step": "leave", "seat": "2"}).status_code == 200  # Bob leaves: heads-up
+    services.realtable_step(actor=host, table=table, step={"step": "deal"})
+    services.realtable_step(actor=host, table=table, step={"step": "dice", "dice": {"number": 0, "suit": "circle"}})
+    for _ in range(20):
+        now = current_due(table)
+        if now["due"] != "act":
+            break
+        seat = now["seats"][0]
+        verbs = now["choices"][seat]["verbs"]
+        if "select" in verbs:
+            step = {"verb": "select", "count": 2}
+        elif seat == 1 and "allin" in verbs:
+            step = {"verb": "allin"}
+        else:
+            step = {"verb": next(v for v in ("call", "check", "allin") if v in verbs)}
+        services.realtable_step(actor=host, table=table, step={"step": "act", "seat": seat, **step})
+    assert current_due(table)["due"] == "reveal"
+    # The host names himself the winner of every pot.
+    for _ in range(4):
+        now = current_due(table)
+        if now["due"] not in ("reveal", "winners"):
+            break
+        pots = now.get("or_name_winners") or now.get("pots") or []
+        services.realtable_step(actor=host, table=table, step={"step": "winners", "pot": pots[0]["pot"], "seats": [0]})
+    table.refresh_from_db()
+    assert services.load_game(table).stacks[1] == 0
+    page = _fragment(client, table)
+    assert "Re-buy" in page
+    assert _step(client, table, {"step": "rebuy", "seat": "1", "amount": "100"}).status_code == 200
+    table.refresh_from_db()
+    assert services.load_game(table).stacks[1] == 100
