@@ -2,9 +2,7 @@
 Celery worker process (`celery -A config worker --pool solo`) on kombu's filesystem transport, and
 `manage.py runserver` with DEBUG on; the browser signs in through the sign-in form and plays on a phone-sized
 screen. What differs from `make run`: a fresh SQLite file with a small league instead of the demo data, a
-free port, `--noreload`, a 2 s pause between hands instead of 5 s (`ONLINE_HAND_PAUSE_SECONDS`), and bots that
-decide within a tenth of a second instead of 0.8-2 s (`tests/config/fast_bots_settings.py`, the base settings with
-only that changed: the test waits on what the page shows, never on the bots' pause).
+free port, `--noreload`, and a 2 s pause between hands instead of 5 s (`ONLINE_HAND_PAUSE_SECONDS`).
 
 A screenshot of each phase is saved in `tests/e2e/screenshots/tables/` (git-ignored) for review.
 """
@@ -91,7 +89,7 @@ def embedded_stack(tmp_path: Path):
     env.update(
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
         EMBEDDED_BROKER_DIR=str(tmp_path / "broker"),
-        DJANGO_SETTINGS_MODULE="tests.config.fast_bots_settings",
+        DJANGO_SETTINGS_MODULE="config.settings.base",
         DEBUG="true",
         ONLINE_HAND_PAUSE_SECONDS="2",
     )
