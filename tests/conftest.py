@@ -17,9 +17,22 @@ def _ci() -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    _fast_password_hasher()
     worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1... under pytest-xdist (`make test` runs two)
     if worker and os.environ.get("REDIS_URL"):
         _own_redis_database(int(worker.removeprefix("gw")))
+
+
+def _fast_password_hasher() -> None:
+    """Passwords hashed with MD5 in this process (Django's advice for test suites): the default PBKDF2 takes about
+    a third of a second per hash on purpose (a second on this busy machine), and the suite hashes hundreds (every
+    demo account, sign-in, sign-up and `set_password`). No test is about the hasher's cost; signing in, the rate
+    limits and the session hash work the same. The others stay listed so a hash made elsewhere still checks.
+    Servers started as subprocesses (the embedded stack, a second uvicorn) keep the default."""
+    from django.conf import global_settings, settings
+
+    md5 = "django.contrib.auth.hashers.MD5PasswordHasher"
+    settings.PASSWORD_HASHERS = [md5, *(name for name in global_settings.PASSWORD_HASHERS if name != md5)]
 
 
 def _own_redis_database(index: int) -> None:
