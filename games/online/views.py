@@ -26,7 +26,7 @@ from games.engine.bots import BOTS
 from games.engine.options import variant_presets
 from games.engine.variant import get_variant
 from games.history import reveal_notes, shown_title
-from games.online import hands, my_games, renders, selectors, services, stream
+from games.online import hands, my_games, renders, selectors, services, stream, table_rows
 from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
 from games.online.services import casual
@@ -43,15 +43,19 @@ def _table_or_404(request: HttpRequest, pk: int) -> OnlineTable:
     once per version), when the user may watch it. `can_watch_table` is the same rule as `table_list`'s filter
     (public leagues, the user's own, all for site admins), asked of the user's roles already read, so the row is
     read by its key alone: PostgreSQL plans that in a fraction of the time of the filtered list."""
-    table = (
+    table = table_rows.table_row(pk, lambda: _row_without_state(pk))
+    if table is None or not can_watch_table(request.user, table):
+        raise Http404("No such table.")
+    return table
+
+
+def _row_without_state(pk: int) -> OnlineTable | None:
+    return (
         OnlineTable.objects.select_related("event__season__league")
         .defer("state", "history", "results")
         .filter(pk=pk)
         .first()
     )
-    if table is None or not can_watch_table(request.user, table):
-        raise Http404("No such table.")
-    return table
 
 
 def _fresh(pk: int) -> OnlineTable:
