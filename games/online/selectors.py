@@ -152,6 +152,13 @@ class TableVersion:
         self.view(engine_seat)
         return self._entropy[engine_seat]
 
+    def read_ahead(self) -> None:
+        """Read now what a viewer's state reads of the database (the hand's public log), so that a stream can work
+        out each viewer's state without it (`stream._rendered`, on the event loop)."""
+        view = self.view(None)
+        if view and view.get("hand"):
+            self.log(view["hand"]["number"])
+
     def log(self, hand: int) -> list[dict]:
         with self._lock:
             if hand not in self._logs:
