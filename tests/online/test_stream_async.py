@@ -149,7 +149,7 @@ def test_a_rendering_that_needs_the_database_is_made_in_a_thread(transactional_d
         return {"leagues": League.objects.count(), "found": found}
 
     async def main() -> dict:
-        return await stream._rendered(render, sync_to_async(render), "row")
+        return await stream._rendered(render, sync_to_async(stream.released(render)), "row")
 
     in_threads = stream.rendered_in_threads
     result = {}
