@@ -18,6 +18,8 @@ from collections.abc import Callable
 
 from django.utils import timezone, translation
 
+from games.online.selectors import refuse_unless_kept
+
 _word = secrets.token_hex(12)
 CSRF = f"csrf{_word}"
 KEY = f"key{_word}"
@@ -58,6 +60,7 @@ def shared(key: str, render: Callable[[], dict]) -> dict:
         if found is not None:
             _kept.move_to_end(key)
             return found
+    refuse_unless_kept(False)  # on a stream's event loop: rendered in a thread instead
     found = render()
     with _lock:
         made += 1

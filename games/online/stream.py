@@ -33,6 +33,7 @@ from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connection
 
 from config.events import CHANNEL_PREFIX
+from games.online.selectors import KEPT_ONLY
 
 logger = logging.getLogger(__name__)
 
@@ -259,14 +260,19 @@ async def _rendered(render: Callable[[Any], dict], arender: Callable[[Any], Any]
     """`render(found)` on the event loop when it needs no database: a viewer of a version its process already
     rendered costs the kept rendering's placeholders filled in, and no thread to wake (a thread per stream, each
     woken by every change, cost ten times the filling itself). Django refuses a query on the loop
-    (`SynchronousOnlyOperation`, raised before the query is sent, and nothing in a rendering catches it): such a
-    rendering (the first of a version, a tournament seat's re-buy) is made again in a thread."""
+    (`SynchronousOnlyOperation`, raised before the query is sent, and nothing in a rendering catches it), and so
+    does anything not yet computed (`selectors.KEPT_ONLY`: an engine view, the rendering of a new state, each some
+    milliseconds that would hold every stream and request of the process): such a rendering (the first of a state,
+    a tournament seat's re-buy) is made again in a thread."""
     global rendered_in_threads
+    kept_only = KEPT_ONLY.set(True)
     try:
         return render(found)
     except SynchronousOnlyOperation:
         rendered_in_threads += 1
-        return await arender(found)
+    finally:
+        KEPT_ONLY.reset(kept_only)
+    return await arender(found)
 
 
 def sync_stream(

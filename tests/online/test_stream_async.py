@@ -95,14 +95,15 @@ def test_asgi_streams_of_one_table_share_each_read_and_each_viewer_gets_their_ow
     run(main())
 
 
-def test_after_a_change_each_viewer_is_rendered_on_the_event_loop_with_only_their_own_seat(
+def test_a_viewer_of_a_rendered_state_is_served_on_the_event_loop_with_only_their_own_seat(
     settings,
     world,
     humans,
     live_table,  # noqa: F811
 ):
-    """The shared read reads ahead what a viewer's state needs of the database (the hand's log), so the five streams'
-    renderings of the new version are made on the loop, no thread woken per viewer; each still its own seat's."""
+    """The shared read reads ahead what a viewer's state needs of the database (the hand's log); what is still to
+    compute (a new state's rendering, a seat's view) is made in a thread, and once made a viewer of that state is
+    served on the loop, no thread woken; each viewer still gets only their own seat."""
     settings.REDIS_URL = settings.REDIS_URL or "redis://127.0.0.1:6379/0"
     renders.forget()
     url = f"/tables/{live_table.pk}/events/"
@@ -126,6 +127,14 @@ def test_after_a_change_each_viewer_is_rendered_on_the_event_loop_with_only_thei
             )
             seconds = [await next_state(chunks) for _, chunks in streams]
             assert {version for version, _ in seconds} == {live_table.version + 1}
+            # A new state's rendering (and a seat's engine view) is made in a thread, never on the loop.
+            assert in_threads < stream.rendered_in_threads <= in_threads + 5
+            # Once made, a viewer of that state (a browser reconnecting) is served on the loop.
+            in_threads = stream.rendered_in_threads
+            response, chunks = await opened(member, url, HTTP_LAST_EVENT_ID=str(live_table.version))
+            streams.append((response, chunks))
+            again = await next_state(chunks)
+            assert again[0] == live_table.version + 1 and 'aria-label="Your cards"' in again[1]["html"]
             assert stream.rendered_in_threads == in_threads
             htmls = [state["html"] for _, state in seconds]
             assert 'aria-label="Your cards"' in htmls[0] and 'aria-label="Your cards"' in htmls[2]
