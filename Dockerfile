@@ -23,4 +23,4 @@ USER sabacc
 EXPOSE 8000
 # uvicorn never takes the client address from X-Forwarded-For (its default trusts 127.0.0.1): the app does, past
 # the NUM_PROXIES proxies it is told stand in front (0 unless set: served directly, the header is ignored).
-CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers"]
+CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers", "--loop", "uvloop", "--http", "httptools"]

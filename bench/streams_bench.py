@@ -233,6 +233,59 @@ class Load:
             await http.close()
 
 
+def _descendants(root: int) -> list[int]:
+    """`root` and every process under it (uvicorn's workers, Celery's pool), from /proc."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{entry}/stat") as stat:
+                parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += [child for child, parent in parents.items() if parent == pid]
+    return found
+
+
+def _cpu_seconds(root: int | None) -> float:
+    """CPU time (user + system) of `root` and the processes under it; this process when `root` is None."""
+    if root is None:
+        return time.process_time()
+    ticks = 0
+    for pid in _descendants(root):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Cpu:
+    """Who spent the 2 cores during a window: this bench (its clients, the Redis subscribers), the web server, the
+    worker; and the machine's load average. The clients' share says whether they, not the server, set the pace."""
+
+    roots: dict[str, int | None]
+    begun: dict[str, float] = field(default_factory=dict)
+    wall: float = 0.0
+    spent: dict[str, float] = field(default_factory=dict)
+    load: tuple[float, float] = (0.0, 0.0)
+
+    def start(self) -> None:
+        self.begun = {name: _cpu_seconds(root) for name, root in self.roots.items()}
+        self.wall, self.load = time.monotonic(), (os.getloadavg()[0], 0.0)
+
+    def stop(self) -> None:
+        seconds = time.monotonic() - self.wall
+        self.spent = {name: (_cpu_seconds(root) - self.begun[name]) / seconds for name, root in self.roots.items()}
+        self.load = (self.load[0], os.getloadavg()[0])
+
+    def line(self) -> str:
+        shares = ", ".join(f"{name} {share * 100:.0f}%" for name, share in self.spent.items())
+        return f"CPU (100% = one core): {shares}; load average {self.load[0]:.1f} -> {self.load[1]:.1f}"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -251,6 +304,7 @@ def _serve(args: argparse.Namespace, url: str, port: int) -> subprocess.Popen:
     }
     command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--no-proxy-headers", "--workers", str(args.web_workers)]
+    command += ["--loop", "uvloop", "--http", "httptools"]  # as docker-compose names them
     command += ["--log-level", "warning", "--no-access-log", "--timeout-graceful-shutdown", "5"]
     return subprocess.Popen(command, env=env, start_new_session=True)  # its workers go with it: see `_stop`
 
@@ -354,14 +408,15 @@ def _run(args: argparse.Namespace, url: str) -> int:
         _wait_for_worker(queue)
         for table in tables:
             services.table_start(actor=user, table=table)
-        outcome = asyncio.run(_measure(args, port, tables, cookies, cache, streams_site))
+        roots = {"bench clients": None, "web (uvicorn)": server.pid, "worker": worker.pid}
+        outcome = asyncio.run(_measure(args, port, tables, cookies, cache, streams_site, roots))
     finally:
         for process in (worker, server):
             if process is not None:
                 _stop(process, group=process is server)
         if subscribers.ready.is_set():
             subscribers.stop()
-    browsers, windows, load = outcome
+    browsers, windows, load, cpus = outcome
     started: dict[tuple[int, int, int], float] = {}
     _, done, _ = _read_times(times_file)  # the worker's lines, as the tables bench reads them
     for name, key, at, _, _ in done:
@@ -409,6 +464,7 @@ def _run(args: argparse.Namespace, url: str) -> int:
         f" {'met' if r95 < AIM_VIEWER_P95_MS else 'NOT met'}; viewers' reconnects {browsers.reconnects},"
         f" failures {len(browsers.failures)}"
     )
+    print(f"  streams window: {cpus[0].line()}")
     print(
         f"  page load: {args.clients} clients, one request each every {args.think:g} s on average, "
         f"{args.load_seconds:.0f} s, with the streams open and the tables playing"
@@ -427,6 +483,7 @@ def _run(args: argparse.Namespace, url: str) -> int:
             f"   peer (same bytes, cache) p50 {statistics.median(peer_times) * 1000:6.1f} ms  p95 {peer95:6.1f} ms"
             f"   ratio p95 {p95 / peer95:.2f}x  ({len(times)} requests)"
         )
+    print(f"  page-load window: {cpus[1].line()}")
     errors = sum(load.errors.values())
     print(
         f"  page load: 5xx or failed {errors}; worst p95 {worst:.1f} ms; aim no 5xx and p95 under "
@@ -436,13 +493,16 @@ def _run(args: argparse.Namespace, url: str) -> int:
     return 0
 
 
-async def _measure(args, port, tables, cookies, cache, streams_site):
+async def _measure(args, port, tables, cookies, cache, streams_site, roots):
     browsers = Browsers(port)
     kinds = (VIEWER_KINDS * (args.viewers // len(VIEWER_KINDS) + 1))[: args.viewers]
     tasks = [asyncio.create_task(browsers.viewer(t.pk, cookies.get(kind))) for t in tables for kind in kinds]
     await asyncio.sleep(WARM_UP)
+    streams_cpu, load_cpu = Cpu(roots), Cpu(roots)
     start = time.time()
+    streams_cpu.start()
     await asyncio.sleep(args.seconds)
+    streams_cpu.stop()
     end = time.time()
     # The page load, the streams still open: the peer's documents first, the same bytes the pages answer.
     load = Load(port, args.think)
@@ -474,13 +534,15 @@ async def _measure(args, port, tables, cookies, cache, streams_site):
         load.times[name].clear()
     load.errors.clear()
     load.statuses.clear()
+    load_cpu.start()
     await asyncio.sleep(args.load_seconds)
+    load_cpu.stop()
     stop.set()
     await asyncio.gather(*clients, return_exceptions=True)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return browsers, (start, end), load
+    return browsers, (start, end), load, (streams_cpu, load_cpu)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # league asks games for rules and a player's tables through one typed provider, never by importing games.
-        from games.online import tasks  # noqa: F401  (registers the tasks that games.online.schedule sends by name)
+        from games.online import table_rows, tasks  # noqa: F401  (the tasks that games.online.schedule sends by name;
+
+        # table_rows: every process that saves a table retires the rows the pages keep of it)
         from games.providers import GAMES
         from league.providers import provide_games
 

@@ -18,6 +18,8 @@ from collections.abc import Callable
 
 from django.utils import timezone, translation
 
+from games.online.selectors import refuse_unless_kept
+
 _word = secrets.token_hex(12)
 CSRF = f"csrf{_word}"
 KEY = f"key{_word}"
@@ -31,7 +33,8 @@ made = 0  # renderings made by this process (the tests count them)
 
 def state_key(version_key: tuple, state: dict, *, variant: str) -> str:
     """The digest of everything a rendering of `state` is made from (the clock's seconds left excepted: only
-    whether it runs)."""
+    whether it runs). Keys are not sorted (a third of the cost): `state_for` builds every state in one order, and
+    equal text means equal states whatever the order, so unsorted keys can cost a rendering, never share one."""
     table = state["table"]
     ticking = {**state, "table": {**table, "seconds_left": table["seconds_left"] is not None}}
     text = json.dumps(
@@ -43,7 +46,6 @@ def state_key(version_key: tuple, state: dict, *, variant: str) -> str:
             ticking,
         ],
         default=str,
-        sort_keys=True,
         separators=(",", ":"),
     )
     return hashlib.sha256(text.encode()).hexdigest()
@@ -58,6 +60,7 @@ def shared(key: str, render: Callable[[], dict]) -> dict:
         if found is not None:
             _kept.move_to_end(key)
             return found
+    refuse_unless_kept(False)  # on a stream's event loop: rendered in a thread instead
     found = render()
     with _lock:
         made += 1

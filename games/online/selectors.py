@@ -2,8 +2,10 @@
 
 import threading
 from collections import OrderedDict
+from contextvars import ContextVar
 from typing import Any
 
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
@@ -118,6 +120,17 @@ def _read_with_state(table: OnlineTable) -> None:
     table.refresh_from_db(fields=fields)
 
 
+# Set while a stream works out its viewer's state on the event loop (`stream._rendered`): only what is already
+# computed may be used there; anything to compute (an engine view, a rendering) is refused as a query would be, and
+# made in a thread, so the loop is never held for long while every other stream and request of the process waits.
+KEPT_ONLY: ContextVar[bool] = ContextVar("kept_only", default=False)
+
+
+def refuse_unless_kept(found: bool) -> None:
+    if not found and KEPT_ONLY.get():
+        raise SynchronousOnlyOperation("not computed yet: made in a thread")
+
+
 class TableVersion:
     """What every viewer of one version of a table is shown alike, worked out once per process: the row, its
     seats, the engine's views (each seat's own, and the spectators'), each player's entropy and the hand's log.
@@ -141,6 +154,7 @@ class TableVersion:
         if self.game is None:
             return None
         with self._lock:
+            refuse_unless_kept(engine_seat in self._views)
             if engine_seat not in self._views:
                 game = self.game
                 self._views[engine_seat] = game.spectator_view() if engine_seat is None else game.view_for(engine_seat)
@@ -151,6 +165,13 @@ class TableVersion:
     def entropy(self, engine_seat: int) -> dict:
         self.view(engine_seat)
         return self._entropy[engine_seat]
+
+    def read_ahead(self) -> None:
+        """Read now what a viewer's state reads of the database (the hand's public log), so that a stream can work
+        out each viewer's state without it (`stream._rendered`, on the event loop)."""
+        view = self.view(None)
+        if view and view.get("hand"):
+            self.log(view["hand"]["number"])
 
     def log(self, hand: int) -> list[dict]:
         with self._lock:

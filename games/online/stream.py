@@ -31,9 +31,11 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connection
 
 from config.events import CHANNEL_PREFIX, subscribe_local
+from games.online.selectors import KEPT_ONLY
 
 logger = logging.getLogger(__name__)
 
@@ -261,6 +263,28 @@ async def _shared_read(topic: _Topic, key: tuple, read: Callable[[], Any]) -> An
         raise
 
 
+rendered_in_threads = 0  # renderings `_rendered` could not make on the event loop (the tests count them)
+
+
+async def _rendered(render: Callable[[Any], dict], arender: Callable[[Any], Any], found: Any) -> dict:
+    """`render(found)` on the event loop when it needs no database: a viewer of a version its process already
+    rendered costs the kept rendering's placeholders filled in, and no thread to wake (a thread per stream, each
+    woken by every change, cost ten times the filling itself). Django refuses a query on the loop
+    (`SynchronousOnlyOperation`, raised before the query is sent, and nothing in a rendering catches it), and so
+    does anything not yet computed (`selectors.KEPT_ONLY`: an engine view, the rendering of a new state, each some
+    milliseconds that would hold every stream and request of the process): such a rendering (the first of a state,
+    a tournament seat's re-buy) is made again in a thread."""
+    global rendered_in_threads
+    kept_only = KEPT_ONLY.set(True)
+    try:
+        return render(found)
+    except SynchronousOnlyOperation:
+        rendered_in_threads += 1
+    finally:
+        KEPT_ONLY.reset(kept_only)
+    return await arender(found)
+
+
 def sync_stream(
     topic: str,
     since: Any,
@@ -306,7 +330,7 @@ async def async_stream(
     Redis (the process's hub listens for all its streams). Streams of one topic and one `share` (what makes their
     reads alike: for a table, nothing; for the lobby, the user) share each read: one query per announcement per
     process, however many watch. Then each renders for its own viewer (`views.fragment`: one rendering per
-    distinct state, shared too)."""
+    distinct state, shared too), on the event loop when that needs no database (`_rendered`)."""
     hub = await _hub()
     topic_state = hub.join(topic)
     _count(+1)
@@ -327,7 +351,7 @@ async def async_stream(
             if current != since:
                 since = current
                 last_sent = time.monotonic()
-                yield message(current, await arender(found))
+                yield message(current, await _rendered(render, arender, found))
             elif time.monotonic() - last_sent > keepalive_seconds():
                 last_sent = time.monotonic()
                 yield ": keepalive\n\n"

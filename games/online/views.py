@@ -26,7 +26,7 @@ from games.engine.bots import BOTS
 from games.engine.options import variant_presets
 from games.engine.variant import get_variant
 from games.history import reveal_notes, shown_title
-from games.online import hands, my_games, renders, selectors, services, stream
+from games.online import hands, my_games, renders, selectors, services, stream, table_rows
 from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
 from games.online.services import casual
@@ -44,15 +44,19 @@ def _table_or_404(request: HttpRequest, pk: int) -> OnlineTable:
     once per version), when the user may watch it. `can_watch_table` is the same rule as `table_list`'s filter
     (public leagues, the user's own, all for site admins), asked of the user's roles already read, so the row is
     read by its key alone: PostgreSQL plans that in a fraction of the time of the filtered list."""
-    table = (
+    table = table_rows.table_row(pk, lambda: _row_without_state(pk))
+    if table is None or not can_watch_table(request.user, table):
+        raise Http404("No such table.")
+    return table
+
+
+def _row_without_state(pk: int) -> OnlineTable | None:
+    return (
         OnlineTable.objects.select_related("event__season__league")
         .defer("state", "history", "results")
         .filter(pk=pk)
         .first()
     )
-    if table is None or not can_watch_table(request.user, table):
-        raise Http404("No such table.")
-    return table
 
 
 def _fresh(pk: int) -> OnlineTable:
@@ -173,12 +177,13 @@ def _clock(seconds_left: float | None) -> str:
     return "" if seconds_left is None else floatformat(seconds_left, 0)
 
 
-def fragment(request: HttpRequest, table: OnlineTable) -> dict:
+def fragment(request: HttpRequest, table: OnlineTable, *, csrf: str | None = None) -> dict:
     """One rendering of the table for this viewer, as the page, the stream and the polling fallback send it.
 
     Made once per process for every viewer whose state is the same (`renders`): each spectator of a version, or
     each browser of one player, costs the state's few dictionary lookups and the placeholders filled in, not a
-    rendering. The table row given decides the version shown: read it just before."""
+    rendering. The table row given decides the version shown: read it just before. A stream passes the CSRF
+    token it took once (`csrf`): a fresh one per message costs more than the rest of the viewer's share."""
     shared = selectors.table_version(table)
     state = selectors.state_for(shared, user=request.user)
     key = renders.state_key(shared.key, state, variant=table.variant)
@@ -188,7 +193,7 @@ def fragment(request: HttpRequest, table: OnlineTable) -> dict:
         **kept,
         "seconds_left": seconds_left,
         # Our own template's output with our own values put in: as safe as the rendering itself.
-        "html": mark_safe(renders.fill(kept["html"], csrf=get_token(request), clock=_clock(seconds_left))),  # noqa: S308
+        "html": mark_safe(renders.fill(kept["html"], csrf=csrf or get_token(request), clock=_clock(seconds_left))),  # noqa: S308
     }
 
 
@@ -381,14 +386,19 @@ def table_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     since = whole_number_or(raw, None, signed=False)
 
     def read() -> tuple[int | None, OnlineTable | None]:
-        """The table's row now (one read, shared by every stream of this table that the same change woke)."""
+        """The table's row now and its version's shared reads (one read, shared by every stream of this table that
+        the same change woke), so that each stream's own rendering needs no database (`stream._rendered`)."""
         row = _fresh_or_none(pk)
+        if row is not None:
+            selectors.table_version(row).read_ahead()
         return (row.version if row is not None else None), row
+
+    csrf = get_token(request)  # one masked token for the stream's life, as for a page's
 
     def render_now(row: OnlineTable | None) -> dict:
         if row is None:
             return {"version": None, "status": "gone", "html": ""}
-        return fragment(request, row)
+        return fragment(request, row, csrf=csrf)
 
     topic = services.table_topic(table.pk)
     if isinstance(request, ASGIRequest):

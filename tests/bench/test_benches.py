@@ -183,6 +183,7 @@ def test_streams_bench_runs_as_shipped(bench_database):
         env={"DATABASE_URL": bench_database},
     )
     assert "action -> stream viewer" in out and "5xx or failed 0;" in out
+    assert "streams window: CPU (100% = one core): bench clients" in out and "web (uvicorn)" in out
 
 
 def test_tabletop_bench_runs_as_shipped():

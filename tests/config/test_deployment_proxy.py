@@ -118,3 +118,14 @@ def test_4_behind_one_proxy_the_address_it_wrote_is_limited_and_no_other(served_
     forged = [token_attempt(port, f"203.0.113.{n}, 198.51.100.7") for n in range(1, 4)]
     assert forged == [400, 400, 429]
     assert token_attempt(port, "198.51.100.8") == 400
+
+
+def test_compose_and_the_image_name_uvloop_and_httptools_which_are_pinned():
+    """Named, not left to uvicorn's "auto" (which falls back to asyncio's loop and h11 in silence), and pinned."""
+    web = shlex.split(compose()["services"]["web"]["command"].split("&&")[-1].strip().rstrip('"'))
+    for command in (web, image_command()):
+        assert command[command.index("--loop") + 1] == "uvloop"
+        assert command[command.index("--http") + 1] == "httptools"
+    for requirements in ("base.txt", "dev.txt"):
+        text = (ROOT / "requirements" / requirements).read_text()
+        assert "\nuvloop==" in text and "\nhttptools==" in text, requirements

@@ -8,7 +8,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import AsyncClient
 
-from games.online import renders, services, views
+from games.online import renders, services, stream, views
 from tests.online.test_stream import live_table  # noqa: F401 (fixture)
 
 
@@ -93,3 +93,79 @@ def test_asgi_streams_of_one_table_share_each_read_and_each_viewer_gets_their_ow
                 await chunks.aclose()
 
     run(main())
+
+
+def test_a_viewer_of_a_rendered_state_is_served_on_the_event_loop_with_only_their_own_seat(
+    settings,
+    world,
+    humans,
+    live_table,  # noqa: F811
+):
+    """The shared read reads ahead what a viewer's state needs of the database (the hand's log); what is still to
+    compute (a new state's rendering, a seat's view) is made in a thread, and once made a viewer of that state is
+    served on the loop, no thread woken; each viewer still gets only their own seat."""
+    settings.REDIS_URL = settings.REDIS_URL or "redis://127.0.0.1:6379/0"
+    renders.forget()
+    url = f"/tables/{live_table.pk}/events/"
+
+    async def main() -> None:
+        member, organiser, spectator = AsyncClient(), AsyncClient(), AsyncClient()
+        await member.aforce_login(humans[0])
+        await organiser.aforce_login(world.users["organiser"])
+        streams = [await opened(c, url) for c in (member, member, organiser, spectator, spectator)]
+        try:
+            for _, chunks in streams:
+                assert (await next_state(chunks))[0] == live_table.version
+            in_threads, made = stream.rendered_in_threads, renders.made
+            await sync_to_async(services.table_act)(
+                actor=world.users["organiser"],
+                table=live_table,
+                verb="select",
+                cards=[],
+                version=live_table.version,
+                key="o",
+            )
+            seconds = [await next_state(chunks) for _, chunks in streams]
+            assert {version for version, _ in seconds} == {live_table.version + 1}
+            # A new state's rendering (and a seat's engine view) is made in a thread, never on the loop.
+            assert in_threads < stream.rendered_in_threads <= in_threads + 5
+            # Once made, a viewer of that state (a browser reconnecting) is served on the loop.
+            in_threads = stream.rendered_in_threads
+            response, chunks = await opened(member, url, HTTP_LAST_EVENT_ID=str(live_table.version))
+            streams.append((response, chunks))
+            again = await next_state(chunks)
+            assert again[0] == live_table.version + 1 and 'aria-label="Your cards"' in again[1]["html"]
+            assert stream.rendered_in_threads == in_threads
+            htmls = [state["html"] for _, state in seconds]
+            assert 'aria-label="Your cards"' in htmls[0] and 'aria-label="Your cards"' in htmls[2]
+            assert 'aria-label="Your cards"' not in htmls[3] and 'aria-label="Your cards"' not in htmls[4]
+            # The member's two browsers share one rendering, the organiser's seat has its own, the spectators one.
+            assert renders.made == made + 3
+        finally:
+            for _, chunks in streams:
+                await chunks.aclose()
+
+    run(main())
+
+
+def test_a_rendering_that_needs_the_database_is_made_in_a_thread(transactional_db, world):
+    """Django refuses a query on the event loop; `_rendered` then makes the rendering in a thread, the same."""
+    from asgiref.sync import sync_to_async
+
+    from league.models import League
+
+    def render(found):
+        return {"leagues": League.objects.count(), "found": found}
+
+    async def main() -> dict:
+        return await stream._rendered(render, sync_to_async(stream.released(render)), "row")
+
+    in_threads = stream.rendered_in_threads
+    result = {}
+    run(_store(main(), result))
+    assert result["value"] == {"leagues": League.objects.count(), "found": "row"}
+    assert stream.rendered_in_threads == in_threads + 1
+
+
+async def _store(coroutine, into: dict) -> None:
+    into["value"] = await coroutine
