@@ -8,7 +8,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import ConflictError
+from config.errors import ApplicationError, ConflictError
 from games.engine.realcards.due import due
 from games.tabletop import services as tabletop
 from games.tabletop import tournament as realcards_tables
@@ -113,12 +113,19 @@ def test_a_players_own_rebuy_at_a_real_cards_table_reaches_it_as_the_organisers_
     winner = next(seat for seat in range(3) if seat != mine)
     play_hand(table, night.organiser, winner=winner, all_in={0, 1, 2})
     member = signed_in(night.member)
-    for _ in range(2):  # the second is a double submit: one booking
-        response = member.post(
-            f"/api/tournaments/{tournament.pk}/entry/", data={"action": "rebuy"}, content_type="application/json"
-        )
-        assert response.status_code == 200, response.content
-    assert len(ledger(tournament, LedgerKind.REBUY)) == 1
+    # Their tournament page offers the re-buy, linking their real-cards table, as it does for an online table.
+    page = member.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "data-my-rebuy" in page and 'data-action="rebuy"' in page
+    assert f'href="/tabletop/{table.code}/">real-cards table 1</a>' in page
+    response = member.post(f"/tournaments/{tournament.pk}/entry/", {"action": "rebuy"})
+    assert response.status_code == 302
+    again = member.post(  # a double submit (the API this time): one booking
+        f"/api/tournaments/{tournament.pk}/entry/", data={"action": "rebuy"}, content_type="application/json"
+    )
+    assert again.status_code == 200, again.content
+    assert ledger(tournament, LedgerKind.REBUY) == [(table.seats.get(number=mine).player_id, 300)]
+    page = member.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Your re-buy of 300 chips joins your stack" in page and 'data-action="rebuy"' not in page
     tabletop.realtable_step(actor=night.organiser, table=table, step={"step": "deal"})
     assert live(table)[mine] == 300
 
@@ -160,7 +167,7 @@ def test_the_table_waits_during_the_rebuy_period_and_ends_once_it_closes(
     assert table.status == RealTableStatus.PLAYING and not game_of(table).game.over
     assert AuditEntry.objects.filter(action="tournament_bust_deferred").count() == 2
     # The host may not deal a hand nobody can play (the engine says why), nor end the table while chips come.
-    with pytest.raises(Exception, match="at least two players with credits"):
+    with pytest.raises(ApplicationError, match="at least two players with credits"):
         tabletop.realtable_step(actor=night.organiser, table=table, step={"step": "deal"})
     assert book(night, tournament, players[2]).status_code == 200
     with pytest.raises(ConflictError, match="on their way to this table"):
@@ -196,7 +203,7 @@ def test_refusals_write_nothing(night):
         and f"still has 300 chips at real-cards table 1 ({table.code})" in (refused.json()["detail"])
     )
     # The host may not bring chips to a tournament's table themselves: they are the tournament's.
-    with pytest.raises(Exception, match="re-buys, add-ons"):
+    with pytest.raises(ApplicationError, match="re-buys, add-ons"):
         tabletop.realtable_step(actor=night.organiser, table=table, step={"step": "rebuy", "seat": 0, "amount": 300})
     # Chips for a player at no real-cards table in play.
     with pytest.raises(ConflictError, match="sits at no real-cards table"), transaction.atomic():
