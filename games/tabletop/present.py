@@ -357,8 +357,7 @@ def between_hands(game: RealCardsGame, *, league: bool = False) -> dict:
     levels = engine.levels
     seated = [(seat, name) for seat, name in enumerate(engine.names) if seat not in engine.left]
     cash = getattr(options, "end_rule", "") == "never" and not league
-    if league:
-        options = None
+    rebuys, add_ons = (getattr(options, name, False) and not league for name in ("rebuys", "add_ons"))
     return {
         "levels": {
             "ante": levels.ante,
@@ -367,13 +366,13 @@ def between_hands(game: RealCardsGame, *, league: bool = False) -> dict:
             "min_bet": levels.min_bet,
             "blinds": bool(engine.variant.has_blinds),
         },
-        "rebuy": [(s, n) for s, n in seated if engine.stacks[s] == 0] if getattr(options, "rebuys", False) else [],
-        "add_on": [(s, n) for s, n in seated if engine.stacks[s] > 0] if getattr(options, "add_ons", False) else [],
+        "rebuy": [(s, n) for s, n in seated if engine.stacks[s] == 0] if rebuys else [],
+        "add_on": [(s, n) for s, n in seated if engine.stacks[s] > 0] if add_ons else [],
         "join": cash and len(seated) < MAX_SEATS,
         "leave": seated if cash else [],
         "close": not league and engine.can_close_table(),
         "leftovers": not league and engine.can_pay_leftovers(),
-        "starting": engine.options.starting_stack,
+        "starting": options.starting_stack,
     }
 
 

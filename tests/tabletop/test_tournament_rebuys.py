@@ -74,6 +74,10 @@ def test_a_rebuy_booked_for_a_busted_player_reaches_the_table_at_the_next_deal_o
     page = signed_in(night.organiser).get(f"/tabletop/{table.code}/").content.decode()
     names = list(table.seats.order_by("number").values_list("name", flat=True))
     assert "data-waiting-rebuy" in page and f"Waiting to re-buy: {names[0]}, {names[2]}." in page
+    # The host's between-hands panel brings no chips and seats nobody: the tournament does.
+    assert "tt-between" in page
+    for form in ("tt-row tt-rebuy", "tt-row tt-add-on", "tt-row tt-join-mid", "tt-row tt-leave", "Close the table"):
+        assert form not in page
 
     response = book(night, tournament, players[0])
     assert response.status_code == 200, response.content

@@ -63,14 +63,15 @@ def tournament_rebuy(
         if place is not None
         else realcards_tables.realcards_place(event_id=tournament.event_id, player_id=player.pk)
     )
+    seat = place or real  # where the player sits at a table the site keeps the chips of, if they do
     own = kind == "rebuy" and getattr(actor, "is_authenticated", False) and player.user_id == actor.pk
-    if not (own and (place or real) is not None):
+    if not (own and seat is not None):
         _check_manager(actor, tournament.event)
     if not _registration_open(tournament, now):
         raise ConflictError("The re-buy period is over (it ends with late registration).")
     registration = _seated(tournament, player)
     policy = league_services.effective_buy_in_policy(tournament.event)
-    if kind == "rebuy" and (place or real) is not None and (place or real)["pending"] is not None:
+    if kind == "rebuy" and seat is not None and seat["pending"] is not None:
         return registration  # asked twice (a double submit): the first re-buy's chips are on their way
     chips = 0  # a re-buy's or an add-on's chips, for the player's online table (a re-entry sits down afresh)
     if kind == "reentry":
@@ -88,7 +89,7 @@ def tournament_rebuy(
             raise ApplicationError("Re-buys need a re-buy tournament whose buy-in policy allows them with an amount.")
         if policy.max_rebuys and registration.rebuys >= policy.max_rebuys:
             raise ConflictError(f"{player} has had the {policy.max_rebuys} re-buys allowed.")
-        _check_rebuy_stack(tournament, registration, player, place or real, stack)
+        _check_rebuy_stack(tournament, registration, player, seat, stack)
         registration.rebuys += 1
         registration.status = RegistrationStatus.REGISTERED
         registration.place = None
