@@ -74,12 +74,15 @@ def rebuy_offer(*, event_id: int, player_id: int, stack: int = 0) -> dict[str, A
     or at or below the tournament's re-buy threshold (counting what they put in the hand being played, as
     `tournament_rebuy` does). What `games.hooks.online_rebuy_offer` answers, and the pages offer."""
     from games.online.selectors import rebuy_place
+    from games.tabletop.tournament import realcards_place
 
     tournament = Tournament.objects.filter(event_id=event_id).select_related("event__season__league").first()
     if tournament is None or stack > tournament.rebuy_at_or_below or not rebuys_open(tournament, timezone.now()):
         return None
     if stack > 0:
-        place = rebuy_place(event_id=event_id, player_id=player_id)
+        place = rebuy_place(event_id=event_id, player_id=player_id) or realcards_place(
+            event_id=event_id, player_id=player_id
+        )
         if place is None or place["stack"] > tournament.rebuy_at_or_below:
             return None
     registration = Registration.objects.filter(
@@ -387,21 +390,25 @@ def online_moves(tournament: Tournament, registrations: list[Registration]) -> d
 
 
 def my_rebuy(tournament: Tournament, mine: Registration | None) -> dict[str, Any] | None:
-    """For a player still in and out of chips at an online table (or at or below the tournament's re-buy
-    threshold): their `stack`, the re-buy open to them (`offer`, None when none is) and the chips of a re-buy on
-    their way (`on_the_way`); None otherwise."""
+    """For a player still in and out of chips at an online or real-cards table (or at or below the tournament's
+    re-buy threshold): their `stack`, the re-buy open to them (`offer`, None when none is) and the chips of a
+    re-buy on their way (`on_the_way`); None otherwise."""
     if mine is None or mine.status != RegistrationStatus.REGISTERED:
         return None
     from games.online.selectors import rebuy_place
+    from games.tabletop.tournament import realcards_place
 
     place = rebuy_place(event_id=tournament.event_id, player_id=mine.player_id)
+    real = None if place is not None else realcards_place(event_id=tournament.event_id, player_id=mine.player_id)
+    place = place or real
     if place is None or place["stack"] > tournament.rebuy_at_or_below:
         return None
     return {
         "stack": place["stack"],
         "threshold": tournament.rebuy_at_or_below,
         "table": place["tournament_table"],
-        "online_table": place["table"],
+        "online_table": place["table"] if real is None else None,
+        "real_table": real["code"] if real is not None else None,
         "on_the_way": place["pending"],
         "offer": rebuy_offer(event_id=tournament.event_id, player_id=mine.player_id, stack=place["stack"]),
     }

@@ -15,6 +15,7 @@ from games.engine.realcards.due import due
 from games.engine.realcards.explain import explain_hand
 from games.engine.realcards.game import RealCardsGame
 from games.engine.realcards.unknown import NeedCard, NeedDice
+from games.tabletop import tournament_hands
 from games.tabletop.cache import shown_game
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.tabletop.permissions import step_owner
@@ -313,7 +314,9 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
             if isinstance(seat, int)
         ]
     if host and now["due"] in ("deal", "between_hands") and table.status == RealTableStatus.PLAYING:
-        prompt["between"] = between_hands(game)
+        prompt["between"] = between_hands(game, league=table.event_id is not None)
+    if now["due"] in ("deal", "between_hands") and table.status == RealTableStatus.PLAYING:
+        prompt["tournament"] = tournament_hands.notes(table, game)  # re-buys on their way, players who may re-buy
     results = game.results()
     explained = []
     if results:
@@ -345,14 +348,16 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
     return data
 
 
-def between_hands(game: RealCardsGame) -> dict:
+def between_hands(game: RealCardsGame, *, league: bool = False) -> dict:
     """What the host may do between hands, as the engine allows it now (the same verify runs again on the step):
-    new levels always; re-buys, add-ons, joining, leaving, closing and paying out only where the rules have them."""
+    new levels always; re-buys, add-ons, joining, leaving, closing and paying out only where the rules have them,
+    never at a league or tournament table (its players and chips are the league's or the tournament's)."""
     engine = game.game
     options = engine.options
     levels = engine.levels
     seated = [(seat, name) for seat, name in enumerate(engine.names) if seat not in engine.left]
-    cash = getattr(options, "end_rule", "") == "never"
+    cash = getattr(options, "end_rule", "") == "never" and not league
+    rebuys, add_ons = (getattr(options, name, False) and not league for name in ("rebuys", "add_ons"))
     return {
         "levels": {
             "ante": levels.ante,
@@ -361,12 +366,12 @@ def between_hands(game: RealCardsGame) -> dict:
             "min_bet": levels.min_bet,
             "blinds": bool(engine.variant.has_blinds),
         },
-        "rebuy": [(s, n) for s, n in seated if engine.stacks[s] == 0] if getattr(options, "rebuys", False) else [],
-        "add_on": [(s, n) for s, n in seated if engine.stacks[s] > 0] if getattr(options, "add_ons", False) else [],
+        "rebuy": [(s, n) for s, n in seated if engine.stacks[s] == 0] if rebuys else [],
+        "add_on": [(s, n) for s, n in seated if engine.stacks[s] > 0] if add_ons else [],
         "join": cash and len(seated) < MAX_SEATS,
         "leave": seated if cash else [],
-        "close": engine.can_close_table(),
-        "leftovers": engine.can_pay_leftovers(),
+        "close": not league and engine.can_close_table(),
+        "leftovers": not league and engine.can_pay_leftovers(),
         "starting": options.starting_stack,
     }
 

@@ -401,21 +401,25 @@ def realtable_step(
     if step.get("step") == "dice" and not table.has_dice and step.get("by") != "site":
         raise ApplicationError('This table plays without dice: the site rolls ({"step": "dice", "by": "site"}).')
     first, was_open = len(game.steps), tournament_hands.hand_open(game)
+    at, by = timezone.now().isoformat(), _who(actor, mine, host)
+    notes: list[dict] = []
     try:
-        for level in tournament_hands.steps_before(table, game, step):  # a tournament's table: the clock's level
-            game.step(level)
+        # A tournament's table: the booked chips and the clock's level first; closed after once decided.
+        for before, note in tournament_hands.steps_before(table, game, step):
+            game.step(before)
+            notes.append(note)
         game.step(copy.deepcopy(step))
+        notes.append({"by": by})
+        for after, note in tournament_hands.steps_after(table, game):
+            game.step(after)
+            notes.append(note)
     except EngineError as exc:
         raise _user_error(exc) from None
     saved = game.steps[first:]  # as the engine keeps them (a site roll carries its dice)
     over = game.game.over
-    at, by = timezone.now().isoformat(), _who(actor, mine, host)
     changes = [
         *table.changes,
-        *(
-            {"did": did, "by": "the clock" if did is not saved[-1] else by, "at": at, "version": table.version + 1}
-            for did in saved
-        ),
+        *({"did": did, **note, "at": at, "version": table.version + 1} for did, note in zip(saved, notes, strict=True)),
     ]
     fields: dict[str, Any] = {"steps": [*table.steps, *saved], "changes": changes}
     if over:
@@ -458,6 +462,7 @@ def realtable_finish(*, actor: Any, table: RealTable) -> RealTable:
     game = load_game(table) if table.setup is not None else None
     if game is not None:
         landing.check_can_end(table, game)
+        tournament_hands.check_can_end(table)
     _bump(table, "finished", status=RealTableStatus.FINISHED)
     audit(actor=actor, action="real_table.finish", obj=table)
     if game is not None:

@@ -9,15 +9,16 @@ import secrets
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from config.errors import ApplicationError, ConflictError
 from games.engine.errors import EngineError
 from games.engine.realcards.game import RealCardsGame
 from games.services.checks import checked_preset
-from games.tabletop import services
+from games.tabletop import landing, services, tournament_hands
 from games.tabletop.models import MAX_SEATS, MIN_SEATS, RealSeat, RealTable, RealTableStatus
-from games.tabletop.tournament_hands import live_stacks
-from league.models import Event, Player
+from games.tabletop.tournament_hands import CHIPS, TOURNAMENT, live_stacks, owed
+from league.models import AuditEntry, Event, Player
 from league.services import audit
 
 IN_PLAY = (RealTableStatus.OPEN, RealTableStatus.PLAYING)
@@ -171,3 +172,120 @@ def final_seats(table: RealTable) -> list[dict[str, Any]] | None:
         }
         for number, player_id in table.seats.values_list("number", "player_id")
     ]
+
+
+# ----- the tournament's chips: re-buys and add-ons booked for a player seated here ------------------------------
+
+
+def _seat_in_play(*, event_id: int, player_id: int) -> RealSeat | None:
+    return (
+        RealSeat.objects.filter(
+            player_id=player_id,
+            table__event_id=event_id,
+            table__tournament_table__isnull=False,
+            table__status=RealTableStatus.PLAYING,
+        )
+        .select_related("table")
+        .order_by("-table_id")
+        .first()
+    )
+
+
+def realcards_place(*, event_id: int, player_id: int) -> dict[str, Any] | None:
+    """Where the player sits at one of the event's real-cards tournament tables in play, with their stack as the
+    tournament counts it (`live_stacks`) and the re-buy chips already on their way to them (None when none); None
+    when they sit at none."""
+    seat = _seat_in_play(event_id=event_id, player_id=player_id)
+    if seat is None:
+        return None
+    table = seat.table
+    coming = [row for row in owed(table) if row["player"] == player_id]
+    return {
+        "table": table.pk,
+        "code": table.code,
+        "tournament_table": table.tournament_table,
+        "where": f"real-cards table {table.tournament_table} ({table.code})",
+        "seat": seat.number,
+        "stack": _stacks_at(table)[seat.number],
+        "pending": sum(row["amount"] for row in coming if row["kind"] == "rebuy") or None,
+    }
+
+
+def takes_chips(game: RealCardsGame) -> bool:
+    """Whether a table's rules let the tournament's chips join it between hands: a table the tournament ends (end
+    rule "never"); a Halcyon table plays its round from the starting stack."""
+    return getattr(game.game.options, "end_rule", "") == "never"
+
+
+def realtable_chips_queue(*, actor: Any, event_id: int, player_id: int, amount: int, kind: str) -> AuditEntry:
+    """A re-buy's or an add-on's chips booked by the tournament (the caller holds its lock and books the ledger
+    line in the same transaction) for a player seated at one of its real-cards tables in play: kept as the
+    booking (an audit row on the table, its id the key), they join the player's stack at the table's next deal,
+    once. Refused (409, nothing written) where the player sits at no such table, or at one whose rules take no
+    chips between hands."""
+    seat = _seat_in_play(event_id=event_id, player_id=player_id)
+    if seat is None:
+        raise ConflictError("This player sits at no real-cards table of the tournament being played now.")
+    table = services._lock(seat.table)
+    if table.status != RealTableStatus.PLAYING:
+        raise ConflictError(f"Real-cards table {table.tournament_table} ({table.code}) has ended meanwhile.")
+    game = services.load_game(table)
+    if not takes_chips(game) or game.game.over:
+        raise ConflictError(
+            f"Real-cards table {table.tournament_table} ({table.code}) plays its game from the stacks it started "
+            "with (its rules take no chips between hands): book the chips once the player sits at another table."
+        )
+    entry = audit(
+        actor=actor,
+        action=CHIPS,
+        obj=table,
+        league=table.event.season.league,
+        data={"player": player_id, "seat": seat.number, "name": seat.name, "amount": amount, "kind": kind},
+    )
+    services._bump(table, "chips")  # every viewer's page shows the chips on their way
+    return entry
+
+
+def chips_on_the_way(*, event_id: int) -> set[int]:
+    """The players whose booked re-buy chips are on their way to one of the event's real-cards tables in play."""
+    players: set[int] = set()
+    for table in RealTable.objects.filter(
+        event_id=event_id, tournament_table__isnull=False, status=RealTableStatus.PLAYING
+    ):
+        players.update(row["player"] for row in owed(table) if row["kind"] == "rebuy")
+    return players
+
+
+@transaction.atomic
+def realtables_settle(*, event_id: int) -> list[int]:
+    """End the event's real-cards tournament tables that are decided between hands (at most one player holding
+    chips, no chips on their way, nobody there who may still re-buy): after the re-buy period closes, a table that
+    waited for its busted players' re-buys closes here, logged as by the tournament. Returns the tables ended."""
+    ended = []
+    for table in RealTable.objects.filter(
+        event_id=event_id, tournament_table__isnull=False, status=RealTableStatus.PLAYING
+    ).order_by("pk"):
+        table = services._lock(table)
+        if table.status != RealTableStatus.PLAYING:
+            continue
+        game = services.load_game(table)
+        closing = tournament_hands.steps_after(table, game)
+        if not closing:
+            continue
+        first = len(game.steps)
+        for step, _note in closing:
+            game.step(step)
+        at = timezone.now().isoformat()
+        changes = [
+            *table.changes,
+            *({"did": did, **TOURNAMENT, "at": at, "version": table.version + 1} for did in game.steps[first:]),
+        ]
+        fields: dict[str, Any] = {"steps": [*table.steps, *game.steps[first:]], "changes": changes}
+        if game.game.over:
+            fields["status"] = RealTableStatus.FINISHED
+        services._bump(table, "step", **fields)
+        if game.game.over:
+            landing.land(table, game)
+        tournament_hands.tell_after(table, game, was_open=False)
+        ended.append(table.pk)
+    return ended

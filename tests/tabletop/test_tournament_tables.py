@@ -331,6 +331,10 @@ def test_in_a_rebuy_tournament_a_bust_waits_for_the_period_then_eliminates_even_
     with django_capture_on_commit_callbacks(execute=True):
         play_hand(table, night.organiser, winner=1, all_in={0, 1, 2})
     table.refresh_from_db()
+    # The table waits for its busted players' re-buys (tests/tabletop/test_tournament_rebuys.py); its host ends it.
+    assert table.status == RealTableStatus.PLAYING and game_of(table).stacks == [0, 300, 0]
+    tabletop.realtable_finish(actor=night.organiser, table=table)
+    table.refresh_from_db()
     assert table.status == RealTableStatus.FINISHED and game_of(table).stacks == [0, 300, 0]
     # In the re-buy period a bust is no elimination: it is noted, and the player may still re-buy.
     assert not Registration.objects.filter(tournament=tournament, status=RegistrationStatus.ELIMINATED).exists()

@@ -108,6 +108,7 @@ def tournament_online_busts(
     elif eliminated and tournament.format == Format.REBUY:
         # A table that waited for its busted players' re-buys ends once none of them may re-buy any more.
         online_services.tables_settle(event_id=event_id)
+        realcards_tables.realtables_settle(event_id=event_id)
     return eliminated
 
 
@@ -131,7 +132,9 @@ def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
     if _registration_open(tournament, now):
         return []
     known = selectors.known_stacks(tournament.event_id)
-    coming = online_selectors.rebuys_on_the_way(event_id=tournament.event_id)
+    coming = online_selectors.rebuys_on_the_way(event_id=tournament.event_id) | realcards_tables.chips_on_the_way(
+        event_id=tournament.event_id
+    )
     out = [
         registration
         for registration in Registration.objects.select_for_update(of=("self",))
@@ -167,6 +170,7 @@ def rebuy_period_sweep(tournament: Tournament, *, now: datetime) -> list[int]:
         )
         eliminated.append(registration.pk)
     online_services.tables_settle(event_id=tournament.event_id)
+    realcards_tables.realtables_settle(event_id=tournament.event_id)
     return eliminated
 
 

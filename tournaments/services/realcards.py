@@ -20,6 +20,7 @@ from games.engine.variant import get_variant
 from games.online import selectors as online_selectors
 from games.tabletop import tournament as realcards_tables
 from games.tabletop.models import RealTable, RealTableStatus
+from league import services as league_services
 from league.models import AuditEntry
 from tournaments import selectors
 from tournaments.halcyon import HALCYON_VARIANT, OPENED_REAL
@@ -35,7 +36,10 @@ def _rules(tournament: Tournament) -> tuple[str, str, dict[str, Any]]:
     """The variant, preset and option overrides a tournament's real-cards table plays: Halcyon's preset (every
     player deals once), or the event's rules with the levels from the clock only (escalation off), no re-buys at
     the table (the tournament takes them) and odd credits to a player, never to a carry-over, where the variant
-    lets them."""
+    lets them. A table whose players may re-buy or add on (a re-buy tournament, a buy-in policy with an add-on)
+    is ended by the tournament, not by its engine (end rule "never", as an online tournament table): the chips
+    booked join between hands (the engine's re-buy and add-on where the variant has them) and a table waits for
+    its busted players' re-buys during the re-buy period (`games.tabletop.tournament_hands`)."""
     if tournament.format == Format.HALCYON:
         return HALCYON_VARIANT, "halcyon", {"starting_stack": tournament.starting_stack}
     event = tournament.event
@@ -50,6 +54,9 @@ def _rules(tournament: Tournament) -> tuple[str, str, dict[str, Any]]:
         "odd_credits": "left_of_dealer",
         "starting_stack": tournament.starting_stack,
     }
+    policy = league_services.effective_buy_in_policy(event)
+    if tournament.format == Format.REBUY or (policy is not None and policy.addon_allowed):
+        overrides.update({"end_rule": "never", "rebuys": True, "add_ons": True})
     names = {field.name for field in dataclasses.fields(get_variant(variant).options_class)}
     return variant, preset, {name: value for name, value in overrides.items() if name in names}
 

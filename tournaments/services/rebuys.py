@@ -1,5 +1,6 @@
 """Re-buys, add-ons and re-entries within the late registration period, booked in the ledger; an online
-table's player re-buys there themselves, and the chips reach their stack at the table's next hand break."""
+table's player re-buys there themselves, and the chips reach their stack at the table's next hand break (at a
+real-cards table, before its next deal)."""
 
 from __future__ import annotations
 
@@ -50,19 +51,27 @@ def tournament_rebuy(
         raise ApplicationError("Choose rebuy, addon or reentry.", extra={"field": "kind"})
     from games.online import selectors as online_selectors
     from games.online import services as online_services
+    from games.tabletop import tournament as realcards_tables
 
     now = now or timezone.now()
     tournament = _lock(tournament)
     # At an online table a player out of chips re-buys there themselves; elsewhere the organiser books it.
     place = online_selectors.rebuy_place(event_id=tournament.event_id, player_id=player.pk)
+    # At a real-cards table in play the chips join the player's stack there at its next deal, as online.
+    real = (
+        None
+        if place is not None
+        else realcards_tables.realcards_place(event_id=tournament.event_id, player_id=player.pk)
+    )
+    seat = place or real  # where the player sits at a table the site keeps the chips of, if they do
     own = kind == "rebuy" and getattr(actor, "is_authenticated", False) and player.user_id == actor.pk
-    if not (own and place is not None):
+    if not (own and seat is not None):
         _check_manager(actor, tournament.event)
     if not _registration_open(tournament, now):
         raise ConflictError("The re-buy period is over (it ends with late registration).")
     registration = _seated(tournament, player)
     policy = league_services.effective_buy_in_policy(tournament.event)
-    if kind == "rebuy" and place is not None and place["pending"] is not None:
+    if kind == "rebuy" and seat is not None and seat["pending"] is not None:
         return registration  # asked twice (a double submit): the first re-buy's chips are on their way
     chips = 0  # a re-buy's or an add-on's chips, for the player's online table (a re-entry sits down afresh)
     if kind == "reentry":
@@ -80,7 +89,7 @@ def tournament_rebuy(
             raise ApplicationError("Re-buys need a re-buy tournament whose buy-in policy allows them with an amount.")
         if policy.max_rebuys and registration.rebuys >= policy.max_rebuys:
             raise ConflictError(f"{player} has had the {policy.max_rebuys} re-buys allowed.")
-        _check_rebuy_stack(tournament, registration, player, place, stack)
+        _check_rebuy_stack(tournament, registration, player, seat, stack)
         registration.rebuys += 1
         registration.status = RegistrationStatus.REGISTERED
         registration.place = None
@@ -105,6 +114,10 @@ def tournament_rebuy(
             amount=chips,
             kind=kind,
         )
+    if chips and real is not None:  # the chips join the player's stack at the real-cards table's next deal, once
+        realcards_tables.realtable_chips_queue(
+            actor=actor, event_id=tournament.event_id, player_id=player.pk, amount=chips, kind=kind
+        )
     if registration.table_number is None:
         _seat_late(tournament, registration)
     registration.save()
@@ -119,7 +132,7 @@ def _check_rebuy_stack(
     """A re-buy only at or below the tournament's threshold, the same rule at online and physical tables."""
     limit = tournament.rebuy_at_or_below
     if place is not None:
-        held, where = place["stack"], f"online table {place['tournament_table']}"
+        held, where = place["stack"], place.get("where") or f"online table {place['tournament_table']}"
     elif registration.status == RegistrationStatus.ELIMINATED:
         held, where = 0, ""
     elif stack is None and not limit:
