@@ -32,9 +32,6 @@ def worker(settings):
     settings.ONLINE_HAND_PAUSE_SECONDS = 60  # one hand per test: the reveal stays on screen
     settings.ONLINE_STREAM_SECONDS = 20  # streams end soon after the test (the browser would reconnect)
     settings.ONLINE_STREAM_KEEPALIVE_SECONDS = 1  # and notice a closed browser within a second
-    # Bots decide within a fifth of a second, not the 0.8-2 s a person would wait for (these tests are not about
-    # the pause; they wait on what the page shows, so a quicker bot only shortens the wait).
-    settings.ONLINE_BOT_DELAY_SECONDS = (0.05, 0.2)
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = False
     app.control.purge()  # tasks left on this test broker by an earlier run

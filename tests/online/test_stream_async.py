@@ -127,9 +127,14 @@ def test_a_viewer_of_a_rendered_state_is_served_on_the_event_loop_with_only_thei
             )
             seconds = [await next_state(chunks) for _, chunks in streams]
             assert {version for version, _ in seconds} == {live_table.version + 1}
-            # A new state's rendering (and a seat's engine view) is made in a thread, never on the loop.
-            assert in_threads < stream.rendered_in_threads <= in_threads + 5
-            # Once made, a viewer of that state (a browser reconnecting) is served on the loop.
+            # A new state's rendering (and a seat's engine view) is made in a thread, never on the loop. (How many
+            # threads the five viewers woke depends on their timing: a busy machine may wake one twice.)
+            assert stream.rendered_in_threads > in_threads
+            # Once made, a viewer of that state (a browser reconnecting) is served on the loop: counted with the
+            # other viewers gone, so that nothing else renders meanwhile.
+            for _, chunks in streams:
+                await chunks.aclose()
+            streams.clear()
             in_threads = stream.rendered_in_threads
             response, chunks = await opened(member, url, HTTP_LAST_EVENT_ID=str(live_table.version))
             streams.append((response, chunks))
