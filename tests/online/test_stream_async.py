@@ -12,6 +12,14 @@ from games.online import renders, services, stream, views
 from tests.online.test_stream import live_table  # noqa: F401 (fixture)
 
 
+@pytest.fixture(autouse=True)
+def async_safety_as_in_production(monkeypatch):
+    """Django refuses a query on an event loop unless DJANGO_ALLOW_ASYNC_UNSAFE is set, which the browser tests'
+    conftest sets for the whole test process (Playwright's sync API runs a loop): these tests are about that refusal,
+    as it is in production."""
+    monkeypatch.delenv("DJANGO_ALLOW_ASYNC_UNSAFE", raising=False)
+
+
 def run(coroutine) -> None:
     """`asyncio.run`, also in a process where an earlier browser test's Playwright (its sync API) left its event loop
     marked as running in this thread: the mark is set aside for the run and put back."""
