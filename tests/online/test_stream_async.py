@@ -3,6 +3,7 @@ streams it wakes share one read of the table, each viewer gets their own renderi
 
 import asyncio
 import json
+import os
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -12,22 +13,20 @@ from games.online import renders, services, stream, views
 from tests.online.test_stream import live_table  # noqa: F401 (fixture)
 
 
-@pytest.fixture(autouse=True)
-def async_safety_as_in_production(monkeypatch):
-    """Django refuses a query on an event loop unless DJANGO_ALLOW_ASYNC_UNSAFE is set, which the browser tests'
-    conftest sets for the whole test process (Playwright's sync API runs a loop): these tests are about that refusal,
-    as it is in production."""
-    monkeypatch.delenv("DJANGO_ALLOW_ASYNC_UNSAFE", raising=False)
-
-
 def run(coroutine) -> None:
     """`asyncio.run`, also in a process where an earlier browser test's Playwright (its sync API) left its event loop
-    marked as running in this thread: the mark is set aside for the run and put back."""
+    marked as running in this thread: the mark is set aside for the run and put back. During the run Django's async
+    safety is as in production: the browser tests' conftest sets DJANGO_ALLOW_ASYNC_UNSAFE for the whole test process
+    (which lets a query on the loop through, and these tests are about that refusal); the fixtures around the run,
+    in the thread Playwright marked, keep it."""
     running = asyncio.events._get_running_loop()
     asyncio.events._set_running_loop(None)
+    unsafe = os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     try:
         asyncio.run(coroutine)
     finally:
+        if unsafe is not None:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = unsafe
         asyncio.events._set_running_loop(running)
 
 
