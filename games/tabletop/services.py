@@ -116,6 +116,38 @@ def hand_dealer(game: RealCardsGame) -> int | None:
 # ----- opening and seats ---------------------------------------------------------------------------------
 
 
+def _checked_table(
+    *, host: Any, variant: str, preset: str, options: dict, starting: int, has_dice: Any, **fields: Any
+) -> RealTable:
+    """A new table's row, once the engine has made a game of its rules (two players at `starting` credits each) and
+    `has_dice` is a boolean; a refusal says why and writes nothing. `fields`: the row's others (a league `event`)."""
+    if not isinstance(has_dice, bool):
+        raise ApplicationError("has_dice is true or false.", extra={"field": "has_dice"})
+    try:
+        RealCardsGame(
+            {
+                "variant": variant,
+                "preset": preset,
+                "options": options,
+                "players": [["A", starting], ["B", starting]],
+                "dealer": 0,
+            }
+        )
+    except (EngineError, KeyError, TypeError, ValueError) as exc:
+        raise ApplicationError(f"These rules do not make a game: {exc}", extra={"field": "options"}) from None
+    return RealTable.objects.create(
+        code=_new_code(),
+        host=host,
+        variant=variant,
+        preset=preset,
+        options=options,
+        starting_credits=starting,
+        has_dice=has_dice,
+        master=f"{secrets.randbits(128):032x}",
+        **fields,
+    )
+
+
 @transaction.atomic
 def realtable_open(
     *,
@@ -142,29 +174,8 @@ def realtable_open(
         )
         starting_credits = int(probe.game.options.starting_stack)
     starting_credits = _whole(starting_credits, "The starting credits", 1, MAX_STARTING, "starting_credits")
-    if not isinstance(has_dice, bool):
-        raise ApplicationError("has_dice is true or false.", extra={"field": "has_dice"})
-    try:
-        RealCardsGame(
-            {
-                "variant": variant,
-                "preset": preset,
-                "options": options,
-                "players": [["A", starting_credits], ["B", starting_credits]],
-                "dealer": 0,
-            }
-        )
-    except (EngineError, KeyError, TypeError, ValueError) as exc:
-        raise ApplicationError(f"These rules do not make a game: {exc}", extra={"field": "options"}) from None
-    table = RealTable.objects.create(
-        code=_new_code(),
-        host=actor,
-        variant=variant,
-        preset=preset,
-        options=options,
-        starting_credits=starting_credits,
-        has_dice=has_dice,
-        master=f"{secrets.randbits(128):032x}",
+    table = _checked_table(
+        host=actor, variant=variant, preset=preset, options=options, starting=starting_credits, has_dice=has_dice
     )
     if host_plays:
         RealSeat.objects.create(table=table, number=0, name=_name(actor.get_username())[:MAX_NAME], user=actor)
@@ -196,30 +207,8 @@ def realtable_open_league(
         event, variant=variant, preset=preset, options=options
     )
     starting = _whole(starting, "The event's buy-in", 1, MAX_STARTING, "starting_credits")
-    if not isinstance(has_dice, bool):
-        raise ApplicationError("has_dice is true or false.", extra={"field": "has_dice"})
-    try:
-        RealCardsGame(
-            {
-                "variant": variant,
-                "preset": preset,
-                "options": options,
-                "players": [["A", starting], ["B", starting]],
-                "dealer": 0,
-            }
-        )
-    except (EngineError, KeyError, TypeError, ValueError) as exc:
-        raise ApplicationError(f"These rules do not make a game: {exc}", extra={"field": "options"}) from None
-    table = RealTable.objects.create(
-        code=_new_code(),
-        host=actor,
-        event=event,
-        variant=variant,
-        preset=preset,
-        options=options,
-        starting_credits=starting,
-        has_dice=has_dice,
-        master=f"{secrets.randbits(128):032x}",
+    table = _checked_table(
+        host=actor, event=event, variant=variant, preset=preset, options=options, starting=starting, has_dice=has_dice
     )
     if host_plays:
         RealSeat.objects.create(table=table, number=0, **league_seats.joining_player(table, actor))
