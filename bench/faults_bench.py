@@ -245,9 +245,11 @@ def _run(args: argparse.Namespace, url: str, folder: str) -> int:
             failures += len(running) - len(resumed) + len(problems)
             took = f"p50 {statistics.median(times):5.1f} s, max {max(times):5.1f} s" if times else "none resumed"
             chips = "every chip accounted for" if not problems else "; ".join(problems)
+            # A ping waits 0.2 s; a worker busy catching up may answer none before every table has resumed.
+            pinged = f"after {answered:4.1f} s" if answered == answered else "to no ping before the tables resumed"
             print(
                 f"{fault:9} resumed {len(resumed):3}/{len(running):<3} after the fault: {took} "
-                f"(a worker answered after {answered:4.1f} s); {chips}"
+                f"(a worker answered {pinged}); {chips}"
             )
     finally:
         services_.stop_all()
