@@ -34,6 +34,8 @@ BUY_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON)
 
 
 def _check_event_fields(fields: dict[str, Any]) -> None:
+    """The fields an organiser sets on an event: known ones only, text and choices as the database stores them."""
+    refuse_unknown_fields(fields, EVENT_FIELDS, "event")
     if "name" in fields:
         fields["name"] = check_text(fields["name"], "An event's name", field="name", max_length=120)
     if "kind" in fields and fields["kind"] not in EventKind.values:
@@ -49,7 +51,6 @@ def _check_event_fields(fields: dict[str, Any]) -> None:
 @retry_on_conflict
 @transaction.atomic
 def event_create(*, actor: Actor, season: Season, name: str, starts_at: datetime, **fields: Any) -> Event:
-    refuse_unknown_fields(fields, EVENT_FIELDS, "event")
     fields["name"] = name
     _check_event_fields(fields)
     lock_league(season.league_id)
@@ -64,7 +65,6 @@ def event_create(*, actor: Actor, season: Season, name: str, starts_at: datetime
 def event_update(*, actor: Actor, event: Event, **fields: Any) -> Event:
     from league.services.standings import standings_schedule, standings_touch
 
-    refuse_unknown_fields(fields, EVENT_FIELDS, "event")
     _check_event_fields(fields)
     event = lock_event(event.pk)
     save_audited(actor=actor, obj=event, fields=fields, action="event.update", league=event.season.league)
