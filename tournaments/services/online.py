@@ -20,13 +20,12 @@ from games.online import services as online_services
 from games.tabletop import tournament as realcards_tables
 from league import services as league_services
 from league.models import AuditEntry, Player
-from league.services import audit
 from tournaments import selectors, structures
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.selectors import may_rebuy_again as _may_rebuy_again
 from tournaments.selectors import rebuys_open, tournament_clock
 from tournaments.selectors import registration_open as _registration_open
-from tournaments.services.common import _check_manager, _check_table_number, _lock, _seated_at
+from tournaments.services.common import _audit, _check_manager, _check_table_number, _lock, _seated_at
 from tournaments.services.eliminations import _eliminate
 from tournaments.services.rebuys import tournament_rebuy
 
@@ -79,11 +78,11 @@ def tournament_online_busts(
         if recorded or registration is None:
             continue
         if period and _may_rebuy_again(registration, policy):
-            audit(
+            _audit(
                 actor=None,
+                tournament=tournament,
                 action="tournament_bust_deferred",
                 obj=registration,
-                league=tournament.event.season.league,
                 data={
                     "player": player_id,
                     "table": table_id,
@@ -340,11 +339,10 @@ def tournament_online_move_cancel(*, actor: Actor, tournament: Tournament, move_
     if isinstance(move_id, bool) or not isinstance(move_id, int) or move_id < 1:
         raise ApplicationError(f"Choose a waiting move by its id; got {move_id!r}.", extra={"field": "move"})
     change = online_services.change_cancel(change_id=move_id, event_id=tournament.event_id)
-    audit(
+    _audit(
         actor=actor,
+        tournament=tournament,
         action="tournament_online_move_cancel",
-        obj=tournament,
-        league=tournament.event.season.league,
         data={"move": change.pk, "player": change.player_id},
     )
     return change
