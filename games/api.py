@@ -19,8 +19,7 @@ from league import selectors
 from league.api import serializers as league_serializers
 from league.api.permissions import require_organiser
 from league.api.views import ID_PATTERN, id_filterset
-from league.models import MAX_COUNT, MAX_CREDITS, Event
-from league.permissions import can_manage_league
+from league.models import MAX_COUNT, MAX_CREDITS, Event, League
 
 
 class SeatOutput(serializers.ModelSerializer):
@@ -123,7 +122,7 @@ class CorrectionInput(StrictInput):
     seats = SeatInput(many=True)
 
 
-class CorrectionOutput(serializers.ModelSerializer):
+class CorrectionOutput(league_serializers.AuditDetails, serializers.ModelSerializer):
     """Who corrected a result, why, and the result before and after: shown to the league's organisers and
     site admins only; others see that a correction happened and when (the fields are null)."""
 
@@ -136,17 +135,8 @@ class CorrectionOutput(serializers.ModelSerializer):
         model = ResultCorrection
         fields = ["id", "game", "author", "reason", "before", "after", "created_at"]
 
-    def _audit_visible(self, correction: ResultCorrection) -> bool:
-        request = self.context.get("request")
-        return request is not None and can_manage_league(request.user, correction.game.event.season.league)
-
-    def get_author(self, correction: ResultCorrection) -> str | None:
-        if not self._audit_visible(correction):
-            return None
-        return correction.author.get_username() if correction.author_id else None
-
-    def get_reason(self, correction: ResultCorrection) -> str | None:
-        return correction.reason if self._audit_visible(correction) else None
+    def audit_league(self, correction: ResultCorrection) -> League:
+        return correction.game.event.season.league
 
     @extend_schema_field({"type": "array", "items": {"type": "object"}, "nullable": True})
     def get_before(self, correction: ResultCorrection) -> list | None:

@@ -26,6 +26,11 @@ def int_field(data: Any, name: str, what: str) -> int:
     return parse_whole_number(data.get(name), what, field=name, signed=True, max_digits=12)
 
 
+def table_field(data: Any) -> int:
+    """The tournament table an action names, by its number (the service checks that it is one)."""
+    return int_field(data, "table", "The table")
+
+
 def player_field(data: Any, tournament: Tournament, name: str = "player") -> Player:
     player_id = int_field(data, name, "Choose a player: the player")
     player = Player.objects.filter(pk=player_id, memberships__league=tournament.event.season.league).first()
@@ -224,30 +229,27 @@ def _halcyon_table(actor: Actor, tournament: Tournament, action: str, data: Any)
     if not isinstance(replay, dict):
         raise ApplicationError("The table's game must be a JSON object (sabacc-replay/1).", extra={"field": "replay"})
     outcome = services.tournament_halcyon_table(
-        actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table"), replay=replay
+        actor=actor, tournament=tournament, table_number=table_field(data), replay=replay
     )
     return _halcyon_message(outcome)
 
 
 def _halcyon_enter(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
     outcome = services.tournament_halcyon_table_entered(
-        actor=actor,
-        tournament=tournament,
-        table_number=int_field(data, "table", "The table"),
-        results=_entered_results(data),
+        actor=actor, tournament=tournament, table_number=table_field(data), results=_entered_results(data)
     )
     return _halcyon_message(outcome)
 
 
 def _halcyon_online_record(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
     outcome = services.tournament_halcyon_online_record(
-        actor=actor, tournament=tournament, table_number=int_field(data, "table", "The table")
+        actor=actor, tournament=tournament, table_number=table_field(data)
     )
     return _halcyon_message(outcome)
 
 
 def _open_online(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
-    table_number = int_field(data, "table", "The table")
+    table_number = table_field(data)
     if tournament.format == Format.HALCYON:
         table = services.tournament_halcyon_online_open(actor=actor, tournament=tournament, table_number=table_number)
         return (
@@ -273,10 +275,7 @@ def _has_dice(data: Any) -> bool:
 
 def _open_real_cards(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
     table = services.tournament_realcards_open(
-        actor=actor,
-        tournament=tournament,
-        table_number=int_field(data, "table", "The table"),
-        has_dice=_has_dice(data),
+        actor=actor, tournament=tournament, table_number=table_field(data), has_dice=_has_dice(data)
     )
     how = (
         "Halcyon: every player deals once; its result is recorded here when the game ends"

@@ -1,5 +1,7 @@
 """Input and output serializers of the league API; no rules live here."""
 
+from typing import Any
+
 from rest_framework import serializers
 
 from config.serializers import StrictInput, StrictModelInput
@@ -21,7 +23,7 @@ from league.models import (
     Season,
     Visibility,
 )
-from league.permissions import can_see_claim_code
+from league.permissions import can_manage_league, can_see_claim_code
 from league.services import EVENT_FIELDS, LEAGUE_FIELDS, SEASON_FIELDS
 
 
@@ -276,7 +278,30 @@ class AdjustmentInput(StrictInput):
     reason = serializers.CharField(max_length=255)
 
 
-class LedgerEntryOutput(serializers.ModelSerializer):
+class AuditDetails:
+    """The `author` and `reason` of an audited row (a ledger line, a result correction): audit details, shown to
+    the row's league's organisers and site admins only, null for everyone else. A serializer names the league
+    (`audit_league`) and declares the two method fields."""
+
+    def audit_league(self, row: Any) -> League:
+        raise NotImplementedError
+
+    def _audit_visible(self, row: Any) -> bool:
+        if hasattr(row, "audit_visible"):  # worked out by the list query (selectors.ledger_list)
+            return row.audit_visible
+        request = self.context.get("request")
+        return request is not None and can_manage_league(request.user, self.audit_league(row))
+
+    def get_author(self, row: Any) -> str | None:
+        if not self._audit_visible(row):
+            return None
+        return row.author.get_username() if row.author_id else None
+
+    def get_reason(self, row: Any) -> str | None:
+        return row.reason if self._audit_visible(row) else None
+
+
+class LedgerEntryOutput(AuditDetails, serializers.ModelSerializer):
     """One ledger line. Its author and reason are audit details: shown to the league's organisers and site
     admins only (null for everyone else)."""
 
@@ -304,21 +329,8 @@ class LedgerEntryOutput(serializers.ModelSerializer):
             "created_at",
         ]
 
-    def _audit_visible(self, entry: LedgerEntry) -> bool:
-        from league.permissions import can_manage_league
-
-        if hasattr(entry, "audit_visible"):  # worked out by the list query (selectors.ledger_list)
-            return entry.audit_visible
-        request = self.context.get("request")
-        return request is not None and can_manage_league(request.user, entry.event.season.league)
-
-    def get_author(self, entry: LedgerEntry) -> str | None:
-        if not self._audit_visible(entry):
-            return None
-        return entry.author.get_username() if entry.author_id else None
-
-    def get_reason(self, entry: LedgerEntry) -> str | None:
-        return entry.reason if self._audit_visible(entry) else None
+    def audit_league(self, entry: LedgerEntry) -> League:
+        return entry.event.season.league
 
 
 class StandingRowOutput(serializers.Serializer):

@@ -34,6 +34,8 @@ BUY_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON)
 
 
 def _check_event_fields(fields: dict[str, Any]) -> None:
+    """The fields an organiser sets on an event: known ones only, text and choices as the database stores them."""
+    refuse_unknown_fields(fields, EVENT_FIELDS, "event")
     if "name" in fields:
         fields["name"] = check_text(fields["name"], "An event's name", field="name", max_length=120)
     if "kind" in fields and fields["kind"] not in EventKind.values:
@@ -49,7 +51,6 @@ def _check_event_fields(fields: dict[str, Any]) -> None:
 @retry_on_conflict
 @transaction.atomic
 def event_create(*, actor: Actor, season: Season, name: str, starts_at: datetime, **fields: Any) -> Event:
-    refuse_unknown_fields(fields, EVENT_FIELDS, "event")
     fields["name"] = name
     _check_event_fields(fields)
     lock_league(season.league_id)
@@ -64,7 +65,6 @@ def event_create(*, actor: Actor, season: Season, name: str, starts_at: datetime
 def event_update(*, actor: Actor, event: Event, **fields: Any) -> Event:
     from league.services.standings import standings_schedule, standings_touch
 
-    refuse_unknown_fields(fields, EVENT_FIELDS, "event")
     _check_event_fields(fields)
     event = lock_event(event.pk)
     save_audited(actor=actor, obj=event, fields=fields, action="event.update", league=event.season.league)
@@ -108,6 +108,15 @@ def credit_limits_check(*, event: Event, adding: int) -> None:
             )
 
 
+def _check_amount(amount: Any, what: str) -> None:
+    """A ledger line's amount: a non-zero whole number of credits, either way, within the credit limit."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or abs(amount) > MAX_CREDITS:
+        raise ApplicationError(
+            f"{what} a non-zero whole number of credits from -{MAX_CREDITS:,} to {MAX_CREDITS:,}; got {amount!r}.",
+            extra={"field": "amount"},
+        )
+
+
 @retry_on_conflict
 @transaction.atomic
 def ledger_adjust(*, actor: Actor, event: Event, player: Any, amount: int, reason: str) -> LedgerEntry:
@@ -115,12 +124,7 @@ def ledger_adjust(*, actor: Actor, event: Event, player: Any, amount: int, reaso
     from league.services.standings import event_credits_refresh, standings_schedule
 
     reason = check_text(reason, "An adjustment's reason", field="reason", max_length=255)
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or abs(amount) > MAX_CREDITS:
-        raise ApplicationError(
-            f"An adjustment's amount must be a non-zero whole number of credits from -{MAX_CREDITS:,} to "
-            f"{MAX_CREDITS:,}; got {amount!r}.",
-            extra={"field": "amount"},
-        )
+    _check_amount(amount, "An adjustment's amount must be")
     if not getattr(actor, "is_authenticated", False):
         raise ApplicationError("An adjustment needs an author: log in first.")
     event = lock_event(event.pk)
@@ -171,12 +175,7 @@ def ledger_book(
             f"Book one of {', '.join(BOOKABLE_KINDS)}; got {kind!r} (adjustments go through ledger_adjust).",
             extra={"field": "kind"},
         )
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or abs(amount) > MAX_CREDITS:
-        raise ApplicationError(
-            f"A booking is a non-zero whole number of credits from -{MAX_CREDITS:,} to {MAX_CREDITS:,}; "
-            f"got {amount!r}.",
-            extra={"field": "amount"},
-        )
+    _check_amount(amount, "A booking is")
     if kind == LedgerKind.PAYOUT and amount > 0:
         raise ApplicationError("A payout takes credits off the table: book it as a negative amount.")
     if kind != LedgerKind.PAYOUT and amount < 0 and not reversal:

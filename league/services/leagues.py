@@ -38,7 +38,9 @@ LEAGUE_FIELDS = (
 )
 
 
-def _check_league_text(fields: dict[str, Any]) -> None:
+def _check_league_fields(fields: dict[str, Any]) -> None:
+    """The fields an organiser sets on a league: known ones only, text as the database stores it (in place)."""
+    refuse_unknown_fields(fields, LEAGUE_FIELDS, "league")
     if "members_may_open_tables" in fields and not isinstance(fields["members_may_open_tables"], bool):
         raise ApplicationError(
             f"members_may_open_tables is true or false; got {fields['members_may_open_tables']!r}.",
@@ -85,9 +87,8 @@ def league_create(*, actor: Actor, name: str, **fields: Any) -> League:
 
     if getattr(actor, "is_authenticated", False) and not can_create_league(actor):
         raise ForbiddenError("On this site only site admins may create leagues; ask one to create yours.")
-    refuse_unknown_fields(fields, LEAGUE_FIELDS, "league")
     fields["name"] = name
-    _check_league_text(fields)
+    _check_league_fields(fields)
     name = fields.pop("name")
     fields.setdefault("slug", slugify(name)[:80])
     if not fields["slug"]:
@@ -112,8 +113,7 @@ def league_create(*, actor: Actor, name: str, **fields: Any) -> League:
 def league_update(*, actor: Actor, league: League, **fields: Any) -> League:
     from league.services.standings import standings_schedule
 
-    refuse_unknown_fields(fields, LEAGUE_FIELDS, "league")
-    _check_league_text(fields)
+    _check_league_fields(fields)
     league = lock_league_or_refuse(league.pk)
     if "slug" in fields and League.objects.filter(slug=fields["slug"]).exclude(pk=league.pk).exists():
         # The same words whether the league holding it is one the organiser can see or not: it names none.
@@ -217,7 +217,9 @@ SEASON_FIELDS = (
 )
 
 
-def _check_season_text(fields: dict[str, Any]) -> None:
+def _check_season_fields(fields: dict[str, Any]) -> None:
+    """The fields an organiser sets on a season: known ones only, text as the database stores it (in place)."""
+    refuse_unknown_fields(fields, SEASON_FIELDS, "season")
     if "name" in fields:
         fields["name"] = check_text(fields["name"], "A season's name", field="name", max_length=120)
     for key, length in (("variant", 40), ("preset", 40), ("points_formula", 32)):
@@ -230,9 +232,8 @@ def _check_season_text(fields: dict[str, Any]) -> None:
 @retry_on_conflict
 @transaction.atomic
 def season_create(*, actor: Actor, league: League, name: str, starts_on: date, **fields: Any) -> Season:
-    refuse_unknown_fields(fields, SEASON_FIELDS, "season")
     fields.update(name=name, starts_on=starts_on)
-    _check_season_text(fields)
+    _check_season_fields(fields)
     league = lock_league(league.pk) or league
     check_season_rules(fields, league)
     season = Season.objects.create(league=league, **fields)
@@ -245,8 +246,7 @@ def season_create(*, actor: Actor, league: League, name: str, starts_on: date, *
 def season_update(*, actor: Actor, season: Season, **fields: Any) -> Season:
     from league.services.standings import standings_schedule
 
-    refuse_unknown_fields(fields, SEASON_FIELDS, "season")
-    _check_season_text(fields)
+    _check_season_fields(fields)
     season = lock_season(season.pk)
     merged = {key: fields.get(key, getattr(season, key)) for key in SEASON_FIELDS}
     check_season_rules(merged, season.league)

@@ -29,6 +29,28 @@ def _refuse_logic(exc: TournamentLogicError, field: str) -> ApplicationError:
     return ApplicationError(str(exc), extra={"field": field})
 
 
+def _check_table_number(table_number: Any) -> None:
+    """A tournament table is chosen by its number, a whole number from 1."""
+    if isinstance(table_number, bool) or not isinstance(table_number, int) or table_number < 1:
+        raise ApplicationError(
+            f"Choose a table by its number (1 or more); got {table_number!r}.", extra={"field": "table"}
+        )
+
+
+def _seated_at(tournament: Tournament, table_number: int) -> list[Registration]:
+    """The players seated at a tournament table (player loaded), in seat order; a table with nobody is refused,
+    naming the tables there are."""
+    in_field = Registration.objects.filter(tournament=tournament, status=RegistrationStatus.REGISTERED)
+    seated = list(in_field.filter(table_number=table_number).select_related("player").order_by("seat_number", "pk"))
+    if not seated:
+        tables = sorted(set(in_field.filter(table_number__isnull=False).values_list("table_number", flat=True)))
+        raise ApplicationError(
+            f"Table {table_number} has nobody seated; the tables are {', '.join(map(str, tables)) or 'none yet'}.",
+            extra={"field": "table"},
+        )
+    return seated
+
+
 def _check_manager(actor: Actor, event: Any) -> None:
     if not can_manage_event(actor, event):
         raise ForbiddenError(f"Only the organisers of {event.season.league} (and site admins) may run its tournaments.")

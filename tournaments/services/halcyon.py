@@ -29,7 +29,7 @@ from tournaments import halcyon
 from tournaments.errors import TournamentLogicError
 from tournaments.halcyon import HALCYON_VARIANT, OPENED
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
-from tournaments.services.common import _audit, _check_manager, _lock
+from tournaments.services.common import _audit, _check_manager, _check_table_number, _lock
 
 logger = logging.getLogger(__name__)
 
@@ -306,10 +306,7 @@ def tournament_halcyon_online_open(
 
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
-    if isinstance(table_number, bool) or not isinstance(table_number, int) or table_number < 1:
-        raise ApplicationError(
-            f"Choose a table by its number (1 or more); got {table_number!r}.", extra={"field": "table"}
-        )
+    _check_table_number(table_number)
     _check_running(tournament)
     seated = sorted(
         (r for r in _seated(tournament) if r.table_number == table_number),
@@ -369,10 +366,7 @@ def tournament_halcyon_online_record(*, actor: Actor, tournament: Tournament, ta
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
     _check_running(tournament)
-    if isinstance(table_number, bool) or not isinstance(table_number, int) or table_number < 1:
-        raise ApplicationError(
-            f"Choose a table by its number (1 or more); got {table_number!r}.", extra={"field": "table"}
-        )
+    _check_table_number(table_number)
     number = current_round(tournament)
     opened = (
         AuditEntry.objects.filter(
@@ -404,20 +398,32 @@ def tournament_halcyon_online_result(*, table_id: int) -> dict | None:
     table = OnlineTable.objects.filter(pk=table_id).select_related("game").first()
     if table is None or table.tournament_table is None or table.status != TableStatus.FINISHED:
         return None
-    tournament = Tournament.objects.filter(event_id=table.event_id, format=Format.HALCYON).first()
+    tournament = _round_table_unrecorded(
+        event_id=table.event_id, opened=OPENED, key="online_table", table_id=table_id, what="Halcyon online table"
+    )
+    if tournament is None:
+        return None
+    return _record_online(actor=None, tournament=tournament, table=table, table_number=table.tournament_table)
+
+
+def _round_table_unrecorded(*, event_id: int, opened: str, key: str, table_id: int, what: str) -> Tournament | None:
+    """The event's Halcyon tournament, locked, when the table it opened (`what`: audit action `opened`, the table's
+    id under `key` in the audit data) belongs to the round being played and is not recorded yet; else None, so a
+    task recording a finished table may run twice or late."""
+    tournament = Tournament.objects.filter(event_id=event_id, format=Format.HALCYON).first()
     if tournament is None:
         return None
     tournament = _lock(tournament)
     mine = AuditEntry.objects.filter(object_type=Tournament._meta.label, object_id=str(tournament.pk))
-    if mine.filter(action="tournament_halcyon_table", data__online_table=table_id).exists():
+    if mine.filter(action="tournament_halcyon_table", **{f"data__{key}": table_id}).exists():
         return None
-    opened = mine.filter(action=OPENED, data__online_table=table_id).first()
-    if opened is None or tournament.status != TournamentStatus.RUNNING:
+    opening = mine.filter(action=opened, **{f"data__{key}": table_id}).first()
+    if opening is None or tournament.status != TournamentStatus.RUNNING:
         return None
-    if opened.data["round"] != current_round(tournament):
-        logger.warning("Halcyon online table %s belongs to round %s, not the round being played", table_id, opened.data)
+    if opening.data["round"] != current_round(tournament):
+        logger.warning("%s %s belongs to round %s, not the round being played", what, table_id, opening.data)
         return None
-    return _record_online(actor=None, tournament=tournament, table=table, table_number=table.tournament_table)
+    return tournament
 
 
 def _record_online(*, actor: Actor | None, tournament: Tournament, table: OnlineTable, table_number: int) -> dict:

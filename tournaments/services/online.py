@@ -20,13 +20,12 @@ from games.online import services as online_services
 from games.tabletop import tournament as realcards_tables
 from league import services as league_services
 from league.models import AuditEntry, Player
-from league.services import audit
 from tournaments import selectors, structures
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.selectors import may_rebuy_again as _may_rebuy_again
 from tournaments.selectors import rebuys_open, tournament_clock
 from tournaments.selectors import registration_open as _registration_open
-from tournaments.services.common import _check_manager, _lock
+from tournaments.services.common import _audit, _check_manager, _check_table_number, _lock, _seated_at
 from tournaments.services.eliminations import _eliminate
 from tournaments.services.rebuys import tournament_rebuy
 
@@ -79,11 +78,11 @@ def tournament_online_busts(
         if recorded or registration is None:
             continue
         if period and _may_rebuy_again(registration, policy):
-            audit(
+            _audit(
                 actor=None,
+                tournament=tournament,
                 action="tournament_bust_deferred",
                 obj=registration,
-                league=tournament.event.season.league,
                 data={
                     "player": player_id,
                     "table": table_id,
@@ -200,6 +199,29 @@ def player_rebuy(*, actor: Actor, event_id: int, player_id: int) -> None:
 _playing_level = selectors.playing_level
 
 
+def seated_stacks(tournament: Tournament, seated: list[Registration], *, advice: str) -> list[int]:
+    """The stack each seated player brings to a table being opened: the one known from their last online or
+    real-cards table, the starting stack when none is known. A player still playing elsewhere (told `advice`)
+    or out of chips is refused, so no chip is counted twice."""
+    known = selectors.known_stacks(tournament.event_id)
+    stacks = []
+    for registration in seated:
+        row = known.get(registration.player_id)
+        if row is None:
+            stacks.append(tournament.starting_stack)
+            continue
+        name, where = registration.player.display_name, table_where(row)
+        if row["active"]:
+            raise ConflictError(f"{name} is still playing at {where}; {advice}.")
+        if row["stack"] <= 0:
+            raise ConflictError(
+                f"{name} has no chips left (out at {where}); record their elimination or re-buy before opening "
+                "this table."
+            )
+        stacks.append(row["stack"])
+    return stacks
+
+
 def table_where(row: dict[str, Any]) -> str:
     """Where a known stack sits, in words: "online table 2" or "real-cards table 2 (ABC234)"."""
     if "real_table" in row:
@@ -219,54 +241,17 @@ def tournament_online_table_open(
     between hands first, so no chip is counted twice."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
-    if isinstance(table_number, bool) or not isinstance(table_number, int) or table_number < 1:
-        raise ApplicationError(
-            f"Choose a table by its number (1 or more); got {table_number!r}.", extra={"field": "table"}
-        )
+    _check_table_number(table_number)
     if tournament.drawn_at is None or tournament.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
         raise ConflictError("Online tables open after the seat draw, while the tournament is on.")
-    seated = list(
-        Registration.objects.filter(
-            tournament=tournament, status=RegistrationStatus.REGISTERED, table_number=table_number
-        )
-        .select_related("player")
-        .order_by("seat_number", "pk")
-    )
-    tables = sorted(
-        set(
-            Registration.objects.filter(
-                tournament=tournament, status=RegistrationStatus.REGISTERED, table_number__isnull=False
-            ).values_list("table_number", flat=True)
-        )
-    )
-    if not seated:
-        raise ApplicationError(
-            f"Table {table_number} has nobody seated; the tables are {', '.join(map(str, tables)) or 'none yet'}.",
-            extra={"field": "table"},
-        )
+    seated = _seated_at(tournament, table_number)
     if online_selectors.tournament_table_in_play(event_id=tournament.event_id, number=table_number):
         raise ConflictError(f"Table {table_number} already has an online table; finish it before opening another.")
     if realcards_tables.table_in_play(event_id=tournament.event_id, number=table_number) is not None:
         raise ConflictError(f"Table {table_number} is being played on real cards; finish it before opening it online.")
-    known = selectors.known_stacks(tournament.event_id)
-    stacks = []
-    for registration in seated:
-        row = known.get(registration.player_id)
-        if row is None:
-            stacks.append(tournament.starting_stack)
-            continue
-        name, where = registration.player.display_name, table_where(row)
-        if row["active"]:
-            raise ConflictError(
-                f"{name} is still playing at {where}; move them between hands, or finish "
-                f"that table, before opening table {table_number}."
-            )
-        if row["stack"] <= 0:
-            raise ConflictError(
-                f"{name} has no chips left (out at {where}); record their elimination or "
-                "re-buy before opening this table."
-            )
-        stacks.append(row["stack"])
+    stacks = seated_stacks(
+        tournament, seated, advice=f"move them between hands, or finish that table, before opening table {table_number}"
+    )
     levels = structures.structure_from_json(tournament.structure)
     state = tournament_clock(tournament, now=now or timezone.now())
     level = _playing_level(levels, state.level_index if state else 0)
@@ -354,11 +339,10 @@ def tournament_online_move_cancel(*, actor: Actor, tournament: Tournament, move_
     if isinstance(move_id, bool) or not isinstance(move_id, int) or move_id < 1:
         raise ApplicationError(f"Choose a waiting move by its id; got {move_id!r}.", extra={"field": "move"})
     change = online_services.change_cancel(change_id=move_id, event_id=tournament.event_id)
-    audit(
+    _audit(
         actor=actor,
+        tournament=tournament,
         action="tournament_online_move_cancel",
-        obj=tournament,
-        league=tournament.event.season.league,
         data={"move": change.pk, "player": change.player_id},
     )
     return change

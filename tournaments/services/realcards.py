@@ -14,20 +14,18 @@ from typing import Any
 from django.db import transaction
 
 from config.db import retry_on_conflict
-from config.errors import ApplicationError, ConflictError
+from config.errors import ConflictError
 from config.inputs import Actor
 from games.engine.variant import get_variant
 from games.online import selectors as online_selectors
 from games.tabletop import tournament as realcards_tables
 from games.tabletop.models import RealTable, RealTableStatus
 from league import services as league_services
-from league.models import AuditEntry
-from tournaments import selectors
 from tournaments.halcyon import HALCYON_VARIANT, OPENED_REAL
-from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
-from tournaments.services.common import _audit, _check_manager, _lock
-from tournaments.services.halcyon import _record, current_round
-from tournaments.services.online import table_where, tournament_online_busts
+from tournaments.models import Format, Tournament, TournamentStatus
+from tournaments.services.common import _audit, _check_manager, _check_table_number, _lock, _seated_at
+from tournaments.services.halcyon import _record, _round_table_unrecorded, current_round
+from tournaments.services.online import seated_stacks, tournament_online_busts
 
 logger = logging.getLogger(__name__)
 
@@ -73,34 +71,13 @@ def tournament_realcards_open(
     playing at another table, or out of chips, is refused (409), nothing written."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
-    if isinstance(table_number, bool) or not isinstance(table_number, int) or table_number < 1:
-        raise ApplicationError(
-            f"Choose a table by its number (1 or more); got {table_number!r}.", extra={"field": "table"}
-        )
+    _check_table_number(table_number)
     if tournament.drawn_at is None or tournament.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
         raise ConflictError("Real-cards tables open after the seat draw, while the tournament is on.")
     halcyon = tournament.format == Format.HALCYON
     if halcyon and tournament.status != TournamentStatus.RUNNING:
         raise ConflictError("Start the tournament (draw and clock) before its Halcyon tables play.")
-    seated = list(
-        Registration.objects.filter(
-            tournament=tournament, status=RegistrationStatus.REGISTERED, table_number=table_number
-        )
-        .select_related("player")
-        .order_by("seat_number", "pk")
-    )
-    if not seated:
-        tables = sorted(
-            set(
-                Registration.objects.filter(
-                    tournament=tournament, status=RegistrationStatus.REGISTERED, table_number__isnull=False
-                ).values_list("table_number", flat=True)
-            )
-        )
-        raise ApplicationError(
-            f"Table {table_number} has nobody seated; the tables are {', '.join(map(str, tables)) or 'none yet'}.",
-            extra={"field": "table"},
-        )
+    seated = _seated_at(tournament, table_number)
     playing = realcards_tables.table_in_play(event_id=tournament.event_id, number=table_number)
     if playing is not None:
         raise ConflictError(f"Table {table_number} is already being played on real cards (table {playing.code}).")
@@ -109,7 +86,11 @@ def tournament_realcards_open(
     number = current_round(tournament) if halcyon else None
     if halcyon and tournament.rounds and str(table_number) in tournament.rounds[-1]:
         raise ConflictError(f"Table {table_number}'s game of round {number} is already recorded.")
-    stacks = [tournament.starting_stack] * len(seated) if halcyon else _stacks(tournament, seated, table_number)
+    if halcyon:
+        stacks = [tournament.starting_stack] * len(seated)
+    else:
+        advice = f"finish that table (or move them) before opening table {table_number} on real cards"
+        stacks = seated_stacks(tournament, seated, advice=advice)
     variant, preset, options = _rules(tournament)
     table = realcards_tables.realtable_open_seated(
         actor=actor,
@@ -131,29 +112,6 @@ def tournament_realcards_open(
     return table
 
 
-def _stacks(tournament: Tournament, seated: list[Registration], table_number: int) -> list[int]:
-    known = selectors.known_stacks(tournament.event_id)
-    stacks = []
-    for registration in seated:
-        row = known.get(registration.player_id)
-        if row is None:
-            stacks.append(tournament.starting_stack)
-            continue
-        name, where = registration.player.display_name, table_where(row)
-        if row["active"]:
-            raise ConflictError(
-                f"{name} is still playing at {where}; finish that table (or move them) before opening table "
-                f"{table_number} on real cards."
-            )
-        if row["stack"] <= 0:
-            raise ConflictError(
-                f"{name} has no chips left (out at {where}); record their elimination or re-buy before opening "
-                "this table."
-            )
-        stacks.append(row["stack"])
-    return stacks
-
-
 def tournament_realcards_busts(*, event_id: int, table_id: int, hand: int, busts: list[dict[str, Any]]) -> list[int]:
     """Players out of credits at a real-cards table after `hand`: eliminated as at an online table (the same
     service: place, knocked out by, the re-buy period), once per table, hand and player."""
@@ -172,18 +130,10 @@ def tournament_realcards_result(*, table_id: int) -> dict | None:
     table = RealTable.objects.filter(pk=table_id, tournament_table__isnull=False).first()
     if table is None or table.status != RealTableStatus.FINISHED or table.event_id is None:
         return None
-    tournament = Tournament.objects.filter(event_id=table.event_id, format=Format.HALCYON).first()
+    tournament = _round_table_unrecorded(
+        event_id=table.event_id, opened=OPENED_REAL, key="real_table", table_id=table.pk, what="Real-cards table"
+    )
     if tournament is None:
-        return None
-    tournament = _lock(tournament)
-    mine = AuditEntry.objects.filter(object_type=Tournament._meta.label, object_id=str(tournament.pk))
-    if mine.filter(action="tournament_halcyon_table", data__real_table=table.pk).exists():
-        return None
-    opened = mine.filter(action=OPENED_REAL, data__real_table=table.pk).first()
-    if opened is None or tournament.status != TournamentStatus.RUNNING:
-        return None
-    if opened.data["round"] != current_round(tournament):
-        logger.warning("Real-cards table %s belongs to round %s, not the round being played", table.pk, opened.data)
         return None
     results = realcards_tables.final_seats(table)
     if results is None:
