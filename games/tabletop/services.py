@@ -1,7 +1,8 @@
 """Writes of real-cards tables: open, seats, start, steps, undo, finish (docs/tabletop.md).
 
-A table's game is rebuilt from its setup and the steps that stand (`load_game`); a step is verified by the
-engine, then saved with the change log and a new version, under the table's row lock; viewers hear of it after
+A table's game is loaded from its snapshot, or rebuilt from its setup and the steps that stand (`load_game`,
+`state.py`); a step is verified by the engine, then saved with the change log, the new snapshot and a new version,
+under the table's row lock, and the game is kept for that version's readers (`cache.py`); viewers hear of it after
 the commit (the table's code and version only: each stream renders its own viewer's page). A refusal raises an
 `ApplicationError` saying what is wrong and what is allowed, and writes nothing.
 """
@@ -19,7 +20,7 @@ from games.engine.errors import EngineError
 from games.engine.realcards.due import due
 from games.engine.realcards.game import RealCardsGame
 from games.services.checks import checked_preset
-from games.tabletop import landing, league_seats, tournament_hands
+from games.tabletop import cache, landing, league_seats, tournament_hands
 from games.tabletop.models import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -30,6 +31,7 @@ from games.tabletop.models import (
     RealTableStatus,
 )
 from games.tabletop.permissions import NotAllowed, check_step, is_host, seat_of
+from games.tabletop.state import load_game, snapshot_of
 from league.models import MAX_CREDITS, Event
 from league.services import audit, lock_event
 
@@ -98,14 +100,6 @@ def _whole(value: Any, what: str, low: int, high: int, field: str) -> int:
             f"{what} must be a whole number from {low} to {high:,}; got {value!r}.", extra={"field": field}
         )
     return value
-
-
-def load_game(table: RealTable) -> RealCardsGame:
-    """The table's game, rebuilt from its setup and the steps that stand (only for a started table)."""
-    game = RealCardsGame(table.setup, master=table.master)
-    for step in table.steps:
-        game.step(step)
-    return game
 
 
 def hand_dealer(game: RealCardsGame) -> int | None:
@@ -316,6 +310,13 @@ def _bump(table: RealTable, what: str, **fields: Any) -> None:
     _announce(table, what)
 
 
+def _bump_game(table: RealTable, game: RealCardsGame, what: str, **fields: Any) -> None:
+    """`_bump` with the game's snapshot; after the commit (before the announcement) the game is this version's
+    readers' (`cache.keep`): nobody changes it from then on."""
+    transaction.on_commit(lambda: cache.keep(table, game))
+    _bump(table, what, snapshot=snapshot_of(game), **fields)
+
+
 # ----- the game ------------------------------------------------------------------------------------------
 
 
@@ -338,10 +339,10 @@ def realtable_start(*, actor: Any, table: RealTable, dealer: int = 0) -> RealTab
         "dealer": dealer,
     }
     try:
-        RealCardsGame(setup, master=table.master)
+        game = RealCardsGame(setup, master=table.master)
     except EngineError as exc:
         raise _user_error(exc) from None
-    _bump(table, "started", setup=setup, status=RealTableStatus.PLAYING)
+    _bump_game(table, game, "started", setup=setup, status=RealTableStatus.PLAYING)
     audit(actor=actor, action="real_table.start", obj=table, data={"seats": len(seats), "dealer": dealer})
     return table
 
@@ -413,7 +414,7 @@ def realtable_step(
     fields: dict[str, Any] = {"steps": [*table.steps, *saved], "changes": changes}
     if over:
         fields["status"] = RealTableStatus.FINISHED
-    _bump(table, "step", **fields)
+    _bump_game(table, game, "step", **fields)
     if over:
         landing.land(table, game)
     tournament_hands.tell_after(table, game, was_open=was_open)
@@ -431,11 +432,12 @@ def realtable_undo(*, actor: Any, table: RealTable, version: int | None = None) 
     if not table.steps:
         raise ConflictError("There is nothing to undo: no step has been taken yet.")
     last = table.steps[-1]
+    game = load_game(table, table.steps[:-1])  # from the snapshot unless the step undone is its hand's deal
     changes = [
         *table.changes,
         {"undid": last, "by": _who(actor, None, True), "at": timezone.now().isoformat(), "version": table.version + 1},
     ]
-    _bump(table, "undo", steps=table.steps[:-1], changes=changes)
+    _bump_game(table, game, "undo", steps=table.steps[:-1], changes=changes)
     audit(actor=actor, action="real_table.undo", obj=table, data={"step": last})
     return last
 

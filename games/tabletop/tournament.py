@@ -283,7 +283,7 @@ def realtables_settle(*, event_id: int) -> list[int]:
         fields: dict[str, Any] = {"steps": [*table.steps, *game.steps[first:]], "changes": changes}
         if game.game.over:
             fields["status"] = RealTableStatus.FINISHED
-        services._bump(table, "step", **fields)
+        services._bump_game(table, game, "step", **fields)
         if game.game.over:
             landing.land(table, game)
         tournament_hands.tell_after(table, game, was_open=False)
