@@ -109,7 +109,7 @@ def _setup(args: argparse.Namespace) -> tuple[list[Table], dict[str, list[str]]]
     from games.tabletop import services
 
     users = get_user_model().objects
-    tables, cookies, history = [], {}, []
+    tables, cookies, evening = [], {}, ()
     for number in range(args.tables):
         host = users.create_user(username=f"host{number}")
         table = services.realtable_open(
@@ -130,11 +130,14 @@ def _setup(args: argparse.Namespace) -> tuple[list[Table], dict[str, list[str]]]
         services.realtable_start(actor=host, table=table, dealer=0)
         table.refresh_from_db()
         if args.hands:
-            history = history or _history(table, args.hands)
-            # The evening so far, as if played: the same steps at every table (a site roll keeps its dice).
+            evening = evening or _history(table, args.hands)
+            history, snapshot = evening
+            # The evening so far, as if played: the same steps at every table (a site roll keeps its dice), saved
+            # with their snapshot as the services save them.
             changes = [{"did": step, "by": "bench", "version": table.version + n + 1} for n, step in enumerate(history)]
             table.steps, table.changes, table.version = history, changes, table.version + len(history)
-            table.save(update_fields=["steps", "changes", "version"])
+            table.snapshot = snapshot
+            table.save(update_fields=["steps", "changes", "version", "snapshot"])
         token = Token.objects.create(user=host)
         tables.append(Table(table.code, token.key, args.phones))
         tables[-1].history = len(table.steps)
@@ -142,11 +145,11 @@ def _setup(args: argparse.Namespace) -> tuple[list[Table], dict[str, list[str]]]
     return tables, cookies
 
 
-def _history(table, hands: int) -> list[dict]:
+def _history(table, hands: int) -> tuple[list[dict], dict]:
     """`hands` hands played by the engine alone (everyone keeps two cards, adds none, checks or calls; the first
-    seat still in named the winner): the steps a table holds after that much of an evening."""
+    seat still in named the winner): the steps a table holds after that much of an evening, and their snapshot."""
     from games.engine.realcards.due import due
-    from games.tabletop.services import load_game
+    from games.tabletop.state import load_game, snapshot_of
 
     game = load_game(table)
     while game.game.hands_played < hands:
@@ -167,7 +170,7 @@ def _history(table, hands: int) -> list[dict]:
         else:
             pot = (now.get("or_name_winners") or now.get("pots"))[0]
             game.step({"step": "winners", "pot": pot["pot"], "seats": [pot["eligible"][0]]})
-    return list(game.steps)
+    return list(game.steps), snapshot_of(game)
 
 
 def _listen(port: int, table: Table, path: str, cookie: str, stop: threading.Event, *, peer: bool) -> None:

@@ -14,7 +14,7 @@ from config.errors import ApplicationError
 from config.serializers import StrictInput, validated
 from games.engine.options import variant_presets
 from games.tabletop import services
-from games.tabletop.models import RealTable
+from games.tabletop.models import GROWING, RealTable
 from games.tabletop.permissions import is_host, seat_of
 from games.tabletop.present import table_view
 from games.tabletop.views import guest_token
@@ -70,7 +70,7 @@ class RealTableViewSet(viewsets.ViewSet):
     permission_classes = [permissions.AllowAny]  # guests join and act; each service checks who may
 
     def _table(self, code: str) -> RealTable:
-        table = RealTable.objects.filter(code=services.normal_code(code)).first()
+        table = RealTable.objects.defer(*GROWING).filter(code=services.normal_code(code)).first()
         if table is None:
             raise NotFound("No real-cards table has this code.")
         return table

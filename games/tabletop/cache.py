@@ -14,6 +14,8 @@ explanations); `tests/tabletop/test_play_cache.py` checks a cached game shows wh
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
 
 from games.engine.realcards.game import RealCardsGame
 from games.tabletop.models import RealTable
@@ -21,7 +23,8 @@ from games.tabletop.state import load_game
 
 MAX_TABLES = 256  # tables kept (the newest version of each); the least recently read goes first
 
-_games: "OrderedDict[int, tuple[tuple, RealCardsGame]]" = OrderedDict()
+# table id -> (its key, its game, what is made of that version for every viewer alike: `per_version`)
+_games: "OrderedDict[int, tuple[tuple, RealCardsGame, dict]]" = OrderedDict()
 _building: dict[tuple, threading.Lock] = {}
 _lock = threading.Lock()
 
@@ -48,7 +51,7 @@ def shown_game(table: RealTable) -> RealCardsGame:
         with _lock:
             kept = _games.get(table.pk)
             if kept is None or kept[0][1] <= key[1]:  # a late reader of an older version keeps the newer one
-                _games[table.pk] = (key, game)
+                _games[table.pk] = (key, game, {})
                 _games.move_to_end(table.pk)
             while len(_games) > MAX_TABLES:
                 _games.popitem(last=False)
@@ -62,10 +65,26 @@ def keep(table: RealTable, game: RealCardsGame) -> None:
     with _lock:
         kept = _games.get(table.pk)
         if kept is None or kept[0][1] <= key[1]:
-            _games[table.pk] = (key, game)
+            _games[table.pk] = (key, game, {})
             _games.move_to_end(table.pk)
         while len(_games) > MAX_TABLES:
             _games.popitem(last=False)
+
+
+def per_version(table: RealTable, name: str, make: Callable[[], Any]) -> Any:
+    """`make()`, a value the same for every viewer of the table's version (the log in words, its HTML): made once
+    per version in this process while its game is kept here (made each time otherwise)."""
+    key = _key(table)
+    with _lock:
+        kept = _games.get(table.pk)
+        if kept is not None and kept[0] == key and name in kept[2]:
+            return kept[2][name]
+    value = make()
+    with _lock:
+        kept = _games.get(table.pk)
+        if kept is not None and kept[0] == key:
+            kept[2][name] = value
+    return value
 
 
 def forget() -> None:

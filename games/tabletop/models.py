@@ -12,6 +12,8 @@ from django.db import models
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
 CODE_LENGTH = 6
 MIN_SEATS, MAX_SEATS = 2, 8
+# The fields that grow all evening (JSON decoded on every read): left out of the reads that need none of them.
+GROWING = ("steps", "changes", "snapshot")
 
 
 class RealTableStatus(models.TextChoices):

@@ -12,7 +12,6 @@ The state holds the master seed's results only as the steps already do (each sit
 itself is not in it. Store it server-side all the same: it is the engine's working state, not a view.
 """
 
-import copy
 from typing import Any
 
 from games.engine.errors import EngineError, InvalidState
@@ -76,7 +75,7 @@ def _restore(game: RealCardsGame, state: dict, earlier: list[dict]) -> None:
     game.dice = {int(h): [game.table.parse_dice(d) for d in rolls] for h, rolls in state["dice"].items()}
     game.named = {int(h): {_key(k): list(seats) for k, seats in n.items()} for h, n in state["named"].items()}
     game.steps = list(earlier)
-    game.changes = [{"did": copy.deepcopy(step)} for step in earlier]
+    game.changes = [{"did": step} for step in earlier]  # the same dicts: nobody changes a step once taken
 
 
 def _key(key: int | str) -> int | str:
