@@ -79,7 +79,7 @@ class RealTableViewSet(viewsets.ViewSet):
         return self.request.headers.get(GUEST_HEADER, "") or guest_token(self.request._request, table.code)
 
     def _state(self, table: RealTable, code: int = status.HTTP_200_OK, guest: str = "", **extra) -> Response:
-        table = RealTable.objects.get(pk=table.pk)
+        table = RealTable.objects.defer(*GROWING).prefetch_related("seats").get(pk=table.pk)
         mine = seat_of(table, self.request.user, guest or self._guest(table))
         return Response({**table_view(table, host=is_host(self.request.user, table), mine=mine), **extra}, status=code)
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.engine.realcards.game import RealCardsGame
-from games.tabletop.models import RealTable
+from games.tabletop.models import GROWING, RealTable
 from games.tabletop.state import load_game
 
 MAX_TABLES = 256  # tables kept (the newest version of each); the least recently read goes first
@@ -30,7 +30,9 @@ _lock = threading.Lock()
 
 
 def _key(table: RealTable) -> tuple:
-    return (table.pk, table.version, len(table.steps or ()), table.master)
+    # Every committed change of the steps bumps the version, and only committed games are kept (`keep` runs after
+    # the commit): the version alone says which game it is, so a reader need not load the growing fields.
+    return (table.pk, table.version, table.master)
 
 
 def shown_game(table: RealTable) -> RealCardsGame:
@@ -47,6 +49,9 @@ def shown_game(table: RealTable) -> RealCardsGame:
             kept = _games.get(table.pk)
             if kept is not None and kept[0] == key:
                 return kept[1]
+        missing = table.get_deferred_fields() & {"setup", *GROWING}
+        if missing:  # a reader that left them out (the streams): one query for all of them
+            table.refresh_from_db(fields=sorted(missing))
         game = load_game(table)
         with _lock:
             kept = _games.get(table.pk)

@@ -338,7 +338,7 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
             "explained": explained,
             "explained_hand": results[-1]["number"] if results else None,
             "log": per_version(table, "log", lambda: _log(table, names)),
-            "can_undo": host and bool(table.steps) and table.status == RealTableStatus.PLAYING,
+            "can_undo": host and bool(game.steps) and table.status == RealTableStatus.PLAYING,
             "total_credits": game.game.total_credits(),
             "levels": _levels(game),
         }

@@ -16,7 +16,7 @@ from games.engine.options import variant_presets
 from games.online import stream
 from games.tabletop import services
 from games.tabletop.cache import per_version
-from games.tabletop.models import RealTable
+from games.tabletop.models import GROWING, RealTable
 from games.tabletop.permissions import is_host, seat_of
 from games.tabletop.present import screen_view, table_view
 from games.words import rules_title
@@ -141,11 +141,12 @@ def _event_stream(request: HttpRequest, table: RealTable, html) -> StreamingHttp
     last: list = [None, None]  # the version this stream last read, and its row
 
     def read() -> tuple[int | None, RealTable | None]:
-        # Each poll reads the version alone; the row (its steps, log and snapshot: JSON that grows all evening) only
-        # when the version moved. Every change of what a viewer sees comes with a new version.
+        # Each poll reads the version alone; the row only when the version moved (every change of what a viewer sees
+        # comes with a new version), and without the JSON that grows all evening: the game is the process's, per
+        # version (`cache.py`), and its seats are read once for the viewer's seat and the page.
         version = RealTable.objects.filter(pk=pk).values_list("version", flat=True).first()
         if version is None or version != last[0]:
-            row = RealTable.objects.filter(pk=pk).first()
+            row = RealTable.objects.defer(*GROWING).prefetch_related("seats").filter(pk=pk).first()
             last[:] = (row.version if row is not None else None), row
         return last[0], last[1]
 
