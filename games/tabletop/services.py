@@ -310,6 +310,21 @@ def _bump(table: RealTable, what: str, **fields: Any) -> None:
     _announce(table, what)
 
 
+def _seats_as_the_game(table: RealTable, game: RealCardsGame) -> None:
+    """Give every seat of the game its row, after a player joined between hands (or such a join was undone): a
+    joiner sits as a seat the host added (the host acts for them); a seat the engine gave a newcomer (everyone's
+    seat taken, one left) is theirs from now on; a row whose join was undone goes."""
+    names = game.game.names
+    rows = {seat.number: seat for seat in table.seats.all()}
+    for number, name in enumerate(names):
+        row = rows.get(number)
+        if row is None:
+            RealSeat.objects.create(table=table, number=number, name=name)
+        elif row.name != name:
+            RealSeat.objects.filter(pk=row.pk).update(name=name, user=None, player=None, guest_token="")
+    RealSeat.objects.filter(table=table, number__gte=len(names)).delete()
+
+
 def _bump_game(table: RealTable, game: RealCardsGame, what: str, **fields: Any) -> None:
     """`_bump` with the game's snapshot; after the commit (before the announcement) the game is this version's
     readers' (`cache.keep`): nobody changes it from then on."""
@@ -415,6 +430,8 @@ def realtable_step(
     if over:
         fields["status"] = RealTableStatus.FINISHED
     _bump_game(table, game, "step", **fields)
+    if any(did.get("step") == "join" for did in saved):
+        _seats_as_the_game(table, game)
     if over:
         landing.land(table, game)
     tournament_hands.tell_after(table, game, was_open=was_open)
@@ -438,6 +455,8 @@ def realtable_undo(*, actor: Any, table: RealTable, version: int | None = None) 
         {"undid": last, "by": _who(actor, None, True), "at": timezone.now().isoformat(), "version": table.version + 1},
     ]
     _bump_game(table, game, "undo", steps=table.steps[:-1], changes=changes)
+    if last.get("step") == "join":
+        _seats_as_the_game(table, game)
     audit(actor=actor, action="real_table.undo", obj=table, data={"step": last})
     return last
 
