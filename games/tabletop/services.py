@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
+from config.inputs import Actor
 from games.engine.errors import EngineError
 from games.engine.realcards.due import due
 from games.engine.realcards.game import RealCardsGame
@@ -145,7 +146,7 @@ def _checked_table(
 @transaction.atomic
 def realtable_open(
     *,
-    actor: Any,
+    actor: Actor,
     variant: str = DEFAULT_VARIANT,
     preset: str | None = None,
     options: dict | None = None,
@@ -181,7 +182,7 @@ def realtable_open(
 @transaction.atomic
 def realtable_open_league(
     *,
-    actor: Any,
+    actor: Actor,
     event: Event,
     variant: str | None = None,
     preset: str | None = None,
@@ -237,7 +238,7 @@ def _next_number(table: RealTable) -> int:
 
 
 @transaction.atomic
-def realseat_join(*, actor: Any, guest: str = "", table: RealTable, name: str = "") -> RealSeat:
+def realseat_join(*, actor: Actor, guest: str = "", table: RealTable, name: str = "") -> RealSeat:
     """Take a seat: a signed-in user by their account (name: theirs unless given), a guest by name; the guest's
     secret (`guest_token`) is theirs to keep in their session."""
     table = _lock(table)
@@ -265,7 +266,7 @@ def realseat_join(*, actor: Any, guest: str = "", table: RealTable, name: str = 
 
 
 @transaction.atomic
-def realseat_add(*, actor: Any, table: RealTable, name: str = "", player: int | None = None) -> RealSeat:
+def realseat_add(*, actor: Actor, table: RealTable, name: str = "", player: int | None = None) -> RealSeat:
     """The host seats a player who has no phone (the host taps for them): at a league table one of the league's
     players (`player`, an id), at a casual table anyone by name."""
     table = _lock(table)
@@ -282,7 +283,7 @@ def realseat_add(*, actor: Any, table: RealTable, name: str = "", player: int | 
 
 
 @transaction.atomic
-def realseat_remove(*, actor: Any, guest: str = "", table: RealTable, number: int) -> None:
+def realseat_remove(*, actor: Actor, guest: str = "", table: RealTable, number: int) -> None:
     """The host removes a seat (or a player leaves theirs) before the start; the seats after it move up."""
     table = _lock(table)
     _check_open(table)
@@ -336,7 +337,7 @@ def _bump_game(table: RealTable, game: RealCardsGame, what: str, **fields: Any) 
 
 
 @transaction.atomic
-def realtable_start(*, actor: Any, table: RealTable, dealer: int = 0) -> RealTable:
+def realtable_start(*, actor: Actor, table: RealTable, dealer: int = 0) -> RealTable:
     """The host starts the game with the seats as they are; `dealer` is the seat the table drew to deal first."""
     table = _lock(table)
     if not is_host(actor, table):
@@ -362,7 +363,7 @@ def realtable_start(*, actor: Any, table: RealTable, dealer: int = 0) -> RealTab
     return table
 
 
-def _who(actor: Any, mine: RealSeat | None, host: bool) -> str:
+def _who(actor: Actor, mine: RealSeat | None, host: bool) -> str:
     if host:
         return f"{actor.get_username()} (host)"
     return mine.name if mine is not None else "?"
@@ -385,7 +386,7 @@ def _check_version(table: RealTable, version: int | None) -> None:
 
 @transaction.atomic
 def realtable_step(
-    *, actor: Any, guest: str = "", table: RealTable, step: dict, version: int | None = None
+    *, actor: Actor, guest: str = "", table: RealTable, step: dict, version: int | None = None
 ) -> RealTable:
     """One step of the table, by the seat it is for (or the host); verified by the engine, then saved and logged."""
     if not isinstance(step, dict):
@@ -439,7 +440,7 @@ def realtable_step(
 
 
 @transaction.atomic
-def realtable_undo(*, actor: Any, table: RealTable, version: int | None = None) -> dict:
+def realtable_undo(*, actor: Actor, table: RealTable, version: int | None = None) -> dict:
     """The host takes back the last step (a mis-tap, a wrong roll, a wrong reveal); the undo is logged."""
     table = _lock(table)
     if not is_host(actor, table):
@@ -462,7 +463,7 @@ def realtable_undo(*, actor: Any, table: RealTable, version: int | None = None) 
 
 
 @transaction.atomic
-def realtable_finish(*, actor: Any, table: RealTable) -> RealTable:
+def realtable_finish(*, actor: Actor, table: RealTable) -> RealTable:
     """The host ends the game (the seed of the site's rolls is shown from then on)."""
     table = _lock(table)
     if not is_host(actor, table):
@@ -481,7 +482,7 @@ def realtable_finish(*, actor: Any, table: RealTable) -> RealTable:
 
 
 @transaction.atomic
-def realtable_land(*, actor: Any, table: RealTable) -> RealTable:
+def realtable_land(*, actor: Actor, table: RealTable) -> RealTable:
     """Book a finished league table's result again after the league refused it (the host, once the reason is put
     right); refused when it is booked already: a table lands once."""
     table = _lock(table)
