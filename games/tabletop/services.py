@@ -384,14 +384,50 @@ def _check_version(table: RealTable, version: int | None) -> None:
         )
 
 
-@transaction.atomic
 def realtable_step(
     *, actor: Actor, guest: str = "", table: RealTable, step: dict, version: int | None = None
 ) -> RealTable:
-    """One step of the table, by the seat it is for (or the host); verified by the engine, then saved and logged."""
+    """One step of the table, by the seat it is for (or the host); verified by the engine, then saved and logged.
+
+    The engine's work is done first on the row as read, outside the write lock, and kept if the table has not moved
+    on by the time the lock is held (a new version is a new state; else it is done again under the lock): the lock,
+    on the embedded default SQLite's one writer for the whole site, is held for the write alone. A tournament's
+    table asks its tournament for chips and levels before a deal: its work is always done under the lock."""
     if not isinstance(step, dict):
         raise ApplicationError('A step is an object, like {"step": "act", "seat": 0, "verb": "check"}.')
+    planned = None
+    if table.tournament_table is None:
+        row = RealTable.objects.select_related("event__season__league").filter(pk=table.pk).first()
+        try:
+            planned = (row.version, _planned(row, actor, guest, step, version)) if row is not None else None
+        except Exception:  # the same work runs again under the lock and raises what it raises there
+            planned = None
+    return _step_locked(actor=actor, guest=guest, table=table, step=step, version=version, planned=planned)
+
+
+@transaction.atomic
+def _step_locked(
+    *, actor: Actor, guest: str, table: RealTable, step: dict, version: int | None, planned: tuple | None
+) -> RealTable:
     table = _lock(table)
+    if planned is not None and planned[0] == table.version:
+        game, fields, saved, was_open = planned[1]
+    else:
+        game, fields, saved, was_open = _planned(table, actor, guest, step, version)
+    _bump_game(table, game, "step", **fields)
+    if any(did.get("step") == "join" for did in saved):
+        _seats_as_the_game(table, game)
+    if fields.get("status") == RealTableStatus.FINISHED:
+        landing.land(table, game)
+    tournament_hands.tell_after(table, game, was_open=was_open)
+    return table
+
+
+def _planned(
+    table: RealTable, actor: Actor, guest: str, step: dict, version: int | None
+) -> tuple[RealCardsGame, dict[str, Any], list[dict], bool]:
+    """The step checked and taken on the table's game as `table` holds it: (the game after it, the row's new
+    fields, the steps the engine took, whether a hand was being played before); refusals raise and write nothing."""
     _check_playing(table)
     _check_version(table, version)
     game = load_game(table)
@@ -422,21 +458,14 @@ def realtable_step(
     except EngineError as exc:
         raise _user_error(exc) from None
     saved = game.steps[first:]  # as the engine keeps them (a site roll carries its dice)
-    over = game.game.over
     changes = [
         *table.changes,
         *({"did": did, **note, "at": at, "version": table.version + 1} for did, note in zip(saved, notes, strict=True)),
     ]
     fields: dict[str, Any] = {"steps": [*table.steps, *saved], "changes": changes}
-    if over:
+    if game.game.over:
         fields["status"] = RealTableStatus.FINISHED
-    _bump_game(table, game, "step", **fields)
-    if any(did.get("step") == "join" for did in saved):
-        _seats_as_the_game(table, game)
-    if over:
-        landing.land(table, game)
-    tournament_hands.tell_after(table, game, was_open=was_open)
-    return table
+    return game, fields, saved, was_open
 
 
 @transaction.atomic

@@ -171,3 +171,22 @@ def test_the_writer_hands_its_game_to_the_readers(django_capture_on_commit_callb
     with pytest.raises(ApplicationError), django_capture_on_commit_callbacks(execute=True):
         services.realtable_step(actor=host, table=table, step={"step": "dice", "dice": {"number": 99}})
     assert cache.shown_game(table) is shown
+
+
+def test_a_step_worked_out_before_the_lock_is_worked_out_again_when_the_table_moved_on(monkeypatch):
+    table, host, _, _ = started_table()
+    locked = services._step_locked
+
+    def another_deals_first(**kwargs):
+        monkeypatch.setattr(services, "_step_locked", locked)
+        services.realtable_step(actor=host, table=table, step={"step": "deal"})  # while this one waited for the lock
+        return locked(**kwargs)
+
+    monkeypatch.setattr(services, "_step_locked", another_deals_first)
+    with pytest.raises(ApplicationError, match=r"still being played|must wait"):
+        services.realtable_step(actor=host, table=table, step={"step": "deal"})
+    checked(table)
+    assert table.steps == [{"step": "deal"}] and [c["did"] for c in table.changes] == [{"step": "deal"}]
+    # Unmoved, the step worked out first is the one saved.
+    services.realtable_step(actor=host, table=table, step={"step": "dice", "dice": {"number": 0, "suit": "circle"}})
+    assert checked(table).steps[-1] == {"step": "dice", "dice": {"number": 0, "suit": "circle"}}
