@@ -25,6 +25,7 @@ from games.tabletop import cache, landing, league_seats, tournament_hands
 from games.tabletop.models import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    GROWING,
     MAX_SEATS,
     MIN_SEATS,
     RealSeat,
@@ -56,16 +57,14 @@ def _user_error(exc: EngineError) -> ApplicationError:
     return ApplicationError(str(exc), code="illegal_step")
 
 
-def _lock(table: RealTable) -> RealTable:
+def _lock(table: RealTable, *, light: bool = False) -> RealTable:
     """The table's row, locked: a casual table's is the first and only lock of its writes; a league table's comes
-    after its league's and event's (the app's lock order), as its result is booked there when the game ends."""
+    after its league's and event's (the app's lock order), as its result is booked there when the game ends.
+    `light`: without the growing JSON fields (read when asked for)."""
     if table.event_id is not None:
         lock_event(table.event_id)
-    return (
-        RealTable.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("event__season__league")
-        .get(pk=table.pk)
-    )
+    rows = RealTable.objects.select_for_update(no_key=True, of=("self",)).select_related("event__season__league")
+    return (rows.defer(*GROWING) if light else rows).get(pk=table.pk)
 
 
 def _new_code() -> str:
@@ -409,10 +408,12 @@ def realtable_step(
 def _step_locked(
     *, actor: Actor, guest: str, table: RealTable, step: dict, version: int | None, planned: tuple | None
 ) -> RealTable:
-    table = _lock(table)
+    table = _lock(table, light=planned is not None)
     if planned is not None and planned[0] == table.version:
-        game, fields, saved, was_open = planned[1]
+        game, fields, saved, was_open = planned[1]  # worked out on this very version: its fields are the row's next
     else:
+        if planned is not None:
+            table.refresh_from_db(fields=list(GROWING))
         game, fields, saved, was_open = _planned(table, actor, guest, step, version)
     _bump_game(table, game, "step", **fields)
     if any(did.get("step") == "join" for did in saved):
