@@ -19,6 +19,7 @@ from games.tabletop.cache import per_version
 from games.tabletop.models import GROWING, RealTable
 from games.tabletop.permissions import is_host, seat_of
 from games.tabletop.present import screen_view, table_view
+from games.tabletop.selectors import table_version
 from games.words import rules_title
 
 SESSION_KEY = "tabletop_guests"  # code -> this browser's guest secret at that table
@@ -144,7 +145,7 @@ def _event_stream(request: HttpRequest, table: RealTable, html) -> StreamingHttp
         # Each poll reads the version alone; the row only when the version moved (every change of what a viewer sees
         # comes with a new version), and without the JSON that grows all evening: the game is the process's, per
         # version (`cache.py`), and its seats are read once for the viewer's seat and the page.
-        version = RealTable.objects.filter(pk=pk).values_list("version", flat=True).first()
+        version = table_version(pk)
         if version is None or version != last[0]:
             row = RealTable.objects.defer(*GROWING).prefetch_related("seats").filter(pk=pk).first()
             last[:] = (row.version if row is not None else None), row
