@@ -109,7 +109,7 @@ def _setup(args: argparse.Namespace) -> tuple[list[Table], dict[str, list[str]]]
     from games.tabletop import services
 
     users = get_user_model().objects
-    tables, cookies, history = [], {}, []
+    tables, cookies, evening = [], {}, ()
     for number in range(args.tables):
         host = users.create_user(username=f"host{number}")
         table = services.realtable_open(
@@ -130,11 +130,14 @@ def _setup(args: argparse.Namespace) -> tuple[list[Table], dict[str, list[str]]]
         services.realtable_start(actor=host, table=table, dealer=0)
         table.refresh_from_db()
         if args.hands:
-            history = history or _history(table, args.hands)
-            # The evening so far, as if played: the same steps at every table (a site roll keeps its dice).
+            evening = evening or _history(table, args.hands)
+            history, snapshot = evening
+            # The evening so far, as if played: the same steps at every table (a site roll keeps its dice), saved
+            # with their snapshot as the services save them.
             changes = [{"did": step, "by": "bench", "version": table.version + n + 1} for n, step in enumerate(history)]
             table.steps, table.changes, table.version = history, changes, table.version + len(history)
-            table.save(update_fields=["steps", "changes", "version"])
+            table.snapshot = snapshot
+            table.save(update_fields=["steps", "changes", "version", "snapshot"])
         token = Token.objects.create(user=host)
         tables.append(Table(table.code, token.key, args.phones))
         tables[-1].history = len(table.steps)
@@ -142,11 +145,11 @@ def _setup(args: argparse.Namespace) -> tuple[list[Table], dict[str, list[str]]]
     return tables, cookies
 
 
-def _history(table, hands: int) -> list[dict]:
+def _history(table, hands: int) -> tuple[list[dict], dict]:
     """`hands` hands played by the engine alone (everyone keeps two cards, adds none, checks or calls; the first
-    seat still in named the winner): the steps a table holds after that much of an evening."""
+    seat still in named the winner): the steps a table holds after that much of an evening, and their snapshot."""
     from games.engine.realcards.due import due
-    from games.tabletop.services import load_game
+    from games.tabletop.state import load_game, snapshot_of
 
     game = load_game(table)
     while game.game.hands_played < hands:
@@ -167,7 +170,7 @@ def _history(table, hands: int) -> list[dict]:
         else:
             pot = (now.get("or_name_winners") or now.get("pots"))[0]
             game.step({"step": "winners", "pot": pot["pot"], "seats": [pot["eligible"][0]]})
-    return list(game.steps)
+    return list(game.steps), snapshot_of(game)
 
 
 def _listen(port: int, table: Table, path: str, cookie: str, stop: threading.Event, *, peer: bool) -> None:
@@ -269,7 +272,16 @@ def _wait_up(server: subprocess.Popen, port: int, log) -> None:
     raise RuntimeError("the server did not start within 60 s")
 
 
-def _report(tables: list[Table], args: argparse.Namespace, seconds: float) -> int:
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time a process has used so far (Linux's /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _report(tables: list[Table], args: argparse.Namespace, seconds: float, cpu: float | None = None) -> int:
     phone_ms, peer_ms, share_ms, missed = [], [], [], 0
     for table in tables:
         for version, sent in table.sent.items():
@@ -301,6 +313,9 @@ def _report(tables: list[Table], args: argparse.Namespace, seconds: float) -> in
         )
     if missed:
         print(f"  receipts missing: {missed}")
+    if cpu is not None:
+        # What the load of the machine cannot change: the server's own work per step, its streams' included.
+        print(f"  the server's CPU while the tables played: {cpu:.1f} s, {cpu * 1000 / steps:.1f} ms per step")
     p95 = _p(phone_ms, 0.95)
     print(f"  ratio, phones' p95 against the bare stream's: {p95 / max(_p(peer_ms, 0.95), 0.001):.1f}x")
     print(f"  ratio, phones' p95 against the aim ({AIM_P95_MS:.0f} ms): {p95 / AIM_P95_MS:.2f}x")
@@ -357,11 +372,14 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 for table in tables
             ]
+            cpu_before = _cpu_seconds(server.pid)
             for driver in drivers:
                 driver.start()
             for driver in drivers:
                 driver.join()
             seconds = time.monotonic() - start
+            cpu_after = _cpu_seconds(server.pid)
+            cpu = cpu_after - cpu_before if cpu_before is not None and cpu_after is not None else None
         finally:
             stop.set()
             server.terminate()
@@ -372,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
             log.close()
         for error in errors:
             print(f"error: {error}")
-        code = _report(tables, args, seconds)
+        code = _report(tables, args, seconds, cpu)
         return 1 if errors else code
 
 

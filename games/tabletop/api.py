@@ -14,7 +14,7 @@ from config.errors import ApplicationError
 from config.serializers import StrictInput, validated
 from games.engine.options import variant_presets
 from games.tabletop import services
-from games.tabletop.models import RealTable
+from games.tabletop.models import GROWING, RealTable
 from games.tabletop.permissions import is_host, seat_of
 from games.tabletop.present import table_view
 from games.tabletop.views import guest_token
@@ -70,7 +70,7 @@ class RealTableViewSet(viewsets.ViewSet):
     permission_classes = [permissions.AllowAny]  # guests join and act; each service checks who may
 
     def _table(self, code: str) -> RealTable:
-        table = RealTable.objects.filter(code=services.normal_code(code)).first()
+        table = RealTable.objects.defer(*GROWING).filter(code=services.normal_code(code)).first()
         if table is None:
             raise NotFound("No real-cards table has this code.")
         return table
@@ -79,7 +79,7 @@ class RealTableViewSet(viewsets.ViewSet):
         return self.request.headers.get(GUEST_HEADER, "") or guest_token(self.request._request, table.code)
 
     def _state(self, table: RealTable, code: int = status.HTTP_200_OK, guest: str = "", **extra) -> Response:
-        table = RealTable.objects.get(pk=table.pk)
+        table = RealTable.objects.defer(*GROWING).prefetch_related("seats").get(pk=table.pk)
         mine = seat_of(table, self.request.user, guest or self._guest(table))
         return Response({**table_view(table, host=is_host(self.request.user, table), mine=mine), **extra}, status=code)
 

@@ -11,7 +11,7 @@ from games.engine.realcards.document import export_document, steps_by_hand
 from games.engine.realcards.explain import explain_hand
 from games.tabletop.models import RealTable
 from games.tabletop.present import in_words, step_words
-from games.tabletop.services import load_game
+from games.tabletop.state import load_game
 
 
 def _names(stacks: Any, names: list[str]) -> list[tuple[str, int]]:

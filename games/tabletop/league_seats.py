@@ -6,6 +6,7 @@ Checks only: the writes are `services.py`'s, which call these under the table's 
 from typing import Any
 
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor
 from games.tabletop.models import RealSeat, RealTable
 from games.tabletop.permissions import NotAllowed
 from league.models import Event, EventKind, EventStatus, Membership, Player
@@ -16,7 +17,7 @@ from league.services import effective_buy_in_policy, resolve_game_rules
 MAX_NAME = 40
 
 
-def check_can_open(actor: Any, event: Event) -> None:
+def check_can_open(actor: Actor, event: Event) -> None:
     """Only an organiser of the event's league opens its real-cards tables (the pages and the API alike)."""
     league = event.season.league
     if not getattr(actor, "is_authenticated", False):
@@ -73,7 +74,7 @@ def _not_seated(table: RealTable, player: Player) -> None:
         raise ConflictError(f"{player.display_name} is already seated here, at seat {seat.number + 1}.")
 
 
-def joining_player(table: RealTable, actor: Any) -> dict:
+def joining_player(table: RealTable, actor: Actor) -> dict:
     """The seat fields of a signed-in league member joining by the code or the QR: their league player."""
     league = table.event.season.league
     if not getattr(actor, "is_authenticated", False):

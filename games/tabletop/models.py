@@ -1,8 +1,9 @@
 """A real-cards table (a printed deck and real dice; the site keeps the chips) and its seats.
 
-The game is kept as the engine's setup and the steps that stand (`games.engine.realcards`): the state is rebuilt
-from them on each request. `master` is the private seed of the site's rolls: it never leaves the server before
-the game ends (the engine's `revealed_seed()` gives it then).
+The game is kept as the engine's setup and the steps that stand (`games.engine.realcards`), the source of truth,
+and a `snapshot` of the engine's state before the current hand's deal, where the next request starts (a missing or
+stale one is rebuilt from the steps: `games.tabletop.state`). `master` is the private seed of the site's rolls: it
+never leaves the server before the game ends (the engine's `revealed_seed()` gives it then).
 """
 
 from django.conf import settings
@@ -11,6 +12,8 @@ from django.db import models
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
 CODE_LENGTH = 6
 MIN_SEATS, MAX_SEATS = 2, 8
+# The fields that grow all evening (JSON decoded on every read): left out of the reads that need none of them.
+GROWING = ("steps", "changes", "snapshot")
 
 
 class RealTableStatus(models.TextChoices):
@@ -34,6 +37,12 @@ class RealTable(models.Model):
         default=list, blank=True, help_text="Every step and undo: {did|undid, by, at, version}, in order."
     )
     master = models.CharField(max_length=64, help_text="The private seed of the site's rolls: never served early.")
+    snapshot = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The engine's state before the current hand's deal (games.engine.realcards.snapshot), for the "
+        "steps it was saved with: where the next request starts. Server-side only, never served.",
+    )
     # None: a casual table (part of no league). A league event's table lands as that event's league Game (`game`)
     # when it finishes; a tournament's physical table (`event` the tournament's event, `tournament_table` its
     # number) records its table's result in the tournament instead.

@@ -5,9 +5,9 @@ for their own seat; the hand's dealer deals, rolls (or the variant's roller), tu
 enter every hand shown at the reveal; a player may enter their own hand."""
 
 import secrets
-from typing import Any
 
 from config.errors import ForbiddenError
+from config.inputs import Actor
 from games.tabletop.models import RealSeat, RealTable
 
 
@@ -15,11 +15,11 @@ class NotAllowed(ForbiddenError):
     """The user may not do this at this table (403); the message says who may."""
 
 
-def is_host(actor: Any, table: RealTable) -> bool:
+def is_host(actor: Actor, table: RealTable) -> bool:
     return bool(getattr(actor, "is_authenticated", False)) and actor.pk == table.host_id
 
 
-def seat_of(table: RealTable, actor: Any, guest: str = "") -> RealSeat | None:
+def seat_of(table: RealTable, actor: Actor, guest: str = "") -> RealSeat | None:
     """The viewer's own seat: by their account, or by the guest secret kept in their session."""
     seats = list(table.seats.all())
     if getattr(actor, "is_authenticated", False):

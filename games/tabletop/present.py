@@ -16,7 +16,7 @@ from games.engine.realcards.explain import explain_hand
 from games.engine.realcards.game import RealCardsGame
 from games.engine.realcards.unknown import NeedCard, NeedDice
 from games.tabletop import tournament_hands
-from games.tabletop.cache import shown_game
+from games.tabletop.cache import per_version, shown_game
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.tabletop.permissions import step_owner
 from games.tabletop.services import hand_dealer
@@ -337,8 +337,8 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
             "prompt": prompt,
             "explained": explained,
             "explained_hand": results[-1]["number"] if results else None,
-            "log": _log(table, names),
-            "can_undo": host and bool(table.steps) and table.status == RealTableStatus.PLAYING,
+            "log": per_version(table, "log", lambda: _log(table, names)),
+            "can_undo": host and bool(game.steps) and table.status == RealTableStatus.PLAYING,
             "total_credits": game.game.total_credits(),
             "levels": _levels(game),
         }

@@ -1,7 +1,9 @@
-"""Reads of real-cards tables for other pages: a user's tables for "My games", and a league table's landing."""
+"""Reads of real-cards tables: a table's version (its streams' poll), a user's tables for "My games", and a league
+table's landing."""
 
 from typing import Any
 
+from django.db import connection
 from django.db.models import Prefetch, Q
 from django.urls import reverse
 
@@ -9,6 +11,16 @@ from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.words import rules_title
 
 MY_TABLES_LIMIT = 100
+
+
+def table_version(pk: int) -> int | None:
+    """The table's version alone (None: no such table), in one plain statement: every phone's stream asks it four
+    times a second, and the ORM built the same query anew each time, several times the cost of running it."""
+    name = connection.ops.quote_name(RealTable._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT version FROM {name} WHERE id = %s", [pk])  # noqa: S608 (the model's own table name)
+        row = cursor.fetchone()
+    return row[0] if row is not None else None
 
 
 def my_real_tables(user: Any) -> list[dict[str, Any]]:

@@ -1,7 +1,8 @@
 """Writes of real-cards tables: open, seats, start, steps, undo, finish (docs/tabletop.md).
 
-A table's game is rebuilt from its setup and the steps that stand (`load_game`); a step is verified by the
-engine, then saved with the change log and a new version, under the table's row lock; viewers hear of it after
+A table's game is loaded from its snapshot, or rebuilt from its setup and the steps that stand (`load_game`,
+`state.py`); a step is verified by the engine, then saved with the change log, the new snapshot and a new version,
+under the table's row lock, and the game is kept for that version's readers (`cache.py`); viewers hear of it after
 the commit (the table's code and version only: each stream renders its own viewer's page). A refusal raises an
 `ApplicationError` saying what is wrong and what is allowed, and writes nothing.
 """
@@ -15,14 +16,16 @@ from django.utils import timezone
 
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
+from config.inputs import Actor
 from games.engine.errors import EngineError
 from games.engine.realcards.due import due
 from games.engine.realcards.game import RealCardsGame
 from games.services.checks import checked_preset
-from games.tabletop import landing, league_seats, tournament_hands
+from games.tabletop import cache, landing, league_seats, tournament_hands
 from games.tabletop.models import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    GROWING,
     MAX_SEATS,
     MIN_SEATS,
     RealSeat,
@@ -30,6 +33,7 @@ from games.tabletop.models import (
     RealTableStatus,
 )
 from games.tabletop.permissions import NotAllowed, check_step, is_host, seat_of
+from games.tabletop.state import load_game, snapshot_of
 from league.models import MAX_CREDITS, Event
 from league.services import audit, lock_event
 
@@ -53,16 +57,14 @@ def _user_error(exc: EngineError) -> ApplicationError:
     return ApplicationError(str(exc), code="illegal_step")
 
 
-def _lock(table: RealTable) -> RealTable:
+def _lock(table: RealTable, *, light: bool = False) -> RealTable:
     """The table's row, locked: a casual table's is the first and only lock of its writes; a league table's comes
-    after its league's and event's (the app's lock order), as its result is booked there when the game ends."""
+    after its league's and event's (the app's lock order), as its result is booked there when the game ends.
+    `light`: without the growing JSON fields (read when asked for)."""
     if table.event_id is not None:
         lock_event(table.event_id)
-    return (
-        RealTable.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("event__season__league")
-        .get(pk=table.pk)
-    )
+    rows = RealTable.objects.select_for_update(no_key=True, of=("self",)).select_related("event__season__league")
+    return (rows.defer(*GROWING) if light else rows).get(pk=table.pk)
 
 
 def _new_code() -> str:
@@ -98,14 +100,6 @@ def _whole(value: Any, what: str, low: int, high: int, field: str) -> int:
             f"{what} must be a whole number from {low} to {high:,}; got {value!r}.", extra={"field": field}
         )
     return value
-
-
-def load_game(table: RealTable) -> RealCardsGame:
-    """The table's game, rebuilt from its setup and the steps that stand (only for a started table)."""
-    game = RealCardsGame(table.setup, master=table.master)
-    for step in table.steps:
-        game.step(step)
-    return game
 
 
 def hand_dealer(game: RealCardsGame) -> int | None:
@@ -151,7 +145,7 @@ def _checked_table(
 @transaction.atomic
 def realtable_open(
     *,
-    actor: Any,
+    actor: Actor,
     variant: str = DEFAULT_VARIANT,
     preset: str | None = None,
     options: dict | None = None,
@@ -187,7 +181,7 @@ def realtable_open(
 @transaction.atomic
 def realtable_open_league(
     *,
-    actor: Any,
+    actor: Actor,
     event: Event,
     variant: str | None = None,
     preset: str | None = None,
@@ -243,7 +237,7 @@ def _next_number(table: RealTable) -> int:
 
 
 @transaction.atomic
-def realseat_join(*, actor: Any, guest: str = "", table: RealTable, name: str = "") -> RealSeat:
+def realseat_join(*, actor: Actor, guest: str = "", table: RealTable, name: str = "") -> RealSeat:
     """Take a seat: a signed-in user by their account (name: theirs unless given), a guest by name; the guest's
     secret (`guest_token`) is theirs to keep in their session."""
     table = _lock(table)
@@ -271,7 +265,7 @@ def realseat_join(*, actor: Any, guest: str = "", table: RealTable, name: str = 
 
 
 @transaction.atomic
-def realseat_add(*, actor: Any, table: RealTable, name: str = "", player: int | None = None) -> RealSeat:
+def realseat_add(*, actor: Actor, table: RealTable, name: str = "", player: int | None = None) -> RealSeat:
     """The host seats a player who has no phone (the host taps for them): at a league table one of the league's
     players (`player`, an id), at a casual table anyone by name."""
     table = _lock(table)
@@ -288,7 +282,7 @@ def realseat_add(*, actor: Any, table: RealTable, name: str = "", player: int | 
 
 
 @transaction.atomic
-def realseat_remove(*, actor: Any, guest: str = "", table: RealTable, number: int) -> None:
+def realseat_remove(*, actor: Actor, guest: str = "", table: RealTable, number: int) -> None:
     """The host removes a seat (or a player leaves theirs) before the start; the seats after it move up."""
     table = _lock(table)
     _check_open(table)
@@ -316,11 +310,33 @@ def _bump(table: RealTable, what: str, **fields: Any) -> None:
     _announce(table, what)
 
 
+def _seats_as_the_game(table: RealTable, game: RealCardsGame) -> None:
+    """Give every seat of the game its row, after a player joined between hands (or such a join was undone): a
+    joiner sits as a seat the host added (the host acts for them); a seat the engine gave a newcomer (everyone's
+    seat taken, one left) is theirs from now on; a row whose join was undone goes."""
+    names = game.game.names
+    rows = {seat.number: seat for seat in table.seats.all()}
+    for number, name in enumerate(names):
+        row = rows.get(number)
+        if row is None:
+            RealSeat.objects.create(table=table, number=number, name=name)
+        elif row.name != name:
+            RealSeat.objects.filter(pk=row.pk).update(name=name, user=None, player=None, guest_token="")
+    RealSeat.objects.filter(table=table, number__gte=len(names)).delete()
+
+
+def _bump_game(table: RealTable, game: RealCardsGame, what: str, **fields: Any) -> None:
+    """`_bump` with the game's snapshot; after the commit (before the announcement) the game is this version's
+    readers' (`cache.keep`): nobody changes it from then on."""
+    transaction.on_commit(lambda: cache.keep(table, game))
+    _bump(table, what, snapshot=snapshot_of(game), **fields)
+
+
 # ----- the game ------------------------------------------------------------------------------------------
 
 
 @transaction.atomic
-def realtable_start(*, actor: Any, table: RealTable, dealer: int = 0) -> RealTable:
+def realtable_start(*, actor: Actor, table: RealTable, dealer: int = 0) -> RealTable:
     """The host starts the game with the seats as they are; `dealer` is the seat the table drew to deal first."""
     table = _lock(table)
     if not is_host(actor, table):
@@ -338,15 +354,15 @@ def realtable_start(*, actor: Any, table: RealTable, dealer: int = 0) -> RealTab
         "dealer": dealer,
     }
     try:
-        RealCardsGame(setup, master=table.master)
+        game = RealCardsGame(setup, master=table.master)
     except EngineError as exc:
         raise _user_error(exc) from None
-    _bump(table, "started", setup=setup, status=RealTableStatus.PLAYING)
+    _bump_game(table, game, "started", setup=setup, status=RealTableStatus.PLAYING)
     audit(actor=actor, action="real_table.start", obj=table, data={"seats": len(seats), "dealer": dealer})
     return table
 
 
-def _who(actor: Any, mine: RealSeat | None, host: bool) -> str:
+def _who(actor: Actor, mine: RealSeat | None, host: bool) -> str:
     if host:
         return f"{actor.get_username()} (host)"
     return mine.name if mine is not None else "?"
@@ -367,14 +383,52 @@ def _check_version(table: RealTable, version: int | None) -> None:
         )
 
 
-@transaction.atomic
 def realtable_step(
-    *, actor: Any, guest: str = "", table: RealTable, step: dict, version: int | None = None
+    *, actor: Actor, guest: str = "", table: RealTable, step: dict, version: int | None = None
 ) -> RealTable:
-    """One step of the table, by the seat it is for (or the host); verified by the engine, then saved and logged."""
+    """One step of the table, by the seat it is for (or the host); verified by the engine, then saved and logged.
+
+    The engine's work is done first on the row as read, outside the write lock, and kept if the table has not moved
+    on by the time the lock is held (a new version is a new state; else it is done again under the lock): the lock,
+    on the embedded default SQLite's one writer for the whole site, is held for the write alone. A tournament's
+    table asks its tournament for chips and levels before a deal: its work is always done under the lock."""
     if not isinstance(step, dict):
         raise ApplicationError('A step is an object, like {"step": "act", "seat": 0, "verb": "check"}.')
-    table = _lock(table)
+    planned = None
+    if table.tournament_table is None:
+        row = RealTable.objects.select_related("event__season__league").filter(pk=table.pk).first()
+        try:
+            planned = (row.version, _planned(row, actor, guest, step, version)) if row is not None else None
+        except Exception:  # the same work runs again under the lock and raises what it raises there
+            planned = None
+    return _step_locked(actor=actor, guest=guest, table=table, step=step, version=version, planned=planned)
+
+
+@transaction.atomic
+def _step_locked(
+    *, actor: Actor, guest: str, table: RealTable, step: dict, version: int | None, planned: tuple | None
+) -> RealTable:
+    table = _lock(table, light=planned is not None)
+    if planned is not None and planned[0] == table.version:
+        game, fields, saved, was_open = planned[1]  # worked out on this very version: its fields are the row's next
+    else:
+        if planned is not None:
+            table.refresh_from_db(fields=list(GROWING))
+        game, fields, saved, was_open = _planned(table, actor, guest, step, version)
+    _bump_game(table, game, "step", **fields)
+    if any(did.get("step") == "join" for did in saved):
+        _seats_as_the_game(table, game)
+    if fields.get("status") == RealTableStatus.FINISHED:
+        landing.land(table, game)
+    tournament_hands.tell_after(table, game, was_open=was_open)
+    return table
+
+
+def _planned(
+    table: RealTable, actor: Actor, guest: str, step: dict, version: int | None
+) -> tuple[RealCardsGame, dict[str, Any], list[dict], bool]:
+    """The step checked and taken on the table's game as `table` holds it: (the game after it, the row's new
+    fields, the steps the engine took, whether a hand was being played before); refusals raise and write nothing."""
     _check_playing(table)
     _check_version(table, version)
     game = load_game(table)
@@ -405,23 +459,18 @@ def realtable_step(
     except EngineError as exc:
         raise _user_error(exc) from None
     saved = game.steps[first:]  # as the engine keeps them (a site roll carries its dice)
-    over = game.game.over
     changes = [
         *table.changes,
         *({"did": did, **note, "at": at, "version": table.version + 1} for did, note in zip(saved, notes, strict=True)),
     ]
     fields: dict[str, Any] = {"steps": [*table.steps, *saved], "changes": changes}
-    if over:
+    if game.game.over:
         fields["status"] = RealTableStatus.FINISHED
-    _bump(table, "step", **fields)
-    if over:
-        landing.land(table, game)
-    tournament_hands.tell_after(table, game, was_open=was_open)
-    return table
+    return game, fields, saved, was_open
 
 
 @transaction.atomic
-def realtable_undo(*, actor: Any, table: RealTable, version: int | None = None) -> dict:
+def realtable_undo(*, actor: Actor, table: RealTable, version: int | None = None) -> dict:
     """The host takes back the last step (a mis-tap, a wrong roll, a wrong reveal); the undo is logged."""
     table = _lock(table)
     if not is_host(actor, table):
@@ -431,17 +480,20 @@ def realtable_undo(*, actor: Any, table: RealTable, version: int | None = None) 
     if not table.steps:
         raise ConflictError("There is nothing to undo: no step has been taken yet.")
     last = table.steps[-1]
+    game = load_game(table, table.steps[:-1])  # from the snapshot unless the step undone is its hand's deal
     changes = [
         *table.changes,
         {"undid": last, "by": _who(actor, None, True), "at": timezone.now().isoformat(), "version": table.version + 1},
     ]
-    _bump(table, "undo", steps=table.steps[:-1], changes=changes)
+    _bump_game(table, game, "undo", steps=table.steps[:-1], changes=changes)
+    if last.get("step") == "join":
+        _seats_as_the_game(table, game)
     audit(actor=actor, action="real_table.undo", obj=table, data={"step": last})
     return last
 
 
 @transaction.atomic
-def realtable_finish(*, actor: Any, table: RealTable) -> RealTable:
+def realtable_finish(*, actor: Actor, table: RealTable) -> RealTable:
     """The host ends the game (the seed of the site's rolls is shown from then on)."""
     table = _lock(table)
     if not is_host(actor, table):
@@ -460,7 +512,7 @@ def realtable_finish(*, actor: Any, table: RealTable) -> RealTable:
 
 
 @transaction.atomic
-def realtable_land(*, actor: Any, table: RealTable) -> RealTable:
+def realtable_land(*, actor: Actor, table: RealTable) -> RealTable:
     """Book a finished league table's result again after the league refused it (the host, once the reason is put
     right); refused when it is booked already: a table lands once."""
     table = _lock(table)

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import ApplicationError, ConflictError
+from config.inputs import Actor
 from games.engine.errors import EngineError
 from games.engine.realcards.game import RealCardsGame
 from games.services.checks import checked_preset
@@ -27,7 +28,7 @@ IN_PLAY = (RealTableStatus.OPEN, RealTableStatus.PLAYING)
 @transaction.atomic
 def realtable_open_seated(
     *,
-    actor: Any,
+    actor: Actor,
     event: Event,
     tournament_table: int,
     players: list[Player],
@@ -217,7 +218,7 @@ def takes_chips(game: RealCardsGame) -> bool:
     return getattr(game.game.options, "end_rule", "") == "never"
 
 
-def realtable_chips_queue(*, actor: Any, event_id: int, player_id: int, amount: int, kind: str) -> AuditEntry:
+def realtable_chips_queue(*, actor: Actor, event_id: int, player_id: int, amount: int, kind: str) -> AuditEntry:
     """A re-buy's or an add-on's chips booked by the tournament (the caller holds its lock and books the ledger
     line in the same transaction) for a player seated at one of its real-cards tables in play: kept as the
     booking (an audit row on the table, its id the key), they join the player's stack at the table's next deal,
@@ -283,7 +284,7 @@ def realtables_settle(*, event_id: int) -> list[int]:
         fields: dict[str, Any] = {"steps": [*table.steps, *game.steps[first:]], "changes": changes}
         if game.game.over:
             fields["status"] = RealTableStatus.FINISHED
-        services._bump(table, "step", **fields)
+        services._bump_game(table, game, "step", **fields)
         if game.game.over:
             landing.land(table, game)
         tournament_hands.tell_after(table, game, was_open=False)

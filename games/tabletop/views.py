@@ -15,9 +15,11 @@ from config.inputs import parse_whole_number
 from games.engine.options import variant_presets
 from games.online import stream
 from games.tabletop import services
-from games.tabletop.models import RealTable
+from games.tabletop.cache import per_version
+from games.tabletop.models import GROWING, RealTable
 from games.tabletop.permissions import is_host, seat_of
 from games.tabletop.present import screen_view, table_view
+from games.tabletop.selectors import table_version
 from games.words import rules_title
 
 SESSION_KEY = "tabletop_guests"  # code -> this browser's guest secret at that table
@@ -47,7 +49,12 @@ def viewer_data(request: HttpRequest, table: RealTable) -> dict:
 
 
 def fragment_html(request: HttpRequest, table: RealTable, error: str = "") -> str:
-    return render_to_string("tabletop/_table.html", {"t": viewer_data(request, table), "error": error}, request=request)
+    data = viewer_data(request, table)
+    # The log is the same for every viewer of a version (and grows all evening): rendered once per version.
+    log = data.get("log") or []
+    log_html = per_version(table, "log_html", lambda: render_to_string("tabletop/_log.html", {"log": log}))
+    context = {"t": data, "error": error, "log_html": log_html}
+    return render_to_string("tabletop/_table.html", context, request=request)
 
 
 def _presets() -> list[dict]:
@@ -132,10 +139,17 @@ def _event_stream(request: HttpRequest, table: RealTable, html) -> StreamingHttp
     raw = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
     since = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
     pk = table.pk
+    last: list = [None, None]  # the version this stream last read, and its row
 
     def read() -> tuple[int | None, RealTable | None]:
-        row = RealTable.objects.filter(pk=pk).first()
-        return (row.version if row is not None else None), row
+        # Each poll reads the version alone; the row only when the version moved (every change of what a viewer sees
+        # comes with a new version), and without the JSON that grows all evening: the game is the process's, per
+        # version (`cache.py`), and its seats are read once for the viewer's seat and the page.
+        version = table_version(pk)
+        if version is None or version != last[0]:
+            row = RealTable.objects.defer(*GROWING).prefetch_related("seats").filter(pk=pk).first()
+            last[:] = (row.version if row is not None else None), row
+        return last[0], last[1]
 
     def render_now(row: RealTable | None) -> dict:
         if row is None:

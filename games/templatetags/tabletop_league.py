@@ -7,7 +7,7 @@ from django import template
 
 from games.engine.options import variant_presets
 from games.tabletop import league_seats
-from games.tabletop.models import RealTable
+from games.tabletop.models import GROWING, RealTable
 from games.tabletop.selectors import landing_of
 from games.words import rules_title
 
@@ -42,7 +42,7 @@ def real_table_rules(event: Any) -> list[dict]:
 @register.simple_tag
 def league_seat_choices(code: str) -> list | None:
     """The league players the host may still seat at this table; None for a casual table (seated by name)."""
-    table = RealTable.objects.select_related("event__season").filter(code=code).first()
+    table = RealTable.objects.select_related("event__season").defer(*GROWING).filter(code=code).first()
     if table is None or table.event_id is None:
         return None
     return league_seats.league_players(table)
@@ -51,5 +51,5 @@ def league_seat_choices(code: str) -> list | None:
 @register.simple_tag
 def table_landing(code: str) -> dict:
     """The table's league side: its event, its booked game, or why the league refused it."""
-    table = RealTable.objects.select_related("event__season__league").filter(code=code).first()
+    table = RealTable.objects.select_related("event__season__league").defer(*GROWING).filter(code=code).first()
     return landing_of(table) if table is not None else {"league": None}

@@ -67,10 +67,38 @@ def test_levels_add_ons_and_a_player_joining_from_the_forms():
     table.refresh_from_db()
     game = services.load_game(table)
     assert game.game.hand.levels.ante == 20
-    # The joined player (no seat row, no phone) is on the page and the host acts for them.
+    # The joined player (a seat row like a seat the host added: no phone) is on the page and the host acts for them.
     page = _fragment(client, table)
     assert "Cy" in page
     assert game.stacks == [80, 130, 80, 60]  # each paid the new ante
+
+
+def test_a_player_joining_mid_game_gets_a_seat_row_and_an_undo_takes_it_back():
+    table, host, ann, _ = started_table(preset="casino")
+    services.realtable_step(actor=host, table=table, step={"step": "join", "name": "Cy", "stack": 80})
+    seats = {seat.number: seat for seat in table.seats.all()}
+    assert sorted(seats) == [0, 1, 2, 3]
+    cy = seats[3]
+    assert (cy.name, cy.user_id, cy.player_id, cy.guest_token) == ("Cy", None, None, "")
+    answer = _client(host).get(f"/api/tabletop/{table.code}/", HTTP_ACCEPT="application/json").json()
+    assert answer["seats"][3] == {"number": 3, "name": "Cy", "guest": True}
+    assert [row["name"] for row in answer["players"]] == ["hostess", "ann", "Bob", "Cy"]
+    # A full seat: dealt in, and the host acts for it; Cy leaves with their stack and comes back to the same seat.
+    services.realtable_step(actor=host, table=table, step={"step": "deal"})
+    table.refresh_from_db()
+    assert 3 in services.load_game(table).game.hand.seats
+    services.realtable_undo(actor=host, table=table)
+    services.realtable_step(actor=host, table=table, step={"step": "leave", "seat": 3})
+    services.realtable_step(actor=host, table=table, step={"step": "join", "name": "Cy", "stack": 40})
+    assert list(table.seats.values_list("number", "name")) == [(0, "hostess"), (1, "ann"), (2, "Bob"), (3, "Cy")]
+    assert table.seats.get(number=3).pk == cy.pk
+    # Undoing a join that made the seat takes the row back with it.
+    services.realtable_undo(actor=host, table=table)
+    assert table.seats.count() == 4  # Cy's seat was made by the first join, which stands
+    services.realtable_undo(actor=host, table=table)  # the leave
+    services.realtable_undo(actor=host, table=table)  # the first join
+    assert table.seats.count() == 3 and not table.seats.filter(name="Cy").exists()
+    assert ann.real_seats.get().number == 1
 
 
 def test_refusals_are_clear_and_write_nothing():
