@@ -7,6 +7,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.urls import reverse
 
 from config.inputs import is_digits
+from games.my_rows import event_fields, result_fields
 from games.online import selectors
 from games.online.models import OnlineSeat, OnlineTable, TableStatus
 from games.online.permissions import can_watch_table, is_own_seat
@@ -39,24 +40,21 @@ def find_table(user: Any, pk: Any) -> OnlineTable | None:
 
 def _row(table: OnlineTable, user: Any) -> dict[str, Any]:
     mine = next((seat for seat in table.seats.all() if is_own_seat(user, seat)), None)
-    outcome = table.outcome or {}
-    place = next((row["place"] for row in outcome.get("standings", []) if mine and row["player"] == mine.name), None)
+    result = result_fields(table.outcome, mine.name if mine else None)
     over = table.status == TableStatus.FINISHED
     return {
         "id": table.pk,
         "name": table.name,
-        "casual": table.event_id is None,
-        "league": table.event.season.league.name if table.event_id else None,
-        "event": table.event.name if table.event_id else None,
+        **event_fields(table),
         "rules": rules_name(table.variant, table.preset),
         "status": table.status,
         "seats": table.seat_count,
         "players": [seat.name for seat in table.seats.all()],
         "bots": [seat.name for seat in table.seats.all() if seat.is_bot],
         "you": mine.name if mine else None,
-        "place": place,
-        "of": len(outcome.get("standings", [])) or None,
-        "final_credits": outcome.get("stacks", {}).get(mine.name) if mine and outcome else None,
+        "place": result["place"],
+        "of": len((table.outcome or {}).get("standings", [])) or None,
+        "final_credits": result["final_credits"],
         "buy_in": table.buy_in,
         "created_at": table.created_at.isoformat(),
         "links": {

@@ -7,6 +7,7 @@ from django.db import connection
 from django.db.models import Prefetch, Q
 from django.urls import reverse
 
+from games.my_rows import event_fields, result_fields
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.words import rules_title
 
@@ -42,24 +43,18 @@ def my_real_tables(user: Any) -> list[dict[str, Any]]:
         mine = next(
             (s for s in seats if s.user_id == user.pk or (s.player is not None and s.player.user_id == user.pk)), None
         )
-        outcome = table.outcome or {}
-        place = next(
-            (row["place"] for row in outcome.get("standings", []) if mine and row["player"] == mine.name), None
-        )
+        result = result_fields(table.outcome, mine.name if mine else None)
         rows.append(
             {
                 "code": table.code,
-                "casual": table.event_id is None,
-                "league": table.event.season.league.name if table.event_id else None,
-                "event": table.event.name if table.event_id else None,
+                **event_fields(table),
                 "rules": rules_title(table.variant, table.preset),
                 "status": table.status,
                 "status_words": table.get_status_display(),
                 "host": table.host_id == user.pk,
                 "players": [seat.name for seat in seats],
                 "you": mine.name if mine else None,
-                "place": place,
-                "final_credits": outcome.get("stacks", {}).get(mine.name) if mine and outcome else None,
+                **result,
                 "links": {
                     "table": reverse("tabletop-table", args=[table.code]),
                     "history": reverse("tabletop-history", args=[table.code])
