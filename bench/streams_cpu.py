@@ -19,6 +19,7 @@ import os
 import secrets
 import statistics
 import sys
+import threading
 import time
 import uuid
 from contextvars import Context
@@ -118,6 +119,88 @@ def wsgi_get(app, path: str, cookie: str | None, accept: str) -> tuple[int, byte
     return int(status[0].split()[0]), body
 
 
+class _Streams:
+    """`count` event streams of the table held open through `app` on an event loop in a thread of its own, each
+    keeping the last version it received."""
+
+    def __init__(self, app, path: str, cookies: list[str | None]) -> None:
+        self.app, self.path, self.cookies = app, path, cookies
+        self.versions = [0] * len(cookies)
+        self.changed = threading.Condition()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+
+    async def _one(self, number: int, cookie: str | None, stop: asyncio.Event) -> None:
+        asked = False
+
+        async def receive():
+            nonlocal asked
+            if not asked:
+                asked = True
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await stop.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            body = message.get("body", b"")
+            if body.startswith(b"id: "):
+                with self.changed:
+                    self.versions[number] = int(body[4 : body.index(b"\n")])
+                    self.changed.notify_all()
+
+        await self.app(_scope(self.path, cookie, "text/event-stream"), receive, send)
+
+    def __enter__(self) -> "_Streams":
+        self.thread.start()
+
+        async def start() -> None:
+            self.stop = asyncio.Event()
+            self.tasks = [
+                asyncio.create_task(self._one(n, c, self.stop), context=Context()) for n, c in enumerate(self.cookies)
+            ]
+
+        asyncio.run_coroutine_threadsafe(start(), self.loop).result()
+        return self
+
+    def wait_for(self, version: int, timeout: float = 30.0) -> None:
+        with self.changed:
+            if not self.changed.wait_for(lambda: min(self.versions) >= version, timeout):
+                raise RuntimeError(f"streams did not all reach version {version}: {sorted(set(self.versions))}")
+
+    def __exit__(self, *exc) -> None:
+        async def end() -> None:
+            self.stop.set()
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+            others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in others:  # the streams' hub, listening to Redis
+                task.cancel()
+            await asyncio.gather(*others, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(end(), self.loop).result(30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+def _stream_update_cpu(app, table, user, cookies: list[str | None], rounds: int) -> float:
+    """CPU per stream viewer per change (ms, median of `rounds`): the organiser pauses and resumes the table in
+    turns; counted from the service's return (its own work left out) until every stream has the new version."""
+    from games.online import services
+    from games.online.models import OnlineTable
+
+    spent = []
+    with _Streams(app, f"/tables/{table.pk}/events/", cookies) as streams:
+        streams.wait_for(OnlineTable.objects.get(pk=table.pk).version)
+        for number in range(rounds + 4):
+            row = OnlineTable.objects.get(pk=table.pk)
+            change = services.table_pause if row.status == "running" else services.table_resume
+            change(actor=user, table=row)
+            begun = time.process_time()
+            streams.wait_for(OnlineTable.objects.get(pk=table.pk).version)
+            if number >= 4:  # the first changes warm the process (templates, the hub)
+                spent.append((time.process_time() - begun) / len(cookies))
+    return statistics.median(spent) * 1000
+
+
 def _median_cpu(call, repeat: int) -> float:
     for _ in range(10):
         call()
@@ -138,8 +221,10 @@ def _run(args: argparse.Namespace) -> int:
     from bench.streams_bench import _sessions
     from bench.tables_bench import _world
     from config.asgi import application as asgi_app
+    from config.celery import app as celery_app
     from games.online import services
 
+    celery_app.conf.task_default_queue = f"bench-streams-cpu-{uuid.uuid4().hex[:6]}"  # no worker takes the bots' tasks
     user, tables, _ = _world(1, "sensible", 0, 600)
     table = tables[0]
     services.table_start(actor=user, table=table)
@@ -171,6 +256,15 @@ def _run(args: argparse.Namespace) -> int:
                 row.append(_median_cpu(lambda t=target, c=cookie, a=accept: wsgi_get(wsgi_app, t, c, a), args.repeat))
                 print(f"  {kind + ', ' + label:34} {row[0]:12.2f} ms {row[1]:8.2f} ms {row[2]:10.2f} ms")
     loop.close()
+    viewers = [cookies.get(kind) for kind in ("anonymous", "anonymous", "anonymous", "member1", "member2", "organiser")]
+    viewers *= 10
+    rounds = max(10, args.repeat // 5)
+    print(
+        f"  a stream viewer per change, {len(viewers)} streams of the table (3 anonymous, 2 members, the organiser,"
+        f" x10), median of {rounds} changes:"
+    )
+    for name, app in (("Django ASGI", django_asgi), ("ours", asgi_app)):
+        print(f"    {name:12} {_stream_update_cpu(app, table, user, viewers, rounds):6.2f} ms")
     return 0
 
 
