@@ -33,6 +33,7 @@ from django.core import signals  # noqa: E402
 from django.core.exceptions import RequestAborted  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler as DjangoASGIHandler  # noqa: E402
 from django.core.handlers.asgi import get_script_prefix  # noqa: E402
+from django.http import FileResponse  # noqa: E402
 from django.urls import set_script_prefix  # noqa: E402
 
 
@@ -79,6 +80,8 @@ class ASGIHandler(DjangoASGIHandler):
             return error_response
         response = self.get_response(request)
         response._handler_class = self.__class__
+        if isinstance(response, FileResponse):  # as Django's: uvicorn chunks it, so fewer and larger reads
+            response.block_size = self.chunk_size
         if not response.streaming:
             response.close()
         return response

@@ -107,6 +107,7 @@ def test_answers_are_those_of_djangos_own_asgi_handler(settings, live_table, coo
         ("GET", "/tables/mine/", None, "text/html"),
         ("POST", f"/tables/{pk}/act/", "member", "text/html"),
         ("GET", "/healthz", None, "application/json"),
+        ("GET", "/static/css/site.css", None, "text/css"),
     ]
     django_handler = DjangoASGIHandler()
 
