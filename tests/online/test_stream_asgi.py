@@ -11,7 +11,7 @@ from django.core import signals
 from django.core.handlers.asgi import ASGIHandler as DjangoASGIHandler
 from django.test import Client
 
-from config.asgi import application
+from config.asgi import ASGIHandler, application
 from games.online import stream
 from tests.online.test_stream import live_table  # noqa: F401 (fixture)
 from tests.online.test_stream_async import run
@@ -109,11 +109,12 @@ def test_answers_are_those_of_djangos_own_asgi_handler(settings, live_table, coo
         ("GET", "/healthz", None, "application/json"),
         ("GET", "/static/css/site.css", None, "text/css"),
     ]
-    django_handler = DjangoASGIHandler()
+    # Both made now, under the same settings (middleware read some at start: WhiteNoise's max age follows DEBUG).
+    django_handler, our_handler = DjangoASGIHandler(), ASGIHandler()
 
     async def both():
         for method, path, who, accept in requests:
-            ours = await _call(application, method, path, cookies[who], accept, b"verb=check")
+            ours = await _call(our_handler, method, path, cookies[who], accept, b"verb=check")
             theirs = await _call(django_handler, method, path, cookies[who], accept, b"verb=check")
             assert ours[0] == theirs[0], (method, path, who)
             assert _comparable(*ours[1:]) == _comparable(*theirs[1:]), (method, path, who)
