@@ -26,10 +26,12 @@ Redis from REDIS_URL, default redis://127.0.0.1:6379/6).
 
 import argparse
 import asyncio
+import atexit
 import contextlib
 import os
 import random
 import secrets
+import shutil
 import signal
 import socket
 import statistics
@@ -62,6 +64,11 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--bot", default="sensible", choices=("sensible", "random"))
     parser.add_argument("--worker-processes", type=int, default=2)
     parser.add_argument("--web-workers", type=int, default=2)
+    parser.add_argument(
+        "--page-only",
+        action="store_true",
+        help="no stream viewers: only the page load, while the tables play (what the pages cost without the streams)",
+    )
     return parser.parse_args(argv)
 
 
@@ -271,8 +278,10 @@ class Cpu:
     wall: float = 0.0
     spent: dict[str, float] = field(default_factory=dict)
     load: tuple[float, float] = (0.0, 0.0)
+    window: tuple[float, float] = (0.0, 0.0)  # epoch seconds
 
     def start(self) -> None:
+        self.window = (time.time(), 0.0)
         self.begun = {name: _cpu_seconds(root) for name, root in self.roots.items()}
         self.wall, self.load = time.monotonic(), (os.getloadavg()[0], 0.0)
 
@@ -280,10 +289,28 @@ class Cpu:
         seconds = time.monotonic() - self.wall
         self.spent = {name: (_cpu_seconds(root) - self.begun[name]) / seconds for name, root in self.roots.items()}
         self.load = (self.load[0], os.getloadavg()[0])
+        self.window = (self.window[0], time.time())
 
     def line(self) -> str:
         shares = ", ".join(f"{name} {share * 100:.0f}%" for name, share in self.spent.items())
         return f"CPU (100% = one core): {shares}; load average {self.load[0]:.1f} -> {self.load[1]:.1f}"
+
+
+def _loop_lag(folder: str, start: float, end: float) -> str:
+    """The web workers' event loop lag in the window (epoch seconds), from `bench.streams_asgi`'s probe."""
+    lags = []
+    for name in os.listdir(folder):
+        with open(os.path.join(folder, name)) as found:
+            for line in found:
+                at, lag = line.split()
+                if start <= float(at) < end:
+                    lags.append(float(lag))
+    if not lags:
+        return "event loop lag: no samples"
+    return (
+        f"event loop lag (web workers, a probe every 10 ms): p50 {statistics.median(lags):.1f} ms,"
+        f" p95 {_p95(lags):.1f} ms, max {max(lags):.1f} ms"
+    )
 
 
 def _free_port() -> int:
@@ -301,8 +328,10 @@ def _serve(args: argparse.Namespace, url: str, port: int) -> subprocess.Popen:
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
         "LOG_LEVEL": "WARNING",
+        "STREAMS_BENCH_LAG_DIR": args.lag_dir,
     }
-    command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1"]
+    # `config.asgi`'s application with a probe of the event loop's lag beside it (`bench.streams_asgi`).
+    command = [sys.executable, "-m", "uvicorn", "bench.streams_asgi:application", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--no-proxy-headers", "--workers", str(args.web_workers)]
     command += ["--loop", "uvloop", "--http", "httptools"]  # as docker-compose names them
     command += ["--log-level", "warning", "--no-access-log", "--timeout-graceful-shutdown", "5"]
@@ -392,6 +421,8 @@ def _run(args: argparse.Namespace, url: str) -> int:
     user, tables, _ = _world(args.tables, args.bot, 0, 30)
     cookies = _sessions(tables[0].event.season.league)
     port = _free_port()
+    args.lag_dir = tempfile.mkdtemp(prefix="streams-bench-lag-")
+    atexit.register(shutil.rmtree, args.lag_dir, True)
     server = _serve(args, url, port)
     handle, times_file = tempfile.mkstemp(prefix="streams-bench-", suffix=".txt")
     os.close(handle)
@@ -444,6 +475,12 @@ def _run(args: argparse.Namespace, url: str) -> int:
     real = latencies(browsers.received)
     peer = latencies(subscribers.received)
     actions = sum(1 for at in action_start.values() if start <= at < end)
+    if args.page_only:
+        print(
+            f"Streams bench, page load only (no stream viewers): {args.tables} tables x 6 {args.bot} bots, uvicorn"
+            f" {args.web_workers} workers on production settings, worker {args.worker_processes} processes"
+        )
+        return _page_load(args, load, cpus)
     if not real or not peer:
         print("No action reached a viewer in the window: is the worker running?", file=sys.stderr)
         return 1
@@ -465,9 +502,14 @@ def _run(args: argparse.Namespace, url: str) -> int:
         f" failures {len(browsers.failures)}"
     )
     print(f"  streams window: {cpus[0].line()}")
+    print(f"  streams window: {_loop_lag(args.lag_dir, *cpus[0].window)}")
+    return _page_load(args, load, cpus)
+
+
+def _page_load(args: argparse.Namespace, load: Load, cpus) -> int:
     print(
         f"  page load: {args.clients} clients, one request each every {args.think:g} s on average, "
-        f"{args.load_seconds:.0f} s, with the streams open and the tables playing"
+        f"{args.load_seconds:.0f} s, {'' if args.page_only else 'with the streams open and '}the tables playing"
     )
     worst = 0.0
     for name in ("table page", "JSON state"):
@@ -484,6 +526,7 @@ def _run(args: argparse.Namespace, url: str) -> int:
             f"   ratio p95 {p95 / peer95:.2f}x  ({len(times)} requests)"
         )
     print(f"  page-load window: {cpus[1].line()}")
+    print(f"  page-load window: {_loop_lag(args.lag_dir, *cpus[1].window)}")
     errors = sum(load.errors.values())
     print(
         f"  page load: 5xx or failed {errors}; worst p95 {worst:.1f} ms; aim no 5xx and p95 under "
@@ -495,13 +538,14 @@ def _run(args: argparse.Namespace, url: str) -> int:
 
 async def _measure(args, port, tables, cookies, cache, streams_site, roots):
     browsers = Browsers(port)
-    kinds = (VIEWER_KINDS * (args.viewers // len(VIEWER_KINDS) + 1))[: args.viewers]
+    viewers = 0 if args.page_only else args.viewers
+    kinds = (VIEWER_KINDS * (viewers // len(VIEWER_KINDS) + 1))[:viewers]
     tasks = [asyncio.create_task(browsers.viewer(t.pk, cookies.get(kind))) for t in tables for kind in kinds]
     await asyncio.sleep(WARM_UP)
     streams_cpu, load_cpu = Cpu(roots), Cpu(roots)
     start = time.time()
     streams_cpu.start()
-    await asyncio.sleep(args.seconds)
+    await asyncio.sleep(0 if args.page_only else args.seconds)
     streams_cpu.stop()
     end = time.time()
     # The page load, the streams still open: the peer's documents first, the same bytes the pages answer.

@@ -2,23 +2,47 @@
 there because a write in any process can retire it. The embedded default (a local-memory cache per process)
 is not shared, so what needs sharing is not held at all there."""
 
+import threading
+from typing import Any
+
 from django.conf import settings
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 from django.db import connection
 
+# The process's connection pools and clients, by server and options: shared by every cache object of the process.
+_pools: dict[tuple, Any] = {}
+_clients: dict[int, Any] = {}
+_made = threading.Lock()
+
 
 class _OneClientPerPool(RedisCacheClient):
-    """Django's Redis cache client, keeping one `redis.Redis` per connection pool: Django makes a new one for
-    every cache call, which costs more than the GET it sends (a warm page makes several). A `redis.Redis` is
-    safe to share between threads (each command takes a connection from the pool)."""
+    """Django's Redis cache client, with one connection pool per server for the whole process and one `redis.Redis`
+    per pool. Django makes a cache object per thread and per ASGI request (`caches` is context-local), each with
+    pools of its own, so under uvicorn every request opened a new connection to Redis (a TCP connect and the
+    handshake: more than the GETs it then sent); and a new `redis.Redis` for every cache call. Both are safe to
+    share between threads (each command takes a connection from the pool); after a fork the pool makes new
+    connections (redis-py checks the process id)."""
+
+    def _get_connection_pool(self, write):
+        index = self._get_connection_pool_index(write)
+        key = (self._servers[index], self._pool_class, repr(sorted(self._pool_options.items(), key=str)))
+        pool = _pools.get(key)
+        if pool is None:
+            with _made:
+                pool = _pools.get(key)
+                if pool is None:
+                    pool = _pools[key] = self._pool_class.from_url(self._servers[index], **self._pool_options)
+        return pool
 
     def get_client(self, key=None, *, write=False):
         pool = self._get_connection_pool(write)
-        clients = self.__dict__.setdefault("_clients", {})
-        made = clients.get(id(pool))
+        made = _clients.get(id(pool))
         if made is None:
-            made = clients[id(pool)] = self._client(connection_pool=pool)
+            with _made:
+                made = _clients.get(id(pool))
+                if made is None:
+                    made = _clients[id(pool)] = self._client(connection_pool=pool)
         return made
 
 

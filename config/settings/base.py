@@ -85,6 +85,10 @@ MIDDLEWARE = [
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
+# Threads per ASGI process for requests' synchronous part (`config.asgi`): at most this many requests run their
+# middleware and view at once; the rest wait their turn on the event loop. Below DB_POOL_MAX, so a request's
+# thread seldom waits for a database connection.
+ASGI_THREADS = int(os.environ.get("ASGI_THREADS", "8"))
 
 TEMPLATES = [
     {

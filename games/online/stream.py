@@ -151,6 +151,8 @@ class _Topic:
         self.generation = 0
         self.changed = asyncio.Event()
         self.reads: dict[tuple, asyncio.Future] = {}
+        # Each open stream's share and its viewer's `render`, by the stream's token: the shared read renders ahead.
+        self.renderers: dict[int, tuple[Any, Callable[[Any], dict]]] = {}
 
     def bump(self) -> None:
         self.generation += 1
@@ -263,7 +265,37 @@ async def _shared_read(topic: _Topic, key: tuple, read: Callable[[], Any]) -> An
         raise
 
 
-rendered_in_threads = 0  # renderings `_rendered` could not make on the event loop (the tests count them)
+rendered_in_threads = 0  # renderings not made on the event loop: a new state's, or one needing the database
+sent_ahead = 0  # messages whose rendering the shared read's thread made (`_render_ahead`; the tests count them)
+
+
+def _render_ahead(topic: _Topic, share: Any, found: Any) -> dict[int, dict]:
+    """Every stream's rendering of what the shared read `found`, made in the read's own thread right after it (the
+    streams of `share` open in this process now, by token), so that no stream wakes a thread of its own for it: on
+    a busy machine each hop between the loop and a thread waits its turn for a CPU. Each is made by that stream's
+    own `render`, for its own viewer, and given to that stream only. One that fails is left to its stream."""
+    global rendered_in_threads
+    made: dict[int, dict] = {}
+    for token, (their_share, render) in list(topic.renderers.items()):
+        if their_share != share:
+            continue
+        kept_only = KEPT_ONLY.set(True)
+        try:
+            made[token] = render(found)  # already computed: only the viewer's placeholders filled in
+            continue
+        except SynchronousOnlyOperation:
+            pass
+        except Exception:
+            logger.warning("stream: a rendering made ahead failed; its stream makes it again", exc_info=True)
+            continue
+        finally:
+            KEPT_ONLY.reset(kept_only)
+        try:
+            made[token] = render(found)
+            rendered_in_threads += 1
+        except Exception:
+            logger.warning("stream: a rendering made ahead failed; its stream makes it again", exc_info=True)
+    return made
 
 
 async def _rendered(render: Callable[[Any], dict], arender: Callable[[Any], Any], found: Any) -> dict:
@@ -329,29 +361,46 @@ async def async_stream(
     """The same as `sync_stream` for an ASGI server: waiting holds no thread, and no connection of its own to
     Redis (the process's hub listens for all its streams). Streams of one topic and one `share` (what makes their
     reads alike: for a table, nothing; for the lobby, the user) share each read: one query per announcement per
-    process, however many watch. Then each renders for its own viewer (`views.fragment`: one rendering per
-    distinct state, shared too), on the event loop when that needs no database (`_rendered`)."""
+    process, however many watch. The thread that made the read then makes each open stream's rendering for its own
+    viewer (`_render_ahead`; `views.fragment`: one rendering per distinct state, shared too), so a change wakes one
+    thread per process, not one per stream; a stream that opened after it renders on the event loop when that needs
+    no database, else in its own thread (`_rendered`)."""
     hub = await _hub()
     topic_state = hub.join(topic)
+    token = object()
+    topic_state.renderers[id(token)] = (share, render)
     _count(+1)
+
+    def read_and_render() -> tuple[Any, Any, dict[int, dict]]:
+        current, found = read()
+        return current, found, _render_ahead(topic_state, share, found)
+
     aread, arender = sync_to_async(released(read)), sync_to_async(released(render))
+    aread_shared = sync_to_async(released(read_and_render))
     try:
         yield "retry: 1000\n\n"
         end, last_sent = time.monotonic() + (seconds or stream_seconds()), time.monotonic()
         changed, generation, timed_out = topic_state.changed, topic_state.generation, False
         while time.monotonic() < end:
+            ahead: dict[int, dict] = {}
             if timed_out:  # nothing announced for a while: read alone, in case an announcement was lost
                 current, found = await aread()
             elif hub.listening:
-                current, found = await _shared_read(topic_state, (share, generation), aread)
+                current, found, ahead = await _shared_read(topic_state, (share, generation), aread_shared)
             else:
-                current, found = await _shared_read(
-                    topic_state, (share, "poll", time.monotonic() // POLL_SECONDS), aread
+                current, found, ahead = await _shared_read(
+                    topic_state, (share, "poll", time.monotonic() // POLL_SECONDS), aread_shared
                 )
             if current != since:
                 since = current
                 last_sent = time.monotonic()
-                yield message(current, await _rendered(render, arender, found))
+                made = ahead.get(id(token))
+                if made is None:
+                    made = await _rendered(render, arender, found)
+                else:
+                    global sent_ahead
+                    sent_ahead += 1
+                yield message(current, made)
             elif time.monotonic() - last_sent > keepalive_seconds():
                 last_sent = time.monotonic()
                 yield ": keepalive\n\n"
@@ -365,5 +414,6 @@ async def async_stream(
                 timed_out = hub.listening
             changed, generation = topic_state.changed, topic_state.generation
     finally:
+        topic_state.renderers.pop(id(token), None)
         hub.leave(topic)
         _count(-1)

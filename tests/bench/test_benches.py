@@ -184,6 +184,28 @@ def test_streams_bench_runs_as_shipped(bench_database):
     )
     assert "action -> stream viewer" in out and "5xx or failed 0;" in out
     assert "streams window: CPU (100% = one core): bench clients" in out and "web (uvicorn)" in out
+    assert "streams window: event loop lag (web workers" in out and "page-load window: event loop lag" in out
+
+
+def test_streams_bench_page_load_only_runs_as_shipped(bench_database):
+    """`--page-only`: the page load alone, no stream viewers."""
+    if not os.environ.get("REDIS_URL"):  # outside CI only: a skip fails CI
+        pytest.skip("the streams bench needs Redis (REDIS_URL)")
+    out = run(
+        "bench.streams_bench",
+        *("--tables", "2", "--clients", "8", "--load-seconds", "3", "--worker-processes", "1", "--page-only"),
+        env={"DATABASE_URL": bench_database},
+    )
+    assert "page load only (no stream viewers)" in out and "action -> stream viewer" not in out
+    assert "table page" in out and "5xx or failed 0;" in out
+
+
+def test_streams_cpu_bench_runs_as_shipped(bench_database):
+    """CPU per request and per stream viewer, in-process, through both ASGI handlers and the plain one."""
+    if not os.environ.get("REDIS_URL"):  # outside CI only: a skip fails CI
+        pytest.skip("the streams CPU bench needs Redis (REDIS_URL)")
+    out = run("bench.streams_cpu", "--repeat", "5", env={"DATABASE_URL": bench_database})
+    assert "organiser, JSON state peer" in out and "a stream viewer per change, 60 streams" in out
 
 
 def test_tabletop_bench_runs_as_shipped():

@@ -123,7 +123,7 @@ def test_a_viewer_of_a_rendered_state_is_served_on_the_event_loop_with_only_thei
         try:
             for _, chunks in streams:
                 assert (await next_state(chunks))[0] == live_table.version
-            in_threads, made = stream.rendered_in_threads, renders.made
+            in_threads, made, ahead = stream.rendered_in_threads, renders.made, stream.sent_ahead
             await sync_to_async(services.table_act)(
                 actor=world.users["organiser"],
                 table=live_table,
@@ -137,6 +137,8 @@ def test_a_viewer_of_a_rendered_state_is_served_on_the_event_loop_with_only_thei
             # A new state's rendering (and a seat's engine view) is made in a thread, never on the loop. (How many
             # threads the five viewers woke depends on their timing: a busy machine may wake one twice.)
             assert stream.rendered_in_threads > in_threads
+            # ... by the thread that made the shared read, for all five viewers: one thread woken, not one each.
+            assert stream.sent_ahead == ahead + 5
             # Once made, a viewer of that state (a browser reconnecting) is served on the loop: counted with the
             # other viewers gone, so that nothing else renders meanwhile.
             for _, chunks in streams:
