@@ -103,8 +103,13 @@ class BettingRound:
 
     @property
     def current_bet(self) -> int:
-        top = max(self.bets.values(), default=0)
-        return top if top >= self.floor else self.floor
+        # `max(self.bets.values(), default=0)` (bets are never negative), without the keyword call: every decision
+        # asks it several times.
+        top = self.floor
+        for bet in self.bets.values():
+            if bet > top:
+                top = bet
+        return top
 
     def owes(self, seat: int) -> int:
         return self.current_bet - self.bets.get(seat, 0)
@@ -183,7 +188,11 @@ class BettingStructure:
     def actor(self, rnd: BettingRound, stacks: list[int], folded: set[int]) -> int | None:
         """The seat to act, scanning clockwise from where the last action left off; None when the round is over."""
         order = rnd.order
-        if len(order) - len(folded.intersection(order)) <= 1:  # at most one seat not folded
+        unfolded = 0
+        for seat in order:  # at most one seat not folded: nobody acts (counted without a set per call)
+            if seat not in folded:
+                unfolded += 1
+        if unfolded <= 1:
             return None
         n, start, needs = len(order), rnd.next_index, rnd.needs
         for step in range(n):
@@ -257,15 +266,21 @@ class NoLimit(BettingStructure):
     def legal(self, rnd: BettingRound, seat: int, stacks: list[int], phase: str) -> LegalActions:
         stack, mine, current = stacks[seat], rnd.bets[seat], rnd.current_bet
         owes = current - mine
-        cap = self._cap()
-        top = min(mine + stack, cap)
-        can_bet = current == 0 and top >= self.min_bet
-        min_to = current + self._min_increment(rnd)
+        min_bet, max_bet = self.min_bet, self.max_bet
+        # `self._cap()` and `self._min_increment(rnd)`, inlined: asked on every betting decision.
+        top = mine + stack if max_bet is None else min(mine + stack, max_bet)
+        can_bet = current == 0 and top >= min_bet
+        increment = min_bet
+        if self.min_raise == "last_increment" and rnd.last_increment > min_bet:
+            increment = rnd.last_increment
+        min_to = current + increment
         last = rnd.acted_at.get(seat)
         may_raise = last is None or current - last[0] >= last[1]  # rnd.may_raise(seat), inlined
         can_raise = current > 0 and may_raise and top >= min_to
         all_in_total = mine + stack
-        can_all_in = stack > 0 and all_in_total <= cap and (all_in_total <= current or may_raise)
+        can_all_in = (
+            stack > 0 and (max_bet is None or all_in_total <= max_bet) and (all_in_total <= current or may_raise)
+        )
         return legal_from(
             LegalActions,
             {
@@ -276,7 +291,7 @@ class NoLimit(BettingStructure):
                 "can_call": owes > 0,
                 "call_amount": min(owes, stack) if owes > 0 else 0,
                 "can_bet": can_bet,
-                "min_bet": self.min_bet if can_bet else 0,
+                "min_bet": min_bet if can_bet else 0,
                 "max_bet": int(top) if can_bet else 0,
                 "can_raise": can_raise,
                 "min_raise_to": min_to if can_raise else 0,
