@@ -158,16 +158,18 @@ class BettingStructure:
         self, number: int, order: list[int], bets: dict[int, int], stacks: list[int], floor: int = 0
     ) -> BettingRound:
         """`floor`: the bet to call even if nobody posted it in full (the big blind in round 1)."""
-        active = {s for s in order if stacks[s] > 0}
         increment = max(max(bets.values(), default=0), floor, self.min_bet)
-        return BettingRound(
-            number=number,
-            order=list(order),
-            bets={s: bets.get(s, 0) for s in order},
-            needs=set(active),
-            last_increment=increment,
-            floor=floor,
-        )
+        # `BettingRound(...)` without the dataclass's generated (interpreted) `__init__`: fields set here, compiled.
+        rnd = _object_new(BettingRound)
+        rnd.number = number
+        rnd.order = list(order)
+        rnd.bets = {s: bets.get(s, 0) for s in order}
+        rnd.needs = {s for s in order if stacks[s] > 0}
+        rnd.last_increment = increment
+        rnd.floor = floor
+        rnd.next_index = 0
+        rnd.acted_at = {}
+        return rnd
 
     def normalize(self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int]) -> str:
         """The verb an action counts as (RULES 1.4): the structure may read one verb as another."""

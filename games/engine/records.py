@@ -43,13 +43,15 @@ def new_record(
     return record
 
 
-_CARD_RECORDS: dict[tuple[str, int, Card], Record] = {}
+_CARD_RECORDS: dict[tuple, Record] = {}
 
 
 def card_record(kind: str, seat: int, card: Card) -> Record:
     """`Record(kind, seat, cards=(card,))` for a card dealt (`deal`, `shift`); records are frozen, so each
     of the few possible ones is made once and shared."""
-    key = (kind, seat, card)
+    # A 62-card deck's card is the one card of its index (`cards.CARDS`): keyed by the index, the key hashes without
+    # calling the card's `__hash__` (a deal makes a record per card).
+    key = (kind, seat, card.index) if card.__class__ is Card else (kind, seat, card)
     record = _CARD_RECORDS.get(key)
     if record is None:
         record = _CARD_RECORDS[key] = Record(kind, seat, cards=(card,))
