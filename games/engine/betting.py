@@ -130,7 +130,7 @@ _object_setattr = object.__setattr__
 def legal_from(cls: type, values: dict) -> Any:
     """An object of `cls` (`LegalActions` or a variant's subclass, frozen dataclasses without slots) holding
     `values`, every field of it (from `{**defaults, ...}`), without the generated `__init__`: one is made on every
-    decision, and set in one step it costs a fraction of a call with keywords (`frozen.builder` is the older way)."""
+    decision, and set in one step it costs a fraction of a call with keywords."""
     legal = _object_new(cls)
     _object_setattr(legal, "__dict__", values)
     return legal

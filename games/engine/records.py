@@ -32,8 +32,9 @@ _set_cards, _set_note = Record.cards.__set__, Record.note.__set__
 def new_record(
     kind: str, seat: int | None = None, amount: int | None = None, cards: tuple = (), note: str = ""
 ) -> Record:
-    """`Record(...)` with the same arguments, cheaper: each slot set through its member descriptor (as
-    `frozen.builder` does), here in a module that runs compiled; hands make several records a decision."""
+    """`Record(...)` with the same arguments, cheaper: each slot set through its member descriptor, compiled (the
+    dataclass's generated `__init__` runs interpreted, an `object.__setattr__` per field); hands make several a
+    decision."""
     record = _new(Record)
     _set_kind(record, kind)
     _set_seat(record, seat)
