@@ -32,9 +32,10 @@ SPEED_AIM = 5.0
 ENGINE_AIM = 10.0
 
 
-def aim_text(ratio: float) -> str:
-    """Whether `ratio` meets issue 26's aim, in words."""
-    return f"issue 26's aim >= {ENGINE_AIM:.0f}x: {'met' if ratio >= ENGINE_AIM else 'NOT met'}"
+def aim_text(engine: float, bots: float) -> str:
+    """Whether the engine-only and the bots' ratios meet issue 26's aim, in words."""
+    met = {True: "met", False: "NOT met"}
+    return f"issue 26's aim >= {ENGINE_AIM:.0f}x: {met[engine >= ENGINE_AIM]}, with bots {met[bots >= ENGINE_AIM]}"
 
 
 def random_legal(game: Game, seat: int, legal: LegalActions, rng: random.Random) -> None:
@@ -204,7 +205,7 @@ def main() -> None:
     print(f"pokerkit 0.7 (6-seat NLHE, random legal):                   {peer:8.0f} hands/s ({peer_count} hands)")
     print(f"ratio bots/pokerkit: {ratio:.1f}x (aim >= {SPEED_AIM:.0f}x: {'met' if ratio >= SPEED_AIM else 'NOT met'})")
     print(f"ours, engine only (random legal_actions, no views):         {engine:8.0f} hands/s ({engine_count} hands)")
-    print(f"ratio engine only/pokerkit: {engine / peer:.1f}x ({aim_text(engine / peer)}; bots: {aim_text(ratio)})")
+    print(f"ratio engine only/pokerkit: {engine / peer:.1f}x ({aim_text(engine / peer, ratio)})")
     print(
         f"as measured before (games played on to one player, {dealt:.1f} players dealt in on average): "
         f"bots {measured['bots mixed'][0] / peer:.1f}x, engine only {measured['engine mixed'][0] / peer:.1f}x"
