@@ -43,6 +43,26 @@ def side_pots(contributions: dict[int, int], folded: set[int], carry: int = 0) -
     folded joins the nearest pot below it, or the one above it when it is the lowest, so no credit is
     ever lost.
     """
+    # The common case, worked out at once: every seat still in has put in the most anyone has. Then every slice is
+    # open to exactly those seats, so the slices make one pot of every credit (no dead slice: its seats are in it).
+    top = 0
+    for c in contributions.values():
+        if c > top:
+            top = c
+    if top > 0:
+        live = []
+        for s, c in contributions.items():
+            if s not in folded:
+                if c != top:
+                    break
+                live.append(s)
+        else:
+            live.sort()
+            total = carry
+            for c in contributions.values():
+                if c > 0:
+                    total += c
+            return [_new_pot(total, tuple(live))]
     levels = sorted(set(contributions.values()))
     while levels and levels[0] <= 0:  # only positive levels slice anything
         del levels[0]
