@@ -89,7 +89,7 @@ def variant_report(
     """One variant's lines beside pokerkit: `bot` deciding from views, then the engine alone (`decide`), each hand
     6-handed on both sides, and the old mixed figure (games played on to one player) for comparison."""
     import games.native
-    from bench.engine_bench import SPEED_AIM, mixed, pokerkit_hands, rates
+    from bench.engine_bench import SPEED_AIM, aim_text, mixed, pokerkit_hands, rates
 
     def bots(rng: random.Random, hands: int, *, six_handed: bool = True) -> int:
         return with_bots(new_game, bot, rng, hands, six_handed=six_handed)
@@ -107,7 +107,7 @@ def variant_report(
         f"pokerkit 0.7 (6-seat NLHE, random legal), same run:   {peer:8.0f} hands/s ({peer_count} hands)",
         f"ratio bots/pokerkit: {ratio:.1f}x (aim >= {SPEED_AIM:.0f}x: {'met' if ratio >= SPEED_AIM else 'NOT met'})",
         f"ours, engine only (random legal_actions, no views):   {alone:8.0f} hands/s ({alone_count} hands)",
-        f"ratio engine only/pokerkit: {alone / peer:.1f}x",
+        f"ratio engine only/pokerkit: {alone / peer:.1f}x ({aim_text(alone / peer, ratio)})",
         f"as measured before (games played on to one player, {dealt_average(mixed(engine)):.1f} players dealt in on "
         f"average): bots {measured['mixed'][0] / peer:.1f}x",
     ]

@@ -54,6 +54,17 @@ MODULES = (
     "games.engine.bots.random_legal",
     "games.engine.classic.bots",
     "games.engine.spike.bots",
+    "games.engine.cards",
+    "games.engine.forced",
+    "games.engine.ties",
+    "games.engine.variant_options",
+    "games.engine.coruscant.variant",
+    "games.engine.coruscant.evaluation",
+    "games.engine.spike.variant",
+    "games.engine.spike.evaluation",
+    "games.engine.spike.dice",
+    "games.engine.classic.dice",
+    "games.engine.classic.settle",
 )
 
 

@@ -13,11 +13,6 @@ from games.engine.errors import InvalidAmount, WrongPhase
 VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin")
 
 
-def allowed_verbs(flags: tuple[tuple[str, bool], ...]) -> list[str]:
-    """The verbs whose flag is true, in the order given (a legal actions' `verbs`)."""
-    return [verb for verb, allowed in flags if allowed]
-
-
 @dataclass(frozen=True)
 class LegalActions:
     """What one seat may do now, with the bounds; every amount is in credits.
@@ -50,35 +45,39 @@ class LegalActions:
 
     def _verb_list(self) -> list[str]:
         """The allowed verbs in the order of VERBS (asked on every decision: flag by flag, no tuples built)."""
+        # Every field is in the object's `__dict__` (a frozen dataclass without slots, or `legal_from`): read there,
+        # a dict lookup each, instead of an attribute lookup that searches the class first.
+        values = self.__dict__
         verbs = []
-        if self.can_select:
+        if values["can_select"]:
             verbs.append("select")
-        if self.can_check:
+        if values["can_check"]:
             verbs.append("check")
-        if self.can_call:
+        if values["can_call"]:
             verbs.append("call")
-        if self.can_bet:
+        if values["can_bet"]:
             verbs.append("bet")
-        if self.can_raise:
+        if values["can_raise"]:
             verbs.append("raise")
-        if self.can_fold:
+        if values["can_fold"]:
             verbs.append("fold")
-        if self.can_all_in:
+        if values["can_all_in"]:
             verbs.append("allin")
         return verbs
 
     def to_dict(self) -> dict:
-        data = {"seat": self.seat, "phase": self.phase, "verbs": self._verb_list()}
-        if self.can_select:
-            data["selectable"] = list(self.selectable)
-        if self.can_call:
-            data["call_amount"] = self.call_amount
-        if self.can_bet:
-            data["min_bet"], data["max_bet"] = self.min_bet, self.max_bet
-        if self.can_raise:
-            data["min_raise_to"], data["max_raise_to"] = self.min_raise_to, self.max_raise_to
-        if self.can_all_in:
-            data["all_in_amount"] = self.all_in_amount
+        values = self.__dict__  # as in `_verb_list`
+        data = {"seat": values["seat"], "phase": values["phase"], "verbs": self._verb_list()}
+        if values["can_select"]:
+            data["selectable"] = list(values["selectable"])
+        if values["can_call"]:
+            data["call_amount"] = values["call_amount"]
+        if values["can_bet"]:
+            data["min_bet"], data["max_bet"] = values["min_bet"], values["max_bet"]
+        if values["can_raise"]:
+            data["min_raise_to"], data["max_raise_to"] = values["min_raise_to"], values["max_raise_to"]
+        if values["can_all_in"]:
+            data["all_in_amount"] = values["all_in_amount"]
         return data
 
 
@@ -103,8 +102,13 @@ class BettingRound:
 
     @property
     def current_bet(self) -> int:
-        top = max(self.bets.values(), default=0)
-        return top if top >= self.floor else self.floor
+        # `max(self.bets.values(), default=0)` (bets are never negative), without the keyword call: every decision
+        # asks it several times.
+        top = self.floor
+        for bet in self.bets.values():
+            if bet > top:
+                top = bet
+        return top
 
     def owes(self, seat: int) -> int:
         return self.current_bet - self.bets.get(seat, 0)
@@ -125,7 +129,7 @@ _object_setattr = object.__setattr__
 def legal_from(cls: type, values: dict) -> Any:
     """An object of `cls` (`LegalActions` or a variant's subclass, frozen dataclasses without slots) holding
     `values`, every field of it (from `{**defaults, ...}`), without the generated `__init__`: one is made on every
-    decision, and set in one step it costs a fraction of a call with keywords (`frozen.builder` is the older way)."""
+    decision, and set in one step it costs a fraction of a call with keywords."""
     legal = _object_new(cls)
     _object_setattr(legal, "__dict__", values)
     return legal
@@ -153,16 +157,18 @@ class BettingStructure:
         self, number: int, order: list[int], bets: dict[int, int], stacks: list[int], floor: int = 0
     ) -> BettingRound:
         """`floor`: the bet to call even if nobody posted it in full (the big blind in round 1)."""
-        active = {s for s in order if stacks[s] > 0}
         increment = max(max(bets.values(), default=0), floor, self.min_bet)
-        return BettingRound(
-            number=number,
-            order=list(order),
-            bets={s: bets.get(s, 0) for s in order},
-            needs=set(active),
-            last_increment=increment,
-            floor=floor,
-        )
+        # `BettingRound(...)` without the dataclass's generated (interpreted) `__init__`: fields set here, compiled.
+        rnd = _object_new(BettingRound)
+        rnd.number = number
+        rnd.order = list(order)
+        rnd.bets = {s: bets.get(s, 0) for s in order}
+        rnd.needs = {s for s in order if stacks[s] > 0}
+        rnd.last_increment = increment
+        rnd.floor = floor
+        rnd.next_index = 0
+        rnd.acted_at = {}
+        return rnd
 
     def normalize(self, rnd: BettingRound, seat: int, verb: str, amount: int | None, stacks: list[int]) -> str:
         """The verb an action counts as (RULES 1.4): the structure may read one verb as another."""
@@ -183,7 +189,11 @@ class BettingStructure:
     def actor(self, rnd: BettingRound, stacks: list[int], folded: set[int]) -> int | None:
         """The seat to act, scanning clockwise from where the last action left off; None when the round is over."""
         order = rnd.order
-        if len(order) - len(folded.intersection(order)) <= 1:  # at most one seat not folded
+        unfolded = 0
+        for seat in order:  # at most one seat not folded: nobody acts (counted without a set per call)
+            if seat not in folded:
+                unfolded += 1
+        if unfolded <= 1:
             return None
         n, start, needs = len(order), rnd.next_index, rnd.needs
         for step in range(n):
@@ -257,15 +267,21 @@ class NoLimit(BettingStructure):
     def legal(self, rnd: BettingRound, seat: int, stacks: list[int], phase: str) -> LegalActions:
         stack, mine, current = stacks[seat], rnd.bets[seat], rnd.current_bet
         owes = current - mine
-        cap = self._cap()
-        top = min(mine + stack, cap)
-        can_bet = current == 0 and top >= self.min_bet
-        min_to = current + self._min_increment(rnd)
+        min_bet, max_bet = self.min_bet, self.max_bet
+        # `self._cap()` and `self._min_increment(rnd)`, inlined: asked on every betting decision.
+        top = mine + stack if max_bet is None else min(mine + stack, max_bet)
+        can_bet = current == 0 and top >= min_bet
+        increment = min_bet
+        if self.min_raise == "last_increment" and rnd.last_increment > min_bet:
+            increment = rnd.last_increment
+        min_to = current + increment
         last = rnd.acted_at.get(seat)
         may_raise = last is None or current - last[0] >= last[1]  # rnd.may_raise(seat), inlined
         can_raise = current > 0 and may_raise and top >= min_to
         all_in_total = mine + stack
-        can_all_in = stack > 0 and all_in_total <= cap and (all_in_total <= current or may_raise)
+        can_all_in = (
+            stack > 0 and (max_bet is None or all_in_total <= max_bet) and (all_in_total <= current or may_raise)
+        )
         return legal_from(
             LegalActions,
             {
@@ -276,7 +292,7 @@ class NoLimit(BettingStructure):
                 "can_call": owes > 0,
                 "call_amount": min(owes, stack) if owes > 0 else 0,
                 "can_bet": can_bet,
-                "min_bet": self.min_bet if can_bet else 0,
+                "min_bet": min_bet if can_bet else 0,
                 "max_bet": int(top) if can_bet else 0,
                 "can_raise": can_raise,
                 "min_raise_to": min_to if can_raise else 0,

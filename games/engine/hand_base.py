@@ -109,6 +109,11 @@ class HandBase:
             raise WrongPhase(f"Unknown action {verb!r}; the actions are {', '.join(verbs)}.")
         if args:
             allowed = self.variant.verb_args.get(verb, ())
+            for name in args:  # `args.keys() - allowed`, without a set per decision when nothing is extra
+                if name not in allowed:
+                    break
+            else:
+                return
             extra = args.keys() - allowed
             if extra:
                 takes = f"takes {', '.join(allowed)}" if allowed else "takes no arguments"

@@ -6,7 +6,6 @@ Records of dealing hold cards; they are engine-internal and never leave it excep
 from dataclasses import dataclass
 
 from games.engine.cards import Card
-from games.engine.frozen import builder
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,16 +24,35 @@ class Record:
         return f"Record(kind={self.kind!r}, seat={self.seat!r}, amount={self.amount!r})"
 
 
-# `Record(...)` with the same arguments, cheaper (games/engine/frozen.py): hands make several a decision.
-new_record = builder(Record)
+_new = object.__new__
+_set_kind, _set_seat, _set_amount = Record.kind.__set__, Record.seat.__set__, Record.amount.__set__
+_set_cards, _set_note = Record.cards.__set__, Record.note.__set__
 
-_CARD_RECORDS: dict[tuple[str, int, Card], Record] = {}
+
+def new_record(
+    kind: str, seat: int | None = None, amount: int | None = None, cards: tuple = (), note: str = ""
+) -> Record:
+    """`Record(...)` with the same arguments, cheaper: each slot set through its member descriptor, compiled (the
+    dataclass's generated `__init__` runs interpreted, an `object.__setattr__` per field); hands make several a
+    decision."""
+    record = _new(Record)
+    _set_kind(record, kind)
+    _set_seat(record, seat)
+    _set_amount(record, amount)
+    _set_cards(record, cards)
+    _set_note(record, note)
+    return record
+
+
+_CARD_RECORDS: dict[tuple, Record] = {}
 
 
 def card_record(kind: str, seat: int, card: Card) -> Record:
     """`Record(kind, seat, cards=(card,))` for a card dealt (`deal`, `shift`); records are frozen, so each
     of the few possible ones is made once and shared."""
-    key = (kind, seat, card)
+    # A 62-card deck's card is the one card of its index (`cards.CARDS`): keyed by the index, the key hashes without
+    # calling the card's `__hash__` (a deal makes a record per card).
+    key = (kind, seat, card.index) if card.__class__ is Card else (kind, seat, card)
     record = _CARD_RECORDS.get(key)
     if record is None:
         record = _CARD_RECORDS[key] = Record(kind, seat, cards=(card,))

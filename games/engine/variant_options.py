@@ -164,9 +164,19 @@ def resolve_options(variant: str, preset: str, overrides: dict | None = None) ->
     return build_options(variant, preset, overrides).to_dict()
 
 
+# A preset's options without overrides, built once: they are frozen, so every game of the preset can share them.
+_PRESET_OPTIONS: dict[tuple[str, str], Any] = {}
+
+
 def build_options(variant: str, preset: str, overrides: dict | None = None) -> Any:
     """The options dataclass of `variant` (any registered one) for `preset` with `overrides`."""
-    return get_variant(variant).build_options(preset, overrides)
+    if overrides or (overrides is not None and not isinstance(overrides, dict)):
+        return get_variant(variant).build_options(preset, overrides)
+    key = (variant, preset)
+    options = _PRESET_OPTIONS.get(key)
+    if options is None:
+        options = _PRESET_OPTIONS[key] = get_variant(variant).build_options(preset, overrides)
+    return options
 
 
 def variant_presets() -> dict[str, tuple[str, ...]]:

@@ -40,6 +40,40 @@ class Decision:
         return {name: list(self.cards) if name == "cards" else getattr(self, name) for name in allowed}
 
 
+_object_new = object.__new__
+_object_setattr = object.__setattr__
+
+
+def new_decision(
+    verb: str,
+    cards: tuple[str, ...] = (),
+    amount: int | None = None,
+    card: str | None = None,
+    source: str | None = None,
+    unlock: str | None = None,
+    lock: str | None = None,
+    call_hand: bool = False,
+) -> Decision:
+    """`Decision(...)` with the same arguments, cheaper: its fields set as its `__dict__` in one step, compiled (the
+    dataclass's generated `__init__` runs interpreted, a call per field); the random bots make one every decision."""
+    decision = _object_new(Decision)
+    _object_setattr(
+        decision,
+        "__dict__",
+        {
+            "verb": verb,
+            "cards": cards,
+            "amount": amount,
+            "card": card,
+            "source": source,
+            "unlock": unlock,
+            "lock": lock,
+            "call_hand": call_hand,
+        },
+    )
+    return decision
+
+
 class Bot(Protocol):
     """A bot: built with its own `random.Random`, it decides from a seat's view alone."""
 

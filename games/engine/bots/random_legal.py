@@ -2,7 +2,7 @@
 
 import random
 
-from games.engine.bots.base import Decision, RandomBotBase, pick_verb
+from games.engine.bots.base import Decision, RandomBotBase, new_decision, pick_verb
 from games.engine.variant import get_variant
 
 # Each variant's random choice, looked up once (the bot decides on every decision of the benchmarks' games).
@@ -26,15 +26,15 @@ def random_decision(legal: dict, rng: random.Random) -> Decision:
     """A uniformly random decision among those `legal` (a `LegalActions.to_dict()`) allows."""
     verb = pick_verb(legal, rng)
     if verb == "select":
-        return Decision("select", cards=tuple(card for card in legal["selectable"] if rng.random() < 0.5))
+        return new_decision("select", cards=tuple(card for card in legal["selectable"] if rng.random() < 0.5))
     if verb == "bet":
-        return Decision("bet", amount=rng.randint(legal["min_bet"], legal["max_bet"]))
+        return new_decision("bet", amount=rng.randint(legal["min_bet"], legal["max_bet"]))
     if verb == "raise":
-        return Decision("raise", amount=rng.randint(legal["min_raise_to"], legal["max_raise_to"]))
+        return new_decision("raise", amount=rng.randint(legal["min_raise_to"], legal["max_raise_to"]))
     if verb == "trade":
-        return Decision("trade", card=rng.choice(legal["cards"]), source=rng.choice(sorted(legal["trade_from"])))
+        return new_decision("trade", card=rng.choice(legal["cards"]), source=rng.choice(sorted(legal["trade_from"])))
     if verb == "buy":
-        return Decision("buy", source=rng.choice(sorted(legal["buy_from"])))
+        return new_decision("buy", source=rng.choice(sorted(legal["buy_from"])))
     if verb == "spike":
-        return Decision("spike", card=rng.choice(legal["cards"]))
-    return Decision(verb)
+        return new_decision("spike", card=rng.choice(legal["cards"]))
+    return new_decision(verb)

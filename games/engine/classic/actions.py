@@ -4,7 +4,7 @@ each for the saved state, the legal actions of a seat (`ClassicLegal`), and the 
 
 from dataclasses import dataclass, fields
 
-from games.engine.betting import LegalActions, allowed_verbs
+from games.engine.betting import LegalActions
 from games.engine.classic.cards import ClassicCard, encode_cards, full_deck
 from games.engine.records import BET_LETTERS, Record, card_record, new_record
 
@@ -56,28 +56,42 @@ class ClassicLegal(LegalActions):
     can_call_hand: bool = False
 
     def _play_verbs(self) -> list[str]:
-        return allowed_verbs((("draw", self.can_draw), ("trade", self.can_trade), ("stand", self.can_stand)))
+        values = self.__dict__  # every field is there (`LegalActions._verb_list`)
+        verbs = []
+        if values["can_draw"]:
+            verbs.append("draw")
+        if values["can_trade"]:
+            verbs.append("trade")
+        if values["can_stand"]:
+            verbs.append("stand")
+        return verbs
 
     def _verb_list(self) -> list[str]:
         return self._play_verbs() + LegalActions._verb_list(self)
 
     def to_dict(self) -> dict:
+        values = self.__dict__  # as in `_play_verbs`
         if (
-            self.can_stand
+            values["can_stand"]
             and not (
-                self.can_fold or self.can_check or self.can_call or self.can_all_in or self.can_bet or self.can_raise
+                values["can_fold"]
+                or values["can_check"]
+                or values["can_call"]
+                or values["can_all_in"]
+                or values["can_bet"]
+                or values["can_raise"]
             )
-            and not self.can_select
+            and not values["can_select"]
         ):
             # A play turn (no betting verb): `LegalActions.to_dict` would add nothing but the seat and the phase.
-            data = {"seat": self.seat, "phase": self.phase, "verbs": self._play_verbs()}
+            data = {"seat": values["seat"], "phase": values["phase"], "verbs": self._play_verbs()}
         else:
             data = LegalActions.to_dict(self)
-        if self.can_stand:
-            data["tradeable"] = list(self.tradeable)
-            data["lockable"] = list(self.lockable)
-            data["unlockable"] = list(self.unlockable)
-        if self.can_call_hand:
+        if values["can_stand"]:
+            data["tradeable"] = list(values["tradeable"])
+            data["lockable"] = list(values["lockable"])
+            data["unlockable"] = list(values["unlockable"])
+        if values["can_call_hand"]:
             data["can_call_hand"] = True
         return data
 

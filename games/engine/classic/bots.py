@@ -3,14 +3,11 @@
 
 import random
 
-from games.engine.bots.base import Decision, RandomBotBase, pick_verb
+from games.engine.bots.base import Decision, RandomBotBase, new_decision, pick_verb
 from games.engine.classic.cards import parse_card
 from games.engine.classic.ranking import evaluate
-from games.engine.frozen import builder
 
 PLAY = ("draw", "trade", "stand")
-# `Decision(...)`, cheaper: the random bot makes one on every decision of the benchmark's games.
-_decision = builder(Decision)
 
 
 class ClassicRandomBot(RandomBotBase):
@@ -33,14 +30,16 @@ def random_decision(legal: dict, rng: random.Random) -> Decision:
         lock = rng.choice(legal["lockable"]) if legal["lockable"] and rng.random() < 0.3 else None
         if lock is not None and lock == card and legal["lockable"].count(lock) < 2:
             lock = None
-        return _decision(verb, card=card, unlock=unlock, lock=lock)
+        return new_decision(verb, card=card, unlock=unlock, lock=lock)
     # Uniform over the legal decisions: each betting action but a fold comes with and without the call.
     call_hand = legal.get("can_call_hand", False) and verb != "fold" and rng.random() < 0.5
     if verb == "bet":
-        return _decision("bet", amount=rng.randint(legal["min_bet"], legal["max_bet"]), call_hand=call_hand)
+        return new_decision("bet", amount=rng.randint(legal["min_bet"], legal["max_bet"]), call_hand=call_hand)
     if verb == "raise":
-        return _decision("raise", amount=rng.randint(legal["min_raise_to"], legal["max_raise_to"]), call_hand=call_hand)
-    return _decision(verb, call_hand=call_hand)
+        return new_decision(
+            "raise", amount=rng.randint(legal["min_raise_to"], legal["max_raise_to"]), call_hand=call_hand
+        )
+    return new_decision(verb, call_hand=call_hand)
 
 
 def _total(codes: list[str]) -> int:

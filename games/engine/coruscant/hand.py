@@ -507,13 +507,23 @@ class Hand(HandBase):
     def add_public_seats(self, rows: list[dict], viewer: int | None) -> None:
         """Each seat's public fields as `viewer` (None: a spectator) sees them, added to its row (`rows[seat]`):
         selection sizes stay hidden while their phase is open (RULES 1.2.4)."""
-        # Only an open select or improve phase hides sizes; outside them every size is public.
-        sizes = self.public_sizes() if self.phase in SELECT_PHASES else None
+        # Only an open select or improve phase hides sizes (as `public_sizes` gives them, worked out here seat by seat
+        # without its dict); outside them, and to the viewer itself, every size is public.
+        phase = self.phase
+        open_phase = phase in SELECT_PHASES
+        hide_selection = phase == "select"
+        chosen_now = self._chosen_now
         selections, held, acted = self._selection, self._cards, self.acted
         for seat in self.seats:
             row = rows[seat]
-            row["selection_size"] = len(selections[seat]) if sizes is None or seat == viewer else sizes[seat][0]
-            row["cards_held"] = len(held[seat]) if sizes is None or seat == viewer else sizes[seat][1]
+            selected, holding = len(selections[seat]), len(held[seat])
+            if open_phase and seat != viewer:
+                chosen = chosen_now.get(seat, 0)
+                row["selection_size"] = None if hide_selection else selected - chosen
+                row["cards_held"] = holding + chosen
+            else:
+                row["selection_size"] = selected
+                row["cards_held"] = holding
             row["has_acted"] = seat in acted
 
     def private_view(self, seat: int) -> dict:
