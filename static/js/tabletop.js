@@ -36,7 +36,15 @@
         if (status) status.textContent = "Live (the table moved on: finish or reload)";
         return;
       }
+      // A hand-over QR code the host has open stays open while a friend scans it.
+      var shown = Array.prototype.map.call(box.querySelectorAll("details[data-seat][open]"), function (d) {
+        return d.getAttribute("data-seat");
+      });
       box.innerHTML = data.html;
+      shown.forEach(function (number) {
+        var again = box.querySelector('details[data-seat="' + number + '"]');
+        if (again) again.open = true;
+      });
       if (window.htmx) window.htmx.process(box);
     });
   }
