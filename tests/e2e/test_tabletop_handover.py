@@ -50,6 +50,16 @@ def test_the_host_hands_a_seat_to_a_phone_which_then_acts_for_it(browser, live_s
         host_page.set_viewport_size({"width": 1280, "height": 900})
         host_page.screenshot(path=str(SHOTS / "handover-1280.png"), full_page=True)
         host_page.set_viewport_size({"width": 390, "height": 844})
+        # A new link replaces the old; the QR code stays open through the page's re-render.
+        old = link.get_attribute("href")
+        host_page.get_by_role("button", name="A new link (the old one stops working)").click()
+        host_page.wait_for_function(
+            "old => { const a = document.querySelector('[data-handover-link]'); return a && a.href !== old; }",
+            arg=old,
+        )
+        assert host_page.locator(".tt-handover-seat .tt-qr svg").is_visible()
+        secret = RealSeat.objects.get(table=table, name="Cy").handover
+        assert link.get_attribute("href").endswith(f"/tabletop/{table.code}/seat/{secret}/")
         # Cy's phone opens the link (as if scanned), takes the seat, and lands on the table as Cy.
         phone.goto(link.get_attribute("href"))
         phone.screenshot(path=str(SHOTS / "handover-claim-390.png"), full_page=True)
@@ -74,8 +84,12 @@ def test_the_host_hands_a_seat_to_a_phone_which_then_acts_for_it(browser, live_s
             before = (_version(host_page), _version(phone))
             if _take_turn(phone):
                 cy_acted = True
+                # The phone's own answer came back (its step is saved), and the host's page heard of it live.
+                phone.wait_for_function(
+                    "v => document.querySelector('#tabletop .tt').dataset.version !== v", arg=before[1]
+                )
                 host_page.wait_for_function(
-                    "v => document.querySelector('#tabletop .tt').dataset.version !== v", arg=before[0]
+                    "v => document.querySelector('#tabletop .tt').dataset.version === v", arg=_version(phone)
                 )
                 break
             if _take_turn(host_page):
