@@ -19,7 +19,7 @@ from games.tabletop import tournament_hands
 from games.tabletop.cache import per_version, shown_game
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.tabletop.permissions import step_owner
-from games.tabletop.services import hand_dealer
+from games.tabletop.services import hand_dealer, takes_newcomers
 
 VERB_WORDS = {
     "check": "Check",
@@ -355,6 +355,7 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
             "levels": _levels(game),
         }
     )
+    data["takes_newcomers"] = table.status == RealTableStatus.PLAYING and takes_newcomers(table, game)
     if table.status == RealTableStatus.FINISHED:
         data["seed"] = table.master  # the game is over: anyone may check the site's rolls now
     return data

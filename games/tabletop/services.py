@@ -227,15 +227,22 @@ def handover_secret() -> str:
     return secrets.token_urlsafe(16)
 
 
+def takes_newcomers(table: RealTable, game: RealCardsGame) -> bool:
+    """A started casual cash game (end rule "never"): the host may seat a newcomer between hands."""
+    return table.event_id is None and getattr(game.game.options, "end_rule", "") == "never"
+
+
 def _check_joinable(table: RealTable) -> None:
     """Joining by the code or the QR: before the start only; a newcomer at a started table is told what to do."""
     if table.status == RealTableStatus.PLAYING:
+        if takes_newcomers(table, load_game(table)):
+            raise ConflictError(
+                "The game is on: new players no longer sit down by the code. Ask the host to add you between "
+                "hands; they can then hand you the seat (a link or a QR code for your phone)."
+            )
         raise ConflictError(
-            "The game is on: new players no longer sit down by the code. Ask the host to add you between hands; "
-            "they can then hand you the seat (a link or a QR code for your phone)."
-            if table.event_id is None
-            else "The game is on: a league game's seats were fixed at the start. If the host seated you, ask them "
-            "for your seat's hand-over link."
+            "The game is on and its seats were fixed at the start (nobody joins this game mid-way). If the host "
+            "seated you, ask them for your seat's hand-over link; otherwise follow the table from its page."
         )
     _check_open(table)
 

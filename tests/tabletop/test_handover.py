@@ -206,6 +206,21 @@ def test_a_league_seat_is_taken_only_by_its_league_player_signed_in():
     services.realtable_start(actor=world.organiser, table=table, dealer=0)
     answer = _client(world.outsider).post(reverse("tabletop-do", args=[table.code, "join"]), HTTP_HX_REQUEST="true")
     assert answer.status_code == 409 and "seats were fixed at the start" in answer.content.decode()
+    assert (
+        "seats were fixed at the start"
+        in _client(world.outsider).get(reverse("tabletop-table", args=[table.code])).content.decode()
+    )
+
+
+def test_a_newcomer_at_a_started_game_that_takes_nobody_mid_way_is_told_so():
+    table, _, _, _ = started_table(preset="cantina")  # not a cash game: no "join" between hands
+    newcomer = Client()
+    page = newcomer.get(reverse("tabletop-table", args=[table.code])).content.decode()
+    assert "The game is on" in page and "seats were fixed at the start" in page and "between hands" not in page
+    before = _written(table)
+    answer = newcomer.post(reverse("tabletop-do", args=[table.code, "join"]), {"name": "Cy"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 409 and "nobody joins this game mid-way" in answer.content.decode()
+    assert _written(table) == before
 
 
 def test_pages_refuse_as_the_service_does_and_write_nothing():
