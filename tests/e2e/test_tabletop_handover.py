@@ -101,7 +101,7 @@ def test_the_host_hands_a_seat_to_a_phone_which_then_acts_for_it(browser, live_s
                     "v => document.querySelector('#tabletop .tt').dataset.version !== v", arg=before[1]
                 )
         assert cy_acted
-        # A newcomer who scans the table's QR code now is told the game is on and what to do (a cash game: tests/tabletop).
+        # A newcomer who scans the table's QR code now is told the game is on and what to do.
         late.goto(f"{live_server.url}/tabletop/{table.code}/")
         assert late.get_by_text("seats were fixed at the start").is_visible()  # cantina takes nobody mid-way
         late.screenshot(path=str(SHOTS / "newcomer-390.png"), full_page=True)
