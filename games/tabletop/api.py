@@ -2,6 +2,7 @@
 permissions as the pages. A guest (no account) proves their seat with the secret `join` gave them, sent as the
 `X-Tabletop-Guest` header (a browser's session works too)."""
 
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status, viewsets
@@ -13,7 +14,7 @@ from rest_framework.response import Response
 from config.errors import ApplicationError
 from config.serializers import StrictInput, validated
 from games.engine.options import variant_presets
-from games.tabletop import services
+from games.tabletop import handover, services
 from games.tabletop.models import GROWING, RealTable
 from games.tabletop.permissions import is_host, seat_of
 from games.tabletop.present import table_view
@@ -55,6 +56,14 @@ class RealTableStepInput(StrictInput):
 class RealTableAddInput(StrictInput):
     name = serializers.CharField(max_length=services.MAX_NAME, required=False, help_text="At a casual table.")
     player = serializers.IntegerField(min_value=1, required=False, help_text="At a league table: a member's id.")
+
+
+class RealTableHandoverInput(StrictInput):
+    seat = serializers.IntegerField(min_value=0, max_value=99, help_text="The seat's number (0 is the first).")
+
+
+class RealTableClaimInput(StrictInput):
+    secret = serializers.CharField(max_length=64, help_text="The secret of the seat's hand-over link.")
 
 
 class RealTableUndoInput(StrictInput):
@@ -175,3 +184,30 @@ class RealTableViewSet(viewsets.ViewSet):
         table = self._table(code)
         services.realtable_land(actor=request.user, table=table)
         return self._state(table)
+
+    @extend_schema(
+        request=RealTableHandoverInput,
+        responses={200: OpenApiTypes.OBJECT},
+        summary="A new hand-over link for a seat nobody holds (host): `handover_url`; the old link stops working",
+    )
+    @action(detail=True, methods=["post"])
+    def handover(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        data = validated(RealTableHandoverInput, request.data)
+        seat = handover.realseat_handover(actor=request.user, table=table, number=data["seat"])
+        path = reverse("tabletop-claim", kwargs={"code": table.code, "secret": seat.handover})
+        return self._state(table, handover_url=request.build_absolute_uri(path))
+
+    @extend_schema(
+        request=RealTableClaimInput,
+        parameters=[GUEST_PARAMETER],
+        responses={200: OpenApiTypes.OBJECT},
+        summary="Take a seat by its hand-over link's secret (a guest: keep the `guest_token` of the answer)",
+    )
+    @action(detail=True, methods=["post"])
+    def claim(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        data = validated(RealTableClaimInput, request.data)
+        seat = handover.realseat_claim(actor=request.user, guest=self._guest(table), table=table, secret=data["secret"])
+        extra = {"guest_token": seat.guest_token} if seat.guest_token else {}
+        return self._state(table, guest=seat.guest_token, **extra)

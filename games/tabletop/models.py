@@ -84,6 +84,9 @@ class RealSeat(models.Model):
     )
     # A guest's secret, kept in their session: it identifies their phone (never shown to anyone else).
     guest_token = models.CharField(max_length=64, blank=True)
+    # The one-time secret of this seat's hand-over link (a seat nobody holds, taken over by a phone): random and
+    # unguessable, shown to the host only, cleared when the seat is taken (docs/tabletop.md, "Handing a seat over").
+    handover = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -19,7 +19,7 @@ from games.tabletop import tournament_hands
 from games.tabletop.cache import per_version, shown_game
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.tabletop.permissions import step_owner
-from games.tabletop.services import hand_dealer
+from games.tabletop.services import hand_dealer, takes_newcomers
 
 VERB_WORDS = {
     "check": "Check",
@@ -126,6 +126,10 @@ def deck_picture(game: RealCardsGame, variant: str, *, leaving: tuple = ()) -> l
 def _log(table: RealTable, names: list[str]) -> list[str]:
     lines = []
     for change in table.changes:
+        if "claimed" in change:  # a seat taken over by a phone from its hand-over link
+            claimed = change["claimed"]
+            lines.append(f"{change.get('by', '?')}: took {claimed.get('name')}'s seat from its hand-over link")
+            continue
         undid = "undid" in change
         step = change.get("undid") if undid else change.get("did")
         text = step_words(step, names, table.variant)
@@ -227,7 +231,15 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
         "you": mine.number if mine is not None else None,
         # A league player seated without an account is no guest: only a casual table seats guests.
         "seats": [
-            {"number": s.number, "name": s.name, "guest": s.user_id is None and s.player_id is None} for s in seats
+            {
+                "number": s.number,
+                "name": s.name,
+                "guest": s.user_id is None and s.player_id is None,
+                "held": s.user_id is not None or bool(s.guest_token),
+                # The seat's one-time hand-over link secret: the host's alone (a phone takes the seat with it).
+                **({"handover": s.handover} if host and s.handover and not (s.user_id or s.guest_token) else {}),
+            }
+            for s in seats
         ],
         "league": table.event_id is not None,
     }
@@ -343,6 +355,7 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
             "levels": _levels(game),
         }
     )
+    data["takes_newcomers"] = table.status == RealTableStatus.PLAYING and takes_newcomers(table, game)
     if table.status == RealTableStatus.FINISHED:
         data["seed"] = table.master  # the game is over: anyone may check the site's rolls now
     return data

@@ -222,6 +222,31 @@ def _check_open(table: RealTable) -> None:
         raise ConflictError("The game has started: seats are taken and left only before the start.")
 
 
+def handover_secret() -> str:
+    """The one-time secret of a seat's hand-over link (`handover.py`): 128 random bits."""
+    return secrets.token_urlsafe(16)
+
+
+def takes_newcomers(table: RealTable, game: RealCardsGame) -> bool:
+    """A started casual cash game (end rule "never"): the host may seat a newcomer between hands."""
+    return table.event_id is None and getattr(game.game.options, "end_rule", "") == "never"
+
+
+def _check_joinable(table: RealTable) -> None:
+    """Joining by the code or the QR: before the start only; a newcomer at a started table is told what to do."""
+    if table.status == RealTableStatus.PLAYING:
+        if takes_newcomers(table, load_game(table)):
+            raise ConflictError(
+                "The game is on: new players no longer sit down by the code. Ask the host to add you between "
+                "hands; they can then hand you the seat (a link or a QR code for your phone)."
+            )
+        raise ConflictError(
+            "The game is on and its seats were fixed at the start (nobody joins this game mid-way). If the host "
+            "seated you, ask them for your seat's hand-over link; otherwise follow the table from its page."
+        )
+    _check_open(table)
+
+
 def _free_name(table: RealTable, name: str) -> str:
     taken = set(table.seats.values_list("name", flat=True))
     if name in taken:
@@ -241,7 +266,7 @@ def realseat_join(*, actor: Actor, guest: str = "", table: RealTable, name: str 
     """Take a seat: a signed-in user by their account (name: theirs unless given), a guest by name; the guest's
     secret (`guest_token`) is theirs to keep in their session."""
     table = _lock(table)
-    _check_open(table)
+    _check_joinable(table)
     mine = seat_of(table, actor, guest)
     if mine is not None:
         raise ConflictError(f"You are already seated here, as {mine.name}.")
@@ -267,16 +292,18 @@ def realseat_join(*, actor: Actor, guest: str = "", table: RealTable, name: str 
 @transaction.atomic
 def realseat_add(*, actor: Actor, table: RealTable, name: str = "", player: int | None = None) -> RealSeat:
     """The host seats a player who has no phone (the host taps for them): at a league table one of the league's
-    players (`player`, an id), at a casual table anyone by name."""
+    players (`player`, an id), at a casual table anyone by name. A seat nobody holds gets its hand-over link."""
     table = _lock(table)
     if not is_host(actor, table):
         raise NotAllowed("Only the table's host adds seats.")
     _check_open(table)
     if table.event_id is not None:
         fields = league_seats.added_player(table, player)
-        seat = RealSeat.objects.create(table=table, number=_next_number(table), **fields)
+        handover = "" if fields.get("user_id") else handover_secret()
+        seat = RealSeat.objects.create(table=table, number=_next_number(table), handover=handover, **fields)
     else:
-        seat = RealSeat.objects.create(table=table, number=_next_number(table), name=_free_name(table, _name(name)))
+        name = _free_name(table, _name(name))
+        seat = RealSeat.objects.create(table=table, number=_next_number(table), name=name, handover=handover_secret())
     _bump(table, "seats")
     return seat
 
@@ -312,16 +339,19 @@ def _bump(table: RealTable, what: str, **fields: Any) -> None:
 
 def _seats_as_the_game(table: RealTable, game: RealCardsGame) -> None:
     """Give every seat of the game its row, after a player joined between hands (or such a join was undone): a
-    joiner sits as a seat the host added (the host acts for them); a seat the engine gave a newcomer (everyone's
-    seat taken, one left) is theirs from now on; a row whose join was undone goes."""
+    joiner sits as a seat the host added (the host acts for them, until their phone takes it by its hand-over link);
+    a seat the engine gave a newcomer (everyone's seat taken, one left) is theirs from now on; a row whose join was
+    undone goes."""
     names = game.game.names
     rows = {seat.number: seat for seat in table.seats.all()}
     for number, name in enumerate(names):
         row = rows.get(number)
         if row is None:
-            RealSeat.objects.create(table=table, number=number, name=name)
+            RealSeat.objects.create(table=table, number=number, name=name, handover=handover_secret())
         elif row.name != name:
-            RealSeat.objects.filter(pk=row.pk).update(name=name, user=None, player=None, guest_token="")
+            RealSeat.objects.filter(pk=row.pk).update(
+                name=name, user=None, player=None, guest_token="", handover=handover_secret()
+            )
     RealSeat.objects.filter(table=table, number__gte=len(names)).delete()
 
 

@@ -19,6 +19,7 @@ urlpatterns = [
     ),
     path("tabletop/<str:code>/seat-player/", views_league.tabletop_seat_player, name="tabletop-seat-player"),
     path("tabletop/<str:code>/book/", views_league.tabletop_land, name="tabletop-land"),
+    path("tabletop/<str:code>/seat/<str:secret>/", views.tabletop_claim, name="tabletop-claim"),
     path("tabletop/<str:code>/screen/", views.tabletop_screen, name="tabletop-screen"),
     path("tabletop/<str:code>/screen/events/", views.tabletop_screen_events, name="tabletop-screen-events"),
     path("tabletop/<str:code>/<slug:what>/", views.tabletop_do, name="tabletop-do"),

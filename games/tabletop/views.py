@@ -14,7 +14,7 @@ from config.errors import ApplicationError
 from config.inputs import parse_whole_number
 from games.engine.options import variant_presets
 from games.online import stream
-from games.tabletop import services
+from games.tabletop import handover, services
 from games.tabletop.cache import per_version
 from games.tabletop.models import GROWING, RealTable
 from games.tabletop.permissions import is_host, seat_of
@@ -48,8 +48,25 @@ def viewer_data(request: HttpRequest, table: RealTable) -> dict:
     return table_view(table, host=host, mine=mine)
 
 
+def _qr(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#111", light="#fff", omitsize=True)
+
+
+def _handover_links(request: HttpRequest, data: dict) -> None:
+    """The host's hand-over link and QR code of each seat nobody holds (only the host's view has their secrets)."""
+    for seat in data.get("seats", []):
+        if seat.get("handover"):
+            path = reverse("tabletop-claim", kwargs={"code": data["code"], "secret": seat["handover"]})
+            seat["handover_url"] = request.build_absolute_uri(path)
+            seat["handover_qr"] = _qr(seat["handover_url"])
+    data["handovers"] = [seat for seat in data.get("seats", []) if seat.get("handover_url")]
+    data["unheld"] = [seat for seat in data.get("seats", []) if not seat.get("held")]
+
+
 def fragment_html(request: HttpRequest, table: RealTable, error: str = "") -> str:
     data = viewer_data(request, table)
+    if data.get("host"):
+        _handover_links(request, data)
     # The log is the same for every viewer of a version (and grows all evening): rendered once per version.
     log = data.get("log") or []
     log_html = per_version(table, "log_html", lambda: render_to_string("tabletop/_log.html", {"log": log}))
@@ -100,7 +117,7 @@ def tabletop_open(request: HttpRequest) -> HttpResponse:
 def tabletop_table(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_or_404(code)
     join_url = request.build_absolute_uri(reverse("tabletop-table", kwargs={"code": table.code}))
-    qr = segno.make(join_url, error="m").svg_inline(scale=4, dark="#111", light="#fff", omitsize=True)
+    qr = _qr(join_url)
     return render(
         request,
         "tabletop/table.html",
@@ -243,7 +260,7 @@ def _answer(request: HttpRequest, table: RealTable, error: ApplicationError | No
 
 @require_POST
 def tabletop_do(request: HttpRequest, code: str, what: str) -> HttpResponse:
-    """join, add, remove, start, step, undo and finish: one service each."""
+    """join, add, remove, handover (a new link), start, step, undo and finish: one service each."""
     table = _table_or_404(code)
     post = request.POST
     guest = guest_token(request, table.code)
@@ -258,6 +275,9 @@ def tabletop_do(request: HttpRequest, code: str, what: str) -> HttpResponse:
         ),
         "step": lambda: services.realtable_step(
             actor=request.user, guest=guest, table=table, step=step_from_form(post), version=_version(post)
+        ),
+        "handover": lambda: handover.realseat_handover(
+            actor=request.user, table=table, number=_whole(post.get("seat"), "The seat", "seat")
         ),
         "undo": lambda: services.realtable_undo(actor=request.user, table=table, version=_version(post)),
         "finish": lambda: services.realtable_finish(actor=request.user, table=table),
@@ -276,3 +296,25 @@ def tabletop_do(request: HttpRequest, code: str, what: str) -> HttpResponse:
 def tabletop_state(request: HttpRequest, code: str) -> JsonResponse:
     """The page's data as JSON (what the API's state gives)."""
     return JsonResponse(viewer_data(request, _table_or_404(code)))
+
+
+def tabletop_claim(request: HttpRequest, code: str, secret: str) -> HttpResponse:
+    """A seat's hand-over link: the page says whose seat it is (opening it takes nothing: a link preview must not
+    use it up); its button takes the seat for this phone (`handover.realseat_claim`)."""
+    table = _table_or_404(code)
+    error, status = "", 200
+    if request.method == "POST":
+        try:
+            seat = handover.realseat_claim(
+                actor=request.user, guest=guest_token(request, table.code), table=table, secret=secret
+            )
+        except ApplicationError as exc:
+            error, status = exc.message, exc.status_code
+        else:
+            if seat.guest_token:
+                _remember_guest(request, table.code, seat.guest_token)
+            messages.success(request, f"This phone now holds {seat.name}'s seat.")
+            return redirect("tabletop-table", code=table.code)
+    seat = handover.seat_by_secret(table, secret) if table.status != "finished" else None
+    context = {"table": table, "seat": seat, "error": error, "used": handover.USED, "path": request.path}
+    return render(request, "tabletop/claim.html", context, status=status)

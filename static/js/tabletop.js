@@ -20,6 +20,22 @@
     var inner = box.querySelector(".tt");
     return inner ? inner.getAttribute(name) : "";
   }
+  // A hand-over QR code the host has open stays open through every re-render while a friend scans it.
+  function openHandovers() {
+    return Array.prototype.map.call(box.querySelectorAll("details[data-seat][open]"), function (d) {
+      return d.getAttribute("data-seat");
+    });
+  }
+  function reopen(numbers) {
+    numbers.forEach(function (number) {
+      var again = box.querySelector('details[data-seat="' + number + '"]');
+      if (again) again.open = true;
+    });
+  }
+  var kept = [];
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target === box) kept = openHandovers();
+  });
   var source = null;
   var seat = attr("data-you");
   function connect() {
@@ -36,13 +52,16 @@
         if (status) status.textContent = "Live (the table moved on: finish or reload)";
         return;
       }
+      var shown = openHandovers();
       box.innerHTML = data.html;
+      reopen(shown);
       if (window.htmx) window.htmx.process(box);
     });
   }
   connect();
   // Taking a seat makes this browser a player: its stream, opened before, renders for a spectator, so reopen it.
   document.body.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target === box) reopen(kept);
     if (event.detail.target === box && attr("data-you") !== seat) {
       seat = attr("data-you");
       connect();

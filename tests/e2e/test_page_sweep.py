@@ -119,9 +119,10 @@ def _demo_objects() -> Objects:
     League.objects.filter(pk=league.pk).update(join_mode="code", join_code="sweep-invite-code")
     league.refresh_from_db()
     invite = EmailInvite.objects.create(league=league, email="invited@example.com", token="sweep-invite-token")
-    from games.tabletop.services import realtable_open
+    from games.tabletop.services import realseat_add, realtable_open
 
     real_table = realtable_open(actor=player.user, variant="corellian_spike")
+    realseat_add(actor=player.user, table=real_table, name="Chewie")  # a seat nobody holds: its hand-over link
     return Objects(
         league=league,
         season=event.season,
@@ -186,6 +187,9 @@ def fill(route: Route, objects: Objects, keys: dict[str, dict[str, str]]) -> str
         return reverse(route.name, kwargs={"pk": objects.invite.pk, "token": objects.invite.token})
     if route.name == "tabletop-do":  # a real-cards table's POST-only actions: the probe sees 405
         return reverse(route.name, kwargs={"code": objects.real_table.code, "what": "join"})
+    if route.name == "tabletop-claim":  # a seat's hand-over link (opening it takes nothing; its button does)
+        seat = objects.real_table.seats.exclude(handover="").get()
+        return reverse(route.name, kwargs={"code": objects.real_table.code, "secret": seat.handover})
     if route.name.startswith("tabletop-") and "code" in route.params:  # a real-cards table: found by its join code
         return reverse(route.name, kwargs={"code": objects.real_table.code})
     if route.name == "player-claim":

@@ -81,7 +81,9 @@ def test_a_player_joining_mid_game_gets_a_seat_row_and_an_undo_takes_it_back():
     cy = seats[3]
     assert (cy.name, cy.user_id, cy.player_id, cy.guest_token) == ("Cy", None, None, "")
     answer = _client(host).get(f"/api/tabletop/{table.code}/", HTTP_ACCEPT="application/json").json()
-    assert answer["seats"][3] == {"number": 3, "name": "Cy", "guest": True}
+    # Nobody's phone holds it: the host (only) sees its hand-over link's secret (tests/tabletop/test_handover.py).
+    assert answer["seats"][3] == {"number": 3, "name": "Cy", "guest": True, "held": False, "handover": cy.handover}
+    assert len(cy.handover) >= 20
     assert [row["name"] for row in answer["players"]] == ["hostess", "ann", "Bob", "Cy"]
     # A full seat: dealt in, and the host acts for it; Cy leaves with their stack and comes back to the same seat.
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
