@@ -12,7 +12,7 @@ from games.engine.classic.cards import ClassicCard, canonical, codes, encode_car
 from games.engine.classic.dice import Roll, roll_dice
 from games.engine.classic.order import complete_pile, pile_label
 from games.engine.errors import MissingReshuffle
-from games.engine.shuffle import deck_from_seed, reshuffle_rng, seeded, shuffle
+from games.engine.shuffle import deck_from_seed, reshuffle_rng, seeded, shuffle_fresh
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ class SeededChance:
 
     def new_pile(self, pool: list[ClassicCard], number: int, what: str) -> list[ClassicCard]:
         pile = canonical(pool)
-        shuffle(pile, reshuffle_rng(self.seed, number))  # exactly `random.Random.shuffle`, faster
+        shuffle_fresh(pile, reshuffle_rng(self.seed, number))  # exactly `random.Random.shuffle`, faster
         return pile
 
 
