@@ -94,8 +94,9 @@ def shuffle(items: list, rng: random.Random) -> None:
         size = low - 1
 
 
-# Draws fetched at once by `shuffle_fresh`: a 76-card shuffle makes about 100 (rejections included).
-_BATCH = 128
+# Draws fetched at once by `shuffle_fresh` after its first batch (about one and a half per card: a shuffle of n cards
+# makes about 1.45 n draws, rejections included, and a big batch costs its conversions).
+_MORE = 16
 
 
 @cython.locals(
@@ -107,6 +108,7 @@ _BATCH = 128
     bits=cython.int,
     shift=cython.int,
     top=cython.Py_ssize_t,
+    batch=cython.Py_ssize_t,
     data=bytes,
 )
 def shuffle_fresh(items: list, rng: random.Random) -> None:
@@ -123,6 +125,7 @@ def shuffle_fresh(items: list, rng: random.Random) -> None:
     getrandbits = rng.getrandbits
     data = b""
     top = 0  # the index of the next output's top byte in `data` (little-endian words)
+    batch = size + size // 2
     while size > 1:
         bits = size.bit_length()
         shift = 8 - bits
@@ -130,8 +133,9 @@ def shuffle_fresh(items: list, rng: random.Random) -> None:
         for n in range(size, low - 1, -1):
             while True:
                 if top >= len(data):
-                    data = getrandbits(32 * _BATCH).to_bytes(4 * _BATCH, "little")
+                    data = getrandbits(32 * batch).to_bytes(4 * batch, "little")
                     top = 3
+                    batch = _MORE
                 j = data[top] >> shift
                 top += 4
                 if j < n:
