@@ -80,6 +80,22 @@ def test_1_1_every_card_round_trips_through_code_and_compact_encoding():
     assert len(encode_cards(deck)) == 62
 
 
+def test_1_1_the_compact_encoding_is_one_alphabet_character_per_card_index_in_both_decks():
+    from games.engine.cards import _ALPHABET
+    from games.engine.classic import cards as classic
+
+    rng = random.Random(4)
+    for alphabet, deck, encode in (
+        (_ALPHABET, full_deck(), encode_cards),
+        (classic._ALPHABET, classic.full_deck(), classic.encode_cards),
+    ):
+        for _ in range(20):
+            rng.shuffle(deck)
+            assert encode(deck) == "".join(alphabet[card.index] for card in deck)
+            assert encode(iter(deck[:5])) == "".join(alphabet[card.index] for card in deck[:5])
+        assert encode([]) == ""
+
+
 def test_1_1_a_deck_with_a_card_twice_or_missing_is_refused():
     deck = full_deck()
     check_deck(deck)

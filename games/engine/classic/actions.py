@@ -4,8 +4,10 @@ each for the saved state, the legal actions of a seat (`ClassicLegal`), and the 
 
 from dataclasses import dataclass, fields
 
+import cython
+
 from games.engine.betting import LegalActions
-from games.engine.classic.cards import ClassicCard, encode_cards, full_deck
+from games.engine.classic.cards import KINDS, ClassicCard, encode_cards, full_deck
 from games.engine.records import BET_LETTERS, Record, card_record, new_record
 
 SABACC_POT = "sabacc"  # the name of the Sabacc pot among the game's pools
@@ -104,16 +106,22 @@ _DICE_RECORDS = {(a, b): new_record("dice", note=f"{a}-{b}") for a in range(1, 7
 _ROUND_RECORDS: dict[tuple[int, str], Record] = {}
 # Each card's one character in the compact actions.
 _CHARS = {card.index: encode_cards([card]) for card in full_deck()}
-# The records of a card dealt or shifted to a seat are frozen, so each is made once (`card_record` without hashing
-# the card in Python: keyed by its index).
-_CARD_RECORDS: dict[tuple[str, int, int], Record] = {}
+# The records of a card dealt or shifted to a seat are frozen, so each is made once: kept at `seat * 68 + card index`
+# in a list per kind (a deal and every Shift make a record per card; no key tuple, no hashing).
+_DEAL_RECORDS: list[Record | None] = []
+_SHIFT_RECORDS: list[Record | None] = []
 
 
+@cython.locals(at=cython.Py_ssize_t)
 def _card_record(kind: str, seat: int, card: ClassicCard) -> Record:
-    key = (kind, seat, card.index)
-    record = _CARD_RECORDS.get(key)
+    """`card_record(kind, seat, card)` for `deal` and `shift`, made once per seat and card kind."""
+    table = _SHIFT_RECORDS if kind == "shift" else _DEAL_RECORDS
+    at = seat * len(KINDS) + card.index
+    if at >= len(table):
+        table.extend([None] * (at + 1 - len(table)))
+    record = table[at]
     if record is None:
-        record = _CARD_RECORDS[key] = card_record(kind, seat, card)
+        record = table[at] = card_record(kind, seat, card)
     return record
 
 

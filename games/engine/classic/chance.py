@@ -8,11 +8,11 @@ new piles; the rest of a pile follows the seeded order (`order.py`), so the docu
 from collections import Counter
 from dataclasses import dataclass
 
-from games.engine.classic.cards import ClassicCard, canonical, codes, encode_cards, full_deck
+from games.engine.classic.cards import ClassicCard, canonical, canonical_pile, codes, encode_cards, full_deck
 from games.engine.classic.dice import Roll, roll_dice
 from games.engine.classic.order import complete_pile, pile_label
 from games.engine.errors import MissingReshuffle
-from games.engine.shuffle import deck_from_seed, reshuffle_rng, seeded, shuffle
+from games.engine.shuffle import deck_from_seed, reshuffle_rng, seeded, shuffle_fresh
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +52,8 @@ class SeededChance:
         return (1 + int(6 * draw()), 1 + int(6 * draw()))
 
     def new_pile(self, pool: list[ClassicCard], number: int, what: str) -> list[ClassicCard]:
-        pile = canonical(pool)
-        shuffle(pile, reshuffle_rng(self.seed, number))  # exactly `random.Random.shuffle`, faster
+        pile = canonical_pile(pool)
+        shuffle_fresh(pile, reshuffle_rng(self.seed, number))  # exactly `random.Random.shuffle`, faster
         return pile
 
 

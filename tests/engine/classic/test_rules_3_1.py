@@ -8,6 +8,7 @@ import pytest
 from games.engine.classic.cards import (
     DECK,
     canonical,
+    canonical_pile,
     check_deck,
     codes,
     decode_cards,
@@ -56,6 +57,14 @@ def test_3_1_canonical_order_is_sabers_flasks_coins_staves_then_face_cards():
     shuffled = full_deck()
     random.Random(3).shuffle(shuffled)
     assert canonical(shuffled) == full_deck()
+
+
+def test_3_1_a_pile_counted_into_canonical_order_is_the_sorted_pile():
+    rng = random.Random(7)
+    for size in (0, 1, 2, 30, 70, 76):
+        for _ in range(50):
+            pile = rng.sample(full_deck(), size)
+            assert codes(canonical_pile(pile)) == codes(canonical(pile))
 
 
 @pytest.mark.parametrize(
