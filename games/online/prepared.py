@@ -17,7 +17,8 @@ from django.db import connections, router
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
 
-# Values no key or hand number takes (within every integer field's range: one out of it compiles to no query); each stands for one argument while the SQL is compiled.
+# Values no key or hand number takes, each standing for one argument while the SQL is compiled (within every
+# integer field's range: a value out of it compiles to no query at all).
 _MARKERS = (2_147_480_011, 2_147_480_013, 2_147_480_017)
 
 
