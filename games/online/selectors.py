@@ -22,6 +22,7 @@ from games.online.models import (
     TableStatus,
 )
 from games.online.permissions import can_run_table, can_sit, is_own_seat, sit_refusal
+from games.online.prepared import Prepared
 from league.pages import rules_name
 from league.selectors import league_list
 
@@ -56,6 +57,58 @@ def public_log(table: OnlineTable, hand: int) -> list[dict]:
     rows = OnlineAction.objects.filter(table=table, hand=hand).select_related("seat").order_by("id")
     return [
         {"seat": row.seat.number, "name": row.seat.name, "verb": row.verb, "amount": row.amount, "source": row.source}
+        for row in rows
+    ]
+
+
+# The reads a table's streams make for every change, compiled once per process (`prepared`).
+_ROW = Prepared(
+    OnlineTable,
+    lambda pk: OnlineTable.objects.select_related("event__season__league").defer("history", "results").filter(pk=pk),
+)
+_SEATS = Prepared(OnlineSeat, lambda pk: OnlineSeat.objects.filter(table_id=pk).order_by("number"))
+_LOG = Prepared(
+    OnlineAction,
+    lambda pk, hand: (
+        OnlineAction.objects.filter(table_id=pk, hand=hand)
+        .order_by("id")
+        .only("id", "seat_id", "verb", "amount", "source")
+    ),
+    arguments=2,
+)
+
+
+def fresh_row(pk: int) -> OnlineTable | None:
+    """The table's row as a rendering needs it (with its event, season and league; without the finished hands,
+    `history` and `results`: long, never shown) and its seats, in two queries compiled once per process: what a
+    table's streams read for every change."""
+    rows = _ROW.fetch(pk)
+    if not rows:
+        return None
+    table = rows[0]
+    seats = _SEATS.fetch(pk)
+    for seat in seats:
+        OnlineSeat.table.field.set_cached_value(seat, table)
+    cached = table.seats.all()
+    cached._result_cache, cached._prefetch_done = seats, True
+    table._prefetched_objects_cache = {"seats": cached}
+    return table
+
+
+def _log_by_seats(table: OnlineTable, hand: int, seats: list[OnlineSeat]) -> list[dict] | None:
+    """`public_log` with the table's seats already read (no join), or None when an action's seat is not among them."""
+    by_id = {seat.pk: seat for seat in seats}
+    rows = _LOG.fetch(table.pk, hand)
+    if any(row.seat_id not in by_id for row in rows):
+        return None
+    return [
+        {
+            "seat": by_id[row.seat_id].number,
+            "name": by_id[row.seat_id].name,
+            "verb": row.verb,
+            "amount": row.amount,
+            "source": row.source,
+        }
         for row in rows
     ]
 
@@ -176,7 +229,8 @@ class TableVersion:
     def log(self, hand: int) -> list[dict]:
         with self._lock:
             if hand not in self._logs:
-                self._logs[hand] = public_log(self.table, hand)
+                found = _log_by_seats(self.table, hand, self.seats)
+                self._logs[hand] = public_log(self.table, hand) if found is None else found
             return self._logs[hand]
 
 

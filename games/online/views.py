@@ -409,8 +409,8 @@ def table_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 
 
 def _fresh_or_none(pk: int) -> OnlineTable | None:
-    """The row as a rendering needs it, without the finished hands (`history`, `results`: long, never shown)."""
-    return OnlineTable.objects.select_related("event__season__league").defer("history", "results").filter(pk=pk).first()
+    """The row as a rendering needs it, with its seats (`selectors.fresh_row`: compiled once per process)."""
+    return selectors.fresh_row(pk)
 
 
 def lobby_events(request: HttpRequest) -> StreamingHttpResponse:
