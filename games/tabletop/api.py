@@ -15,7 +15,7 @@ from config.errors import ApplicationError
 from config.serializers import StrictInput, validated
 from games.engine.options import variant_presets
 from games.tabletop import handover, services
-from games.tabletop.models import GROWING, RealTable
+from games.tabletop.models import GROWING, RealSeat, RealTable
 from games.tabletop.permissions import is_host, seat_of
 from games.tabletop.present import table_view
 from games.tabletop.views import guest_token
@@ -112,6 +112,11 @@ class RealTableViewSet(viewsets.ViewSet):
                 data.pop(default, None)
         return services.realtable_open_league(actor=self.request.user, event=event, **data)
 
+    def _seated(self, table: RealTable, seat: RealSeat) -> Response:
+        """The table as a phone that just took `seat` sees it; a guest's secret is in the answer, this once."""
+        extra = {"guest_token": seat.guest_token} if seat.guest_token else {}
+        return self._state(table, guest=seat.guest_token, **extra)
+
     @extend_schema(parameters=[GUEST_PARAMETER], responses={200: OpenApiTypes.OBJECT}, summary="The table")
     def retrieve(self, request: Request, code: str) -> Response:
         return self._state(self._table(code))
@@ -129,8 +134,7 @@ class RealTableViewSet(viewsets.ViewSet):
         seat = services.realseat_join(
             actor=request.user, guest=self._guest(table), table=table, name=data.get("name", "")
         )
-        extra = {"guest_token": seat.guest_token} if seat.guest_token else {}
-        return self._state(table, guest=seat.guest_token, **extra)
+        return self._seated(table, seat)
 
     @extend_schema(
         request=RealTableStepInput, parameters=[GUEST_PARAMETER], responses={200: OpenApiTypes.OBJECT}, summary="A step"
@@ -209,5 +213,4 @@ class RealTableViewSet(viewsets.ViewSet):
         table = self._table(code)
         data = validated(RealTableClaimInput, request.data)
         seat = handover.realseat_claim(actor=request.user, guest=self._guest(table), table=table, secret=data["secret"])
-        extra = {"guest_token": seat.guest_token} if seat.guest_token else {}
-        return self._state(table, guest=seat.guest_token, **extra)
+        return self._seated(table, seat)

@@ -15,7 +15,7 @@ from config.errors import ApplicationError, ConflictError
 from config.inputs import Actor
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.tabletop.permissions import NotAllowed, is_host, seat_of
-from games.tabletop.services import _bump, _lock, handover_secret
+from games.tabletop.services import _bump, _lock, handover_secret, seat_holder
 from league.selectors import user_player_id
 from league.services import audit
 
@@ -94,8 +94,8 @@ def realseat_claim(*, actor: Actor, guest: str = "", table: RealTable, secret: o
         raise ConflictError(f"You already sit at this table, as {mine.name}: one seat per phone.")
     _check_may_take(table, seat, actor)
     signed_in = getattr(actor, "is_authenticated", False)
-    seat.user = actor if signed_in else None
-    seat.guest_token = "" if signed_in else secrets.token_urlsafe(24)
+    holder = seat_holder(actor)
+    seat.user, seat.guest_token = holder["user"], holder["guest_token"]
     seat.handover = ""
     seat.save(update_fields=["user", "guest_token", "handover"])
     by = actor.get_username() if signed_in else f"{seat.name} (a guest's phone)"

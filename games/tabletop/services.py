@@ -261,6 +261,13 @@ def _next_number(table: RealTable) -> int:
     return count
 
 
+def seat_holder(actor: Actor) -> dict[str, Any]:
+    """Who holds a seat a phone takes: a signed-in user by their account, anyone else as a guest by a new secret
+    (theirs to keep in their session)."""
+    signed_in = getattr(actor, "is_authenticated", False)
+    return {"user": actor if signed_in else None, "guest_token": "" if signed_in else secrets.token_urlsafe(24)}
+
+
 @transaction.atomic
 def realseat_join(*, actor: Actor, guest: str = "", table: RealTable, name: str = "") -> RealSeat:
     """Take a seat: a signed-in user by their account (name: theirs unless given), a guest by name; the guest's
@@ -282,8 +289,7 @@ def realseat_join(*, actor: Actor, guest: str = "", table: RealTable, name: str 
         table=table,
         number=_next_number(table),
         name=_free_name(table, name),
-        user=actor if signed_in else None,
-        guest_token="" if signed_in else secrets.token_urlsafe(24),
+        **seat_holder(actor),
     )
     _bump(table, "seats")
     return seat
