@@ -8,6 +8,7 @@ Codes stay where they belong: replays, the API, and `title`/`aria` attributes an
 import re
 from functools import cache
 
+from config.inputs import is_digits
 from games.engine.classic.cards import FACE_NAMES as CLASSIC_FACE_NAMES
 from games.engine.classic.cards import RANK_NAMES as CLASSIC_RANK_NAMES
 from games.engine.classic.cards import SUIT_NAMES as CLASSIC_SUIT_NAMES
@@ -63,24 +64,32 @@ def card_name(code: object, variant: str | None = None) -> str:
     if not text:
         return ""
     if variant == "classic":
-        if text.lstrip("+-").isdigit():
-            value = int(text)
+        value = _signed(text)
+        if value is not None:
             face = CLASSIC_FACE_NAMES.get(value)
             if face is None:
                 return text
             return "The Idiot" if value == 0 else f"{face} ({signed_number(value)})"
         suit = CLASSIC_SUIT_NAMES.get(text[-1])
-        if suit is None or not text[:-1].lstrip("+").isdigit():
+        value = _signed(text[:-1])
+        if suit is None or value is None or value < 0:
             return text
-        value = int(text[:-1])
         rank = CLASSIC_RANK_NAMES.get(value)
         return f"{value} {suit}" + (f" ({rank})" if rank else "")
     if text == "0":
         return "Sylop"
     suit = SUIT_NAMES.get(text[-1:].lower())
-    if suit is None or not text[:-1].lstrip("+-").isdigit():
+    value = _signed(text[:-1])
+    if suit is None or value is None:
         return text
-    return f"{signed_number(int(text[:-1]))} {suit}"
+    return f"{signed_number(value)} {suit}"
+
+
+def _signed(text: str) -> int | None:
+    """A card code's number: ASCII digits after at most one sign ("+7", "-3", "12"), else None (a replay's card
+    text is anyone's: "¹" passes `str.isdigit` and fails `int`, as does "+-3" after a `lstrip`)."""
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    return int(text) if is_digits(digits) else None
 
 
 def card(code: str, variant: str | None = None) -> dict:
@@ -107,8 +116,8 @@ def card(code: str, variant: str | None = None) -> dict:
         }
     if code == "0":
         return {"code": code, "sylop": True, "value": "0", "suit": "sylop", "label": "Sylop"}
-    value, suit = int(code[:-1]), SUIT_NAMES.get(code[-1], code[-1])
-    text = f"{value:+d}" if value else "0"
+    value, suit = _signed(code[:-1]), SUIT_NAMES.get(code[-1:], code[-1:])
+    text = code[:-1] if value is None else f"{value:+d}" if value else "0"
     return {"code": code, "sylop": False, "value": text, "suit": suit, "label": card_name(code, variant)}
 
 

@@ -30,6 +30,8 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
 
+from config.inputs import is_digits
+
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -179,6 +181,6 @@ def plain_param(raw: str | None, *, allowed: tuple[str, ...] = ()) -> str | None
     """A query parameter worth a cache entry: blank, one of `allowed`, or a short whole number; else None
     (the page then renders uncached, so made-up values cannot fill the cache)."""
     raw = raw or ""
-    if raw in allowed or raw == "" or (raw.isdigit() and raw.isascii() and len(raw) <= 18):
+    if raw in allowed or raw == "" or is_digits(raw):
         return raw
     return None

@@ -7,6 +7,7 @@ has ended the game, the seed of the site's rolls (the document's own rule)."""
 
 from typing import Any
 
+from config.inputs import whole_number_or
 from games.engine.realcards.document import export_document, steps_by_hand
 from games.engine.realcards.explain import explain_hand
 from games.tabletop.models import RealTable
@@ -81,7 +82,7 @@ def pick_hand(history: dict[str, Any], raw: str | None) -> tuple[dict[str, Any] 
     if not hands:
         return None, None, None
     numbers = [hand["number"] for hand in hands]
-    wanted = int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) <= 6 else numbers[-1]
+    wanted = whole_number_or(raw, numbers[-1], signed=False)
     index = numbers.index(wanted) if wanted in numbers else len(numbers) - 1
     previous = numbers[index - 1] if index > 0 else None
     following = numbers[index + 1] if index + 1 < len(numbers) else None

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from config.errors import ApplicationError
-from config.inputs import parse_whole_number
+from config.inputs import parse_whole_number, whole_number_or
 from games.engine.options import variant_presets
 from games.online import stream
 from games.tabletop import handover, services
@@ -154,7 +154,7 @@ def tabletop_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
 def _event_stream(request: HttpRequest, table: RealTable, html) -> StreamingHttpResponse:
     request.user.is_authenticated  # noqa: B018 (resolve the lazy user here, not inside the stream)
     raw = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
-    since = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
+    since = whole_number_or(raw, None, signed=False)
     pk = table.pk
     last: list = [None, None]  # the version this stream last read, and its row
 

@@ -22,7 +22,7 @@ from rest_framework import status
 from config import viewer_cache
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
-from config.inputs import Actor
+from config.inputs import Actor, is_digits
 from league.models import (
     EmailInvite,
     JoinMode,
@@ -357,7 +357,7 @@ def email_invite_create(*, actor: Actor, league: League, email: Any, join_url: A
 
 
 def invite_for_token(*, pk: Any, token: Any) -> EmailInvite:
-    invite = EmailInvite.objects.select_related("league").filter(pk=pk).first() if str(pk).isdigit() else None
+    invite = EmailInvite.objects.select_related("league").filter(pk=pk).first() if is_digits(str(pk)) else None
     matches = hmac.compare_digest(str(token).encode(), (invite.token if invite else "-" * 32).encode())
     if invite is None or not matches:
         raise JoinNotFound()

@@ -48,6 +48,14 @@ def test_an_unknown_code_is_returned_as_it_came():
     assert words.card_name("zz", "classic") == "zz" and words.card_name("+99q") == "+99q"
 
 
+@pytest.mark.parametrize("code", ["\u00b9c", "\u00b9", "+-3c", "--3", "+\u00b2f", "-4f", "\u00b9\u00b9"])
+@pytest.mark.parametrize("variant", [None, "coruscant_shift", "classic"])
+def test_a_code_with_digits_int_refuses_is_returned_as_it_came(code, variant):
+    """`'\u00b9'.isdigit()` is true and `int('\u00b9')` fails, as does `int('+-3')`: such a code raised."""
+    assert words.card_name(code, variant) == code
+    assert words.card(code, variant)["code"] == code
+
+
 def test_the_filters_in_a_template():
     html = Template(
         "{% load words %}{{ '-3t'|card_name:'coruscant_shift' }} | {{ 'cards_1'|phase_title:'corellian_spike' }}"
