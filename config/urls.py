@@ -19,13 +19,10 @@ urlpatterns = [
     *([path("api/auth/", include("rest_framework.urls"))] if settings.API_BROWSABLE else []),
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/", include("config.api_urls")),
-    path("manage/", include("league.urls_manage")),
-    path("manage/", include("games.urls_manage")),
     path("accounts/", include("allauth.urls")),
+    # Each app's pages, its organiser's pages under /manage/ among them.
     path("", include("league.urls")),
     path("", include("games.urls")),
-    path("", include("games.online.urls")),
-    path("", include("games.tabletop.urls")),
     path("", include("tournaments.urls")),
 ]
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.core.files.uploadedfile import UploadedFile
+from django.http import QueryDict
 
 from games.models import Table
 from games.services import MAX_SEATS
@@ -19,6 +20,12 @@ MODES = [
 ]
 MAX_REPLAY_BYTES = 2_000_000
 SEAT_NUMBERS = ("buy_in", "rebuys", "rebuy_credits", "addon_credits", "final_credits", "place", "knockouts")
+
+
+def rules_choice(data: QueryDict) -> tuple[str, str]:
+    """The rules a table's form chose: its "game" field, "variant:preset" (either part may be blank)."""
+    variant, _, preset = (data.get("game") or "").partition(":")
+    return variant, preset
 
 
 class SeatForm(forms.Form):

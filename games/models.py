@@ -8,6 +8,8 @@ deck order, so it is stored for audits but never served.
 from django.conf import settings
 from django.db import models
 
+from league.models import EventStatus
+
 
 class Table(models.Model):
     event = models.ForeignKey("league.Event", on_delete=models.CASCADE, related_name="tables")
@@ -28,10 +30,8 @@ class Table(models.Model):
         return self.name
 
 
-class GameStatus(models.TextChoices):
-    PLANNED = "planned", "Planned"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+# A game is planned, running or finished as its event is: one set of choices for both.
+GameStatus = EventStatus
 
 
 class GameSource(models.TextChoices):

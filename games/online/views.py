@@ -9,6 +9,7 @@ buttons are plain forms.
 import uuid
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Count, Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -25,6 +26,7 @@ from config.inputs import parse_whole_number, whole_number_or
 from games.engine.bots import BOTS
 from games.engine.options import variant_presets
 from games.engine.variant import get_variant
+from games.forms import rules_choice
 from games.history import reveal_notes, shown_title
 from games.online import hands, my_games, renders, selectors, services, stream, table_rows
 from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
@@ -295,8 +297,8 @@ def play_now(request: HttpRequest) -> HttpResponse:
     """Open a casual game ("play now") with the host seated, and go to its table: "Start" deals, bots in the
     empty seats; friends given the link join before that."""
     if not request.user.is_authenticated:
-        return redirect(f"{reverse('account_signup')}?next={reverse('online-lobby')}")
-    variant, _, preset = (request.POST.get("game") or "").partition(":")
+        return redirect_to_login(reverse("online-lobby"), reverse("account_signup"))
+    variant, preset = rules_choice(request.POST)
     try:
         table = services.casual_open(
             actor=request.user,
@@ -320,7 +322,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
 def my_games_page(request: HttpRequest) -> HttpResponse:
     """The signed-in user's games: casual and league apart, each with its result, hands, replay and fair decks."""
     if not request.user.is_authenticated:
-        return redirect(f"{reverse('account_login')}?next={request.path}")
+        return redirect_to_login(request.path, reverse("account_login"))
     return render(
         request,
         "tables/my_games.html",

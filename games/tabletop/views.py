@@ -3,6 +3,7 @@ forms behind its buttons. Each form calls the same service as the API (`services
 
 import segno
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
@@ -13,6 +14,7 @@ from django.views.decorators.http import require_POST
 from config.errors import ApplicationError
 from config.inputs import parse_whole_number, whole_number_or
 from games.engine.options import variant_presets
+from games.forms import rules_choice
 from games.online import stream
 from games.tabletop import handover, services
 from games.tabletop.cache import per_version
@@ -95,8 +97,8 @@ def tabletop_home(request: HttpRequest) -> HttpResponse:
 @require_POST
 def tabletop_open(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
-        return redirect(f"{reverse('account_login')}?next={reverse('tabletop-home')}")
-    variant, _, preset = (request.POST.get("game") or "").partition(":")
+        return redirect_to_login(reverse("tabletop-home"), reverse("account_login"))
+    variant, preset = rules_choice(request.POST)
     try:
         raw = (request.POST.get("starting_credits") or "").strip()
         starting = parse_whole_number(raw, "The starting credits", field="starting_credits") if raw else None

@@ -4,6 +4,7 @@ steps through its hands or downloads them as a `sabacc-realcards/1` document. Th
 
 import json
 
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -11,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from config.errors import ApplicationError
 from config.inputs import parse_whole_number
+from games.forms import rules_choice
 from games.tabletop import history, services
 from games.tabletop.selectors import landing_of
 from games.tabletop.views import _answer, _table_or_404
@@ -29,8 +31,8 @@ def tabletop_league_open(request: HttpRequest, pk: int) -> HttpResponse:
     if event is None:
         raise Http404("No event has this number.")
     if not request.user.is_authenticated:
-        return redirect(f"{reverse('account_login')}?next={reverse('event-detail', args=[pk])}")
-    variant, _, preset = (request.POST.get("game") or "").partition(":")
+        return redirect_to_login(reverse("event-detail", args=[pk]), reverse("account_login"))
+    variant, preset = rules_choice(request.POST)
     try:
         table = services.realtable_open_league(
             actor=request.user,
