@@ -237,6 +237,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"StatusEnum": "league.models.EventStatus"},
 }
 
+# Secrets in a link's path (a seat's hand-over, a join code, an invite, a password reset) never reach a log line:
+# `config.log_redaction` filters the loggers that write request paths, uvicorn's access log among them.
+LOGGING_CONFIG = "config.log_redaction.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
