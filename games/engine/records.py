@@ -3,7 +3,8 @@
 Records of dealing hold cards; they are engine-internal and never leave it except through views.
 """
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 
 from games.engine.cards import Card
 
@@ -42,6 +43,21 @@ def new_record(
     _set_cards(record, cards)
     _set_note(record, note)
     return record
+
+
+def slotted_builder(cls: type) -> Callable:
+    """A function making `cls(*values)` of a frozen, slotted dataclass without a `__post_init__`, every field given
+    in order: each slot set through its member descriptor, compiled (the generated `__init__` runs interpreted). The
+    variants' scores and dice are made this way; `tests/engine/test_fast_constructors.py` holds each to the class."""
+    setters = tuple(getattr(cls, field.name).__set__ for field in fields(cls))
+
+    def build(*values):
+        made = _new(cls)
+        for setter, value in zip(setters, values, strict=True):
+            setter(made, value)
+        return made
+
+    return build
 
 
 _CARD_RECORDS: dict[tuple, Record] = {}

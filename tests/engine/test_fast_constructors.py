@@ -10,8 +10,13 @@ from games.engine.betting import LEGAL_DEFAULTS, BettingRound, LegalActions, NoL
 from games.engine.bots.base import Decision, new_decision
 from games.engine.classic.actions import CLASSIC_LEGAL_DEFAULTS
 from games.engine.classic.hand import ClassicLegal
+from games.engine.classic.ranking import ClassicScore
+from games.engine.coruscant.dice import Dice
+from games.engine.coruscant.evaluation import Score
 from games.engine.pots import Pot, _new_pot
-from games.engine.records import Record, new_record
+from games.engine.records import Record, new_record, slotted_builder
+from games.engine.spike.dice import SpikeDice
+from games.engine.spike.evaluation import SpikeScore
 
 
 def _legal(defaults: dict, cls: type):
@@ -34,6 +39,11 @@ def _legal(defaults: dict, cls: type):
         (Pot, _new_pot, (40, (0, 2)), {}),
         (Record, new_record, ("bet",), {"seat": 2, "amount": 10}),
         (Record, new_record, ("roll", 1, 7), {"note": "circle"}),
+        (SpikeScore, slotted_builder(SpikeScore), ("nulrhek", -3, 4, False, 9, 6, 1), {}),
+        (SpikeDice, slotted_builder(SpikeDice), (5, 5), {}),
+        (Dice, slotted_builder(Dice), (-5, "circle"), {}),
+        (Score, slotted_builder(Score), (3, 7, 2, 1), {}),
+        (ClassicScore, slotted_builder(ClassicScore), ("ordinary", -19, (1, 19, False)), {}),
     ],
 )
 def test_a_built_object_is_the_class_s_own(cls, build, args, kwargs):

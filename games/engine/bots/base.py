@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from games.engine.cards import SUIT_LETTERS
+from games.engine.shuffle import choice
 
 if TYPE_CHECKING:
     import random
@@ -96,7 +97,7 @@ def pick_verb(legal: dict, rng: "random.Random") -> str:
     verbs = legal["verbs"]
     if not verbs:
         raise ValueError(f"Seat {legal['seat']} has no decision to make in phase {legal['phase']}.")
-    return rng.choice(verbs)
+    return choice(rng, verbs)
 
 
 def apply_decision(game: "Game", seat: int, decision: Decision) -> None:

@@ -4,7 +4,8 @@ import random
 from dataclasses import dataclass
 
 from games.engine.errors import EngineError
-from games.engine.shuffle import seeded
+from games.engine.records import slotted_builder
+from games.engine.shuffle import randint, seeded
 
 FACES = range(1, 7)
 
@@ -22,8 +23,11 @@ class SpikeDice:
         return [self.first, self.second]
 
 
+_new_dice = slotted_builder(SpikeDice)
+
+
 def roll(rng: random.Random) -> SpikeDice:
-    return SpikeDice(rng.randint(1, 6), rng.randint(1, 6))
+    return _new_dice(randint(rng, 1, 6), randint(rng, 1, 6))
 
 
 def dice_from_seed(seed: str) -> SpikeDice:
