@@ -145,36 +145,6 @@ def shuffle_fresh(items: list, rng: random.Random) -> None:
         size = low - 1
 
 
-_Random = random.Random
-
-
-def below(rng: random.Random, n: int) -> int:
-    """`rng._randbelow(n)` for a plain `random.Random` and 0 < n (`getrandbits` of n's bit length until one is
-    below n), compiled: the standard library's `choice` and `randint` run it interpreted, two frames per draw."""
-    getrandbits = rng.getrandbits
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
-
-
-def choice(rng: random.Random, seq):
-    """Exactly `rng.choice(seq)`, without its interpreted frames when `rng` is a plain `random.Random` (another
-    generator class may draw differently: it is asked itself). A test holds it to `random.Random.choice`."""
-    if type(rng) is not _Random or not len(seq):
-        return rng.choice(seq)
-    return seq[below(rng, len(seq))]
-
-
-def randint(rng: random.Random, a: int, b: int) -> int:
-    """Exactly `rng.randint(a, b)` (`a + rng._randbelow(b - a + 1)`), without its interpreted frames when `rng` is
-    a plain `random.Random` and `a <= b` are integers; anything else is asked of `rng` itself (errors included)."""
-    if type(rng) is not _Random or type(a) is not int or type(b) is not int or b < a:
-        return rng.randint(a, b)
-    return a + below(rng, b - a + 1)
-
-
 def reshuffle_rng(source: str, count: int) -> random.Random:
     """The generator of a hand's reshuffle number `count` (from 1): `source` is the hand seed (a deck given
     without listed reshuffles uses its compact code instead)."""

@@ -21,8 +21,9 @@ from games.engine import (
     verify_shuffle,
 )
 from games.engine.cards import Card, codes, encode_cards
+from games.engine.draws import choice, randint
 from games.engine.hand import Hand
-from games.engine.shuffle import choice, commitment, deck_from_seed, randint, seeded, shuffle, shuffle_fresh
+from games.engine.shuffle import commitment, deck_from_seed, seeded, shuffle, shuffle_fresh
 from tests.engine.helpers import check_round, new_game, peek_cards, play_hand, select_all, start
 
 ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from games.engine.cards import SUIT_LETTERS
-from games.engine.shuffle import choice
+from games.engine.draws import choice
 
 if TYPE_CHECKING:
     import random

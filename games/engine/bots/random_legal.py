@@ -3,7 +3,7 @@
 import random
 
 from games.engine.bots.base import Decision, RandomBotBase, new_decision, pick_verb
-from games.engine.shuffle import choice, randint
+from games.engine.draws import choice, randint
 from games.engine.variant import get_variant
 
 # Each variant's random choice, looked up once (the bot decides on every decision of the benchmarks' games).

@@ -6,7 +6,7 @@ import random
 from games.engine.bots.base import Decision, RandomBotBase, new_decision, pick_verb
 from games.engine.classic.cards import parse_card
 from games.engine.classic.ranking import evaluate
-from games.engine.shuffle import choice, randint
+from games.engine.draws import choice, randint
 
 PLAY = ("draw", "trade", "stand")
 

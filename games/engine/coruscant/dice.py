@@ -4,9 +4,10 @@ import random
 from dataclasses import dataclass
 
 from games.engine.cards import SUIT_LETTERS, SUIT_NAMES
+from games.engine.draws import choice
 from games.engine.errors import EngineError
 from games.engine.records import slotted_builder
-from games.engine.shuffle import choice, seeded
+from games.engine.shuffle import seeded
 
 GOLD_FACES = (0, 0, 5, -5, 10, -10)
 SILVER_FACES = ("circle", "triangle", "square")

@@ -3,9 +3,10 @@
 import random
 from dataclasses import dataclass
 
+from games.engine.draws import randint
 from games.engine.errors import EngineError
 from games.engine.records import slotted_builder
-from games.engine.shuffle import randint, seeded
+from games.engine.shuffle import seeded
 
 FACES = range(1, 7)
 
