@@ -144,11 +144,12 @@ def evaluate(cards: Sequence[Card]) -> SpikeScore:
             positive_total += value
             if value > highest_positive:
                 highest_positive = value
-        if card.is_sylop:
+        card_suit = card.suit  # None for a Sylop (`card.is_sylop`, without the property's call)
+        if card_suit is None:
             sylops += 1
         elif suit is None:
-            suit = card.suit
-        elif card.suit != suit:
+            suit = card_suit
+        elif card_suit != suit:
             suited = False
     name = "nulrhek" if total != 0 else classify(cards)
     return _new_score(name, total, len(cards), suited, positive_total, highest_positive, sylops)
