@@ -64,11 +64,14 @@ def slotted_builder(cls: type) -> Callable:
     in order: each slot set through its member descriptor, compiled (the generated `__init__` runs interpreted). The
     variants' scores and dice are made this way; `tests/engine/test_fast_constructors.py` holds each to the class."""
     setters = tuple(getattr(cls, field.name).__set__ for field in fields(cls))
+    count = len(setters)
 
     def build(*values):
+        if len(values) != count:
+            raise TypeError(f"{cls.__name__} takes {count} values; got {len(values)}.")
         made = _new(cls)
-        for setter, value in zip(setters, values, strict=True):
-            setter(made, value)
+        for i in range(count):  # `zip(setters, values)`, without the iterator
+            setters[i](made, values[i])
         return made
 
     return build

@@ -69,3 +69,14 @@ def test_a_round_opened_is_the_dataclass_s_own():
 def test_a_game_s_levels_before_its_first_hand_are_the_class_s_own():
     assert type(NO_LEVELS) is Levels and Levels(0, 0, 0, 1) == NO_LEVELS
     assert Levels.first(ante=5, small_blind=1, big_blind=2, min_bet=1) == Levels(5, 1, 2, 2, 1)
+
+
+def test_a_decision_naming_only_its_verb_is_shared_and_the_class_s_own():
+    assert new_decision("stand") is new_decision("stand") and new_decision("stand") == Decision("stand")
+    assert new_decision("call", call_hand=True) == Decision("call", call_hand=True) != new_decision("call")
+    assert new_decision("bet", amount=4) is not new_decision("bet", amount=4)
+
+
+def test_a_slotted_builder_takes_every_field():
+    with pytest.raises(TypeError):
+        slotted_builder(SpikeDice)(5)
