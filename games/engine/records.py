@@ -62,7 +62,8 @@ _PLAIN_KEPT = 20_000
 def slotted_builder(cls: type) -> Callable:
     """A function making `cls(*values)` of a frozen, slotted dataclass without a `__post_init__`, every field given
     in order: each slot set through its member descriptor, compiled (the generated `__init__` runs interpreted). The
-    variants' scores and dice are made this way; `tests/engine/test_fast_constructors.py` holds each to the class."""
+    variants' scores and dice and the forced-bet levels are made this way; `tests/engine/test_fast_constructors.py`
+    holds each to the class."""
     setters = tuple(getattr(cls, field.name).__set__ for field in fields(cls))
     count = len(setters)
 
