@@ -32,6 +32,7 @@ MODULES = (
     "games.engine.betting",
     "games.engine.pots",
     "games.engine.shuffle",
+    "games.engine.draws",
     "games.engine.chips",
     "games.engine.hand_base",
     "games.engine.coruscant.hand",

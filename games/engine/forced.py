@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from games.engine.records import slotted_builder
+
 
 @dataclass(frozen=True, slots=True)
 class Levels:
@@ -24,11 +26,18 @@ class Levels:
     @classmethod
     def first(cls, *, ante: int, small_blind: int, big_blind: int, min_bet: int) -> "Levels":
         """The levels of a game's first hand: the min bet is never below the big blind."""
-        return cls(ante, small_blind, big_blind, max(min_bet, big_blind), 1)
+        return _new_levels(ante, small_blind, big_blind, max(min_bet, big_blind), 1)
 
     def max_bet(self, option: int | None) -> int | None:
         """The `max_bet` option scaled with the blinds, never below the big blind (RULES 1.4)."""
         return None if option is None else max(option * self.factor, self.big_blind)
+
+
+# `Levels(...)` with every field given, made in compiled code (`records.slotted_builder`): every new game and every
+# hand's escalation makes one.
+_new_levels = slotted_builder(Levels)
+# The levels of a game before its first hand (`Game()`): frozen, so one is shared.
+NO_LEVELS = _new_levels(0, 0, 0, 1, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +93,7 @@ class CantinaAnte(Escalation):
         self, levels: Levels, *, players_left: int, passed_first_dealer: bool, increments: tuple[int, ...]
     ) -> Levels:
         step = increments[min(max(players_left, 2), 5) - 2]
-        return Levels(levels.ante + step, levels.small_blind, levels.big_blind, levels.min_bet)
+        return _new_levels(levels.ante + step, levels.small_blind, levels.big_blind, levels.min_bet, 1)
 
 
 class DoubleBlinds(Escalation):
@@ -105,7 +114,7 @@ class DoubleBlinds(Escalation):
         big = levels.big_blind * 2
         # min_bet scales with the factor: doubling the previous min bet is exactly option x factor,
         # or the big blind when that is larger.
-        return Levels(levels.ante, levels.small_blind * 2, big, max(levels.min_bet * 2, big), levels.factor * 2)
+        return _new_levels(levels.ante, levels.small_blind * 2, big, max(levels.min_bet * 2, big), levels.factor * 2)
 
 
 ESCALATIONS: dict[str, Escalation] = {e.name: e for e in (Escalation(), CantinaAnte(), DoubleBlinds())}

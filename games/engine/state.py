@@ -15,7 +15,7 @@ from games.engine.betting import LegalActions
 from games.engine.between_hands import MAX_SEATS, MIN_SEATS, BetweenHands, _can
 from games.engine.cards import Card
 from games.engine.errors import EngineError, IllegalAction, InvalidOptions, WrongPhase
-from games.engine.forced import Levels
+from games.engine.forced import NO_LEVELS
 from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, seeded, server_seed, shuffle
 from games.engine.variant import VariantHand as Hand
 from games.engine.variant import default_variant, get_variant
@@ -83,7 +83,7 @@ class Game(BetweenHands):
         self.first_dealer = 0
         self.dealer: int | None = None
         self.dealer_draw: list[dict[int, str]] = []
-        self.levels = Levels(0, 0, 0, 1)
+        self.levels = NO_LEVELS
         # True after `set_levels` until the next hand starts: that hand plays the levels as set, unescalated.
         self.levels_set = False
         self.carry = 0

@@ -12,8 +12,9 @@ def best(scores: dict[int, Any], seats: Iterable[int]) -> list[int]:
     seats = list(seats)
     if not seats:
         return []
-    top = max(scores[s].key for s in seats)
-    return [s for s in seats if scores[s].key == top]
+    keys = [scores[s].key for s in seats]  # each score's key once: a variant's key may be worked out per read
+    top = max(keys)
+    return [s for s, key in zip(seats, keys, strict=True) if key == top]
 
 
 def split(amount: int, winners: Sequence[int], odd_credits: str) -> tuple[dict[int, int], int]:

@@ -21,6 +21,7 @@ from games.engine import (
     verify_shuffle,
 )
 from games.engine.cards import Card, codes, encode_cards
+from games.engine.draws import choice, randint
 from games.engine.hand import Hand
 from games.engine.shuffle import commitment, deck_from_seed, seeded, shuffle, shuffle_fresh
 from tests.engine.helpers import check_round, new_game, peek_cards, play_hand, select_all, start
@@ -300,6 +301,28 @@ def test_the_batched_shuffle_of_a_fresh_generator_is_exactly_the_standard_one():
             shuffle_fresh(ours, random.Random(f"{seed}/{size}"))
             random.Random(f"{seed}/{size}").shuffle(theirs)
             assert ours == theirs
+
+
+def test_the_compiled_choice_and_randint_draw_exactly_as_random_random_does():
+    # Sizes and ranges across bit lengths (rejections included); both generators end in the same state.
+    for seed in range(200):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for size in (1, 2, 3, 5, 6, 7, 8, 9, 62, 100):
+            items = tuple(range(size))
+            assert choice(ours, items) == theirs.choice(items)
+            assert randint(ours, -3, size) == theirs.randint(-3, size)
+        assert randint(ours, 4, 4) == theirs.randint(4, 4)
+        assert ours.getstate() == theirs.getstate()
+    with pytest.raises(IndexError):
+        choice(random.Random(1), ())
+    with pytest.raises(ValueError):
+        randint(random.Random(1), 3, 2)
+
+    class Counting(random.Random):
+        def choice(self, seq):
+            return seq[-1]
+
+    assert choice(Counting(1), (1, 2, 3)) == 3  # another generator class draws its own way
 
 
 def test_a_generator_seeded_once_is_exactly_random_random_of_the_text():

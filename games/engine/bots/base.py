@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from games.engine.cards import SUIT_LETTERS
+from games.engine.draws import choice
 
 if TYPE_CHECKING:
     import random
@@ -55,7 +56,23 @@ def new_decision(
     call_hand: bool = False,
 ) -> Decision:
     """`Decision(...)` with the same arguments, cheaper: its fields set as its `__dict__` in one step, compiled (the
-    dataclass's generated `__init__` runs interpreted, a call per field); the random bots make one every decision."""
+    dataclass's generated `__init__` runs interpreted, a call per field); the random bots make one every decision.
+    Decisions are frozen, so one naming nothing but its verb (stand, draw, check, call, fold, all-in, with or without
+    calling the hand) is made once and shared."""
+    plain = (
+        amount is None
+        and card is None
+        and source is None
+        and unlock is None
+        and lock is None
+        and type(cards) is tuple
+        and not cards
+        and (call_hand is False or call_hand is True)
+    )
+    if plain:
+        decision = _PLAIN_DECISIONS.get((verb, call_hand))
+        if decision is not None:
+            return decision
     decision = _object_new(Decision)
     _object_setattr(
         decision,
@@ -71,7 +88,13 @@ def new_decision(
             "call_hand": call_hand,
         },
     )
+    if plain and type(verb) is str and len(_PLAIN_DECISIONS) < 64:
+        _PLAIN_DECISIONS[(verb, call_hand)] = decision
     return decision
+
+
+# The decisions naming only their verb made so far, by (verb, call_hand): a few dozen at most.
+_PLAIN_DECISIONS: dict[tuple[str, bool], Decision] = {}
 
 
 class Bot(Protocol):
@@ -96,7 +119,7 @@ def pick_verb(legal: dict, rng: "random.Random") -> str:
     verbs = legal["verbs"]
     if not verbs:
         raise ValueError(f"Seat {legal['seat']} has no decision to make in phase {legal['phase']}.")
-    return rng.choice(verbs)
+    return choice(rng, verbs)
 
 
 def apply_decision(game: "Game", seat: int, decision: Decision) -> None:

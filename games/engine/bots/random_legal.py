@@ -3,6 +3,7 @@
 import random
 
 from games.engine.bots.base import Decision, RandomBotBase, new_decision, pick_verb
+from games.engine.draws import choice, randint
 from games.engine.variant import get_variant
 
 # Each variant's random choice, looked up once (the bot decides on every decision of the benchmarks' games).
@@ -28,13 +29,13 @@ def random_decision(legal: dict, rng: random.Random) -> Decision:
     if verb == "select":
         return new_decision("select", cards=tuple(card for card in legal["selectable"] if rng.random() < 0.5))
     if verb == "bet":
-        return new_decision("bet", amount=rng.randint(legal["min_bet"], legal["max_bet"]))
+        return new_decision("bet", amount=randint(rng, legal["min_bet"], legal["max_bet"]))
     if verb == "raise":
-        return new_decision("raise", amount=rng.randint(legal["min_raise_to"], legal["max_raise_to"]))
+        return new_decision("raise", amount=randint(rng, legal["min_raise_to"], legal["max_raise_to"]))
     if verb == "trade":
-        return new_decision("trade", card=rng.choice(legal["cards"]), source=rng.choice(sorted(legal["trade_from"])))
+        return new_decision("trade", card=choice(rng, legal["cards"]), source=choice(rng, sorted(legal["trade_from"])))
     if verb == "buy":
-        return new_decision("buy", source=rng.choice(sorted(legal["buy_from"])))
+        return new_decision("buy", source=choice(rng, sorted(legal["buy_from"])))
     if verb == "spike":
-        return new_decision("spike", card=rng.choice(legal["cards"]))
+        return new_decision("spike", card=choice(rng, legal["cards"]))
     return new_decision(verb)

@@ -6,6 +6,7 @@ import random
 from games.engine.bots.base import Decision, RandomBotBase, new_decision, pick_verb
 from games.engine.classic.cards import parse_card
 from games.engine.classic.ranking import evaluate
+from games.engine.draws import choice, randint
 
 PLAY = ("draw", "trade", "stand")
 
@@ -21,23 +22,23 @@ def random_decision(legal: dict, rng: random.Random) -> Decision:
     """A random decision among those `legal` (a `ClassicLegal.to_dict()`) allows."""
     verb = pick_verb(legal, rng)
     if verb in PLAY:
-        unlock = rng.choice(legal["unlockable"]) if legal["unlockable"] and rng.random() < 0.2 else None
+        unlock = choice(rng, legal["unlockable"]) if legal["unlockable"] and rng.random() < 0.2 else None
         card = None
         if verb == "trade":
             if not legal["tradeable"] and unlock is None:
-                unlock = rng.choice(legal["unlockable"])  # every card is in the field: free one to trade it
-            card = rng.choice([*legal["tradeable"], *([unlock] if unlock else [])])
-        lock = rng.choice(legal["lockable"]) if legal["lockable"] and rng.random() < 0.3 else None
+                unlock = choice(rng, legal["unlockable"])  # every card is in the field: free one to trade it
+            card = choice(rng, [*legal["tradeable"], *([unlock] if unlock else [])])
+        lock = choice(rng, legal["lockable"]) if legal["lockable"] and rng.random() < 0.3 else None
         if lock is not None and lock == card and legal["lockable"].count(lock) < 2:
             lock = None
         return new_decision(verb, card=card, unlock=unlock, lock=lock)
     # Uniform over the legal decisions: each betting action but a fold comes with and without the call.
     call_hand = legal.get("can_call_hand", False) and verb != "fold" and rng.random() < 0.5
     if verb == "bet":
-        return new_decision("bet", amount=rng.randint(legal["min_bet"], legal["max_bet"]), call_hand=call_hand)
+        return new_decision("bet", amount=randint(rng, legal["min_bet"], legal["max_bet"]), call_hand=call_hand)
     if verb == "raise":
         return new_decision(
-            "raise", amount=rng.randint(legal["min_raise_to"], legal["max_raise_to"]), call_hand=call_hand
+            "raise", amount=randint(rng, legal["min_raise_to"], legal["max_raise_to"]), call_hand=call_hand
         )
     return new_decision(verb, call_hand=call_hand)
 

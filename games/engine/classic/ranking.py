@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from games.engine.classic.cards import ClassicCard
+from games.engine.records import slotted_builder
 
 IDIOTS_ARRAY, PURE_SABACC, ORDINARY, BOMB_OUT = "idiots_array", "pure_sabacc", "ordinary", "bomb_out"
 KIND_RANK = {BOMB_OUT: 0, ORDINARY: 1, PURE_SABACC: 2, IDIOTS_ARRAY: 3}
@@ -43,21 +44,24 @@ def is_idiots_array(cards: list[ClassicCard]) -> bool:
     return found == [(0, True), (2, False), (3, False)]
 
 
+_new_score = slotted_builder(ClassicScore)
+
+
 def evaluate(cards: Iterable[ClassicCard], ranking: str = "magnitude") -> ClassicScore:
     """The hand `cards` (hand and field together) make under option `hand_ranking`."""
     cards = list(cards)
     total = sum(card.value for card in cards)
     if is_idiots_array(cards):
-        return ClassicScore(IDIOTS_ARRAY, total, (KIND_RANK[IDIOTS_ARRAY],))
+        return _new_score(IDIOTS_ARRAY, total, (KIND_RANK[IDIOTS_ARRAY],))
     if total in (23, -23):
         hand = PURE_SABACC
     elif total == 0 or not -23 < total < 23:
-        return ClassicScore(BOMB_OUT, total, (KIND_RANK[BOMB_OUT],))
+        return _new_score(BOMB_OUT, total, (KIND_RANK[BOMB_OUT],))
     else:
         hand = ORDINARY
     # Rulings 3.3.1-3.3.2 (magnitude): nearer to +23 or -23 is better; at the same distance the positive total.
     key = (KIND_RANK[hand], total) if ranking == "signed" else (KIND_RANK[hand], abs(total), total > 0)
-    return ClassicScore(hand, total, key)
+    return _new_score(hand, total, key)
 
 
 def best_of(scores: dict[int, ClassicScore], seats: Iterable[int]) -> list[int]:

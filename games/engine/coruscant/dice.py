@@ -4,7 +4,9 @@ import random
 from dataclasses import dataclass
 
 from games.engine.cards import SUIT_LETTERS, SUIT_NAMES
+from games.engine.draws import choice
 from games.engine.errors import EngineError
+from games.engine.records import slotted_builder
 from games.engine.shuffle import seeded
 
 GOLD_FACES = (0, 0, 5, -5, 10, -10)
@@ -26,8 +28,11 @@ class Dice:
         return {"number": self.number, "suit": self.suit}
 
 
+_new_dice = slotted_builder(Dice)
+
+
 def roll(rng: random.Random) -> Dice:
-    return Dice(number=rng.choice(GOLD_FACES), suit=rng.choice(SILVER_FACES))
+    return _new_dice(choice(rng, GOLD_FACES), choice(rng, SILVER_FACES))
 
 
 def parse_dice(data: object) -> Dice:

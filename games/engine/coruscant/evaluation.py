@@ -4,6 +4,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.engine.cards import Card
+from games.engine.records import slotted_builder
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,11 +25,10 @@ class Score:
         return {"total": self.total, "distance": self.distance, "suit_count": self.suit_count}
 
 
+_new_score = slotted_builder(Score)
+
+
 def score(selection: Sequence[Card], target: int, suit_letter: str) -> Score:
     total = sum(card.value for card in selection)
-    return Score(
-        size=len(selection),
-        total=total,
-        distance=abs(total - target),
-        suit_count=sum(1 for card in selection if card.in_suit(suit_letter)),
-    )
+    in_suit = sum(1 for card in selection if card.in_suit(suit_letter))
+    return _new_score(len(selection), total, abs(total - target), in_suit)

@@ -31,15 +31,19 @@ class CardTurnActions:
     buy_from: tuple[tuple[str, int], ...] = ()
 
     def to_dict(self) -> dict:
-        data: dict = {"seat": self.seat, "phase": self.phase, "verbs": list(self.verbs)}
-        if self.verbs:
-            data["cards"] = list(self.cards)
-        if "draw" in self.verbs:
-            data["draw_cost"] = self.draw_cost
-        if "trade" in self.verbs:
-            data["trade_from"] = dict(self.trade_from)
-        if "buy" in self.verbs:
-            data["buy_from"] = dict(self.buy_from)
+        # Every field is in the object's `__dict__` (a frozen dataclass without slots, or `legal_from`): read there,
+        # a dict lookup each, as `LegalActions.to_dict` does.
+        values = self.__dict__
+        verbs = values["verbs"]
+        data: dict = {"seat": values["seat"], "phase": values["phase"], "verbs": list(verbs)}
+        if verbs:
+            data["cards"] = list(values["cards"])
+        if "draw" in verbs:
+            data["draw_cost"] = values["draw_cost"]
+        if "trade" in verbs:
+            data["trade_from"] = dict(values["trade_from"])
+        if "buy" in verbs:
+            data["buy_from"] = dict(values["buy_from"])
         return data
 
 

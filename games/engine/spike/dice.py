@@ -3,7 +3,9 @@
 import random
 from dataclasses import dataclass
 
+from games.engine.draws import randint
 from games.engine.errors import EngineError
+from games.engine.records import slotted_builder
 from games.engine.shuffle import seeded
 
 FACES = range(1, 7)
@@ -22,8 +24,11 @@ class SpikeDice:
         return [self.first, self.second]
 
 
+_new_dice = slotted_builder(SpikeDice)
+
+
 def roll(rng: random.Random) -> SpikeDice:
-    return SpikeDice(rng.randint(1, 6), rng.randint(1, 6))
+    return _new_dice(randint(rng, 1, 6), randint(rng, 1, 6))
 
 
 def dice_from_seed(seed: str) -> SpikeDice:

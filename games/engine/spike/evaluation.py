@@ -4,11 +4,11 @@
 better), so equal keys tie and split the pot.
 """
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from games.engine.cards import Card
+from games.engine.records import slotted_builder
 
 # Best first (Ruling 2.3.1); rank 1 is the best hand.
 HAND_NAMES = (
@@ -55,7 +55,10 @@ def classify(cards: Sequence[Card]) -> str:
     size = len(cards)
     sylops = sum(1 for card in cards if card.is_sylop)
     plain = [card.value for card in cards if not card.is_sylop]
-    kinds = Counter(abs(v) for v in plain)  # Ruling 2.3.2: a kind is an absolute value
+    kinds: dict[int, int] = {}  # Ruling 2.3.2: a kind is an absolute value; how many cards of each
+    for value in plain:
+        kind = abs(value)
+        kinds[kind] = kinds.get(kind, 0) + 1
     if sylops == 2 and size == 2:
         return "pure_sabacc"
     if sylops == 1:
@@ -125,14 +128,28 @@ class SpikeScore:
         return {"total": self.total, "hand": self.name}
 
 
+_new_score = slotted_builder(SpikeScore)
+
+
 def evaluate(cards: Sequence[Card]) -> SpikeScore:
-    positives = [card.value for card in cards if card.value > 0]
-    return SpikeScore(
-        name=classify(cards),
-        total=sum(card.value for card in cards),
-        size=len(cards),
-        suited=is_suited(cards),
-        positive_total=sum(positives),
-        highest_positive=max(positives, default=0),
-        sylops=sum(1 for card in cards if card.is_sylop),
-    )
+    """The hand's score: its name (`classify`), total, size, suit (`is_suited`), positive total, highest positive card
+    and Sylops, read in one pass over the cards."""
+    total = positive_total = highest_positive = sylops = 0
+    suit = None
+    suited = True
+    for card in cards:
+        value = card.value
+        total += value
+        if value > 0:
+            positive_total += value
+            if value > highest_positive:
+                highest_positive = value
+        card_suit = card.suit  # None for a Sylop (`card.is_sylop`, without the property's call)
+        if card_suit is None:
+            sylops += 1
+        elif suit is None:
+            suit = card_suit
+        elif card_suit != suit:
+            suited = False
+    name = "nulrhek" if total != 0 else classify(cards)
+    return _new_score(name, total, len(cards), suited, positive_total, highest_positive, sylops)

@@ -176,7 +176,7 @@ class SpikeHand(HandBase, SpikePlays):
             return LegalActions(seat=seat, phase=self.phase)
         if self.phase in BETTING_PHASES:
             return self.structure.legal(self.round, seat, self._stacks, self.phase)
-        cards = tuple(codes(self._cards[seat]))
+        cards = tuple([card.code for card in self._cards[seat]])
         if self.phase == "spike":
             return legal_from(
                 CardTurnActions,
@@ -184,10 +184,11 @@ class SpikeHand(HandBase, SpikePlays):
             )
         stack, opts = self._stacks[seat], self.options
         if opts.market == "galaxy":
+            # The face-up cards the stack can pay for, by position (lists, not generators: asked every card turn).
             prices = opts.market_prices
-            face_up = [(POSITIONS[i], prices[i]) for i in range(len(self._market))]
-            buy_from = tuple((s, p) for s, p in face_up if p <= stack) if opts.gain_from_discard else ()
-            trade_from = tuple((s, p) for s, p in [("deck", opts.swap_cost), *face_up] if p <= stack)
+            affordable = tuple([(POSITIONS[i], prices[i]) for i in range(len(self._market)) if prices[i] <= stack])
+            buy_from = affordable if opts.gain_from_discard else ()
+            trade_from = (("deck", opts.swap_cost), *affordable) if opts.swap_cost <= stack else affordable
         else:
             trade_from = (
                 tuple((s, opts.swap_cost) for s in (("deck", "discard") if self._discard else ("deck",)))

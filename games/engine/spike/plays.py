@@ -31,17 +31,20 @@ class SpikePlays:
     def _check(self, seat: int, verb: str, args: dict) -> tuple:
         """Verify a decision; return what applying it needs. Raises and changes nothing."""
         self._check_verb_args(verb, args)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.names):
-            raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(self.names) - 1}.")
-        if self.phase == "complete":
+        names, phase = self.names, self.phase
+        # A seat is a whole number (not a bool) of the table: `type(...) is int` first, the common case.
+        if (type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int))) or not (
+            0 <= seat < len(names)
+        ):
+            raise NotYourTurn(f"Seat {seat!r} does not exist; seats run from 0 to {len(names) - 1}.")
+        if phase == "complete":
             raise WrongPhase(f"Hand {self.number} is over; the next hand has not started.")
         waiting = self._awaited()
         if seat not in waiting:
-            name = self.names[seat]
+            name = names[seat]
             if seat in self.folded:
                 raise NotYourTurn(f"{name} has folded and takes no part in the rest of hand {self.number}.")
             raise NotYourTurn(f"It is not {name}'s turn: waiting for {self._who(waiting)}.")
-        phase = self.phase
         right = (
             (phase == "spike" and verb == "spike")
             or (phase in CARD_PHASES and verb in CARD_VERBS)
@@ -53,7 +56,7 @@ class SpikePlays:
             amount = args.get("amount")
             return self.structure.check_action(self.round, seat, verb, amount, self._stacks, self.legal_actions(seat))
         stack = self._stacks[seat]
-        name = self.names[seat]
+        name = names[seat]
         if verb == "stand":
             return (verb,)
         if verb == "draw":
