@@ -96,7 +96,7 @@ def card(code: str, variant: str | None = None) -> dict:
     """A card code (`+7c`, `-3t`, `0`) as the page draws it: signed value and suit shape, or the Sylop.
     Classic Sabacc's cards (`+12f`, `-17`, `0`) have no shapes: value and suit in words."""
     if variant == "classic":
-        if code[-1].isdigit():
+        if code[-1:].isdigit():
             return {
                 "code": code,
                 "sylop": False,
@@ -105,12 +105,12 @@ def card(code: str, variant: str | None = None) -> dict:
                 "mark": "face",
                 "label": card_name(code, variant),
             }
-        suit = CLASSIC_SUIT_NAMES.get(code[-1], code[-1])
+        suit = CLASSIC_SUIT_NAMES.get(code[-1:], code[-1:])
         return {
             "code": code,
             "sylop": False,
             "value": code[:-1],
-            "suit": f"classic-{code[-1]}",
+            "suit": f"classic-{code[-1:]}",
             "mark": suit,
             "label": card_name(code, variant),
         }

@@ -48,7 +48,7 @@ def test_an_unknown_code_is_returned_as_it_came():
     assert words.card_name("zz", "classic") == "zz" and words.card_name("+99q") == "+99q"
 
 
-@pytest.mark.parametrize("code", ["\u00b9c", "\u00b9", "+-3c", "--3", "+\u00b2f", "-4f", "\u00b9\u00b9"])
+@pytest.mark.parametrize("code", ["\u00b9c", "\u00b9", "+-3c", "--3", "+\u00b2f", "-4f", "\u00b9\u00b9", "c", "+"])
 @pytest.mark.parametrize("variant", [None, "coruscant_shift", "classic"])
 def test_a_code_with_digits_int_refuses_is_returned_as_it_came(code, variant):
     """`'\u00b9'.isdigit()` is true and `int('\u00b9')` fails, as does `int('+-3')`: such a code raised."""
