@@ -1,9 +1,10 @@
-"""factory_boy factories for users, players, leagues, seasons, events and memberships."""
+"""factory_boy factories for users, players, leagues, seasons, events and memberships; a test client signed in."""
 
 import datetime
 
 import factory
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.utils import timezone
 
 from league.models import BuyInPolicy, ChipSet, Event, EventStatus, League, Membership, Player, Role, Season
@@ -73,3 +74,11 @@ class MembershipFactory(factory.django.DjangoModelFactory):
     league = factory.SubFactory(LeagueFactory)
     player = factory.SubFactory(PlayerFactory)
     role = Role.PLAYER
+
+
+def client_as(user=None) -> Client:
+    """A test client signed in as `user` (None: anonymous)."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client

@@ -3,14 +3,17 @@ wide, play a Coruscant Shift hand with real cards to the reveal: live updates on
 tapped on the deck's picture, and the explanation of the pot. Screenshots at 390 and 1280 px go to
 tests/e2e/screenshots/tabletop/ (git-ignored)."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
-from django.test import Client
 
 from games.tabletop import services
 from games.tabletop.models import RealTable
-from tests.factories import UserFactory
+from tests.factories import UserFactory, client_as
 
 SHOTS = Path(__file__).resolve().parents[2] / "tests" / "e2e" / "screenshots" / "tabletop"
 WAIT = 20_000
@@ -41,20 +44,30 @@ def _version(page) -> str:
     return page.locator("#tabletop .tt").get_attribute("data-version")
 
 
-def test_a_host_and_a_phone_play_a_coruscant_hand_to_the_reveal(browser, live_server):
+@dataclass
+class HostAndPhone:
+    table: RealTable
+    host_page: Any
+    phone: Any
+    errors: list[str]  # the pages' script errors
+    contexts: list  # closed at the end; a test may add its own
+
+
+@contextmanager
+def host_and_phone(browser, live_server) -> Iterator[HostAndPhone]:
+    """A Cantina table without dice hosted by `hostess`, her page open at 390 px and live, and a second 390 px
+    browser (the phone) not yet on it."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     host = UserFactory(username="hostess")
     table = services.realtable_open(
         actor=host, variant="coruscant_shift", preset="cantina", starting_credits=100, has_dice=False
     )
-    client = Client()
-    client.force_login(host)
     contexts = []
     try:
         host_context = browser.new_context(viewport={"width": 390, "height": 844})
         contexts.append(host_context)
         host_context.add_cookies(
-            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+            [{"name": "sessionid", "value": client_as(host).cookies["sessionid"].value, "url": live_server.url}]
         )
         phone_context = browser.new_context(viewport={"width": 390, "height": 844})
         contexts.append(phone_context)
@@ -65,6 +78,15 @@ def test_a_host_and_a_phone_play_a_coruscant_hand_to_the_reveal(browser, live_se
             page.on("pageerror", lambda exc: errors.append(str(exc)))
         host_page.goto(f"{live_server.url}/tabletop/{table.code}/")
         host_page.wait_for_selector("#tt-live:has-text('Live')")
+        yield HostAndPhone(table, host_page, phone, errors, contexts)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_host_and_a_phone_play_a_coruscant_hand_to_the_reveal(browser, live_server):
+    with host_and_phone(browser, live_server) as tabletop:
+        table, host_page, phone, errors = tabletop.table, tabletop.host_page, tabletop.phone, tabletop.errors
         host_page.screenshot(path=str(SHOTS / "table-open-390.png"), full_page=True)
         # The phone types the code (lower case) and joins by name.
         phone.goto(f"{live_server.url}/tabletop/")
@@ -119,6 +141,3 @@ def test_a_host_and_a_phone_play_a_coruscant_hand_to_the_reveal(browser, live_se
         game = services.load_game(RealTable.objects.get(pk=table.pk))
         assert game.game.total_credits() == 200 and game.results()
         assert errors == []
-    finally:
-        for context in contexts:
-            context.close()

@@ -3,40 +3,16 @@ link; a second browser (390 px) opens it, takes the seat, and acts for it when i
 host's page with the link at 390 and 1280 px go to tests/e2e/screenshots/tabletop/ (git-ignored)."""
 
 import pytest
-from django.test import Client
 
-from games.tabletop import services
 from games.tabletop.models import RealSeat, RealTable
-from tests.e2e.test_tabletop import SHOTS, WAIT, _take_turn, _version
-from tests.factories import UserFactory
+from tests.e2e.test_tabletop import SHOTS, _take_turn, _version, host_and_phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_the_host_hands_a_seat_to_a_phone_which_then_acts_for_it(browser, live_server):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    host = UserFactory(username="hostess")
-    table = services.realtable_open(
-        actor=host, variant="coruscant_shift", preset="cantina", starting_credits=100, has_dice=False
-    )
-    client = Client()
-    client.force_login(host)
-    contexts = []
-    try:
-        host_context = browser.new_context(viewport={"width": 390, "height": 844})
-        contexts.append(host_context)
-        host_context.add_cookies(
-            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-        )
-        phone_context = browser.new_context(viewport={"width": 390, "height": 844})
-        contexts.append(phone_context)
-        errors: list[str] = []
-        host_page, phone = host_context.new_page(), phone_context.new_page()
-        for page in (host_page, phone):
-            page.set_default_timeout(WAIT)
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-        host_page.goto(f"{live_server.url}/tabletop/{table.code}/")
-        host_page.wait_for_selector("#tt-live:has-text('Live')")
+    with host_and_phone(browser, live_server) as tabletop:
+        table, host_page, phone, errors = tabletop.table, tabletop.host_page, tabletop.phone, tabletop.errors
         # The host adds Cy, a friend whose phone is not out yet, and opens the seat's hand-over link.
         host_page.fill("#tt-add", "Cy")
         host_page.get_by_role("button", name="Add", exact=True).click()
@@ -71,7 +47,7 @@ def test_the_host_hands_a_seat_to_a_phone_which_then_acts_for_it(browser, live_s
         assert RealSeat.objects.get(table=table, name="Cy").handover == ""
         # The used link no longer works.
         again = browser.new_context(viewport={"width": 390, "height": 844})
-        contexts.append(again)
+        tabletop.contexts.append(again)
         late = again.new_page()
         late.goto(f"{live_server.url}/tabletop/{table.code}/seat/{secret}/")
         assert late.get_by_text("This hand-over link does not work").is_visible()
@@ -92,14 +68,8 @@ def test_the_host_hands_a_seat_to_a_phone_which_then_acts_for_it(browser, live_s
                     "v => document.querySelector('#tabletop .tt').dataset.version === v", arg=_version(phone)
                 )
                 break
-            if _take_turn(host_page):
-                phone.wait_for_function(
-                    "v => document.querySelector('#tabletop .tt').dataset.version !== v", arg=before[1]
-                )
-            else:
-                phone.wait_for_function(
-                    "v => document.querySelector('#tabletop .tt').dataset.version !== v", arg=before[1]
-                )
+            _take_turn(host_page)  # or nobody's turn here yet: the phone waits for the next change either way
+            phone.wait_for_function("v => document.querySelector('#tabletop .tt').dataset.version !== v", arg=before[1])
         assert cy_acted
         # A newcomer who scans the table's QR code now is told the game is on and what to do.
         late.goto(f"{live_server.url}/tabletop/{table.code}/")
@@ -109,6 +79,3 @@ def test_the_host_hands_a_seat_to_a_phone_which_then_acts_for_it(browser, live_s
         assert changes[0]["claimed"] == {"seat": 1, "name": "Cy"}
         assert changes[-1]["by"] == "Cy" and changes[-1]["did"]["seat"] == 1
         assert not errors, errors
-    finally:
-        for context in contexts:
-            context.close()

@@ -13,18 +13,11 @@ from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.tabletop.permissions import NotAllowed, seat_of
 from games.tabletop.views import SESSION_KEY
 from league.models import Role
-from tests.factories import MembershipFactory, PlayerFactory, UserFactory
+from tests.factories import MembershipFactory, PlayerFactory, UserFactory, client_as
 from tests.tabletop.helpers import current_due, started_table
 from tests.tabletop.league_helpers import league_world
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def _written(table: RealTable) -> tuple:
@@ -155,7 +148,7 @@ def test_a_player_joining_a_cash_table_mid_game_takes_their_seat_and_acts_from_t
     )
     table.refresh_from_db()
     assert table.changes[-1]["by"] == "Cy" and table.changes[-1]["did"]["seat"] == 3
-    log = _client(host).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    log = client_as(host).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
     assert "took Cy&#x27;s seat from its hand-over link" in log
 
 
@@ -163,10 +156,10 @@ def test_the_secret_is_shown_to_the_host_only():
     table, host, ann, _ = started_table(preset="casino")
     services.realtable_step(actor=host, table=table, step={"step": "join", "name": "Cy", "stack": 80})
     secret = RealSeat.objects.get(table=table, name="Cy").handover
-    host_page = _client(host).get(reverse("tabletop-table", args=[table.code])).content.decode()
+    host_page = client_as(host).get(reverse("tabletop-table", args=[table.code])).content.decode()
     assert _claim_path(table, secret) in host_page and "Hand Cy's seat to a phone" in host_page
-    assert secret in _client(host).get(f"/api/tabletop/{table.code}/").content.decode()
-    for viewer in (_client(ann), _client(UserFactory()), Client()):
+    assert secret in client_as(host).get(f"/api/tabletop/{table.code}/").content.decode()
+    for viewer in (client_as(ann), client_as(UserFactory()), Client()):
         for path in (
             reverse("tabletop-table", args=[table.code]),
             reverse("tabletop-fragment", args=[table.code]),
@@ -204,11 +197,11 @@ def test_a_league_seat_is_taken_only_by_its_league_player_signed_in():
     assert seat.user_id == cy_user.pk and seat.player_id == cy_player.pk and seat.handover == ""
     # A newcomer at the started league table is told the seats are fixed, not shown a bare error.
     services.realtable_start(actor=world.organiser, table=table, dealer=0)
-    answer = _client(world.outsider).post(reverse("tabletop-do", args=[table.code, "join"]), HTTP_HX_REQUEST="true")
+    answer = client_as(world.outsider).post(reverse("tabletop-do", args=[table.code, "join"]), HTTP_HX_REQUEST="true")
     assert answer.status_code == 409 and "seats were fixed at the start" in answer.content.decode()
     assert (
         "seats were fixed at the start"
-        in _client(world.outsider).get(reverse("tabletop-table", args=[table.code])).content.decode()
+        in client_as(world.outsider).get(reverse("tabletop-table", args=[table.code])).content.decode()
     )
 
 
@@ -226,13 +219,13 @@ def test_a_newcomer_at_a_started_game_that_takes_nobody_mid_way_is_told_so():
 def test_pages_refuse_as_the_service_does_and_write_nothing():
     table, host, cy = _open_with_cy()
     before = _written(table)
-    answer = _client(UserFactory()).post(reverse("tabletop-do", args=[table.code, "handover"]), {"seat": "1"})
+    answer = client_as(UserFactory()).post(reverse("tabletop-do", args=[table.code, "handover"]), {"seat": "1"})
     assert answer.status_code == 302  # a plain form: back to the table with the reason as a message
     answer = Client().post(_claim_path(table, "wrong"))
     assert answer.status_code == 400 and "does not work" in answer.content.decode()
     assert "does not work" in Client().get(_claim_path(table, "wrong")).content.decode()
     assert _written(table) == before
-    answer = _client(host).post(
+    answer = client_as(host).post(
         reverse("tabletop-do", args=[table.code, "handover"]), {"seat": "1"}, HTTP_HX_REQUEST="true"
     )
     assert answer.status_code == 200
@@ -241,12 +234,12 @@ def test_pages_refuse_as_the_service_does_and_write_nothing():
 
 def test_api_handover_and_claim_agree_with_the_pages():
     table, host, cy = _open_with_cy()
-    api = _client(host)
+    api = client_as(host)
     answer = api.post(f"/api/tabletop/{table.code}/handover/", {"seat": 1}, content_type="application/json")
     assert answer.status_code == 200
     secret = RealSeat.objects.get(pk=cy.pk).handover
     assert answer.json()["handover_url"].endswith(_claim_path(table, secret))
-    stranger = _client(UserFactory())
+    stranger = client_as(UserFactory())
     before = _written(table)
     refused = stranger.post(f"/api/tabletop/{table.code}/handover/", {"seat": 1}, content_type="application/json")
     assert refused.status_code == 403

@@ -7,22 +7,14 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from django.test import Client
 from django.urls import reverse
 
 from games.tabletop import services
-from tests.factories import UserFactory
+from tests.factories import UserFactory, client_as
 from tests.tabletop.helpers import play_to_reveal, started_table
 from tests.tabletop.league_helpers import league_world, play_hand_named, play_to_the_end, seated_league_table
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def test_a_finished_league_table_is_stepped_through_and_linked_from_its_league_game():
@@ -30,7 +22,7 @@ def test_a_finished_league_table_is_stepped_through_and_linked_from_its_league_g
     table = seated_league_table(world)
     play_to_the_end(table, world.organiser, winner=0)
     table.refresh_from_db()
-    viewer = _client(world.bob)
+    viewer = client_as(world.bob)
     first = viewer.get(reverse("tabletop-history", args=[table.code]) + "?hand=1")
     assert first.status_code == 200
     html = first.content.decode()
@@ -50,7 +42,7 @@ def test_the_download_is_a_realcards_document_that_replay_verify_re_runs(tmp_pat
     world = league_world()
     table = seated_league_table(world, has_dice=False)  # the site rolls: the seed is checked by --verify
     play_to_the_end(table, world.organiser, winner=1)
-    answer = _client(world.ann).get(reverse("tabletop-history-download", args=[table.code]))
+    answer = client_as(world.ann).get(reverse("tabletop-history-download", args=[table.code]))
     assert answer.status_code == 200 and "attachment" in answer["Content-Disposition"]
     document = json.loads(answer.content)
     assert document["format"] == "sabacc-realcards/1" and document["result"]["over"] is True
@@ -73,7 +65,7 @@ def test_the_download_is_a_realcards_document_that_replay_verify_re_runs(tmp_pat
 
 def test_casual_tables_have_the_same_history_and_no_seed_before_the_end():
     table, host, ann, _bob = started_table(has_dice=False)
-    client = _client(ann)
+    client = client_as(ann)
     assert client.get(reverse("tabletop-history", args=[table.code])).status_code == 200
     play_to_reveal(table, host)  # hand 1 waits for its reveal: being played
     page = client.get(reverse("tabletop-history", args=[table.code])).content.decode()
@@ -87,10 +79,10 @@ def test_casual_tables_have_the_same_history_and_no_seed_before_the_end():
 def test_an_open_table_has_no_hands_to_show_or_download():
     host = UserFactory()
     table = services.realtable_open(actor=host, starting_credits=20)
-    page = _client(host).get(reverse("tabletop-history", args=[table.code]))
+    page = client_as(host).get(reverse("tabletop-history", args=[table.code]))
     assert page.status_code == 200 and "has not started" in page.content.decode()
-    assert _client(host).get(reverse("tabletop-history-download", args=[table.code])).status_code == 409
-    assert _client(host).get(reverse("tabletop-history", args=["ZZZZZZ"])).status_code == 404
+    assert client_as(host).get(reverse("tabletop-history-download", args=[table.code])).status_code == 409
+    assert client_as(host).get(reverse("tabletop-history", args=["ZZZZZZ"])).status_code == 404
 
 
 def test_my_games_lists_casual_and_league_real_cards_tables_with_status_and_links():
@@ -101,7 +93,7 @@ def test_my_games_lists_casual_and_league_real_cards_tables_with_status_and_link
     league_table.refresh_from_db()
     casual = services.realtable_open(actor=world.ann, starting_credits=30)
     play_hand_named(playing, world.organiser)
-    page = _client(world.ann).get(reverse("online-my-games")).content.decode()
+    page = client_as(world.ann).get(reverse("online-my-games")).content.decode()
     section = page.split('id="real-cards-tables"')[1]
     for code in (league_table.code, casual.code, playing.code):
         assert reverse("tabletop-table", args=[code]) in section
@@ -110,7 +102,7 @@ def test_my_games_lists_casual_and_league_real_cards_tables_with_status_and_link
     assert reverse("tabletop-history", args=[league_table.code]) in section
     assert "casual" in section and world.league.name in section and "1st" in section
     # Someone at none of them sees none of them.
-    other = _client(world.outsider).get(reverse("online-my-games")).content.decode()
+    other = client_as(world.outsider).get(reverse("online-my-games")).content.decode()
     assert league_table.code not in other and casual.code not in other
     assert "No real-cards tables yet" in other
 
@@ -118,7 +110,7 @@ def test_my_games_lists_casual_and_league_real_cards_tables_with_status_and_link
 def test_the_event_manage_page_offers_a_real_cards_table_to_its_organisers():
     world = league_world()
     table = services.realtable_open_league(actor=world.organiser, event=world.event)
-    page = _client(world.organiser).get(reverse("manage-event", args=[world.event.pk])).content.decode()
+    page = client_as(world.organiser).get(reverse("manage-event", args=[world.event.pk])).content.decode()
     assert 'data-action="open-real-table"' in page and reverse("tabletop-league-open", args=[world.event.pk]) in page
     assert reverse("tabletop-table", args=[table.code]) in page
     assert 'value="coruscant_shift:cantina" selected' in page  # the league's rules are chosen

@@ -8,7 +8,6 @@ import threading
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
-from django.test import Client
 from django.urls import reverse
 
 from config.errors import ApplicationError, ConflictError
@@ -19,7 +18,7 @@ from games.tabletop.permissions import NotAllowed
 from league.models import EventKind, EventResult, LedgerEntry, LedgerKind, Membership, Standing
 from league.selectors import chip_history_for_game, chip_history_for_player
 from league.services import standings_recompute
-from tests.factories import EventFactory, PlayerFactory
+from tests.factories import EventFactory, PlayerFactory, client_as
 from tests.tabletop.helpers import started_table
 from tests.tabletop.league_helpers import (
     BUY_IN,
@@ -32,15 +31,8 @@ from tests.tabletop.league_helpers import (
 pytestmark = pytest.mark.django_db
 
 
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
 def _api_open(user, event, **extra):
-    return _client(user).post("/api/tabletop/", {"event": event.pk, **extra}, content_type="application/json")
+    return client_as(user).post("/api/tabletop/", {"event": event.pk, **extra}, content_type="application/json")
 
 
 def test_an_organiser_opens_a_league_table_and_pages_and_api_refuse_the_same_people():
@@ -50,7 +42,7 @@ def test_an_organiser_opens_a_league_table_and_pages_and_api_refuse_the_same_peo
     assert (table.variant, table.preset) == ("coruscant_shift", "cantina")  # the league's rules
     assert table.seats.count() == 0  # the organiser runs it unless they say they play
     # The page: the organiser's form opens a table and goes to it; a player and another league's member get 403.
-    answer = _client(world.organiser).post(
+    answer = client_as(world.organiser).post(
         reverse("tabletop-league-open", args=[world.event.pk]), {"game": "coruscant_shift:cantina", "dice": "no"}
     )
     opened = RealTable.objects.exclude(pk=table.pk).get()
@@ -58,7 +50,7 @@ def test_an_organiser_opens_a_league_table_and_pages_and_api_refuse_the_same_peo
     assert opened.has_dice is False and opened.event == world.event
     before = RealTable.objects.count()
     for user in (world.ann, world.outsider):
-        page = _client(user).post(reverse("tabletop-league-open", args=[world.event.pk]), {})
+        page = client_as(user).post(reverse("tabletop-league-open", args=[world.event.pk]), {})
         assert page.status_code == 403 and "Only organisers of" in page.content.decode()
         api = _api_open(user, world.event)
         assert api.status_code == 403 and "Only organisers of" in api.json()["detail"]
@@ -73,7 +65,9 @@ def test_an_organiser_opens_a_league_table_and_pages_and_api_refuse_the_same_peo
     assert bad.status_code == 400 and "presets" in bad.json()["detail"]
     assert _api_open(world.organiser, world.event, starting_credits=9).status_code == 400
     assert (
-        _client(world.organiser).post("/api/tabletop/", {"event": 999999}, content_type="application/json").status_code
+        client_as(world.organiser)
+        .post("/api/tabletop/", {"event": 999999}, content_type="application/json")
+        .status_code
         == 404
     )
 
@@ -84,7 +78,7 @@ def test_tournament_events_and_finished_events_take_no_league_table():
     with pytest.raises(ConflictError, match="tournament"):
         services.realtable_open_league(actor=world.organiser, event=tournament)
     finished = EventFactory(season=world.event.season, status="finished")
-    answer = _client(world.organiser).post(reverse("tabletop-league-open", args=[finished.pk]), {})
+    answer = client_as(world.organiser).post(reverse("tabletop-league-open", args=[finished.pk]), {})
     assert answer.status_code == 409 and "is finished" in answer.content.decode()
     assert not RealTable.objects.exists()
 
@@ -101,12 +95,14 @@ def test_seats_are_the_league_players_no_guests_and_no_outsiders():
     with pytest.raises(NotAllowed, match="only its members sit here"):
         services.realseat_join(actor=world.outsider, table=table)
     # The page says why, too (403), and writes nothing.
-    page = _client().post(reverse("tabletop-do", args=[table.code, "join"]), {"name": "Guest"}, HTTP_HX_REQUEST="true")
+    page = client_as().post(
+        reverse("tabletop-do", args=[table.code, "join"]), {"name": "Guest"}, HTTP_HX_REQUEST="true"
+    )
     assert page.status_code == 403 and "guests cannot sit here" in page.content.decode()
-    page = _client(world.outsider).post(reverse("tabletop-do", args=[table.code, "join"]), {}, HTTP_HX_REQUEST="true")
+    page = client_as(world.outsider).post(reverse("tabletop-do", args=[table.code, "join"]), {}, HTTP_HX_REQUEST="true")
     assert page.status_code == 403
     # The host seats Bob, who has no phone, by picking him from the league's players.
-    host = _client(world.organiser)
+    host = client_as(world.organiser)
     fragment = host.get(reverse("tabletop-fragment", args=[table.code])).content.decode()
     assert 'data-action="seat-player"' in fragment and world.bob_player.display_name in fragment
     assert world.ann_player.display_name not in fragment.split('data-action="seat-player"')[1].split("</form>")[0]
@@ -132,7 +128,7 @@ def test_seats_are_the_league_players_no_guests_and_no_outsiders():
     services.realseat_add(actor=world.organiser, table=table, player=phoneless.pk)
     fragment = host.get(reverse("tabletop-fragment", args=[table.code])).content.decode()
     assert "Dee" in fragment and "(guest)" not in fragment
-    stranger = _client().get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    stranger = client_as().get(reverse("tabletop-fragment", args=[table.code])).content.decode()
     assert "Take a seat" in stranger and 'name="name"' not in stranger  # no name to give: a league player's is used
 
 
@@ -177,14 +173,14 @@ def test_a_finished_league_game_lands_once_with_credits_conserved_standings_and_
         services.realtable_finish(actor=world.organiser, table=table)
     with pytest.raises(ConflictError, match="booked already"):
         services.realtable_land(actor=world.organiser, table=table)
-    again = _client(world.organiser).post(reverse("tabletop-land", args=[table.code]), HTTP_HX_REQUEST="true")
+    again = client_as(world.organiser).post(reverse("tabletop-land", args=[table.code]), HTTP_HX_REQUEST="true")
     assert again.status_code == 409
     assert (
         Game.objects.filter(event=world.event).count() == 1
         and LedgerEntry.objects.filter(game=game).count() == lines.count()
     )
     # The table's page says where its result went.
-    page = _client(world.ann).get(reverse("tabletop-table", args=[table.code])).content.decode()
+    page = client_as(world.ann).get(reverse("tabletop-table", args=[table.code])).content.decode()
     assert reverse("game-detail", args=[game.pk]) in page
 
 
@@ -227,9 +223,9 @@ def test_a_refused_landing_is_kept_and_booked_again_once_put_right():
     assert table.status == RealTableStatus.FINISHED and table.game is None
     assert "Not members of" in table.outcome["landing"]
     assert not Game.objects.exists() and not LedgerEntry.objects.exists()
-    page = _client(world.organiser).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    page = client_as(world.organiser).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
     assert "Book the result again" in page and "Not members of" in page
-    refused = _client(world.organiser).post(reverse("tabletop-land", args=[table.code]), HTTP_HX_REQUEST="true")
+    refused = client_as(world.organiser).post(reverse("tabletop-land", args=[table.code]), HTTP_HX_REQUEST="true")
     assert refused.status_code == 409 and not Game.objects.exists()
     with pytest.raises(NotAllowed):
         services.realtable_land(actor=world.ann, table=table)
@@ -285,24 +281,24 @@ def test_two_concurrent_finishes_book_the_result_once():
 def test_the_api_seats_a_league_player_ends_the_game_and_refuses_booking_twice():
     world = league_world()
     table = services.realtable_open_league(actor=world.organiser, event=world.event)
-    api = _client(world.organiser)
+    api = client_as(world.organiser)
     url = f"/api/tabletop/{table.code}"
     added = api.post(f"{url}/add/", {"player": world.ann_player.pk}, content_type="application/json")
     assert added.status_code == 200, added.content
     assert [s["name"] for s in added.json()["seats"]] == ["Ann"]
     refused = api.post(f"{url}/add/", {"name": "Guest"}, content_type="application/json")
     assert refused.status_code == 400 and "players of" in refused.json()["detail"]
-    player_add = _client(world.ann).post(
+    player_add = client_as(world.ann).post(
         f"{url}/add/", {"player": world.bob_player.pk}, content_type="application/json"
     )
     assert player_add.status_code == 403
-    joined = _client(world.bob).post(f"{url}/join/", {}, content_type="application/json")
+    joined = client_as(world.bob).post(f"{url}/join/", {}, content_type="application/json")
     assert joined.status_code == 200 and joined.json()["you"] == 1
-    guest = _client().post(f"{url}/join/", {"name": "Cy"}, content_type="application/json")
+    guest = client_as().post(f"{url}/join/", {"name": "Cy"}, content_type="application/json")
     assert guest.status_code == 403 and "guests cannot sit here" in guest.json()["detail"]
     services.realtable_start(actor=world.organiser, table=table)
     play_hand_named(table, world.organiser)
-    assert _client(world.bob).post(f"{url}/finish/", content_type="application/json").status_code == 403
+    assert client_as(world.bob).post(f"{url}/finish/", content_type="application/json").status_code == 403
     ended = api.post(f"{url}/finish/", content_type="application/json")
     assert ended.status_code == 200 and ended.json()["status"] == "finished"
     table.refresh_from_db()

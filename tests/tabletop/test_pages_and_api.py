@@ -11,17 +11,10 @@ from games.tabletop import services
 from games.tabletop.models import RealTable
 from games.tabletop.present import SOURCE_WORDS
 from games.words import codes_in
-from tests.factories import UserFactory
+from tests.factories import UserFactory, client_as
 from tests.tabletop.helpers import current_due, play_to_reveal, started_table
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def _do(client: Client, table: RealTable, what: str, data: dict, htmx: bool = True):
@@ -31,7 +24,7 @@ def _do(client: Client, table: RealTable, what: str, data: dict, htmx: bool = Tr
 
 def test_open_and_join_through_the_pages_with_a_guest_by_name():
     host = UserFactory(username="hostess")
-    client = _client(host)
+    client = client_as(host)
     answer = client.post(reverse("tabletop-open"), {"game": "coruscant_shift:cantina", "starting_credits": "80"})
     table = RealTable.objects.get()
     assert answer.status_code == 302 and answer.url == reverse("tabletop-table", args=[table.code])
@@ -58,8 +51,8 @@ def test_pages_and_api_refuse_the_same_steps_and_allow_the_same():
     table, host, ann, bob = started_table()
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
     services.realtable_step(actor=host, table=table, step={"step": "dice", "dice": {"number": 5, "suit": "square"}})
-    stranger = _client(UserFactory(username="stranger"))
-    ann_client = _client(ann)
+    stranger = client_as(UserFactory(username="stranger"))
+    ann_client = client_as(ann)
     table.refresh_from_db()
     version = table.version
     # Ann for Bob's seat, on the page and by the API: both 403, nothing written.
@@ -107,7 +100,7 @@ def test_pages_and_api_refuse_the_same_steps_and_allow_the_same():
 
 def test_api_open_join_state_and_undo():
     host = UserFactory(username="hostess")
-    api = _client(host)
+    api = client_as(host)
     opened = api.post(
         "/api/tabletop/", {"variant": "corellian_spike", "has_dice": False}, content_type="application/json"
     )
@@ -138,7 +131,7 @@ def test_the_master_seed_is_in_no_response_before_the_end():
     table, host, ann, bob = started_table(has_dice=False)
     play_to_reveal(table, host)
     seed = table.master
-    clients = [_client(host), _client(ann), Client()]
+    clients = [client_as(host), client_as(ann), Client()]
     for client in clients:
         for url in (
             reverse("tabletop-table", args=[table.code]),
@@ -173,16 +166,16 @@ def test_every_variant_renders_while_its_roll_is_due(variant, preset):
         verb = next(v for v in ("check", "call", "stand") if v in verbs)
         services.realtable_step(actor=host, table=table, step={"step": "act", "seat": seat, "verb": verb})
     assert current_due(table)["due"] == "dice"
-    for client in (_client(host), _client(ann)):
+    for client in (client_as(host), client_as(ann)):
         page = client.get(reverse("tabletop-table", args=[table.code]))
         assert page.status_code == 200 and "Pot" in page.content.decode()
-    assert "Roll for us" in _client(host).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    assert "Roll for us" in client_as(host).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
 
 
 def test_the_table_page_reads_in_words_at_phone_width():
     table, host, _, _ = started_table()
     play_to_reveal(table, host)
-    html = _client(host).get(reverse("tabletop-table", args=[table.code])).content.decode()
+    html = client_as(host).get(reverse("tabletop-table", args=[table.code])).content.decode()
     text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style|svg)[^>]*>.*?</\1>", " ", html, flags=re.S))
     assert codes_in(text) == []  # cards, phases and rules in words (a card's picture shows its value and shape)
     assert "Show hostess" in text and "tap them" in text  # the reveal on the deck's picture
@@ -191,13 +184,13 @@ def test_the_table_page_reads_in_words_at_phone_width():
     services.realtable_step(actor=host, table=table, step={"step": "reveal", "seat": 0, "cards": ["+1c", "+2c"]})
     services.realtable_step(actor=host, table=table, step={"step": "reveal", "seat": 1, "cards": ["-5s", "+9t"]})
     services.realtable_step(actor=host, table=table, step={"step": "reveal", "seat": 2, "cards": ["0", "-10t"]})
-    html = _client(host).get(reverse("tabletop-table", args=[table.code])).content.decode()
+    html = client_as(host).get(reverse("tabletop-table", args=[table.code])).content.decode()
     text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style|svg)[^>]*>.*?</\1>", " ", html, flags=re.S))
     assert "Why the pots went where they did" in text and "+1 circle" in text
     assert codes_in(text) == [], codes_in(text)
     # The host corrects a hand shown, from the page, before the next deal: the pots are paid again.
     assert "Correct ann's hand" in html
-    fixed = _do(_client(host), table, "step", {"step": "reveal", "seat": "1", "cards": ["+4s", "+1s"]})
+    fixed = _do(client_as(host), table, "step", {"step": "reveal", "seat": "1", "cards": ["+4s", "+1s"]})
     assert fixed.status_code == 200
     table.refresh_from_db()
     assert table.changes[-1]["did"] == {"step": "reveal", "seat": 1, "cards": ["+4s", "+1s"]}
@@ -211,7 +204,7 @@ def test_the_live_stream_sends_each_viewer_their_table_and_no_seed():
     services.realtable_step(actor=host, table=table, step={"step": "dice", "by": "site"})
     table.refresh_from_db()
     for user, mine in ((host, "Your turn"), (ann, "Your turn")):
-        answer = _client(user).get(reverse("tabletop-events", args=[table.code]))
+        answer = client_as(user).get(reverse("tabletop-events", args=[table.code]))
         assert answer["Content-Type"] == "text/event-stream"
         chunks = iter(answer.streaming_content)
         assert next(chunks).startswith(b"retry:")
@@ -220,7 +213,7 @@ def test_the_live_stream_sends_each_viewer_their_table_and_no_seed():
         assert message.startswith(f"id: {table.version}\n") and mine in message
         assert table.master not in message
     # A browser that has the current version gets nothing until the table changes (it catches up by version).
-    answer = _client(ann).get(reverse("tabletop-events", args=[table.code]), HTTP_LAST_EVENT_ID=str(table.version))
+    answer = client_as(ann).get(reverse("tabletop-events", args=[table.code]), HTTP_LAST_EVENT_ID=str(table.version))
     chunks = iter(answer.streaming_content)
     next(chunks)
     services.realtable_step(actor=ann, table=table, step={"step": "act", "seat": 1, "verb": "select", "count": 2})
@@ -235,14 +228,14 @@ def test_corellian_spike_card_actions_show_their_costs_and_work_from_the_page():
     now = current_due(table)
     seat = now["seats"][0]
     user = {0: host, 1: ann}.get(seat, host)
-    html = _client(user).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    html = client_as(user).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
     for source, price in now["choices"][seat]["trade_from"].items():
         where = SOURCE_WORDS[source]
         assert f"Trade {where}" + (f" (costs {price})" if price else "") in html
     stack = services.load_game(table).stacks[seat]
     source, price = max(now["choices"][seat]["trade_from"].items(), key=lambda item: item[1])
     assert price > 0  # a paid card action: its cost leaves the stack
-    answer = _do(_client(user), table, "step", {"step": "act", "seat": str(seat), "verb": "trade", "source": source})
+    answer = _do(client_as(user), table, "step", {"step": "act", "seat": str(seat), "verb": "trade", "source": source})
     assert answer.status_code == 200, answer.content.decode()[:300]
     table.refresh_from_db()
     assert services.load_game(table).stacks[seat] == stack - price
@@ -253,12 +246,12 @@ def test_the_host_acts_for_a_seat_whose_phone_is_gone():
     table, host, ann, _ = started_table()
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
     services.realtable_step(actor=host, table=table, step={"step": "dice", "dice": {"number": 5, "suit": "circle"}})
-    host_html = _client(host).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
-    ann_html = _client(ann).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    host_html = client_as(host).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    ann_html = client_as(ann).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
     assert "Act for ann" in host_html and "Act for Bob" in host_html and "Your turn" in host_html
     assert "Act for" not in ann_html and "For Bob" not in ann_html and "Your turn" in ann_html
     assert (
-        _do(_client(host), table, "step", {"step": "act", "seat": "2", "verb": "select", "count": "1"}).status_code
+        _do(client_as(host), table, "step", {"step": "act", "seat": "2", "verb": "select", "count": "1"}).status_code
         == 200
     )
     table.refresh_from_db()

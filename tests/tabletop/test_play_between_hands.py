@@ -6,16 +6,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games.tabletop import services
+from tests.factories import client_as
 from tests.tabletop.helpers import current_due, started_table
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def _step(client: Client, table, data: dict):
@@ -33,14 +27,14 @@ def _unchanged(table, before) -> bool:
 
 def test_the_host_sees_only_the_steps_the_rules_have():
     table, host, ann, _ = started_table(preset="casino")
-    page = _fragment(_client(host), table)
+    page = _fragment(client_as(host), table)
     for words in ("Set the levels", "Add on", "Seat them", "They leave", "Close the table"):
         assert words in page, words
     assert "Re-buy" not in page  # nobody is out of credits
-    assert "Between hands" not in _fragment(_client(ann), table)
+    assert "Between hands" not in _fragment(client_as(ann), table)
     # A tournament-like game that ends by itself: no joining, leaving, closing, re-buys or add-ons.
     other, other_host, _, _ = started_table(preset="cantina")
-    page = _fragment(_client(other_host), other)
+    page = _fragment(client_as(other_host), other)
     assert "Set the levels" in page
     for words in ("Add on", "Seat them", "They leave", "Close the table", "Re-buy"):
         assert words not in page, words
@@ -48,7 +42,7 @@ def test_the_host_sees_only_the_steps_the_rules_have():
 
 def test_levels_add_ons_and_a_player_joining_from_the_forms():
     table, host, _, _ = started_table(preset="casino")
-    client = _client(host)
+    client = client_as(host)
     assert _step(client, table, {"step": "add_on", "seat": "1", "amount": "50"}).status_code == 200
     assert (
         _step(client, table, {"step": "levels", "ante": "20", "small_blind": "0", "big_blind": "0"}).status_code == 200
@@ -80,7 +74,7 @@ def test_a_player_joining_mid_game_gets_a_seat_row_and_an_undo_takes_it_back():
     assert sorted(seats) == [0, 1, 2, 3]
     cy = seats[3]
     assert (cy.name, cy.user_id, cy.player_id, cy.guest_token) == ("Cy", None, None, "")
-    answer = _client(host).get(f"/api/tabletop/{table.code}/", HTTP_ACCEPT="application/json").json()
+    answer = client_as(host).get(f"/api/tabletop/{table.code}/", HTTP_ACCEPT="application/json").json()
     # Nobody's phone holds it: the host (only) sees its hand-over link's secret (tests/tabletop/test_handover.py).
     assert answer["seats"][3] == {"number": 3, "name": "Cy", "guest": True, "held": False, "handover": cy.handover}
     assert len(cy.handover) >= 20
@@ -108,27 +102,27 @@ def test_refusals_are_clear_and_write_nothing():
     table.refresh_from_db()
     before = (table.version, list(table.steps))
     # A player is not the host.
-    answer = _step(_client(ann), table, {"step": "add_on", "seat": "1", "amount": "50"})
+    answer = _step(client_as(ann), table, {"step": "add_on", "seat": "1", "amount": "50"})
     assert answer.status_code == 403 and "Only the host may take this step" in answer.content.decode()
     # A re-buy is for a player out of credits.
-    answer = _step(_client(host), table, {"step": "rebuy", "seat": "1", "amount": "50"})
+    answer = _step(client_as(host), table, {"step": "rebuy", "seat": "1", "amount": "50"})
     assert answer.status_code == 400 and "only a player out of credits may re-buy" in answer.content.decode()
     # A name already seated.
-    answer = _step(_client(host), table, {"step": "join", "name": "ann", "stack": "50"})
+    answer = _step(client_as(host), table, {"step": "join", "name": "ann", "stack": "50"})
     assert answer.status_code == 400 and "already seated" in answer.content.decode()
     # Not a number.
-    answer = _step(_client(host), table, {"step": "add_on", "seat": "1", "amount": "lots"})
+    answer = _step(client_as(host), table, {"step": "add_on", "seat": "1", "amount": "lots"})
     assert answer.status_code == 400 and "The amount" in answer.content.decode()
     # An old screen.
-    answer = _step(_client(host), table, {"step": "leave", "seat": "2", "version": str(table.version - 1)})
+    answer = _step(client_as(host), table, {"step": "leave", "seat": "2", "version": str(table.version - 1)})
     assert answer.status_code == 409 and "moved on" in answer.content.decode()
     assert _unchanged(table, before)
     # Mid-hand: between-hands steps wait, and the page offers none.
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
     table.refresh_from_db()
     before = (table.version, list(table.steps))
-    assert "Set the levels" not in _fragment(_client(host), table)
-    answer = _step(_client(host), table, {"step": "levels", "ante": "5", "small_blind": "0", "big_blind": "0"})
+    assert "Set the levels" not in _fragment(client_as(host), table)
+    answer = _step(client_as(host), table, {"step": "levels", "ante": "5", "small_blind": "0", "big_blind": "0"})
     assert answer.status_code == 400 and "levels must wait" in answer.content.decode()
     assert _unchanged(table, before)
 
@@ -136,7 +130,7 @@ def test_refusals_are_clear_and_write_nothing():
 def test_a_rebuy_for_a_player_out_of_credits():
     """Ann goes all in against the host and loses; the host's form then offers her a re-buy."""
     table, host, _, _ = started_table(preset="casino")
-    client = _client(host)
+    client = client_as(host)
     assert _step(client, table, {"step": "leave", "seat": "2"}).status_code == 200  # Bob leaves: heads-up
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
     services.realtable_step(actor=host, table=table, step={"step": "dice", "dice": {"number": 0, "suit": "circle"}})

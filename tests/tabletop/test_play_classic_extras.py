@@ -7,15 +7,10 @@ from django.urls import reverse
 
 from games.tabletop import services
 from games.tabletop.present import buttons
+from tests.factories import client_as
 from tests.tabletop.helpers import current_due, started_table
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _do(client: Client, table, data: dict):
@@ -68,9 +63,9 @@ def test_a_play_turn_with_a_lock_from_the_page_reaches_the_engine():
     now = _to_play_turn(table, host)
     seat = now["seats"][0]
     assert seat == 1  # ann, left of the dealer
-    page = _client(ann).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    page = client_as(ann).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
     assert 'name="lock" value="yes"' in page and "lock the card I take into my interference field" in page
-    answer = _do(_client(ann), table, {"step": "act", "seat": "1", "verb": "draw", "lock": "yes"})
+    answer = _do(client_as(ann), table, {"step": "act", "seat": "1", "verb": "draw", "lock": "yes"})
     assert answer.status_code == 200
     table.refresh_from_db()
     assert table.steps[-1] == {"step": "act", "seat": 1, "verb": "draw", "lock": True}
@@ -84,11 +79,11 @@ def test_a_refused_extra_answers_400_and_writes_nothing():
     table.refresh_from_db()
     before = (table.version, list(table.steps))
     # Not her turn's kind of choice: a bet on a play turn is refused by the engine, in words.
-    answer = _do(_client(ann), table, {"step": "act", "seat": "1", "verb": "bet", "amount": "3", "call_hand": "yes"})
+    answer = _do(client_as(ann), table, {"step": "act", "seat": "1", "verb": "bet", "amount": "3", "call_hand": "yes"})
     assert answer.status_code == 400
     assert "it is ann&#x27;s play turn" in answer.content.decode()
     # Calling the hand on a play turn is no betting choice.
-    answer = _do(_client(ann), table, {"step": "act", "seat": "1", "verb": "draw", "call_hand": "yes"})
+    answer = _do(client_as(ann), table, {"step": "act", "seat": "1", "verb": "draw", "call_hand": "yes"})
     assert answer.status_code == 400 and "draw takes unlock, lock" in answer.content.decode()
     table.refresh_from_db()
     assert (table.version, table.steps) == before
@@ -112,9 +107,9 @@ def test_calling_the_hand_from_the_page_when_the_engine_offers_it():
         services.realtable_step(actor=host, table=table, step={"step": "act", "seat": seat, "verb": verb})
     else:
         raise AssertionError("no betting turn offered calling the hand")
-    page = _client(host).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+    page = client_as(host).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
     assert "Check and call the hand" in page and 'name="call_hand" value="yes"' in page
-    answer = _do(_client(host), table, {"step": "act", "seat": str(seat), "verb": "check", "call_hand": "yes"})
+    answer = _do(client_as(host), table, {"step": "act", "seat": str(seat), "verb": "check", "call_hand": "yes"})
     assert answer.status_code == 200, answer.content.decode()[:400]
     table.refresh_from_db()
     assert table.steps[-1] == {"step": "act", "seat": seat, "verb": "check", "call_hand": True}

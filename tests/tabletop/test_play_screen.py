@@ -9,16 +9,10 @@ from django.urls import reverse
 
 from games.tabletop import services
 from games.words import codes_in
+from tests.factories import client_as
 from tests.tabletop.helpers import current_due, play_to_reveal, started_table
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def _text(html: str) -> str:
@@ -35,7 +29,7 @@ def test_anyone_with_the_code_sees_the_table_in_large_type_and_nothing_to_press(
     table, host, ann, bob = started_table(has_dice=False)
     play_to_reveal(table, host)
     table.refresh_from_db()
-    for client in (Client(), _client(ann), _client(host)):
+    for client in (Client(), client_as(ann), client_as(host)):
         html = _screen(client, table)
         assert "<form" not in html and "<button" not in html and "<input" not in html
         text = _text(html)
@@ -48,11 +42,11 @@ def test_anyone_with_the_code_sees_the_table_in_large_type_and_nothing_to_press(
     # The host's table page links to it; a player's does not need to.
     assert (
         reverse("tabletop-screen", args=[table.code])
-        in _client(host).get(reverse("tabletop-table", args=[table.code])).content.decode()
+        in client_as(host).get(reverse("tabletop-table", args=[table.code])).content.decode()
     )
     assert (
         reverse("tabletop-screen", args=[table.code])
-        not in _client(ann).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
+        not in client_as(ann).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
     )
 
 
