@@ -18,7 +18,7 @@ PATTERNS = (
     re.compile(rf"(/tabletop/[^/?#\s\"']+/seat/){_SECRET}"),
     re.compile(rf"(/join/invite/[^/?#\s\"']+/){_SECRET}"),
     re.compile(rf"(/join/(?!invite/)[^/?#\s\"']+/){_SECRET}"),
-    re.compile(rf"(/accounts/password/reset/key/){_SECRET}"),
+    re.compile(rf"(/accounts/password/reset/key/)(?!done/){_SECRET}"),  # ".../key/done/" is allauth's page after it
 )
 # The loggers that write a request's path: uvicorn's access log, `runserver`'s, and Django's 404 and error lines.
 LOGGERS = ("uvicorn.access", "django.server", "django.request")
