@@ -50,9 +50,10 @@ def realseat_handover(*, actor: Actor, table: RealTable, number: object) -> Real
     if table.status == RealTableStatus.FINISHED:
         raise ConflictError("The game is over: its seats are no longer handed over.")
     seats = list(table.seats.order_by("number"))
-    seat = next((s for s in seats if isinstance(number, int) and s.number == number), None)
-    if seat is None or isinstance(number, bool):
-        shown = number + 1 if isinstance(number, int) and not isinstance(number, bool) else number
+    whole = type(number) is int  # a bool or text names no seat (the API's serializer gives an int)
+    seat = next((s for s in seats if whole and s.number == number), None)
+    if seat is None:
+        shown = number + 1 if whole else number
         raise ApplicationError(f"There is no seat {shown!r}; the seats are 1 to {len(seats)}.", extra={"field": "seat"})
     if is_held(seat):
         raise ConflictError(f"{seat.name}'s seat is held by their phone already: it is not handed over.")
