@@ -1,6 +1,8 @@
 """Pages of real-cards tables (phone first, htmx): open, join by code, the table with its live stream, and the
 forms behind its buttons. Each form calls the same service as the API (`services.py`)."""
 
+import functools
+
 import segno
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -50,7 +52,10 @@ def viewer_data(request: HttpRequest, table: RealTable) -> dict:
     return table_view(table, host=host, mine=mine)
 
 
+@functools.lru_cache(maxsize=256)
 def _qr(url: str) -> str:
+    """A link's QR code as inline SVG: about 8 ms of CPU to make, so each is made once per process. The host's page
+    shows one per seat nobody holds and is rendered again at every step; a table's join code shows on every load."""
     return segno.make(url, error="m").svg_inline(scale=4, dark="#111", light="#fff", omitsize=True)
 
 

@@ -2,6 +2,8 @@
 user or a guest by the seat's name; a wrong, used or replaced link is refused and writes nothing; a league seat is
 its league player's alone; pages and API agree; the claim is logged and the secret shown to the host only."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
@@ -167,6 +169,26 @@ def test_the_secret_is_shown_to_the_host_only():
             f"/api/tabletop/{table.code}/",
         ):
             assert secret not in viewer.get(path).content.decode(), path
+
+
+def test_the_hosts_page_draws_each_links_qr_code_once():
+    """A QR code costs milliseconds; the host's page is drawn again at every step, with a code for each seat nobody
+    holds: the same link's code is drawn once and reused."""
+    from games.tabletop import views
+
+    table, host, _ = _open_with_cy()
+    views._qr.cache_clear()
+    fragment = reverse("tabletop-fragment", args=[table.code])
+    first = client_as(host).get(fragment).content.decode()
+    made = views._qr.cache_info().misses
+    assert made >= 1
+    again = client_as(host).get(fragment).content.decode()
+    assert views._qr.cache_info().misses == made
+    codes = re.findall(r"<svg.*?</svg>", first, re.S)
+    assert codes and codes == re.findall(r"<svg.*?</svg>", again, re.S)  # the same codes, drawn once
+    services.realseat_add(actor=host, table=table, name="Dora")  # a new seat, a new link: one more code
+    client_as(host).get(fragment)
+    assert views._qr.cache_info().misses == made + 1
 
 
 def test_a_league_seat_is_taken_only_by_its_league_player_signed_in():
