@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / ".native"
 MANIFEST = BUILD / "manifest.json"
+ENGINE = ROOT / "games" / "engine"
 
 # The modules a hand runs through on every decision (states and between hands, betting, pots, views, the hands'
 # shared base, the three variants' hands with their actions, plays and showdowns, the random bots of each
@@ -74,7 +75,17 @@ def source_of(module: str) -> Path:
 
 
 def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The SHA-256 of a module's source, of the engine's `.pxd` declarations and of the modules they declare.
+
+    A `.pxd` makes its module's classes extension types (the hands: `hand_base.pxd` and each variant's) whose
+    layout the modules that derive from them are compiled against; a compiled subclass cannot load over a plain
+    Python base. So a change to any of those files makes every compiled copy stale: all or none of them load.
+    """
+    sha = hashlib.sha256(path.read_bytes())
+    for declaration in sorted(ENGINE.rglob("*.pxd")):
+        for part in (declaration, declaration.with_suffix(".py")):
+            sha.update(str(part.relative_to(ROOT)).encode() + b"\0" + part.read_bytes())
+    return sha.hexdigest()
 
 
 class _Finder(MetaPathFinder):
@@ -120,6 +131,13 @@ def sort_copies(manifest: dict) -> tuple[dict[str, Path], list[str]]:
             ready[module] = compiled
         else:
             stale.append(module)
+    # The hands' extension types derive from each other across modules (each has a `.pxd`): they load together or
+    # not at all, since a compiled subclass cannot load over a plain Python base.
+    declared = [m for m in MODULES if source_of(m).with_suffix(".pxd").is_file()]
+    if any(m in stale for m in declared):
+        for module in declared:
+            if ready.pop(module, None) is not None:
+                stale.append(module)
     return ready, stale
 
 

@@ -15,8 +15,44 @@ from games.engine.records import Record, new_record
 class HandBase:
     """The shared state and queries of a hand (its fields live in the hand class: in slots or not)."""
 
-    # No fields of its own: each hand class keeps its fields (in slots or not).
-    __slots__ = ()
+    # The fields every hand starts with (`__init__`); a variant's hand adds its own. Compiled, `hand_base.pxd`
+    # declares the same fields and the class is an extension type whose fields are read without a lookup.
+    __slots__ = (
+        "_actions",
+        "_deck",
+        "_discard",
+        "_draw",
+        "_legal",
+        "_live",
+        "_log",
+        "_pots",
+        "_pots_key",
+        "_seed",
+        "_stacks",
+        "_waiting",
+        "awards",
+        "carry_in",
+        "carry_out",
+        "commitment",
+        "contributions",
+        "dealer",
+        "dice",
+        "folded",
+        "forced",
+        "levels",
+        "names",
+        "number",
+        "odd_credits",
+        "options",
+        "phase",
+        "reshuffled",
+        "returned",
+        "round",
+        "scores",
+        "seats",
+        "structure",
+        "variant",
+    )
 
     def __init__(
         self,

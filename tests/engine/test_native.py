@@ -76,3 +76,45 @@ def test_a_changed_source_is_run_as_python(tmp_path, monkeypatch):
 def test_plain_python_on_request(monkeypatch):
     monkeypatch.setenv("SABACC_ENGINE", "python")
     assert native._current() == ({}, [], "SABACC_ENGINE=python")
+
+
+def _manifest_of_every_module(tmp_path, stale: str) -> dict:
+    compiled = tmp_path / "lib" / "copy.so"
+    compiled.parent.mkdir(exist_ok=True)
+    compiled.write_bytes(b"not loaded")
+    modules = {
+        m: {"file": "lib/copy.so", "sha256": "0" * 64 if m == stale else native.digest(native.source_of(m))}
+        for m in native.MODULES
+    }
+    return {"python": sys.implementation.cache_tag, "suffix": native.EXTENSION_SUFFIXES[0], "modules": modules}
+
+
+def test_the_hands_extension_types_load_together_or_not_at_all(tmp_path, monkeypatch):
+    # A compiled Corellian Spike hand cannot load over a plain Python `HandBase`: one stale hand module keeps
+    # every module with a `.pxd` (the hands and their bases) plain, and the rest compiled.
+    monkeypatch.setattr(native, "BUILD", tmp_path)
+    declared = {m for m in native.MODULES if native.source_of(m).with_suffix(".pxd").is_file()}
+    assert {"games.engine.hand_base", "games.engine.spike.hand", "games.engine.classic.hand"} <= declared
+    ready, stale = native.sort_copies(_manifest_of_every_module(tmp_path, "games.engine.hand_base"))
+    assert declared <= set(stale) and not declared & set(ready)
+    assert "games.engine.pots" in ready and "games.engine.betting" in ready
+    ready, stale = native.sort_copies(_manifest_of_every_module(tmp_path, "games.engine.pots"))
+    assert stale == ["games.engine.pots"] and declared <= set(ready)
+
+
+def test_a_declaration_or_a_declared_module_changes_every_digest(tmp_path, monkeypatch):
+    # The `.pxd` files and the modules they declare are part of every module's digest: edit one and every compiled
+    # copy is stale until the next build.
+    engine = tmp_path / "games" / "engine"
+    engine.mkdir(parents=True)
+    source = engine / "pots.py"
+    source.write_text("x = 1\n")
+    monkeypatch.setattr(native, "ROOT", tmp_path)
+    monkeypatch.setattr(native, "ENGINE", engine)
+    alone = native.digest(source)
+    (engine / "hand_base.py").write_text("class HandBase: ...\n")
+    (engine / "hand_base.pxd").write_text("cdef class HandBase:\n    pass\n")
+    declared = native.digest(source)
+    (engine / "hand_base.py").write_text("class HandBase:\n    pass\n")
+    edited = native.digest(source)
+    assert len({alone, declared, edited}) == 3

@@ -29,10 +29,8 @@ from games.engine.classic.actions import (
 from games.engine.classic.cards import ClassicCard
 from games.engine.classic.chance import ListedChance, RollSpec, SeededChance
 from games.engine.classic.dice import Roll
-from games.engine.classic.plays import ClassicPlays
 from games.engine.classic.ranking import ClassicScore
 from games.engine.classic.showdown import ClassicShowdown
-from games.engine.hand_base import HandBase
 from games.engine.records import Record, new_record
 
 # The verbs and legal actions live in `actions`; these names are read from here too.
@@ -51,56 +49,26 @@ __all__ = [
 ]
 
 
-class ClassicHand(HandBase, ClassicPlays, ClassicShowdown):
+class ClassicHand(ClassicShowdown):
     """The state of one Classic hand. Hidden fields (cards, piles, seed) are private and kept out of repr."""
 
     # Slots, not a `__dict__`: the engine reads these on every decision, and a slot is read without a dict lookup.
     __slots__ = (
-        "_actions",
-        "_deck",
-        "_discard",
-        "_draw",
         "_field",
         "_hand",
-        "_legal",
-        "_live",
-        "_log",
         "_pending_roll",
-        "_pots",
-        "_pots_key",
-        "_seed",
         "_skipped_from_start",
-        "_stacks",
         "_turn_index",
         "_turns",
-        "_waiting",
-        "awards",
         "called_by",
-        "carry_in",
-        "carry_out",
         "chance",
-        "commitment",
-        "contributions",
-        "dealer",
         "declared",
         "demise_cards",
-        "dice",
         "ended",
-        "folded",
-        "forced",
-        "levels",
-        "names",
-        "number",
-        "odd_credits",
-        "options",
         "penalties",
-        "phase",
-        "reshuffled",
-        "returned",
         "reveal",
         "revealed_cards",
         "rolls",
-        "round",
         "round_number",
         "sabacc_antes",
         "sabacc_award",
@@ -108,12 +76,8 @@ class ClassicHand(HandBase, ClassicPlays, ClassicShowdown):
         "sabacc_from_pots",
         "sabacc_penalties",
         "sabacc_pot",
-        "scores",
-        "seats",
         "shifts",
         "stalled",
-        "structure",
-        "variant",
     )
 
     def _start(

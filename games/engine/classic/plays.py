@@ -17,10 +17,11 @@ from games.engine.classic.actions import (
 )
 from games.engine.classic.cards import ClassicCard, codes, parse_card
 from games.engine.errors import IllegalAction, InvalidCard, InvalidSelection, NotYourTurn, WrongPhase
+from games.engine.hand_base import HandBase
 from games.engine.records import new_record
 
 
-class ClassicPlays:
+class ClassicPlays(HandBase):
     """The operations of `ClassicHand` (which holds the fields they read and write)."""
 
     # No fields of its own: `ClassicHand`'s slots hold them all.

@@ -5,13 +5,14 @@ Sabacc pot paid (`settle`), and the hand as the replay result shows it. `Classic
 
 from games.engine.classic.actions import _canonical
 from games.engine.classic.cards import codes
+from games.engine.classic.plays import ClassicPlays
 from games.engine.classic.ranking import evaluate
 from games.engine.classic.settle import decide, share
 from games.engine.pots import Pot
 from games.engine.records import new_record
 
 
-class ClassicShowdown:
+class ClassicShowdown(ClassicPlays):
     """The showdown and results of `ClassicHand` (which holds the fields they read and write)."""
 
     # No fields of its own: `ClassicHand`'s slots hold them all.

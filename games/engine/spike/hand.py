@@ -9,7 +9,6 @@ and changing nothing), then applied and recorded. Betting and side pots are the 
 from games.engine.betting import LegalActions, legal_from
 from games.engine.cards import Card, codes
 from games.engine.errors import MissingDice
-from games.engine.hand_base import HandBase
 from games.engine.pots import Pot
 from games.engine.records import Record, card_record, new_record
 from games.engine.spike.actions import (
@@ -41,61 +40,27 @@ __all__ = [
 ]
 
 
-class SpikeHand(HandBase, SpikePlays):
+class SpikeHand(SpikePlays):
     """The state of one Corellian Spike hand. Hidden fields (cards, draw pile, discards) are private."""
 
     # Slots, not a `__dict__`: the engine reads these on every decision, and a slot is read without a dict lookup.
     __slots__ = (
-        "_actions",
         "_aside",
         "_cards",
-        "_deck",
-        "_discard",
-        "_draw",
         "_final_cards",
         "_given_piles",
-        "_legal",
-        "_live",
-        "_log",
         "_market",
         "_pending",
-        "_pots",
-        "_pots_key",
-        "_seed",
-        "_stacks",
-        "_waiting",
         "acted",
-        "awards",
         "card_costs",
         "card_costs_paid",
-        "carry_in",
-        "carry_out",
-        "commitment",
-        "contributions",
-        "dealer",
-        "dice",
-        "folded",
-        "forced",
-        "levels",
-        "names",
-        "number",
-        "odd_credits",
-        "options",
-        "phase",
         "pools_out",
         "purchases",
-        "reshuffled",
-        "returned",
         "rolled",
-        "round",
         "round_number",
         "sabacc_antes",
         "sabacc_award",
         "sabacc_in",
-        "scores",
-        "seats",
-        "structure",
-        "variant",
     )
 
     def _start(

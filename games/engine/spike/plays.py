@@ -5,12 +5,13 @@ takes them from `SpikePlays`.
 
 from games.engine.cards import Card, codes, parse_card
 from games.engine.errors import IllegalAction, InvalidAmount, InvalidCard, NotYourTurn, WrongPhase
+from games.engine.hand_base import HandBase
 from games.engine.records import new_record
 from games.engine.spike.actions import BET_VERBS, BETTING_PHASES, CARD_PHASES, CARD_VERBS, PRICE_NAMES
 from games.engine.spike.options import POSITIONS
 
 
-class SpikePlays:
+class SpikePlays(HandBase):
     """The operations of `SpikeHand` (which holds the fields they read and write)."""
 
     __slots__ = ()

@@ -1,0 +1,4 @@
+from games.engine.classic.plays cimport ClassicPlays
+
+cdef class ClassicShowdown(ClassicPlays):
+    pass

@@ -1,0 +1,8 @@
+cdef class HandBase:
+    cdef public object number, dealer, options, variant, structure, levels, carry_in, carry_out, dice
+    cdef public object _seed, commitment, odd_credits, round, returned, _pots_key
+    cdef public list seats, names, _stacks, _draw, _discard, reshuffled, _live, _log, _actions, awards, _waiting, _pots
+    cdef public tuple _deck
+    cdef public dict contributions, forced, scores, _legal
+    cdef public set folded
+    cdef public str phase
