@@ -81,11 +81,23 @@ def digest(path: Path) -> str:
     layout the modules that derive from them are compiled against; a compiled subclass cannot load over a plain
     Python base. So a change to any of those files makes every compiled copy stale: all or none of them load.
     """
-    sha = hashlib.sha256(path.read_bytes())
-    for declaration in sorted(ENGINE.rglob("*.pxd")):
-        for part in (declaration, declaration.with_suffix(".py")):
-            sha.update(str(part.relative_to(ROOT)).encode() + b"\0" + part.read_bytes())
-    return sha.hexdigest()
+    return hashlib.sha256(path.read_bytes() + _declarations(ENGINE)).hexdigest()
+
+
+def _declarations(engine: Path) -> bytes:
+    """The digest of the `.pxd` files under `engine` and of their modules, worked out once per process (each of the
+    forty modules asks when `games` is imported)."""
+    digest = _DECLARED.get(engine)
+    if digest is None:
+        sha = hashlib.sha256()
+        for declaration in sorted(engine.rglob("*.pxd")):
+            for part in (declaration, declaration.with_suffix(".py")):
+                sha.update(str(part.relative_to(engine)).encode() + b"\0" + part.read_bytes())
+        digest = _DECLARED[engine] = sha.digest()
+    return digest
+
+
+_DECLARED: dict[Path, bytes] = {}
 
 
 class _Finder(MetaPathFinder):

@@ -247,7 +247,7 @@ def _play_hand(game: Game, number: int, hand: Any, seed: Any, *, verify: bool = 
 
 
 def _is_v2(game: Game) -> bool:
-    return getattr(game, "_replay_version", 1) == 2
+    return game._replay_version == 2
 
 
 def _verified_seed(game: Game, number: int, hand: dict) -> str:

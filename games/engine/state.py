@@ -102,6 +102,8 @@ class Game(BetweenHands):
         self._history: list[dict] = []
         # How many entries came before the first one in `_history` (a game loaded without its history).
         self._history_from = 0
+        # A replay document's format, when the game was loaded from one (`replay.load_replay`).
+        self._replay_version = 1
         # True while `serialize.load` plays the saved hand again: what its end paid out is in the saved tail.
         self._loading = False
         self._master = ""

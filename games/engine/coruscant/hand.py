@@ -64,6 +64,9 @@ class Hand(HandBase):
         self._phase_start = 0
         self._chosen_now: dict[int, int] = {}
         self._actor: int | None = None
+        # The blinds posted when the hand begins (`begin`), and who posted the big one.
+        self._blinds: dict[int, int] = {}
+        self._big_blind_seat: int | None = None
         # Credits kept between hands outside the stacks and the carry-over (none in Coruscant Shift).
         self.pools_out: dict[str, int] = dict(pools or {})
 

@@ -80,6 +80,9 @@ class SpikeHand(SpikePlays):
         self._pending: list[int] = []  # card turns or spikes still to come in this phase, in turn
         self.round_number = 0
         self.rolled = False
+        # Set when the hand ends (`_end`): the cards shown, the card prices paid.
+        self._final_cards: dict[int, list[Card]] = {}
+        self.card_costs_paid: dict[int, int] = {}
 
     def __repr__(self) -> str:
         return f"<SpikeHand {self.number} phase={self.phase} dealer={self.dealer} seats={self.seats}>"
@@ -388,7 +391,7 @@ class SpikeHand(SpikePlays):
         self._log.append(new_record("end"))
 
     def showdown_cards(self) -> dict[int, list[Card]]:
-        return dict(getattr(self, "_final_cards", {})) if self.is_complete else {}
+        return dict(self._final_cards) if self.is_complete else {}
 
     # ----- what the views and results show ---------------------------------------------------
 

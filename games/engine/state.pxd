@@ -1,0 +1,4 @@
+from games.engine.between_hands cimport BetweenHands
+
+cdef class Game(BetweenHands):
+    pass
