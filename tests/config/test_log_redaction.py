@@ -98,7 +98,8 @@ def test_uvicorn_as_the_image_runs_it_writes_no_secret_to_its_access_log(tmp_pat
         )
     try:
         deadline = time.monotonic() + 60
-        while "Application startup complete" not in output.read_text():
+        # uvicorn says "Application startup complete" before it listens, and "Uvicorn running on" once it does.
+        while "Uvicorn running on" not in output.read_text():
             assert server.poll() is None and time.monotonic() < deadline, output.read_text()
             time.sleep(0.1)
         for path in ("/join/invite/not-a-number/SECRETINVITE1/", "/join/invite/7/SECRETINVITE2/extra/"):
