@@ -269,10 +269,14 @@ def test_keyboard_shortcuts_and_the_bet_slider_presets(browser, live_server, tab
         user_id = next(iter(awaited))
         page = pages[user_id]
         page.wait_for_function(f"Number(document.getElementById('table').dataset.version) >= {table.version}")
+        # The awaited seat's buttons, once its page shows them (a swap may still be on its way).
+        page.wait_for_selector("[data-act-form] button[data-key]")
         if page.locator("[data-amount]").count():
             break
+        keys = page.locator("[data-act-form] button[data-key]").evaluate_all("els => els.map(e => e.dataset.key)")
+        key = next(k for k in ("s", "c", "k") if k in keys)  # select, call, check: whichever is offered
         version = page.locator("#table").get_attribute("data-version")
-        page.keyboard.press("s" if page.locator("[data-act-form] button[value=select]").count() else "c")
+        page.keyboard.press(key)
         page.wait_for_function(f"document.getElementById('table').dataset.version !== '{version}'")
     else:
         raise AssertionError("no bet or raise was offered")
