@@ -1,3 +1,4 @@
+# Compiled, `ClassicHand` is an extension type: these are its own fields (its `__slots__`), after HandBase's.
 from games.engine.classic.showdown cimport ClassicShowdown
 
 cdef class ClassicHand(ClassicShowdown):

@@ -1,3 +1,5 @@
+# Compiled, Coruscant Shift's `Hand` is an extension type: these are its own fields (its `__slots__`), after
+# HandBase's.
 from games.engine.hand_base cimport HandBase
 
 cdef class Hand(HandBase):

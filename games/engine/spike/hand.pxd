@@ -1,3 +1,4 @@
+# Compiled, `SpikeHand` is an extension type: these are its own fields (its `__slots__`), after HandBase's.
 from games.engine.spike.plays cimport SpikePlays
 
 cdef class SpikeHand(SpikePlays):
