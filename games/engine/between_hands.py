@@ -21,7 +21,7 @@ MAX_ENTROPY = 200
 class BetweenHands:
     """The between-hands operations of `Game` (which holds the fields they read and write)."""
 
-    # No fields of its own: `Game`'s slots hold them all.
+    # No fields of its own in Python: `Game`'s slots hold them all (compiled, `between_hands.pxd` declares them here).
     __slots__ = ()
 
     # ----- between hands -------------------------------------------------------------------------

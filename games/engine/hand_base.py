@@ -13,7 +13,7 @@ from games.engine.records import Record, new_record
 
 
 class HandBase:
-    """The shared state and queries of a hand (its fields live in the hand class: in slots or not)."""
+    """The shared state and queries of a hand: the fields every hand has (a variant's hand class adds its own)."""
 
     # The fields every hand starts with (`__init__`); a variant's hand adds its own. Compiled, `hand_base.pxd`
     # declares the same fields and the class is an extension type whose fields are read without a lookup.
