@@ -33,6 +33,7 @@ MODULES = (
     "games.engine.betting",
     "games.engine.pots",
     "games.engine.shuffle",
+    "games.engine.twister",
     "games.engine.draws",
     "games.engine.chips",
     "games.engine.hand_base",

@@ -22,6 +22,7 @@ from games.engine.errors import EngineError, IllegalAction, InvalidCard, Missing
 from games.engine.leftovers import left_on_table
 from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, server_seed
 from games.engine.state import MAX_SEATS, Game
+from games.engine.twister import Twister
 from games.engine.variant import default_variant, get_variant
 from games.engine.views import hand_summary
 
@@ -195,7 +196,7 @@ def _full_deck(number: int, listed: Any, seed: Any, full: list[Card], variant: A
             listed_count[card] -= 1
         else:
             rest.append(card)
-    random.Random(f"sabacc-replay/{seed}/hand/{number}").shuffle(rest)
+    Twister(f"sabacc-replay/{seed}/hand/{number}").shuffle(rest)
     return cards + rest
 
 

@@ -13,9 +13,8 @@ import json
 import random
 from collections.abc import Iterable
 
-import cython
-
 from games.engine.cards import Card, encode_cards, full_deck
+from games.engine.twister import Twister
 
 
 def server_seed(master: str, number: int) -> str:
@@ -59,96 +58,17 @@ def seeded(text: str) -> random.Random:
 
 def deck_from_seed(seed: str, cards: list[Card] | None = None) -> list[Card]:
     """The draw pile, top card first: the variant's canonical deck (default: the 62 cards) shuffled by
-    `random.Random(seed)`."""
+    `random.Random(seed)` (a `Twister`: the same order, drawn in C when compiled)."""
     deck = list(cards) if cards is not None else full_deck()
-    shuffle_fresh(deck, seeded(seed))
+    Twister(seed).shuffle(deck)
     return deck
 
 
-# Compiled (`games.native`), the loop's numbers are C integers; as plain Python the declaration does nothing.
-@cython.locals(
-    size=cython.Py_ssize_t,
-    n=cython.Py_ssize_t,
-    i=cython.Py_ssize_t,
-    j=cython.Py_ssize_t,
-    low=cython.Py_ssize_t,
-    bits=cython.int,
-)
-def shuffle(items: list, rng: random.Random) -> None:
-    """Exactly `rng.shuffle(items)` (CPython's Fisher-Yates over `getrandbits`), without its per-card calls.
-
-    A test holds it to `random.Random.shuffle` for many seeds and sizes, so decks never change.
-    """
-    getrandbits = rng.getrandbits
-    size = len(items)
-    # Sizes from `size` down to 2, in runs sharing one bit length (so no `bit_length()` per card).
-    while size > 1:
-        bits = size.bit_length()
-        low = 1 << (bits - 1)
-        for n in range(size, low - 1, -1):
-            j = getrandbits(bits)
-            while j >= n:
-                j = getrandbits(bits)
-            i = n - 1
-            items[i], items[j] = items[j], items[i]
-        size = low - 1
-
-
-# Draws fetched at once by `shuffle_fresh` after its first batch (about one and a half per card: a shuffle of n cards
-# makes about 1.45 n draws, rejections included, and a big batch costs its conversions).
-_MORE = 16
-
-
-@cython.locals(
-    size=cython.Py_ssize_t,
-    n=cython.Py_ssize_t,
-    i=cython.Py_ssize_t,
-    j=cython.Py_ssize_t,
-    low=cython.Py_ssize_t,
-    bits=cython.int,
-    shift=cython.int,
-    top=cython.Py_ssize_t,
-    batch=cython.Py_ssize_t,
-    data=bytes,
-)
-def shuffle_fresh(items: list, rng: random.Random) -> None:
-    """`shuffle(items, rng)` for a generator used for nothing else afterwards (a deck's or a pile's own): the same
-    order, with the 32-bit outputs fetched in batches. `getrandbits(32 * m)` holds the next m outputs of the
-    Mersenne Twister, the first in the lowest bits, and `getrandbits(k)` for k <= 32 is one output shifted right
-    by 32 - k (for k <= 8: its top byte shifted right by 8 - k), so the cards move exactly as `rng.shuffle` moves
-    them; the generator ends further on (the unused outputs of the last batch), which is why it must not be used
-    again. Lists of more than 256 items take `shuffle`. A test holds it to `random.Random.shuffle`."""
-    size = len(items)
-    if size > 256:
-        shuffle(items, rng)
-        return
-    getrandbits = rng.getrandbits
-    data = b""
-    top = 0  # the index of the next output's top byte in `data` (little-endian words)
-    batch = size + size // 2
-    while size > 1:
-        bits = size.bit_length()
-        shift = 8 - bits
-        low = 1 << (bits - 1)
-        for n in range(size, low - 1, -1):
-            while True:
-                if top >= len(data):
-                    data = getrandbits(32 * batch).to_bytes(4 * batch, "little")
-                    top = 3
-                    batch = _MORE
-                j = data[top] >> shift
-                top += 4
-                if j < n:
-                    break
-            i = n - 1
-            items[i], items[j] = items[j], items[i]
-        size = low - 1
-
-
-def reshuffle_rng(source: str, count: int) -> random.Random:
-    """The generator of a hand's reshuffle number `count` (from 1): `source` is the hand seed (a deck given
-    without listed reshuffles uses its compact code instead)."""
-    return seeded(f"{source}/reshuffle/{count}")
+def reshuffle_rng(source: str, count: int) -> Twister:
+    """The generator of a hand's reshuffle number `count` (from 1), `random.Random(f"{source}/reshuffle/{count}")`
+    for its one shuffle: `source` is the hand seed (a deck given without listed reshuffles uses its compact code
+    instead)."""
+    return Twister(f"{source}/reshuffle/{count}")
 
 
 def reshuffle_pile(seed: str, count: int, discard: list[Card]) -> list[Card]:

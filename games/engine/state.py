@@ -16,7 +16,8 @@ from games.engine.between_hands import MAX_SEATS, MIN_SEATS, BetweenHands, _can
 from games.engine.cards import Card
 from games.engine.errors import EngineError, IllegalAction, InvalidOptions, WrongPhase
 from games.engine.forced import NO_LEVELS
-from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, seeded, server_seed, shuffle
+from games.engine.shuffle import commitment, deck_from_seed, mix_entropy, server_seed
+from games.engine.twister import Twister
 from games.engine.variant import VariantHand as Hand
 from games.engine.variant import default_variant, get_variant
 
@@ -176,11 +177,11 @@ class Game(BetweenHands):
 
     def _draw_for_dealer(self) -> int:
         """Each player with credits draws a card; highest value deals; tied players draw again (seed 000)."""
-        rng = seeded(f"{self._master}/dealer")
+        rng = Twister(f"{self._master}/dealer")
         contenders = [s for s, stack in enumerate(self.stacks) if stack > 0]
         while True:
             deck = self.variant.deck()
-            shuffle(deck, rng)  # exactly `rng.shuffle(deck)`, faster
+            rng.shuffle(deck)
             drawn = {seat: deck[i] for i, seat in enumerate(contenders)}
             self.dealer_draw.append({seat: card.code for seat, card in drawn.items()})
             top = max(card.value for card in drawn.values())

@@ -23,7 +23,7 @@ from games.engine import (
 from games.engine.cards import Card, codes, encode_cards
 from games.engine.draws import choice, randint
 from games.engine.hand import Hand
-from games.engine.shuffle import commitment, deck_from_seed, seeded, shuffle, shuffle_fresh
+from games.engine.shuffle import commitment, deck_from_seed, seeded
 from tests.engine.helpers import check_round, new_game, peek_cards, play_hand, select_all, start
 
 ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
@@ -282,25 +282,6 @@ def test_hidden_cards_deck_and_seeds_stay_private_and_out_of_repr_at_every_step(
             assert _cards_in(_public_values(hand)) == []
             assert _cards_in(_public_values(game)) == []
     assert hands == 4 and steps > 20
-
-
-def test_the_fast_shuffle_is_exactly_the_standard_one():
-    for seed in range(200):
-        for size in (0, 1, 2, 3, 7, 62, 100):
-            ours, theirs = list(range(size)), list(range(size))
-            shuffle(ours, random.Random(f"{seed}/{size}"))
-            random.Random(f"{seed}/{size}").shuffle(theirs)
-            assert ours == theirs
-
-
-def test_the_batched_shuffle_of_a_fresh_generator_is_exactly_the_standard_one():
-    # Sizes through every run of bit lengths, past the first batch of draws (rejections included) and the 256 limit.
-    for seed in range(200):
-        for size in (0, 1, 2, 3, 7, 62, 70, 76, 129, 300):
-            ours, theirs = list(range(size)), list(range(size))
-            shuffle_fresh(ours, random.Random(f"{seed}/{size}"))
-            random.Random(f"{seed}/{size}").shuffle(theirs)
-            assert ours == theirs
 
 
 def test_the_compiled_choice_and_randint_draw_exactly_as_random_random_does():

@@ -12,7 +12,8 @@ from games.engine.classic.cards import ClassicCard, canonical, canonical_pile, c
 from games.engine.classic.dice import Roll, roll_dice
 from games.engine.classic.order import complete_pile, pile_label
 from games.engine.errors import MissingReshuffle
-from games.engine.shuffle import deck_from_seed, reshuffle_rng, seeded, shuffle_fresh
+from games.engine.shuffle import deck_from_seed, reshuffle_rng
+from games.engine.twister import Twister
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,7 @@ class SeededChance:
 
     def __init__(self, seed: str) -> None:
         self.seed = seed
-        self._dice = seeded(f"{seed}/dice")
+        self._dice = Twister(f"{seed}/dice")
 
     def deck(self) -> list[ClassicCard]:
         return deck_from_seed(self.seed, full_deck())
@@ -53,7 +54,7 @@ class SeededChance:
 
     def new_pile(self, pool: list[ClassicCard], number: int, what: str) -> list[ClassicCard]:
         pile = canonical_pile(pool)
-        shuffle_fresh(pile, reshuffle_rng(self.seed, number))  # exactly `random.Random.shuffle`, faster
+        reshuffle_rng(self.seed, number).shuffle(pile)
         return pile
 
 
@@ -78,7 +79,7 @@ class ListedChance:
     ) -> None:
         self._deck = list(deck)
         self.rolls = None if rolls is None else list(rolls)
-        self._generator = seeded(f"{encode_cards(deck)}/dice") if rolls is None else None
+        self._generator = Twister(f"{encode_cards(deck)}/dice") if rolls is None else None
         self.used = 0
         self.piles = [list(p) for p in piles or []]
         self.hand = hand

@@ -15,7 +15,7 @@ from games.engine.classic.actions import TAKEN
 from games.engine.classic.dice import check_roll
 from games.engine.errors import InvalidSelection
 from games.engine.realcards.unknown import UNKNOWN_INDEX
-from games.engine.shuffle import seeded
+from games.engine.twister import Twister
 
 # A play turn writes its cards into the hand's compact actions by their index (`plays._char`); an unknown card
 # has none of the 68 kinds, so it is written "?" (a real-cards game keeps its steps, not those actions).
@@ -71,7 +71,7 @@ class ClassicTable:
 
     def site_dice(self, seed: str, options: Any, count: int) -> Any:
         # The hand's rolls from its seed in order (docs/rules.md, Classic fair decks): roll `count` is the next.
-        draw = seeded(f"{seed}/dice").random
+        draw = Twister(f"{seed}/dice").random
         roll = None
         for _ in range(count + 1):
             roll = (1 + int(6 * draw()), 1 + int(6 * draw()))
