@@ -49,10 +49,6 @@ _random_shuffle = random.Random.shuffle
 _random_random = random.Random.random
 
 
-def _python(text: str) -> random.Random:
-    return random.Random(text)
-
-
 class Twister:
     """`random.Random(text)` for `shuffle` and `random`: the same numbers, in the same order, from the same text."""
 
@@ -62,12 +58,12 @@ class Twister:
         self._index = _N
         self._python = None
         if not cython.compiled:
-            self._python = _python(text)
+            self._python = random.Random(text)
             return
         data = text.encode()
         key = data + hashlib.sha512(data).digest()
         if len(key) > 4 * _MAX_KEY:
-            self._python = _python(text)
+            self._python = random.Random(text)
             return
         self._seed(key)
 
@@ -90,7 +86,7 @@ class Twister:
     def _seed(self, key: bytes) -> None:
         """CPython's `random_seed` for the integer whose big-endian bytes are `key`: its 32-bit words, least
         significant first (leading zero bytes count for nothing), then `init_by_array` (MT19937's reference)."""
-        words = cython.declare(cython.uint[160])
+        words = cython.declare(cython.uint[160])  # _MAX_KEY words
         state = self._state
         length = len(key)
         start = 0
@@ -166,12 +162,7 @@ class Twister:
         b = self._next() >> 6
         return (a * 67108864.0 + b) * _UNIT
 
-    @cython.locals(
-        i=cython.Py_ssize_t,
-        j=cython.Py_ssize_t,
-        n=cython.Py_ssize_t,
-        bits=cython.int,
-    )
+    @cython.locals(i=cython.Py_ssize_t, j=cython.Py_ssize_t, n=cython.Py_ssize_t, bits=cython.int)
     @cython.boundscheck(False)
     @cython.wraparound(False)
     def shuffle(self, items: list) -> None:
