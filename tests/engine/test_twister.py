@@ -2,6 +2,7 @@
 it, so a difference would change every seeded hand (compiled it runs its own Mersenne Twister in C; as plain Python
 it asks `random.Random`). The suite runs it compiled when `make install` built the engine (test_native checks)."""
 
+import copy
 import random
 
 from games import native
@@ -47,6 +48,18 @@ def test_random_is_random_random():
     for text in TEXTS:
         ours, theirs = Twister(text), random.Random(text)
         assert [ours.random() for _ in range(700)] == [theirs.random() for _ in range(700)]
+
+
+def test_a_copy_draws_on_from_where_the_original_was():
+    # Real-cards tables deep-copy a game to try a step; a copied hand's generators must go on as the original's.
+    ours = Twister("copied")
+    ours.random()
+    twin = copy.deepcopy(ours)
+    assert [twin.random() for _ in range(700)] == [ours.random() for _ in range(700)]
+    deck_a, deck_b = list(range(76)), list(range(76))
+    copy.copy(twin).shuffle(deck_a)
+    ours.shuffle(deck_b)
+    assert deck_a == deck_b
 
 
 def test_a_shuffle_moves_the_items_it_is_given_and_nothing_else():
