@@ -78,16 +78,17 @@ def source_of(module: str) -> Path:
 def digest(path: Path) -> str:
     """The SHA-256 of a module's source, of the engine's `.pxd` declarations and of the modules they declare.
 
-    A `.pxd` makes its module's classes extension types (the hands: `hand_base.pxd` and each variant's) whose
-    layout the modules that derive from them are compiled against; a compiled subclass cannot load over a plain
-    Python base. So a change to any of those files makes every compiled copy stale: all or none of them load.
+    A `.pxd` makes its module's classes extension types (the hands: `hand_base.pxd` and each variant's; the game;
+    the seeded generator, `twister.pxd`) whose layout the modules that derive from or use them are compiled against;
+    a compiled subclass cannot load over a plain Python base. So a change to any of those files makes every compiled
+    copy stale: all or none of them load.
     """
     return hashlib.sha256(path.read_bytes() + _declarations(ENGINE)).hexdigest()
 
 
 def _declarations(engine: Path) -> bytes:
     """The digest of the `.pxd` files under `engine` and of their modules, worked out once per process (each of the
-    forty modules asks when `games` is imported)."""
+    compiled modules asks when `games` is imported)."""
     digest = _DECLARED.get(engine)
     if digest is None:
         sha = hashlib.sha256()
