@@ -16,6 +16,8 @@ def test_partial_shows_fields_rolls_shifts_and_pots_but_no_hand_card():
     assert 'data-field-card="+7s"' in html and 'data-field-card="+6s"' in html
     assert "data-last-roll>4-4<" in html and "Sabacc Shift at roll 2" in html
     assert "data-sabacc-pot>3<" in html and "data-hand-pot>3<" in html
+    # A declared total is the two-card total after the deal (Ruling 3.2.2), said so: the cards change after it.
+    assert "declared 7 at the deal" in html and "declared 11 at the deal" in html
     for name in ("Bob", "Cat"):
         for code in hand_of(game, name):
             assert f">{code}<" not in html and f'data-code="{code}"' not in html
