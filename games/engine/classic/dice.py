@@ -2,6 +2,8 @@
 
 import random
 
+from games.engine.twister import Twister
+
 Roll = tuple[int, int]
 
 
@@ -9,8 +11,9 @@ def is_pair(roll: Roll) -> bool:
     return roll[0] == roll[1]
 
 
-def roll_dice(rng: random.Random) -> Roll:
-    """Two faces from `rng` (each `1 + int(6 * rng.random())`: uniform, and cheaper than `randint`)."""
+def roll_dice(rng: random.Random | Twister) -> Roll:
+    """Two faces from `rng` (each `1 + int(6 * rng.random())`: uniform, and cheaper than `randint`): a hand's seeded
+    `Twister`, or a `random.Random` (the same draws from the same seed text)."""
     draw = rng.random
     return (1 + int(6 * draw()), 1 + int(6 * draw()))
 
