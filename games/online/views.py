@@ -38,7 +38,7 @@ from games.words import card
 from league.chips import stack_as_chips
 from league.models import Denomination, Event, EventStatus
 from league.pages import rules_name
-from league.selectors import league_list
+from league.selectors import league_list, user_league_roles, user_player_id
 
 
 def _table_or_404(request: HttpRequest, pk: int) -> OnlineTable:
@@ -383,7 +383,11 @@ def table_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     """The live stream of this viewer's table (server-sent events)."""
     table = _table_or_404(request, pk)
     user = request.user
-    user.is_authenticated  # noqa: B018 (resolve the lazy user here, not inside the stream)
+    # Resolve the lazy user, which seats are theirs and the leagues they run here, not inside the stream: a rendering
+    # on the event loop may not query (`stream._rendered`), and the access check above may have been answered from
+    # the page cache (`PAGE_STAMP_MAX_AGE`, on by default without Redis).
+    user_player_id(user)
+    user_league_roles(user)
     raw = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
     since = whole_number_or(raw, None, signed=False)
 
