@@ -11,7 +11,7 @@ from itertools import chain
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, CharField, Count, F, Max, Q, QuerySet, Sum, Value, When
+from django.db.models import Case, CharField, Count, F, Max, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
@@ -56,7 +56,6 @@ SORT_COLUMNS = [
     ("events", "Events", True, "Events counted / played", "hide-narrow"),
     ("pot", "Biggest pot", True, "Biggest pot won", "hide-narrow"),
 ]
-NET_KINDS = (LedgerKind.HAND_WON, LedgerKind.HAND_LOST, LedgerKind.ADJUSTMENT)
 
 
 def sort_rows(rows: list[dict[str, Any]], sort: str, direction: str) -> tuple[list[dict[str, Any]], str, str]:
@@ -502,7 +501,7 @@ def credits_over_time(*, player: Player, league_ids: list[int], season: Season |
     # with one result sees it on the chart.
     steps = (
         lines.values("game_id", "event_id", "event__name", "at")
-        .annotate(net=Sum("amount", filter=Q(kind__in=NET_KINDS), default=0))
+        .annotate(net=Sum(selectors.NET_CHANGE, default=0))
         .order_by()
         .values_list("game_id", "event_id", "event__name", "at", "net")
     )

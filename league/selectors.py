@@ -3,12 +3,25 @@
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Value
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    ExpressionWrapper,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
 
 from league.models import (
     ALL_TIME,
     ChipSet,
     Event,
+    EventKind,
     League,
     LedgerEntry,
     LedgerKind,
@@ -250,12 +263,30 @@ def chip_history_for_game(*, game_id: int) -> dict[str, Any]:
 BUY_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON)
 
 
+# What a ledger line adds to its player's net credits, as the standings count them (credits out less credits in).
+# At a game, its hands: the net moves hand by hand while the game is played, and the buy-in and the payout that
+# settle it add up to the same. At a tournament, whose chips are not credits and whose tables book no hands, what
+# was paid in (buy-ins, re-buys, add-ons) and the prize taken out (a payout, stored as chips leaving the table). An
+# adjustment counts at either.
+_TOURNAMENT_MONEY = Q(
+    event__kind=EventKind.TOURNAMENT,
+    kind__in=[LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON, LedgerKind.PAYOUT],
+)
+_GAME_HANDS = Q(kind__in=[LedgerKind.HAND_WON, LedgerKind.HAND_LOST]) & ~Q(event__kind=EventKind.TOURNAMENT)
+NET_CHANGE = Case(
+    When(_TOURNAMENT_MONEY, then=-F("amount")),
+    When(_GAME_HANDS | Q(kind=LedgerKind.ADJUSTMENT), then=F("amount")),
+    default=Value(0),
+    output_field=IntegerField(),
+)
+
+
 def chip_history_for_player(*, player: Player, league: League, season: Season | None) -> dict[str, Any]:
     """A player's stack through each game and their cumulative net credits across the season (or all time)."""
     entries = LedgerEntry.objects.filter(player=player, event__season__league=league)
     if season is not None:
         entries = entries.filter(event__season=season)
-    entries = entries.select_related("event", "game").order_by("game__played_at", "id")
+    entries = entries.select_related("event", "game").annotate(net_change=NET_CHANGE).order_by("game__played_at", "id")
     games: dict[Any, dict[str, Any]] = {}
     cumulative = 0
     timeline = []
@@ -275,8 +306,8 @@ def chip_history_for_player(*, player: Player, league: League, season: Season | 
         )
         if entry.kind != LedgerKind.PAYOUT:
             game["points"].append({"kind": entry.kind, "hand": entry.hand, "credits": stacks[key]})
-        if entry.kind in (LedgerKind.HAND_WON, LedgerKind.HAND_LOST, LedgerKind.ADJUSTMENT):
-            cumulative += entry.amount
+        if entry.net_change:
+            cumulative += entry.net_change
             timeline.append(
                 {"game": entry.game_id, "event": entry.event_id, "at": game["played_at"], "net_credits": cumulative}
             )
@@ -292,13 +323,11 @@ def chip_history_for_player(*, player: Player, league: League, season: Season | 
 
 def chip_history_for_season(*, league: League, season: Season | None) -> list[dict[str, Any]]:
     """Every player's cumulative net credits after each event of the season (or all time), from the ledger."""
-    entries = LedgerEntry.objects.filter(
-        event__season__league=league, kind__in=[LedgerKind.HAND_WON, LedgerKind.HAND_LOST, LedgerKind.ADJUSTMENT]
-    )
+    entries = LedgerEntry.objects.filter(event__season__league=league).annotate(net_change=NET_CHANGE)
     if season is not None:
         entries = entries.filter(event__season=season)
-    rows = entries.values_list(
-        "player_id", "player__display_name", "event_id", "event__name", "event__starts_at", "amount"
+    rows = entries.exclude(net_change=0).values_list(
+        "player_id", "player__display_name", "event_id", "event__name", "event__starts_at", "net_change"
     )
     per_event: dict[int, dict[str, Any]] = {}
     names: dict[int, str] = {}

@@ -112,3 +112,25 @@ def test_a_deal_shares_the_prizes_left_by_icm_and_places_follow_the_stacks(night
     assert [places[p.pk] for p in players[:3]] == [3, 1, 2]
     prizes = dict(Registration.objects.filter(tournament=tournament).values_list("player_id", "prize"))
     assert {str(k): v for k, v in prizes.items() if v} == deal["amounts"]
+
+
+def test_a_tournaments_net_credits_reach_the_charts_as_they_reach_the_standings(night, tournament):
+    """A tournament books no hands, only buy-ins and prizes: every chart of net credits (the player page's, the
+    player's and the league's API) ends where the standings' net credits are, for the winner and the rest."""
+    from league import pages, selectors
+
+    players = running(night, tournament, 6)
+    for out in players[5:0:-1]:
+        services.tournament_eliminate(
+            actor=night.organiser, tournament=tournament, player=out, eliminated_by=players[0]
+        )
+    services.tournament_complete(actor=night.organiser, tournament=tournament)
+    nets = {r.player_id: r.credits_out - r.credits_in for r in EventResult.objects.filter(event=night.event)}
+    assert nets[players[0].pk] == 1350 - tournament.starting_stack and nets[players[5].pk] == -tournament.starting_stack
+    season = selectors.chip_history_for_season(league=night.league, season=None)
+    assert {row["player"]: row["points"][-1]["net_credits"] for row in season} == nets
+    for player in players:
+        mine = selectors.chip_history_for_player(player=player, league=night.league, season=None)
+        assert mine["net_credits"] == nets[player.pk] == mine["cumulative"][-1]["net_credits"]
+        page = pages.credits_over_time(player=player, league_ids=[night.league.pk], season=None)
+        assert page[-1]["cumulative"] == nets[player.pk]
