@@ -22,6 +22,16 @@ MAX_SEASON_CREDITS = 100_000_000_000_000
 MAX_COUNT = 1_000_000
 
 
+# Characters a typed code may be read wrongly as (a letter O for a zero, I or L for a one), folded together.
+_LOOK_ALIKES = str.maketrans("OIL", "011")
+
+
+def join_key_of(code: str) -> str:
+    """An invite code as it is compared: its letters and digits only, in capitals, with look-alikes folded, so
+    that a code read out at a table and typed in any case, with spaces or dashes, still finds its league."""
+    return "".join(ch for ch in str(code).upper() if ch.isascii() and ch.isalnum()).translate(_LOOK_ALIKES)
+
+
 def new_claim_code() -> str:
     return secrets.token_urlsafe(9)
 
@@ -169,6 +179,8 @@ class League(models.Model):
     # How people join (`league.services.joining`); the code is the secret of an invite link, blank when revoked.
     join_mode = models.CharField(max_length=16, choices=JoinMode.choices, default=JoinMode.INVITE)
     join_code = models.CharField(max_length=64, blank=True, default="", editable=False)
+    # The code as it is compared (`join_key_of`): a code typed in any case, with spaces or dashes, finds its league.
+    join_key = models.CharField(max_length=64, blank=True, default="", editable=False, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Bumped by every write of the league's data (`league.services.versions`); the pages' caches key on it.
     data_version = models.PositiveBigIntegerField(default=0, editable=False)
@@ -197,6 +209,11 @@ class League(models.Model):
             league_settings_check(self)
         except ApplicationError as exc:
             raise _as_validation_error(exc, {f.name for f in self._meta.fields}) from exc
+
+    def set_join_code(self, code: str) -> None:
+        """The invite code and the key it is compared by, together."""
+        self.join_code = code
+        self.join_key = join_key_of(code)
 
 
 class Role(models.TextChoices):

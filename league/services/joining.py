@@ -32,6 +32,7 @@ from league.models import (
     Membership,
     Player,
     Role,
+    join_key_of,
 )
 from league.selectors import can_see_league, remember_role
 from league.services.common import audit, check_text
@@ -74,8 +75,14 @@ def _cached(operation: Any, default: Any = None) -> Any:
         return default
 
 
+# A code's characters: digits and capitals without I, L, O and U (Crockford's), easy to read out at a table.
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
 def new_join_code() -> str:
-    return secrets.token_urlsafe(12)
+    """Sixteen random characters (80 bits) in groups of four: `K7QM-3XTR-9HWC-ZP2D`."""
+    chars = "".join(secrets.choice(CODE_ALPHABET) for _ in range(16))
+    return "-".join(chars[i : i + 4] for i in range(0, 16, 4))
 
 
 def guess_check(address: str) -> None:
@@ -100,9 +107,10 @@ def guess_count(address: str) -> None:
 def league_for_code(*, slug: Any, code: Any) -> League:
     """The league whose current invite code this is, or JoinNotFound (missing, hidden and wrong look alike)."""
     league = League.objects.filter(slug=slug).first() if isinstance(slug, str) else None
-    stored = league.join_code if league is not None and league.join_mode == JoinMode.CODE else ""
-    # Compared even when there is nothing to compare with, so a missing league takes the same work.
-    matches = hmac.compare_digest(str(code).encode(), (stored or "-" * 16).encode())
+    stored = league.join_key if league is not None and league.join_mode == JoinMode.CODE else ""
+    # Compared even when there is nothing to compare with, so a missing league takes the same work; in any case,
+    # with or without spaces and dashes (`join_key_of`).
+    matches = hmac.compare_digest(join_key_of(code).encode(), (stored or "-" * 16).encode())
     if league is None or not stored or not matches:
         raise JoinNotFound()
     return league
@@ -119,7 +127,8 @@ def league_for_typed_code(*, typed: Any, slug: Any = None) -> League:
         raise JoinNotFound()
     if slug:
         return league_for_code(slug=slug, code=text)
-    league = League.objects.filter(join_mode=JoinMode.CODE, join_code=text).first() if text else None
+    key = join_key_of(text)
+    league = League.objects.filter(join_mode=JoinMode.CODE, join_key=key).first() if key else None
     if league is None:
         raise JoinNotFound()
     return league_for_code(slug=league.slug, code=text)
@@ -139,8 +148,8 @@ def join_settings_update(*, actor: Actor, league: League, join_mode: Any) -> Lea
     fields = ["join_mode"]
     league.join_mode = join_mode
     if join_mode == JoinMode.CODE and not league.join_code:
-        league.join_code = new_join_code()
-        fields.append("join_code")
+        league.set_join_code(new_join_code())
+        fields += ["join_code", "join_key"]
     league.save(update_fields=fields)
     audit(
         actor=actor,
@@ -168,8 +177,8 @@ def join_code_revoke(*, actor: Actor, league: League) -> League:
 
 def _join_code_set(*, actor: Actor, league: League, code: str, action: str) -> League:
     league = lock_league_or_refuse(league.pk)
-    league.join_code = code
-    league.save(update_fields=["join_code"])
+    league.set_join_code(code)
+    league.save(update_fields=["join_code", "join_key"])
     audit(actor=actor, action=action, obj=league, league=league)
     return league
 

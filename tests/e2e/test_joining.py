@@ -3,7 +3,7 @@ in a second browser, and the player sees they are a member."""
 
 import pytest
 
-from league.models import JoinMode, Membership, Role, Visibility
+from league.models import JoinMode, Membership, Role, Visibility, join_key_of
 from tests.e2e.conftest import session_cookie
 from tests.factories import LeagueFactory, MembershipFactory, PlayerFactory, UserFactory
 
@@ -28,7 +28,11 @@ def sign_up(page, username: str) -> None:
 
 def test_a_new_account_joins_by_the_invite_link(live_server, page):
     league = LeagueFactory(
-        name="Cloud City Club", visibility=Visibility.MEMBERS, join_mode=JoinMode.CODE, join_code="c1oud-city-c0de"
+        name="Cloud City Club",
+        visibility=Visibility.MEMBERS,
+        join_mode=JoinMode.CODE,
+        join_code="c1oud-city-c0de",
+        join_key=join_key_of("c1oud-city-c0de"),
     )
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -114,9 +114,11 @@ def _demo_objects() -> Objects:
     event = season.events.get(status=EventStatus.RUNNING, kind=EventKind.TOURNAMENT, name="Beskar Cup")
     game = Game.objects.filter(event=event).exclude(replay_document=None).get()
     player = Player.objects.get(user__username=DEMO_PLAYER)
-    from league.models import EmailInvite
+    from league.models import EmailInvite, join_key_of
 
-    League.objects.filter(pk=league.pk).update(join_mode="code", join_code="sweep-invite-code")
+    League.objects.filter(pk=league.pk).update(
+        join_mode="code", join_code="sweep-invite-code", join_key=join_key_of("sweep-invite-code")
+    )
     league.refresh_from_db()
     invite = EmailInvite.objects.create(league=league, email="invited@example.com", token="sweep-invite-token")
     from games.tabletop.services import realseat_add, realtable_open

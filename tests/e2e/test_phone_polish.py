@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from league.models import JoinMode, League
+from league.models import JoinMode, League, join_key_of
 from tests.e2e.conftest import session_cookie
 from tests.factories import UserFactory
 from tournaments.demo import load_demo_data
@@ -55,7 +55,9 @@ def test_join_with_a_code_and_a_pending_request_on_a_phone(live_server, phone):
     SHOTS.mkdir(parents=True, exist_ok=True)
     load_demo_data(io.StringIO())
     league = League.objects.get(slug="coruscant-circuit")
-    League.objects.filter(pk=league.pk).update(join_mode=JoinMode.CODE, join_code="typed-c0de-for-phones")
+    League.objects.filter(pk=league.pk).update(
+        join_mode=JoinMode.CODE, join_code="typed-c0de-for-phones", join_key=join_key_of("typed-c0de-for-phones")
+    )
     page = phone(UserFactory(username="typist"))
     page.goto(live_server.url + "/leagues/")
     assert page.locator("body").evaluate("el => el.scrollWidth <= window.innerWidth")

@@ -45,6 +45,43 @@ def test_a_typed_code_or_pasted_link_joins(world, form):
     assert Membership.objects.filter(league=league, player__user=user).count() == 1
 
 
+def test_a_new_code_is_easy_to_read_out(world):
+    code = league_with(world, JoinMode.CODE).join_code
+    assert len(code) == 19 and code.count("-") == 3
+    assert set(code.replace("-", "")) <= set(joining.CODE_ALPHABET) and not set("ILOU") & set(code)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        lambda code: code.lower(),  # any case
+        lambda code: code.replace("-", " "),  # spaces for dashes, as read out
+        lambda code: code.replace("-", "").replace("0", "o").replace("1", "l"),  # letters for look-alike digits
+    ],
+    ids=["lower-case", "spaces", "look-alikes"],
+)
+def test_a_code_read_out_and_typed_loosely_still_joins(world, typed):
+    league = league_with(world, JoinMode.CODE, Visibility.MEMBERS)
+    joining.join_code_rotate(actor=world.users["organiser"], league=league)  # a code with a 0 and a 1 in it
+    league.set_join_code("K7QM-30TR-91WC-ZP2D")
+    league.save(update_fields=["join_code", "join_key"])
+    user = UserFactory(username="reader")
+    response = signed_in(user).post(reverse("join-typed"), {"code": typed(league.join_code)})
+    assert response.status_code == 302, response.content.decode()[:500]
+    assert Membership.objects.filter(league=league, player__user=user).count() == 1
+
+
+def test_a_code_made_before_codes_were_easy_still_joins_in_any_case(world):
+    """Codes made earlier mix cases (`token_urlsafe`): they are compared by the same key, in the box and the link."""
+    league = league_with(world, JoinMode.CODE, Visibility.MEMBERS)
+    league.set_join_code("PN5E0-x6QqMzhCHW")
+    league.save(update_fields=["join_code", "join_key"])
+    typist, clicker = UserFactory(username="typist"), UserFactory(username="clicker")
+    assert signed_in(typist).post(reverse("join-typed"), {"code": "pn5e0x6qqmzhchw"}).status_code == 302
+    assert signed_in(clicker).post(reverse("join-code", args=[league.slug, "PN5E0-X6QQMZHCHW"])).status_code == 302
+    assert Membership.objects.filter(league=league, player__user__in=[typist, clicker]).count() == 2
+
+
 @pytest.mark.parametrize("case", ["wrong", "revoked", "blank"])
 def test_a_wrong_or_revoked_code_is_a_clear_400_that_writes_nothing(world, case):
     league = league_with(world, JoinMode.CODE)
