@@ -108,12 +108,6 @@ def _parse_seats(event: Event, seats: list[dict[str, Any]], *, actor: Actor) -> 
     player_ids = [s.get("player") for s in seats]
     if not all(isinstance(p, int) and not isinstance(p, bool) for p in player_ids):
         raise ApplicationError("Each seat names its player by id (a whole number).", extra={"field": "seats"})
-    if len(set(player_ids)) != len(player_ids):
-        duplicates = sorted({str(p) for p in player_ids if player_ids.count(p) > 1})
-        raise ApplicationError(
-            f"Each player may sit only once in a game; listed more than once: {', '.join(duplicates)}.",
-            extra={"field": "seats"},
-        )
     league = event.season.league
     players = Player.objects.in_bulk(player_ids)
     if actor is not None:
@@ -128,6 +122,12 @@ def _parse_seats(event: Event, seats: list[dict[str, Any]], *, actor: Actor) -> 
     if missing:
         raise ApplicationError(
             f"Unknown players: {', '.join(missing)}; give existing player ids.", extra={"field": "seats"}
+        )
+    if len(set(player_ids)) != len(player_ids):  # named once the players are known to the one asking
+        duplicates = sorted({players[p].display_name for p in player_ids if player_ids.count(p) > 1})
+        raise ApplicationError(
+            f"Each player may sit only once in a game; listed more than once: {', '.join(duplicates)}.",
+            extra={"field": "seats"},
         )
     outsiders = [players[p].display_name for p in player_ids if p not in members]
     if outsiders:

@@ -39,14 +39,18 @@ def check_rules(fields: dict[str, Any], *, fallback: League | None = None) -> No
         fields["points_parameters"] = validate_formula(key, fields.get("points_parameters") or {})
     if "tie_breakers" in fields:
         fields["tie_breakers"] = validate_tie_breakers(fields["tie_breakers"])
-    for key, minimum, nullable in (("best_n", 1, True), ("min_players", 1, False)):
+    # Each count by the name the league's form gives it (the API's field name is in `extra.field`).
+    for key, label, minimum, nullable in (
+        ("best_n", "Best N events count", 1, True),
+        ("min_players", "Minimum players", 1, False),
+    ):
         value = fields.get(key)
         if key not in fields or (value is None and nullable):
             continue
         if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAX_COUNT:
-            blank = " (or null for every event)" if nullable else ""
+            blank = " (or blank, null in the API, for every event)" if nullable else ""
             raise ApplicationError(
-                f"{key} must be a whole number from {minimum} to {MAX_COUNT:,}{blank}; got {value!r}.",
+                f"{label} ({key}) must be a whole number from {minimum} to {MAX_COUNT:,}{blank}; got {value!r}.",
                 extra={"field": key},
             )
     if "visibility" in fields and fields["visibility"] not in Visibility.values:
@@ -60,7 +64,9 @@ def check_season_rules(fields: dict[str, Any], league: League) -> None:
     starts, ends = fields.get("starts_on"), fields.get("ends_on")
     if starts and ends and ends < starts:
         raise ApplicationError(
-            "A season cannot end before it starts; set ends_on on or after starts_on.", extra={"field": "ends_on"}
+            "A season cannot end before it starts: its end date (ends_on) must be on or after its start date "
+            "(starts_on).",
+            extra={"field": "ends_on"},
         )
     rules = {k: fields[k] for k in ("variant", "preset", "option_overrides") if fields.get(k)}
     if rules:

@@ -194,8 +194,9 @@ class CustomPoints(PointsFormula):
             try:
                 self._evaluate(expression, {name: getattr(sample, name) for name in self.variables})
             except Exception as exc:
+                reason = str(exc).rstrip(".")
                 raise ApplicationError(
-                    f"The custom formula {expression!r} cannot be used: {exc}. Use numbers, + - * / ** ( ), "
+                    f"The custom formula {expression!r} cannot be used: {reason}. Use numbers, + - * / ** ( ), "
                     f"the variables {allowed} and the functions {functions}.",
                     extra={"field": "points_parameters.expression"},
                 ) from exc

@@ -148,7 +148,7 @@ def test_duplicate_players_non_members_and_forbidden_rebuys_are_refused_by_name(
     organiser = world.users["organiser"]
     han, lando = world.players[:2]
     before = counts()
-    with pytest.raises(ApplicationError, match="only once"):
+    with pytest.raises(ApplicationError, match=f"only once in a game; listed more than once: {han.display_name}\\.$"):
         result_record(actor=organiser, event=world.event, seats=seats([han, han], [450, 450]))
     stranger = PlayerFactory(display_name="Greedo")
     with pytest.raises(ApplicationError, match=r"Not members of .*: Greedo"):

@@ -79,7 +79,7 @@ def test_league_counts_too_large_for_the_database_are_a_400(world, field):
         f"/api/leagues/{world.league.slug}/", {field: HUGE}, format="json"
     )
     assert response.status_code == 400 and field in response.json()
-    with pytest.raises(ApplicationError, match=f"{field} must be a whole number from 1 to 1,000,000"):
+    with pytest.raises(ApplicationError, match=rf"\({field}\) must be a whole number from 1 to 1,000,000"):
         league_update(actor=world.users["organiser"], league=world.league, **{field: HUGE})
     world.league.refresh_from_db()
     assert world.league.best_n is None and world.league.min_players == 2

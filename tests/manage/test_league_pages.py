@@ -47,8 +47,8 @@ def test_an_organiser_creates_a_league_with_rules_points_and_ordered_tie_breaker
         ({"points_formula": "custom", "points_expression": "place / 0"}, "points_expression", "cannot be used"),
         ({"points_formula": "bogus"}, "points_formula", "Unknown points formula"),
         ({"tie_breakers": ["points", "luck"]}, "tie_breakers", "Unknown tie-breaker luck"),
-        ({"min_players": "0"}, "min_players", "min_players must be a whole number from 1"),
-        ({"best_n": "0"}, "best_n", "best_n must be a whole number from 1"),
+        ({"min_players": "0"}, "min_players", "Minimum players (min_players) must be a whole number from 1"),
+        ({"best_n": "0"}, "best_n", "Best N events count (best_n) must be a whole number from 1"),
     ],
 )
 def test_a_refused_league_shows_the_services_message_beside_the_field_and_saves_nothing(
