@@ -456,9 +456,11 @@ def ledger_page(
         reason = Value("", output_field=CharField())
     lines = (
         player_lines(player=player, league_ids=league_ids)
-        .annotate(reason_shown=reason)
+        # A line is shown at its game's time, or, for a line of no game (an adjustment, a tournament's buy-in or
+        # prize), when it was booked: listed newest first, the times then read in order.
+        .annotate(reason_shown=reason, shown_at=Coalesce("game__played_at", "created_at"))
         .order_by("-id")
-        .values(*LEDGER_PAGE_FIELDS, "reason_shown")
+        .values(*LEDGER_PAGE_FIELDS, "reason_shown", "shown_at")
     )
     ledger = Paginator(lines, per_page).get_page(page)
     labels = dict(LedgerKind.choices)
@@ -469,6 +471,7 @@ def ledger_page(
             {
                 **line,
                 "reason": line["reason_shown"],
+                "at": line["shown_at"],
                 "kind_label": labels.get(line["kind"], line["kind"]),
                 "amount": amount,
                 "money": money,

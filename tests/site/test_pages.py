@@ -160,3 +160,22 @@ def test_home_shows_a_signed_in_players_leagues_events_and_results(site_world):
     assert f'href="/events/{world.event.pk}/">' in html.split('id="my-results"')[1]
     anonymous = client_as().get("/").content.decode()
     assert "Running now" in anonymous and "Running cup" in anonymous
+
+
+def test_an_adjustment_in_the_players_ledger_shows_when_it_was_booked_not_when_its_event_began(site_world):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from league.services import ledger_adjust
+
+    world = site_world.base
+    han = world.players[0]
+    world.event.__class__.objects.filter(pk=world.event.pk).update(starts_at=timezone.now() - timedelta(days=3))
+    world.event.refresh_from_db()
+    entry = ledger_adjust(actor=world.users["organiser"], event=world.event, player=han, amount=-50, reason="a slip")
+    html = client_as().get(f"/players/{han.pk}/").content.decode()
+    row = next(r for r in html.split("<tr>") if "Adjustment" in r)
+    booked = timezone.localtime(entry.created_at).strftime("%-d %b %Y %H:%M")
+    began = timezone.localtime(world.event.starts_at).strftime("%-d %b %Y")
+    assert booked in row and began not in row
