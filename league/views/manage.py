@@ -309,7 +309,12 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
         request, form, lambda: services.season_create(actor=request.user, league=league, **form.service_fields())
     )
     if season is not None:
-        messages.success(request, f"Season {season.name} is created.")
+        messages.success(
+            request,
+            f"{season.name} is created."
+            if season.name.lower().startswith("season")
+            else f"Season {season.name} is created.",
+        )
         return redirect("manage-seasons", slug=league.slug)
     season_list = (
         Season.objects.filter(league=league)
@@ -417,7 +422,9 @@ def member_add_user(request: HttpRequest, slug: str) -> HttpResponse:
                 exc.extra.setdefault("field", "username")
                 forms.show_error(form, exc)
             else:
-                messages.success(request, f"{player.display_name} ({user.get_username()}) is now a member.")
+                name = player.display_name
+                also = "" if name == user.get_username() else f" ({user.get_username()})"
+                messages.success(request, f"{name}{also} is now a member.")
                 return redirect("manage-members", slug=league.slug)
     return _members_page(request, league, user_form=form, status=400)
 

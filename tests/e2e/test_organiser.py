@@ -106,7 +106,8 @@ def test_an_organiser_runs_an_evening_from_the_browser(organiser_page, live_serv
     page.get_by_label("Name").fill("Season 1")
     page.get_by_label("Starts on").fill("2026-11-01")
     page.get_by_role("button", name="Create season").click()
-    page.wait_for_selector("text=Season Season 1 is created.")
+    page.wait_for_selector("text=Season 1 is created.")
+    assert page.get_by_text("Season Season").count() == 0
     fits(page)
     page.goto(live_server.url + "/manage/leagues/outer-rim-sabacc/members/")
     for name in ("Han", "Lando", "Leia"):
