@@ -69,3 +69,13 @@ def test_public_league_page_says_how_to_join(world):
     assert JoinRequest.objects.filter(user=world.users["outsider"], status="pending").exists()
     member_page = page_client(world.users["member"]).get(f"/leagues/{world.league.slug}/").content.decode()
     assert "Ask to join" not in member_page
+
+
+def test_requests_in_a_members_only_league_come_with_a_warning_that_nobody_can_ask(world):
+    """Outsiders cannot see a members-only league's page, so "by request" there admits nobody: the page says so."""
+    organiser = page_client(world.users["organiser"])
+    organiser.post(url(world), {"action": "mode", "join_mode": "request"})
+    assert 'id="request-hidden-warning"' not in organiser.get(url(world)).content.decode()  # a public league
+    League.objects.filter(pk=world.league.pk).update(visibility="members")
+    page = organiser.get(url(world)).content.decode()
+    assert 'id="request-hidden-warning"' in page and "nobody can ask to join" in page
