@@ -338,6 +338,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context.update(
         **play_now_context(),
         events=_openable_events(request.user),
+        chosen_event=request.GET.get("event", ""),  # an event page's "Open an online table" link chooses its event
         preset_groups=_preset_groups(),
         seat_range=range(MIN_SEATS, MAX_SEATS + 1),
     )

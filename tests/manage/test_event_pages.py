@@ -371,3 +371,18 @@ def test_an_event_is_edited_and_only_changes_are_audited(world, organiser_client
     entry = AuditEntry.objects.filter(action="event.update").latest("id")
     assert set(entry.data["after"]) <= {"name", "counts_for_standings", "starts_at"}
     assert {"name", "counts_for_standings"} <= set(entry.data["after"])
+
+
+def test_an_event_page_leads_to_an_online_table_with_the_event_chosen(world, organiser_client):
+    """docs/organising.md: "open a table from the event". The link opens the tables page's form on this event."""
+    Event.objects.filter(pk=world.event.pk).update(status=EventStatus.RUNNING)
+    page = organiser_client.get(f"/manage/events/{world.event.pk}/").content.decode()
+    link = f"/tables/?event={world.event.pk}#open-table"
+    assert 'data-action="open-online-table"' in page and link in page
+    lobby = organiser_client.get(link.split("#")[0]).content.decode()
+    assert f'<option value="{world.event.pk}" selected' in lobby and 'id="open-table"' in lobby
+    Event.objects.filter(pk=world.event.pk).update(status=EventStatus.FINISHED)
+    assert (
+        'data-action="open-online-table"'
+        not in organiser_client.get(f"/manage/events/{world.event.pk}/").content.decode()
+    )
