@@ -108,13 +108,28 @@
         if (unplaced.length) return { ok: false, text: "Give a place to " + unplaced.join(", ") + ".", in: shownIn, out: "–" };
         return { ok: true, text: "Balanced: the winner ends with all " + shownIn + " credits.", in: shownIn, out: shownIn };
       }
-      var missing = [], out = 0;
+      var missing = [], negative = [], placed = [], out = 0;
       rows.forEach(function (seat) {
         var final = whole(field(seat, "final_credits"));
+        var place = whole(field(seat, "place"));
         if (final === null || Number.isNaN(final)) missing.push(name(seat));
-        else out += final;
+        else {
+          out += final;
+          if (final < 0) negative.push(name(seat));
+          if (place !== null && !Number.isNaN(place)) placed.push({ name: name(seat), final: final, place: place });
+        }
       });
       if (missing.length) return { ok: false, text: "Enter the final credits of " + missing.join(", ") + ".", in: shownIn, out: out.toLocaleString() };
+      if (negative.length) return { ok: false, text: "Final credits cannot be below 0: " + negative.join(", ") + ".", in: shownIn, out: out.toLocaleString() };
+      // Places given by hand (for ties) must follow the credits, as the server checks: more credits, a better place.
+      for (var i = 0; i < placed.length; i++) {
+        for (var j = 0; j < placed.length; j++) {
+          var a = placed[i], b = placed[j];
+          if (a.final > b.final && a.place > b.place) {
+            return { ok: false, text: a.name + " ends with more credits than " + b.name + " but is placed " + a.place + ", behind " + b.name + "'s " + b.place + ": change the places, or clear them to place players by their credits.", in: shownIn, out: out.toLocaleString() };
+          }
+        }
+      }
       if (out !== credits) {
         var gap = Math.abs(credits - out).toLocaleString();
         var how = out < credits ? gap + " credits are missing" : gap + " credits too many";
