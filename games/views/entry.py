@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from config.errors import ApplicationError
 from games import forms, services
 from games.models import Game, GameStatus, ResultCorrection, Seat
+from games.online.models import OnlineTable
 from league import services as league_services
 from league.forms import show_error
 from league.models import AuditEntry, Event, EventStatus, LedgerEntry, LedgerKind, Player
@@ -78,6 +79,7 @@ def _event_page(
         "league": event.season.league,
         "games": games,
         "tables": tables,
+        "online_tables": OnlineTable.objects.filter(event=event).only("pk", "name", "status").order_by("id"),
         "table_form": table_form or forms.TableForm(initial={"number": len(tables) + 1}),
         "results": event.results.select_related("player").order_by("place", "player__display_name"),
         "statuses": EventStatus,

@@ -381,6 +381,11 @@ def test_an_event_page_leads_to_an_online_table_with_the_event_chosen(world, org
     assert 'data-action="open-online-table"' in page and link in page
     lobby = organiser_client.get(link.split("#")[0]).content.decode()
     assert f'<option value="{world.event.pk}" selected' in lobby and 'id="open-table"' in lobby
+    from games.online.services import table_open
+
+    table = table_open(actor=world.users["organiser"], event=world.event, name="Back room", seats=4)
+    page = organiser_client.get(f"/manage/events/{world.event.pk}/").content.decode()
+    assert f'<a href="/tables/{table.pk}/">Back room</a>' in page
     Event.objects.filter(pk=world.event.pk).update(status=EventStatus.FINISHED)
     assert (
         'data-action="open-online-table"'
