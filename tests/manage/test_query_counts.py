@@ -50,7 +50,7 @@ PAGES = {
     "league": (lambda w: f"/manage/leagues/{w.league.slug}/", 8),
     "seasons": (lambda w: f"/manage/leagues/{w.league.slug}/seasons/", 6),
     "members": (lambda w: f"/manage/leagues/{w.league.slug}/members/", 5),
-    "event": (lambda w: f"/manage/events/{w.event.pk}/", 11),  # 11: the event's real-cards tables, one query
+X
 }
 
 
