@@ -50,7 +50,8 @@ PAGES = {
     "league": (lambda w: f"/manage/leagues/{w.league.slug}/", 8),
     "seasons": (lambda w: f"/manage/leagues/{w.league.slug}/seasons/", 6),
     "members": (lambda w: f"/manage/leagues/{w.league.slug}/members/", 5),
-X
+    # 12: the event's real-cards tables and its online tables, one query each
+    "event": (lambda w: f"/manage/events/{w.event.pk}/", 12),
 }
 
 
