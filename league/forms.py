@@ -145,7 +145,16 @@ _NUMBER_LISTS = {
 
 
 def _option_field(spec: dict[str, Any], *, blank: str, help_text: str, examples: bool, number_help: str) -> forms.Field:
-    """A form field overriding one engine option: blank (shown as `blank`) keeps the value it would have."""
+    """A form field overriding one engine option: blank (shown as `blank`) keeps the value it would have. Its input
+    names the variants that have the option (`data-variants`): the organiser pages' script shows it only for them."""
+    field = _option_field_of_kind(spec, blank=blank, help_text=help_text, examples=examples, number_help=number_help)
+    field.widget.attrs["data-variants"] = " ".join(spec["variants"])
+    return field
+
+
+def _option_field_of_kind(
+    spec: dict[str, Any], *, blank: str, help_text: str, examples: bool, number_help: str
+) -> forms.Field:
     label = spec["label"]
     if spec["kind"] == "choice":
         choices = [("", blank), *_variant_choices(spec)]

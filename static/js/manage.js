@@ -198,6 +198,25 @@
       }
       variant.addEventListener("change", offer);
       offer();
+      // The single options too: an option of another variant is hidden (and not sent), and a choice offers only
+      // the chosen variant's group. With no variant chosen (a season keeping the league's) all are shown.
+      function options() {
+        var chosen = variant.value;
+        var label = chosen ? variant.options[variant.selectedIndex].text : null;
+        form.querySelectorAll("[data-variants]").forEach(function (input) {
+          var fits = !chosen || input.dataset.variants.split(" ").indexOf(chosen) !== -1;
+          var box = input.closest(".field") || input;
+          box.hidden = !fits;
+          input.disabled = !fits;
+          input.querySelectorAll("optgroup").forEach(function (group) {
+            group.disabled = label !== null && group.label !== label;
+          });
+          var picked = input.options && input.options[input.selectedIndex];
+          if (picked && picked.parentElement.disabled) input.value = "";
+        });
+      }
+      variant.addEventListener("change", options);
+      options();
     });
   }
 

@@ -85,6 +85,18 @@ def test_an_organiser_runs_an_evening_from_the_browser(organiser_page, live_serv
 
     # Rules come from the engine's presets; the resolved options follow the choice.
     page.get_by_label("Name", exact=True).fill("Outer Rim Sabacc")
+    # Only the chosen variant's single options are offered (Classic's own options for a Classic league, none of
+    # Coruscant Shift's), and a choice offers only that variant's values.
+    page.locator("details.overrides summary").click()
+    page.get_by_label("Variant").select_option("classic")
+    expect(page.locator("#id_opt_declare_totals")).to_be_visible()
+    expect(page.locator("#id_opt_small_blind")).to_be_hidden()
+    end_rules = page.locator("#id_opt_end_rule optgroup:not([disabled])")
+    assert [end_rules.nth(i).get_attribute("label") for i in range(end_rules.count())] == ["Classic"]
+    page.get_by_label("Variant").select_option("coruscant_shift")
+    expect(page.locator("#id_opt_small_blind")).to_be_visible()
+    expect(page.locator("#id_opt_declare_totals")).to_be_hidden()
+    page.locator("details.overrides summary").click()
     page.get_by_label("Preset").select_option("cantina")
     page.wait_for_function("document.querySelector('#rules-preview caption').textContent.includes('(Cantina preset)')")
     assert "2" in page.locator("#rules-preview tr", has_text="Ante").first.inner_text()
