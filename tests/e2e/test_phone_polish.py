@@ -95,3 +95,17 @@ def test_the_clock_labels_its_blinds_and_reads_m_ss_before_its_script_runs(live_
     assert re.fullmatch(r"\d+ min [0-5]\d s", page.locator('[data-clock="time_left"]').inner_text().strip())
     page.screenshot(path=str(SHOTS / "tournament-page-no-script-390.png"), full_page=True)
     context.close()
+
+
+def test_a_league_named_in_one_long_word_fits_a_phone(live_server, phone):
+    """A league's name may be 120 letters without a space: its organiser's pages break it instead of scrolling."""
+    from django.contrib.auth import get_user_model
+
+    from league.services import league_create
+
+    organiser = UserFactory(username="long-namer")
+    league = league_create(actor=organiser, name="L" * 118 + "ue", visibility="public")
+    page = phone(get_user_model().objects.get(pk=organiser.pk))
+    for path in ("", "seasons/", "members/", "joining/"):
+        page.goto(live_server.url + f"/manage/leagues/{league.slug}/{path}")
+        assert page.locator("body").evaluate("el => el.scrollWidth <= window.innerWidth"), path
