@@ -139,15 +139,21 @@ def _keep_an_organiser(membership: Membership) -> None:
         raise ConflictError("A league keeps at least one organiser; name another organiser first.")
 
 
-def _check_role(role: Any) -> None:
+def _check_role(role: Any, player: Player) -> None:
     if role not in Role.values:
         raise ApplicationError(f"Role must be one of {', '.join(Role.values)}.", extra={"field": "role"})
+    if role == Role.ORGANISER and player.user_id is None:
+        raise ApplicationError(
+            f"{player} is a guest, with no account to sign in with: only a member with an account can organise. "
+            "Once they claim their player (the claim code on the members page), make them an organiser.",
+            extra={"field": "role"},
+        )
 
 
 @retry_on_conflict
 @transaction.atomic
 def membership_add(*, actor: Actor, league: League, player: Player, role: str = Role.PLAYER) -> Membership:
-    _check_role(role)
+    _check_role(role, player)
     if actor is not None and not owns_guest(actor, player) and player.user_id is None:
         # Another league's guest stays theirs: adding it here would hand this league its claim code.
         raise ForbiddenError(
@@ -167,7 +173,7 @@ def membership_add(*, actor: Actor, league: League, player: Player, role: str = 
 @retry_on_conflict
 @transaction.atomic
 def membership_update(*, actor: Actor, membership: Membership, role: str) -> Membership:
-    _check_role(role)
+    _check_role(role, membership.player)
     # Two organisers stepping down at once cannot both leave: the league lock queues them.
     lock_league(membership.league_id)
     membership = Membership.objects.select_for_update(no_key=True).get(pk=membership.pk)

@@ -12,7 +12,7 @@ from config.errors import ApplicationError, ConflictError
 from league.models import AuditEntry, League, LedgerEntry, Membership, Role, Visibility
 from league.services import league_update, ledger_adjust, membership_remove, membership_update
 from league.standings.formulas import CustomPoints, PlaceResult
-from tests.factories import LeagueFactory, MembershipFactory, PlayerFactory
+from tests.factories import LeagueFactory, MembershipFactory, PlayerFactory, client_as
 from tests.league.conftest import client_for
 
 HUGE = 2**40
@@ -199,3 +199,17 @@ def test_claiming_a_player_of_a_hidden_league_without_its_code_is_not_found(worl
     assert wrong.json() == missing.json()
     right = client.post(f"/api/players/{guest.pk}/claim/", {"claim_code": guest.claim_code}, format="json")
     assert right.status_code == 200 and right.json()["display_name"] == "Secret Agent"
+
+
+def test_a_guest_cannot_be_made_an_organiser_by_the_api_or_the_page(world):
+    """A guest has no account to sign in with: organising is refused, clearly, and nothing is written."""
+    guest = Membership.objects.filter(league=world.league, player__user__isnull=True).first()
+    guest = guest or MembershipFactory(league=world.league, player=PlayerFactory(display_name="Chewie"))
+    response = client_for(world.users["organiser"]).patch(
+        f"/api/memberships/{guest.pk}/", {"role": "organiser"}, format="json"
+    )
+    assert response.status_code == 400 and "no account to sign in with" in response.content.decode()
+    page = client_as(world.users["organiser"]).get(f"/manage/leagues/{world.league.slug}/members/").content.decode()
+    assert guest.player.display_name in page and f'id="role-{guest.pk}"' not in page  # no role to give a guest
+    guest.refresh_from_db()
+    assert guest.role == Role.PLAYER and not AuditEntry.objects.filter(action="membership.update").exists()

@@ -157,7 +157,13 @@ def test_stored_standings_equal_a_full_recomputation_after_every_change(
                     if min(totals[: len(again)]) < 0:
                         totals = [BUY_IN] * len(again)
                     changed = [{"player": p, "final_credits": c} for p, c in zip(again, totals, strict=False)]
-                    result_correct(actor=organiser, game=game, reason="recount", seats=changed)
+                    finals = dict(game.seats.values_list("player_id", "final_credits"))
+                    if {seat["player"]: seat["final_credits"] for seat in changed} == finals:
+                        # The recount found the same credits: refused, and nothing changes.
+                        with pytest.raises(ApplicationError, match="changes nothing"):
+                            result_correct(actor=organiser, game=game, reason="recount", seats=changed)
+                    else:
+                        result_correct(actor=organiser, game=game, reason="recount", seats=changed)
                 elif kind == "reseat":  # the recount finds other players sat: some results deleted, some added
                     try:
                         result_correct(actor=organiser, game=games[-1], reason="wrong table", seats=payload)
