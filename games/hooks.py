@@ -6,6 +6,8 @@ the functions below with plain values. Without a listener (no tournaments app), 
 
 from typing import Any, Protocol
 
+from django.db.models import QuerySet
+
 from config.inputs import Actor
 
 
@@ -33,6 +35,10 @@ class TournamentListener(Protocol):
     ) -> None: ...
 
     def realcards_table_finished(self, *, event_id: int, table_id: int, tournament_table: int) -> None: ...
+
+    def field(self, *, event_ids: list[int]) -> QuerySet: ...
+
+    def finish_refusal(self, *, event_id: int) -> str | None: ...
 
 
 _listener: TournamentListener | None = None
@@ -118,3 +124,15 @@ def realcards_table_finished(*, event_id: int, table_id: int, tournament_table: 
     tables play whole games (Halcyon) records the table's result."""
     if _listener is not None:
         _listener.realcards_table_finished(event_id=event_id, table_id=table_id, tournament_table=tournament_table)
+
+
+def tournament_field(*, event_ids: list[int]) -> QuerySet | None:
+    """(event id, player id) of the players in these events' tournaments' fields (registered or out, not
+    waiting), as a query league counts with the events' results; None without a listener."""
+    return _listener.field(event_ids=event_ids) if _listener is not None else None
+
+
+def tournament_finish_refusal(*, event_id: int) -> str | None:
+    """Why the event may not be finished by hand (it is run as a tournament that is not complete: the
+    tournament finishes it), or None. Without a listener, None."""
+    return _listener.finish_refusal(event_id=event_id) if _listener is not None else None

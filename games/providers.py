@@ -2,6 +2,9 @@
 
 from typing import Any
 
+from django.db.models import QuerySet
+
+from games import hooks
 from games.engine import EngineError, resolve_options
 from games.engine.options import option_specs, variant_presets
 from league.providers import RulesRefused
@@ -50,6 +53,24 @@ class Games:
             }
             for row in rows
         ]
+
+    def taking_part(self, *, event_ids: list[int]) -> list[QuerySet]:
+        """(event id, player id) of everyone seated at the events' online and real-cards tables (bots are no
+        players), and of their tournaments' fields (the tournament app's answer)."""
+        from games.online.models import OnlineSeat
+        from games.tabletop.models import RealSeat
+
+        parts: list[QuerySet] = [
+            model.objects.filter(table__event_id__in=event_ids, player__isnull=False).values_list(
+                "table__event_id", "player_id"
+            )
+            for model in (OnlineSeat, RealSeat)
+        ]
+        field = hooks.tournament_field(event_ids=event_ids)
+        return parts if field is None else [*parts, field]
+
+    def finish_refusal(self, *, event_id: int) -> str | None:
+        return hooks.tournament_finish_refusal(event_id=event_id)
 
 
 GAMES = Games()

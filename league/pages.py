@@ -11,7 +11,8 @@ from itertools import chain
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, CharField, Count, F, Max, QuerySet, Sum, Value, When
+from django.db import connection
+from django.db.models import Case, CharField, F, Max, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
@@ -206,15 +207,27 @@ def league_events(*, league: League, season: Season | None) -> list[Event]:
         ]
         finished = sorted(chain.from_iterable(per_season), key=lambda event: event.starts_at, reverse=True)[:left]
     shown = open_events + finished
-    counts = dict(
-        EventResult.objects.filter(event__in=[event.pk for event in shown])
-        .values("event")
-        .annotate(players=Count("id"))
-        .values_list("event", "players")
-    )
+    counts = event_player_counts([event.pk for event in shown], open_ids=[event.pk for event in open_events])
     for event in shown:
         event.players = counts.get(event.pk, 0)
     return shown
+
+
+def event_player_counts(event_ids: list[int], *, open_ids: list[int]) -> dict[int, int]:
+    """Each event's players in one query: those with a result and, at an event not finished yet, also those
+    taking part so far (seated at its online or real-cards tables, in its tournament's field; the games app says
+    who, `GamesProvider.taking_part`). A running tournament has no result before it completes."""
+    if not event_ids:
+        return {}
+    parts = [EventResult.objects.filter(event__in=event_ids).values_list("event_id", "player_id").order_by()]
+    if open_ids:
+        parts += [part.order_by() for part in games().taking_part(event_ids=open_ids)]
+    pairs = parts[0].union(*parts[1:])  # UNION: a player counts once per event
+    sql, params = pairs.query.sql_with_params()
+    count = f"SELECT event_id, COUNT(*) FROM ({sql}) AS taking_part GROUP BY event_id"  # noqa: S608 - Django's SQL
+    with connection.cursor() as cursor:
+        cursor.execute(count, params)
+        return dict(cursor.fetchall())
 
 
 def events_body(events: list[Event]) -> SafeString:

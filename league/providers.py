@@ -1,5 +1,6 @@
 """What league must ask of the games app, which it never imports: the rules its forms and checks offer and
-validate, and a player's online tables for their own page.
+validate, a player's online tables for their own page, who takes part in an event not finished yet, and
+whether an event may be finished by hand.
 
 Apps depend one way (`config` <- `league` <- `games` <- `tournaments`, see docs/architecture.md). Results are
 not asked for: games and tournaments hand league the rows it needs (`event_results_rebuild(seats=...)`). What
@@ -8,6 +9,8 @@ league must still ask it asks of one typed object, `GamesProvider`, that the gam
 """
 
 from typing import Any, Protocol
+
+from django.db.models import QuerySet
 
 
 class RulesRefused(Exception):
@@ -32,6 +35,15 @@ class GamesProvider(Protocol):
     def player_tables(self, *, player_id: int) -> list[dict[str, Any]]:
         """The online tables a player sits at or sat at, newest first, as plain rows (id, name, league, event,
         status, seated: still at the table and the game not over, game: the league game's id once started)."""
+        ...
+
+    def taking_part(self, *, event_ids: list[int]) -> list[QuerySet]:
+        """Who takes part in these events beyond their results: queries of `(event id, player id)` pairs (seated at
+        an online or real-cards table, in a tournament's field), which league counts in its own query."""
+        ...
+
+    def finish_refusal(self, *, event_id: int) -> str | None:
+        """Why an organiser may not finish this event by hand (a tournament not complete), or None."""
         ...
 
 

@@ -3,8 +3,11 @@ tournaments and ask of them. Reports run after the table's commit and are record
 
 from typing import Any
 
+from django.db.models import QuerySet
+from django.urls import reverse
+
 from config.inputs import Actor
-from tournaments.models import Tournament
+from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.selectors import level_now, rebuy_offer
 from tournaments.services.online import move_wanted, player_rebuy, rebuys_open_at
 from tournaments.services.results import place_rows
@@ -49,3 +52,20 @@ class TournamentTables:
         from tournaments import tasks
 
         tasks.realcards_table.delay(event_id=event_id, table_id=table_id, tournament_table=tournament_table)
+
+    def field(self, *, event_ids: list[int]) -> QuerySet:
+        return (
+            Registration.objects.filter(tournament__event_id__in=event_ids)
+            .exclude(status=RegistrationStatus.WAITING)
+            .values_list("tournament__event_id", "player_id")
+        )
+
+    def finish_refusal(self, *, event_id: int) -> str | None:
+        tournament = Tournament.objects.filter(event_id=event_id, completed_at__isnull=True).first()
+        if tournament is None:
+            return None
+        return (
+            "This event is run as a tournament that is not complete yet: complete the tournament from its control "
+            f"room ({reverse('tournament-manage', args=[tournament.pk])}), which books the payouts and the places "
+            "and finishes the event."
+        )

@@ -271,6 +271,32 @@ def field_rows(tournament: Tournament) -> list[Registration]:
     return list(Registration.objects.filter(tournament=tournament).select_related("player", "eliminated_by"))
 
 
+def field_statuses(tournament: Tournament, registrations: list[Registration]) -> dict[int, str]:
+    """Each registration's status as the pages say it, by id: "Winner" (placed first; or, before Complete, the
+    last one in after eliminations once nobody can register, re-buy or re-enter; Halcyon's final table places),
+    "Seated" (a seat drawn), else the stored status."""
+    still_in = [r for r in registrations if r.status == RegistrationStatus.REGISTERED]
+    last_in = (
+        still_in[0].pk
+        if len(still_in) == 1
+        and tournament.format != Format.HALCYON
+        and any(r.status == RegistrationStatus.ELIMINATED for r in registrations)
+        and not registration_open(tournament, timezone.now())
+        else None
+    )
+    shown = {}
+    for registration in registrations:
+        if registration.status == RegistrationStatus.REGISTERED and (
+            registration.place == 1 or registration.pk == last_in
+        ):
+            shown[registration.pk] = "Winner"
+        elif registration.status == RegistrationStatus.REGISTERED and registration.table_number is not None:
+            shown[registration.pk] = "Seated"
+        else:
+            shown[registration.pk] = registration.get_status_display()
+    return shown
+
+
 def tables(registrations: list[Registration]) -> list[dict[str, Any]]:
     """The tables with their seated players in seat order (only players still in have a seat)."""
     by_table: dict[int, list[Registration]] = {}

@@ -19,6 +19,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import ApplicationError
@@ -80,7 +81,12 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
     for registration in registrations:
         registration.stack = stacks.get(registration.player_id)
     my_table = next((t for t in tables if mine and t["number"] == mine.table_number), None)
+    shown = selectors.field_statuses(tournament, registrations)
+    for registration in registrations:
+        registration.shown_status = shown[registration.pk]
     return {
+        # Registration (and with it re-buys, add-ons, re-entries) open now: the forms are shown only then.
+        "registration_open": selectors.registration_open(tournament, timezone.now()),
         "my_rebuy": selectors.my_rebuy(tournament, mine),
         "tournament": tournament,
         "event": tournament.event,
@@ -227,6 +233,23 @@ def _control_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
         table["total"] = tournament.starting_stack * len(table["seats"])
     registered = {r.player_id for r in registrations}
     names = {r.player_id: r.player.display_name for r in registrations}
+    # The booking buttons a row gets: only what the event's buy-in policy and the format allow, while open.
+    policy = league_services.effective_buy_in_policy(tournament.event)
+    open_now = context["registration_open"]
+    addons = open_now and policy is not None and policy.addon_allowed and bool(policy.addon_amount)
+    rebuys = open_now and tournament.format == Format.REBUY
+    for registration in registrations:
+        registration.offer_rebuy = (
+            rebuys
+            and registration.status != RegistrationStatus.WAITING
+            and (selectors.may_rebuy_again(registration, policy))
+        )
+        registration.offer_addon = (
+            addons and registration.status == RegistrationStatus.REGISTERED and (not registration.addons)
+        )
+        registration.offer_reentry = (
+            open_now and tournament.format == Format.REENTRY and registration.status == RegistrationStatus.ELIMINATED
+        )
     context.update(
         {
             "members": Player.objects.filter(memberships__league=league)

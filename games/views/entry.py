@@ -17,12 +17,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import ApplicationError
-from games import forms, services
+from games import forms, hooks, services
 from games.models import Game, GameStatus, ResultCorrection, Seat
 from games.online.models import OnlineTable
 from league import services as league_services
 from league.forms import show_error
-from league.models import AuditEntry, Event, EventStatus, LedgerEntry, LedgerKind, Player
+from league.models import AuditEntry, Event, EventKind, EventStatus, LedgerEntry, LedgerKind, Player
 from league.views.manage import form_saved, managed_event, managed_league, manager_required, visible_or_404
 
 SUBMISSION_SECONDS = 6 * 3600
@@ -77,6 +77,10 @@ def _event_page(
     context = {
         "event": event,
         "league": event.season.league,
+        # A tournament not complete finishes its event when it completes: no Finish button meanwhile.
+        "finish_refusal": hooks.tournament_finish_refusal(event_id=event.pk)
+        if event.kind == EventKind.TOURNAMENT and event.status != EventStatus.FINISHED
+        else None,
         "games": games,
         "tables": tables,
         "online_tables": OnlineTable.objects.filter(event=event).only("pk", "name", "status").order_by("id"),
@@ -107,7 +111,7 @@ def event_status(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         event = league_services.event_update(actor=request.user, event=event, status=request.POST.get("status", ""))
     except ApplicationError as exc:
-        return _event_page(request, event, status_error=exc.message, status=400)
+        return _event_page(request, event, status_error=exc.message, status=exc.status_code)
     done = {EventStatus.RUNNING: "is under way", EventStatus.FINISHED: "is finished: the standings are updated"}
     messages.success(request, f"{event.name} {done.get(event.status, 'is planned')}.")
     return redirect("manage-event", pk=event.pk)

@@ -8,7 +8,7 @@ from django.db.models import Q, Sum
 from django.db.models.functions import Abs
 
 from config.db import retry_on_conflict
-from config.errors import ApplicationError
+from config.errors import ApplicationError, ConflictError
 from config.events import publish
 from config.inputs import Actor
 from league.models import (
@@ -25,6 +25,7 @@ from league.models import (
     Membership,
     Season,
 )
+from league.providers import games
 from league.services.common import audit, check_text, refuse_unknown_fields, save_audited
 from league.services.locks import lock_event, lock_league
 
@@ -67,6 +68,10 @@ def event_update(*, actor: Actor, event: Event, **fields: Any) -> Event:
 
     _check_event_fields(fields)
     event = lock_event(event.pk)
+    # A tournament finishes its event when it completes (payouts, places); finishing it by hand is refused.
+    finishing = fields.get("status") == EventStatus.FINISHED and event.status != EventStatus.FINISHED
+    if finishing and (refusal := games().finish_refusal(event_id=event.pk)):
+        raise ConflictError(refusal, extra={"field": "status"}, code="tournament_not_complete")
     save_audited(actor=actor, obj=event, fields=fields, action="event.update", league=event.season.league)
     publish("event.updated", {"event": event.pk, "status": event.status})
     # Whether it counts (its status, counts_for_standings) changes the standings of its players only.

@@ -151,3 +151,39 @@ def test_an_organiser_runs_a_tournament_from_registration_to_payouts_and_points(
     for checked in (page, projector, public):
         assert checked.console_errors == [], checked.console_errors
     context.close()
+
+
+def test_the_new_tournament_form_shows_each_formats_own_fields_only(browser, live_server):
+    league = LeagueFactory(slug="form-league", name="Form league")
+    event = EventFactory(season=SeasonFactory(league=league), kind=EventKind.TOURNAMENT, name="Form night")
+    organiser = UserFactory(username="form-organiser")
+    MembershipFactory(league=league, player=PlayerFactory(user=organiser), role=Role.ORGANISER)
+    url = f"{live_server.url}/manage/events/{event.pk}/tournament/"
+
+    context = signed_in_context(browser, live_server, organiser)
+    page = watched(context)
+    page.goto(url)
+    expect(page.locator("#t-format")).to_have_value("freezeout")
+    expect(page.locator("#t-rebuy-at")).to_be_hidden()
+    expect(page.locator("#t-advance")).to_be_hidden()
+    page.select_option("#t-format", "rebuy")
+    expect(page.locator("#t-rebuy-at")).to_be_visible()
+    expect(page.locator("#t-advance")).to_be_hidden()
+    page.select_option("#t-format", "halcyon")
+    expect(page.locator("#t-advance")).to_be_visible()
+    expect(page.locator("#t-rebuy-at")).to_be_hidden()
+    fits(page)
+    assert page.console_errors == [], page.console_errors
+    context.close()
+
+    # Without JavaScript every field shows, as before.
+    client = Client()
+    client.force_login(organiser)
+    plain = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    host = re.sub(r"^https?://", "", live_server.url).split(":")[0]
+    plain.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "domain": host, "path": "/"}])
+    page = plain.new_page()
+    page.goto(url)
+    expect(page.locator("#t-rebuy-at")).to_be_visible()
+    expect(page.locator("#t-advance")).to_be_visible()
+    plain.close()

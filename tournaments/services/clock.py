@@ -26,6 +26,8 @@ from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
 from config.inputs import Actor
+from league import services as league_services
+from league.models import EventStatus
 from tournaments import clock, structures
 from tournaments.errors import TournamentLogicError
 from tournaments.models import ClockEvent, ClockEventKind, Format, Tournament, TournamentStatus
@@ -248,6 +250,7 @@ def clock_tick_due(*, now: datetime | None = None) -> int:
 @retry_on_conflict
 @transaction.atomic
 def tournament_clock_start(*, actor: Actor, tournament: Tournament, now: datetime | None = None) -> Tournament:
+    """Start the clock (after the draw): the tournament, and its league event, are running from now."""
     tournament = _lock(tournament)
     _check_manager(actor, tournament.event)
     if tournament.clock_started_at is not None:
@@ -258,6 +261,9 @@ def tournament_clock_start(*, actor: Actor, tournament: Tournament, now: datetim
     tournament.status = TournamentStatus.RUNNING
     tournament.level_announced = tournament.clock_start_level - 1
     tournament.save(update_fields=["clock_started_at", "status", "level_announced"])
+    if tournament.event.status == EventStatus.PLANNED:
+        # The tournament starts with its clock, and so does its league event (the league's pages show it running).
+        tournament.event = league_services.event_update(actor=actor, event=tournament.event, status=EventStatus.RUNNING)
     clock_changed(tournament)
     _audit(actor=actor, tournament=tournament, action="tournament_clock_start")
     return tournament
