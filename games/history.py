@@ -152,9 +152,41 @@ def _step(game: Game, text: str) -> dict[str, Any]:
     return {
         "text": text,
         "phase": PHASE_NAMES.get(hand.get("phase"), hand.get("phase") or ""),
-        "pots": [pot["amount"] for pot in hand.get("pots") or []],
+        "pots": [pot["amount"] for pot in pots_in_play(view)],
         "players": players,
     }
+
+
+def pots_in_play(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The pots of the hand being played as a table shows them: `[{"amount", "eligible"}]`, from a view.
+
+    The engine's pots (`hand.pots()`, which settle the hand) slice the contributions at every level, so while a
+    betting round is open a bet not yet called looks like a side pot that the seats still to act cannot win. Here
+    an uncalled bet is a bet: the pots are cut only where an all-in caps a seat's share (at its contribution), and
+    every seat still in the hand and not all-in can win every pot. Once every bet is matched these are exactly the
+    engine's pots (the same credits, the same seats); the total is always the same."""
+    hand = view.get("hand") or {}
+    pots = hand.get("pots") or []
+    rows = [row for row in view.get("players", []) if "contributed" in row]
+    if not pots or not rows:
+        return pots
+    contributions = {row["seat"]: row["contributed"] for row in rows}
+    folded = {row["seat"] for row in rows if row.get("folded")}
+    capped = {row["seat"]: row["contributed"] for row in rows if row.get("all_in")}
+    extra = sum(pot["amount"] for pot in pots) - sum(c for c in contributions.values() if c > 0)  # carry, prices
+    top = max(contributions.values())
+    shown: list[dict[str, Any]] = []
+    previous = 0
+    for level in [*sorted({c for c in capped.values() if 0 < c < top}), top]:
+        amount = sum(min(c, level) - previous for c in contributions.values() if c > previous)
+        eligible = [s for s in sorted(contributions) if s not in folded and capped.get(s, level) >= level]
+        previous = level
+        if shown and (not eligible or shown[-1]["eligible"] == eligible):
+            shown[-1]["amount"] += amount  # the same seats, or a slice only folded seats paid: the pot below
+        else:
+            shown.append({"amount": amount, "eligible": eligible})
+    shown[0]["amount"] += extra
+    return shown
 
 
 def _public_result(result: dict[str, Any]) -> dict[str, Any]:

@@ -222,7 +222,9 @@ class TableViewSet(viewsets.ViewSet):
         services.seat_entropy, "Add entropy to the next deck", name="entropy", given=EntropyInput, arguments=dict
     )
     rebuy = _table_action(services.seat_rebuy, "Re-buy when out of credits", name="rebuy")
-    close = _table_action(services.table_close, "Close a cash table between hands", name="close")
+    close = _table_action(
+        services.table_close, "Close a cash table between hands, or a casual game before it starts", name="close"
+    )
     come_back = _table_action(
         services.seat_return, "Come back after being marked away", url_path="return", name="come_back"
     )

@@ -41,7 +41,8 @@ def find_table(user: Any, pk: Any) -> OnlineTable | None:
 def _row(table: OnlineTable, user: Any) -> dict[str, Any]:
     mine = next((seat for seat in table.seats.all() if is_own_seat(user, seat)), None)
     result = result_fields(table.outcome, mine.name if mine else None)
-    over = table.status == TableStatus.FINISHED
+    # Over with a game to replay: a casual game closed before it started has none (no outcome, no league game).
+    over = table.status == TableStatus.FINISHED and (table.outcome is not None or table.game_id is not None)
     return {
         "id": table.pk,
         "name": table.name,

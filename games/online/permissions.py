@@ -43,6 +43,12 @@ def can_run_table(user: Any, table: Any) -> bool:
     return permissions.can_manage_league(user, table.event.season.league)
 
 
+def has_person(seats: Any) -> bool:
+    """Whether a person (not a bot) sits in one of `seats`: a casual game is started only with one, since its bots
+    do not play it out for nobody (a league's table may be all bots: the organisers run those)."""
+    return any(seat.kind == "player" and not seat.left for seat in seats)
+
+
 def can_watch_table(user: Any, table: Any) -> bool:
     """A league's table: whoever sees the league. A casual game: anyone signed in with its link before it starts
     (to join it), its players (and site admins) afterwards."""

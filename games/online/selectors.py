@@ -12,6 +12,7 @@ from django.utils import timezone
 from games import hooks as game_hooks
 from games.engine import Game
 from games.engine.views import own_entropy
+from games.history import pots_in_play
 from games.online.models import (
     ChangeKind,
     ChangeStatus,
@@ -21,7 +22,7 @@ from games.online.models import (
     SeatChange,
     TableStatus,
 )
-from games.online.permissions import can_run_table, can_sit, is_own_seat, sit_refusal
+from games.online.permissions import can_run_table, can_sit, has_person, is_own_seat, sit_refusal
 from games.online.prepared import Prepared
 from league.pages import rules_name
 from league.selectors import league_list
@@ -146,8 +147,9 @@ def _summary(table: OnlineTable, seats: list[OnlineSeat], *, can_sit: bool) -> d
     return {
         "id": table.pk,
         "name": table.name,
-        "league": table.event.season.league.name if table.event_id else "",  # a casual game: no league
-        "event": table.event.name if table.event_id else "Casual game",
+        # A casual game belongs to no league and no event: null in both (as in My games, `games.my_rows`).
+        "league": table.event.season.league.name if table.event_id else None,
+        "event": table.event.name if table.event_id else None,
         "status": table.status,
         "preset": table.preset,
         "rules": rules_name(table.variant, table.preset),  # "Better Coruscant Shift", "Classic (Universe)"
@@ -210,7 +212,11 @@ class TableVersion:
             refuse_unless_kept(engine_seat in self._views)
             if engine_seat not in self._views:
                 game = self.game
-                self._views[engine_seat] = game.spectator_view() if engine_seat is None else game.view_for(engine_seat)
+                view = game.spectator_view() if engine_seat is None else game.view_for(engine_seat)
+                if view.get("hand") and view["hand"]["pots"]:
+                    # The pots as the table shows them: an uncalled bet is a bet, not a side pot (`pots_in_play`).
+                    view["hand"]["pots"] = pots_in_play(view)
+                self._views[engine_seat] = view
                 if engine_seat is not None:
                     self._entropy[engine_seat] = own_entropy(game, engine_seat)
             return self._views[engine_seat]
@@ -354,8 +360,8 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
                 table.status == TableStatus.OPEN
                 or (is_cash_table(table) and between_hands and table.status != TableStatus.FINISHED)
             ),
-            "start": runner and table.status == TableStatus.OPEN,
-            "fill_bots": runner and table.status == TableStatus.OPEN,
+            "start": runner and table.status == TableStatus.OPEN and (not table.is_casual or has_person(seated)),
+            "fill_bots": runner and table.status == TableStatus.OPEN and (not table.is_casual or has_person(seated)),
             "pause": runner and table.status == TableStatus.RUNNING,
             "resume": runner and table.status == TableStatus.PAUSED,
             "rebuy": my_row is not None
@@ -366,9 +372,12 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
                 if table.tournament_table is not None
                 else between_hands and bool(table.options.get("rebuys"))
             ),
+            # A cash table between hands; a casual game before it starts too (unplayed: everyone may have left).
             "close": runner
-            and table.options.get("end_rule") == "never"
-            and table.status in (TableStatus.RUNNING, TableStatus.PAUSED),
+            and (
+                (table.options.get("end_rule") == "never" and table.status in (TableStatus.RUNNING, TableStatus.PAUSED))
+                or (table.is_casual and table.status == TableStatus.OPEN)
+            ),
         },
         "view": view,
         "log": shared.log(hand) if hand else [],

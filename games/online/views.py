@@ -7,6 +7,7 @@ buttons are plain forms.
 """
 
 import uuid
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -29,7 +30,7 @@ from games.engine.variant import get_variant
 from games.forms import rules_choice
 from games.history import reveal_notes, shown_title
 from games.online import hands, my_games, renders, selectors, services, stream, table_rows
-from games.online.models import MAX_SEATS, MIN_SEATS, OnlineTable
+from games.online.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, OnlineTable
 from games.online.permissions import can_open_table, can_watch_table
 from games.online.services import casual
 from games.tabletop.selectors import my_real_tables
@@ -292,6 +293,24 @@ def play_now_context() -> dict:
     }
 
 
+_REQUIRED = object()
+
+
+def _setting(post: Any, name: str, what: str, low: int, high: int, default: Any = _REQUIRED) -> Any:
+    """A whole-number setting of the Play-now or open-table form, within its range; else a user error that says the
+    range ("The turn time in seconds must be a whole number from 5 to 600; got '-5'."). Left empty: `default`, when
+    the form has one."""
+    text = (post.get(name) or "").strip()
+    if not text and default is not _REQUIRED:
+        return default
+    value = whole_number_or(text, None, signed=True)
+    if value is None or not low <= value <= high:
+        raise ApplicationError(
+            f"{what} must be a whole number from {low} to {high:,}; got {text!r}.", extra={"field": name}
+        )
+    return value
+
+
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
     """Open a casual game ("play now") with the host seated, and go to its table: "Start" deals, bots in the
@@ -304,14 +323,17 @@ def play_now(request: HttpRequest) -> HttpResponse:
             actor=request.user,
             variant=variant or casual.DEFAULT_VARIANT,
             preset=preset or None,
-            seats=parse_whole_number(request.POST.get("seats") or str(casual.DEFAULT_SEATS), "Seats"),
+            seats=_setting(request.POST, "seats", "Seats", MIN_SEATS, MAX_SEATS, casual.DEFAULT_SEATS),
             bot_kind=request.POST.get("bot") or casual.DEFAULT_BOT,
-            turn_seconds=parse_whole_number(
-                request.POST.get("turn_seconds") or str(casual.DEFAULT_TURN_SECONDS), "The turn time"
+            turn_seconds=_setting(
+                request.POST,
+                "turn_seconds",
+                "The turn time in seconds",
+                MIN_TURN_SECONDS,
+                MAX_TURN_SECONDS,
+                casual.DEFAULT_TURN_SECONDS,
             ),
-            hands=parse_whole_number(request.POST["hands"], "The number of hands")
-            if request.POST.get("hands")
-            else None,
+            hands=_setting(request.POST, "hands", "The number of hands", 1, casual.MAX_HANDS, None),
         )
     except ApplicationError as exc:
         messages.error(request, exc.message)
@@ -355,8 +377,10 @@ def table_open(request: HttpRequest) -> HttpResponse:
             actor=request.user,
             event=event,
             name=request.POST.get("name", ""),
-            seats=parse_whole_number(request.POST.get("seats"), "Seats"),
-            turn_seconds=parse_whole_number(request.POST.get("turn_seconds"), "The turn time"),
+            seats=_setting(request.POST, "seats", "Seats", MIN_SEATS, MAX_SEATS),
+            turn_seconds=_setting(
+                request.POST, "turn_seconds", "The turn time in seconds", MIN_TURN_SECONDS, MAX_TURN_SECONDS
+            ),
             preset=request.POST.get("preset") or None,
         )
     except ApplicationError as exc:

@@ -160,7 +160,7 @@ def test_the_api_opens_joins_starts_and_lists_casual_games_with_the_same_rules(w
     assert client_for(host).post(f"/api/tables/{pk}/start/", {}, format="json").status_code == 200
     assert client_for(stranger).get(f"/api/tables/{pk}/").status_code == 404  # not theirs once it started
     state = client_for(friend).get(f"/api/tables/{pk}/").json()
-    assert state["table"]["league"] == "" and state["you"]["seat"] == 1
+    assert state["table"]["league"] is None and state["table"]["event"] is None and state["you"]["seat"] == 1
     mine = client_for(friend).get("/api/tables/mine/").json()
     assert [row["id"] for row in mine["casual"]] == [pk] and mine["league"] == []
     assert client_for(None).get("/api/tables/mine/").status_code in (401, 403)

@@ -56,8 +56,7 @@ def _decision(
             )
         return Decision("select", cards=tuple(cards))
     if verb in ("bet", "raise"):
-        what = "A bet" if verb == "bet" else "A raise (your new total for the round)"
-        return Decision(verb, amount=whole_number_from(amount, what, 1, MAX_CREDITS))
+        return Decision(verb, amount=_amount(verb, amount))
     for name, value in (("card", card), ("source", source)):
         if value is not None and (not isinstance(value, str) or len(value) > 10):
             raise ApplicationError(f"`{name}` is a short text such as +7c or pilot.", extra={"field": name})
@@ -70,6 +69,18 @@ def _decision(
             f"{verb.capitalize()} needs `source`: deck, pilot, wing, gunner or discard.", extra={"field": "source"}
         )
     return Decision(verb, card=card, source=source)
+
+
+def _amount(verb: str, amount: Any) -> int:
+    """A bet's or a raise's `amount`: a whole number of credits; missing, it is asked for by name."""
+    what = "A bet" if verb == "bet" else "A raise (your new total for the round)"
+    if amount is None:
+        raise ApplicationError(
+            f"{verb.capitalize()} needs `amount`: {what[0].lower() + what[1:]} in credits, a whole number from 1 to "
+            f"{MAX_CREDITS:,}.",
+            extra={"field": "amount"},
+        )
+    return whole_number_from(amount, what, 1, MAX_CREDITS, field="amount")
 
 
 def _classic_decision(verb: Any, amount: Any, card: Any, unlock: Any, lock: Any, call_hand: Any) -> Decision:
@@ -90,8 +101,7 @@ def _classic_decision(verb: Any, amount: Any, card: Any, unlock: Any, lock: Any,
             raise ApplicationError("Trade needs `card`, the card of your hand you give up.", extra={"field": "card"})
         return Decision(verb, card=card, unlock=unlock, lock=lock)
     if verb in ("bet", "raise"):
-        what = "A bet" if verb == "bet" else "A raise (your new total for the round)"
-        return Decision(verb, amount=whole_number_from(amount, what, 1, MAX_CREDITS), call_hand=bool(call_hand))
+        return Decision(verb, amount=_amount(verb, amount), call_hand=bool(call_hand))
     return Decision(verb, call_hand=bool(call_hand))
 
 

@@ -26,7 +26,7 @@ from games.online.models import (
     SeatKind,
     TableStatus,
 )
-from games.online.permissions import NotAllowed, can_run_table, check_can_open, seat_filter
+from games.online.permissions import NotAllowed, can_run_table, check_can_open, has_person, seat_filter
 from games.online.services import clock
 from games.online.services.base import (
     announce,
@@ -43,6 +43,11 @@ from games.online.services.moves import hand_ended
 from games.online.services.turns import changed
 from league.models import MAX_CREDITS, Event, EventStatus, LedgerEntry, LedgerKind, Player
 from league.services import audit, effective_buy_in_policy, lock_event, resolve_game_rules
+
+NOBODY_SEATED = (
+    "Nobody is seated at this game: a casual game is played by people, and its bots do not play it out for nobody. "
+    "Take a seat to start it, or close it."
+)
 
 
 def new_table(*, buy_in: int, **fields: Any) -> OnlineTable:
@@ -172,6 +177,8 @@ def table_fill_bots(*, actor: Actor, table: OnlineTable, kind: str = "sensible")
         raise ConflictError("Bots are seated before the game starts.")
     if table.tournament_table is not None:
         raise ConflictError("A tournament's table seats its registered players only; bots do not play tournaments.")
+    if table.is_casual and not has_person(table.seats.all()):
+        raise ConflictError(NOBODY_SEATED)  # every seat a bot's, nobody could sit down to start it
     taken = set(table.seats.values_list("number", flat=True))
     created = []
     for number in range(table.seat_count):
@@ -268,6 +275,8 @@ def _start_casual(actor: Actor, table: OnlineTable) -> OnlineTable:
     _check_runner(actor, table)
     if table.status != TableStatus.OPEN:
         raise ConflictError(f"The game has already started (the table is {table.get_status_display().lower()}).")
+    if not has_person(table.seats.all()):
+        raise ConflictError(NOBODY_SEATED)
     taken = set(table.seats.values_list("number", flat=True))
     for number in range(table.seat_count):
         if number not in taken:
@@ -358,9 +367,12 @@ def table_resume(*, actor: Actor, table: OnlineTable) -> OnlineTable:
 @transaction.atomic
 def table_close(*, actor: Actor, table: OnlineTable) -> OnlineTable:
     """Close a cash table (casino: the game never ends by itself) between hands: the game lands in the league
-    with every stack as it is."""
+    with every stack as it is. A casual game that has not started (its host's, seated or not: everyone may have
+    left) closes at once, unplayed: no game, no result."""
     table = lock_table(table)
     _check_runner(actor, table)
+    if table.status == TableStatus.OPEN and table.is_casual:
+        return _close_unplayed(actor, table)
     if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
         raise ConflictError("Only a running or paused game can be closed.")
     if SeatChange.objects.filter(target_id=table.pk, status=ChangeStatus.ON_THE_WAY).exists():
@@ -379,5 +391,16 @@ def table_close(*, actor: Actor, table: OnlineTable) -> OnlineTable:
     finish_game(table, game)
     table.save()
     audit(actor=actor, action="online_table.close", obj=table, league=_league(table))
+    announce(table, "finished")
+    return table
+
+
+def _close_unplayed(actor: Actor, table: OnlineTable) -> OnlineTable:
+    """A casual game closed before it started: finished with no game and no outcome; its seats stay as they were
+    (it is still its host's, in My games)."""
+    table.status = TableStatus.FINISHED
+    table.version += 1
+    table.save(update_fields=["status", "version", "updated_at"])
+    audit(actor=actor, action="online_table.close", obj=table, league=None, data={"unplayed": True})
     announce(table, "finished")
     return table
