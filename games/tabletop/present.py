@@ -15,6 +15,7 @@ from games.engine.realcards.due import due
 from games.engine.realcards.explain import explain_hand
 from games.engine.realcards.game import RealCardsGame
 from games.engine.realcards.unknown import NeedCard, NeedDice
+from games.history import pots_in_play
 from games.tabletop import tournament_hands
 from games.tabletop.cache import per_version, shown_game
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus
@@ -269,7 +270,7 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
                 "you": mine is not None and mine.number == row["seat"],
             }
         )
-    pots = hand.get("pots", [])
+    pots = pots_in_play(view)  # an uncalled bet is a bet, not a side pot, as at an online table
     current_bet = max((p["bet"] for p in players), default=0)
     prompt = {"due": now["due"], "says": now["says"]}
     if now["due"] == "act":

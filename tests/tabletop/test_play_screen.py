@@ -113,3 +113,28 @@ def test_the_screen_stream_sends_the_screen_and_nothing_hidden():
     message = next(chunks).decode()
     answer._iterator.close()
     assert message.startswith(f"id: {table.version}\n") and "<form" not in message
+
+
+def test_a_bet_not_yet_called_is_a_bet_not_a_side_pot():
+    """As at an online table (`games.history.pots_in_play`): the seats still to act can win every pot."""
+    from games.tabletop.present import table_view
+
+    table, host, _, _ = started_table()
+    services.realtable_step(actor=host, table=table, step={"step": "deal"})
+    services.realtable_step(actor=host, table=table, step={"step": "dice", "dice": {"number": 0, "suit": "circle"}})
+    table.refresh_from_db()
+    for _ in range(40):
+        now = current_due(table)
+        assert now["due"] == "act"
+        seat = now["seats"][0]
+        verbs = now["choices"][seat]["verbs"]
+        if "bet" in verbs:
+            step = {"verb": "bet", "amount": now["choices"][seat]["min_bet"]}
+            services.realtable_step(actor=host, table=table, step={"step": "act", "seat": seat, **step})
+            break
+        step = {"verb": "select", "count": 0 if now["phase"] == "improve" else 2} if "select" in verbs else {}
+        step = step or {"verb": "check" if "check" in verbs else "call"}
+        services.realtable_step(actor=host, table=table, step={"step": "act", "seat": seat, **step})
+    table.refresh_from_db()
+    view = table_view(table, host=True, mine=None)
+    assert len(view["pots"]) == 1 and len(view["pots"][0]["eligible"]) == 3, view["pots"]
