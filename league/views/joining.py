@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -26,6 +26,19 @@ from league.views.manage import _league, manager_required
 PENDING_JOIN = "pending_join"
 
 
+LINK_NOT_FOUND = (
+    "This link opens no league: it may be old (a new link stops the one before) or revoked, or mistyped. Ask the "
+    "organiser who shared it for the current link, or type their code at /join/."
+)
+
+
+def _link_not_found(request: HttpRequest) -> HttpResponse:
+    """One answer for a missing league, a hidden one and a wrong, old or revoked code (nothing to probe with), that
+    says what to do."""
+    context = {"status": 404, "title": "No such league", "message": LINK_NOT_FOUND}
+    return render(request, "errors/error.html", context, status=404)
+
+
 def _find(request: HttpRequest, kind: str, a: Any, b: Any) -> Any:
     """The league (code) or invite (e-mail) the link names, or the 404 of a missing league; wrong guesses count."""
     address = client_address(request)
@@ -36,7 +49,7 @@ def _find(request: HttpRequest, kind: str, a: Any, b: Any) -> Any:
         return joining.invite_for_token(pk=a, token=b).league
     except joining.JoinNotFound:
         joining.guess_count(address)
-        raise Http404(joining.NOT_FOUND) from None
+        return _link_not_found(request)
     except joining.TooManyGuesses as exc:
         context = {"status": 429, "title": "Too many wrong codes", "message": exc.message}
         return render(request, "errors/error.html", context, status=429)
@@ -58,7 +71,7 @@ def _join_link(request: HttpRequest, kind: str, a: Any, b: Any) -> HttpResponse:
         try:
             _join(request, kind, a, b)
         except joining.JoinNotFound:
-            raise Http404(joining.NOT_FOUND) from None
+            return _link_not_found(request)
         except ApplicationError as exc:
             messages.error(request, exc.message)
             return redirect(request.get_full_path())

@@ -193,3 +193,17 @@ def test_the_organisers_joining_page_shows_the_code_to_tell_as_well_as_the_link(
     assert f'<code id="join-code-text" class="join-code-big">{league.join_code}</code>' in page
     assert reverse("join-code", args=[league.slug, league.join_code]) in page  # the whole link still there
     assert f'href="{reverse("join-typed")}"' in page  # where to type it
+
+
+def test_an_old_link_says_what_to_do_and_answers_as_a_missing_league_does(world):
+    league = league_with(world, JoinMode.CODE)
+    old = league.join_code
+    joining.join_code_rotate(actor=world.users["organiser"], league=league)
+    client = signed_in(UserFactory())
+    stale = client.get(reverse("join-code", args=[league.slug, old]))
+    missing = client.get(reverse("join-code", args=["no-such-league", old]))
+    assert stale.status_code == missing.status_code == 404
+    text = stale.content.decode()
+    assert "Ask the organiser who shared it for the current link" in text and league.name not in text
+    page = text.split('<section class="error-page">')[1].split("</section>")[0]
+    assert page == missing.content.decode().split('<section class="error-page">')[1].split("</section>")[0]
