@@ -44,7 +44,7 @@ def test_a_freezeouts_control_room_offers_no_add_on_nor_re_buy_and_no_registrati
 
     services.tournament_complete(actor=night.organiser, tournament=tournament)
     public = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
-    assert "The seats are drawn once registration closes" not in public
+    assert "No seats yet" not in public
     assert "The tournament is complete: every table is closed" in public
     page = organiser.get(f"/manage/tournaments/{tournament.pk}/").content.decode()
     assert f"<td>{winner.player.display_name}</td>\n        <td>Winner</td>" in page
@@ -90,3 +90,8 @@ def test_the_create_form_marks_each_formats_own_fields_and_still_posts_without_t
     # The script leaves the hidden threshold out: the form is read as a threshold of 0.
     created = organiser.post(f"/manage/events/{night.event.pk}/tournament/", form)
     assert created.status_code == 302
+
+
+def test_before_the_draw_the_public_page_says_who_draws_the_seats_and_when(night, tournament):
+    public = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "No seats yet: the organiser draws them" in public and "before the clock starts" in public
