@@ -31,7 +31,7 @@ from league.api.permissions import (
     require_visible,
 )
 from league.chips import stack_as_chips
-from league.models import BuyInPolicy, Event, League, LedgerEntry, Membership, Player, Season
+from league.models import BuyInPolicy, Event, EventKind, League, LedgerEntry, Membership, Player, Season
 from league.permissions import can_manage_league
 
 SEASON_PARAM = OpenApiParameter(
@@ -305,9 +305,13 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         audit_visible = can_manage_league(request.user, league)  # authors and reasons: organisers and admins
         if season is not None:
             entries = entries.filter(event__season=season)
-        balance, rows = 0, []
-        for e in entries.order_by("id"):
-            balance += e.amount
+        # stack_after: what the player holds at that event's tables after the line (0 once paid out); blank at a
+        # tournament, whose chips are not credits. net_after: their net credits so far, as the standings count them.
+        stacks: dict[int, int] = {}
+        net, rows = 0, []
+        for e in entries.annotate(net_change=selectors.NET_CHANGE).select_related("event").order_by("id"):
+            stacks[e.event_id] = stacks.get(e.event_id, 0) + e.amount
+            net += e.net_change
             rows.append(
                 [
                     e.created_at.isoformat(),
@@ -316,12 +320,13 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
                     e.get_kind_display(),
                     e.hand or "",
                     e.amount,
-                    balance,
+                    "" if e.event.kind == EventKind.TOURNAMENT else stacks[e.event_id],
                     e.reason if audit_visible else "",
                     e.author.get_username() if e.author and audit_visible else "",
+                    net,
                 ]
             )
-        header = ["when", "event", "game", "kind", "hand", "amount", "stack_after", "reason", "author"]
+        header = ["when", "event", "game", "kind", "hand", "amount", "stack_after", "reason", "author", "net_after"]
         return _csv_response(f"{league.slug}-{player.pk}-ledger.csv", header, rows)
 
 

@@ -1,6 +1,9 @@
 """The end of a tournament: undo of an elimination, payouts booked through the league's ledger service,
 a deal at the final table, league points (knockouts and re-buys included) and the standings task."""
 
+import csv
+import io
+
 import pytest
 
 from config.errors import ApplicationError, ConflictError
@@ -134,3 +137,9 @@ def test_a_tournaments_net_credits_reach_the_charts_as_they_reach_the_standings(
         assert mine["net_credits"] == nets[player.pk] == mine["cumulative"][-1]["net_credits"]
         page = pages.credits_over_time(player=player, league_ids=[night.league.pk], season=None)
         assert page[-1]["cumulative"] == nets[player.pk]
+    # The ledger's CSV ends at the same net credits; a tournament's chips are no stack of credits (left blank).
+    from django.test import Client
+
+    csv_text = Client().get(f"/api/players/{players[0].pk}/ledger/csv/?league={night.league.slug}").content.decode()
+    rows = list(csv.DictReader(io.StringIO(csv_text)))
+    assert int(rows[-1]["net_after"]) == nets[players[0].pk] and {row["stack_after"] for row in rows} == {""}
