@@ -60,6 +60,9 @@ def test_a_refused_league_shows_the_services_message_beside_the_field_and_saves_
     form = response.context["form"]
     assert any(message in error for error in form.errors[field]), form.errors
     assert message in response.content.decode()
+    # Said at the top too, linked to the field: the form is long on a phone.
+    summary = response.content.decode().split('id="error-summary"')[1].split("</div>")[0]
+    assert message in summary and f'href="#{form[field].id_for_label}"' in summary
     assert (League.objects.count(), AuditEntry.objects.count()) == before
 
 
