@@ -6,6 +6,7 @@
   if (!root) return;
   const errorBox = document.getElementById("table-error");
   const statusBox = document.getElementById("live-status");
+  if (statusBox) statusBox.hidden = false; // shown only where this script runs: without it the page says so
   let version = Number(root.dataset.version);
   let deadline = root.dataset.secondsLeft === "" ? null : Date.now() + 1000 * Number(root.dataset.secondsLeft);
   let source = null;

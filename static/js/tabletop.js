@@ -5,6 +5,7 @@
   var box = document.getElementById("tabletop");
   var status = document.getElementById("tt-live");
   if (!box) return;
+  if (status) status.hidden = false; // shown only where this script runs: without it the page says so
   // A refused step (400, 403, 409) comes back as the table with the refusal in it: show it like any answer.
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.target === box && event.detail.xhr.status >= 400 && event.detail.xhr.status < 500) {

@@ -343,3 +343,23 @@ def test_the_lobby_offers_only_the_chosen_events_variant_and_opens_a_classic_tab
     page.wait_for_selector("h1:has-text('Universe table')")
     assert page.locator("text=Classic (Universe)").count() >= 1
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+
+
+def test_without_javascript_the_table_says_it_is_not_live_and_with_it_says_live(
+    browser, live_server, table_world, contexts
+):
+    organiser = table_world.users["organiser"]
+    table = services.table_open(actor=organiser, event=table_world.event, name="Quiet", seats=3, turn_seconds=120)
+    client = Client()
+    client.force_login(organiser)
+    context = browser.new_context(java_script_enabled=False)
+    contexts.append(context)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    still = context.new_page()
+    still.goto(f"{live_server.url}/tables/{table.pk}/")
+    text = still.locator(".live-status").inner_text()
+    assert "Not live without JavaScript: reload the page" in text and "Connecting" not in text
+    page = signed_in(browser, live_server.url, organiser, contexts)
+    page.goto(f"{live_server.url}/tables/{table.pk}/")
+    page.wait_for_selector("#live-status:has-text('Live')")
+    assert "Not live without JavaScript" not in page.locator(".live-status").inner_text()
