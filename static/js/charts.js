@@ -32,7 +32,8 @@
         return data.x.length === 1 ? [data.x[0] - pad, data.x[0] + pad] : [min, max];
       } } },
       axes: [
-        Object.assign({ label: data.x_label }, data.time ? {} : { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500] }, AXIS),
+        // Time labels ("7:58pm" over "11/27/26") want more room than numbers: ticks at least 90 px apart.
+        Object.assign({ label: data.x_label }, data.time ? { space: 90 } : { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500] }, AXIS),
         Object.assign({ label: data.y_label, size: 60, values: function (u, ticks) {
           return ticks.map(function (t) { return t.toLocaleString("en"); });
         } }, AXIS),
