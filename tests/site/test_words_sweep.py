@@ -120,13 +120,14 @@ def recorded(monkeypatch):
     return calls
 
 
-def _play(table: OnlineTable, users: list, recorded: list, *, steps: int) -> None:
+def _play(table: OnlineTable, users: list, recorded: list, *, steps: int, first: int = 0) -> None:
     """The seated users play with a bot's decisions (bots at the table act through their scheduled tasks);
-    `steps` decisions at most, stopping when the table finishes."""
+    `steps` decisions at most (numbered from `first`, each its own idempotency key), stopping when the table
+    finishes."""
     from games.online import tasks
 
     brains = {user.pk: SensibleBot(random.Random(user.pk)) for user in users}
-    for step in range(steps):
+    for step in range(first, first + steps):
         table.refresh_from_db()
         if table.status == TableStatus.FINISHED:
             return
@@ -171,6 +172,9 @@ def demo(db, recorded, django_capture_on_commit_callbacks):
                     event=event,
                     name=f"{league.name} {'live' if mid_hand else 'done'}",
                     seats=3,
+                    # A turn outlasts the sweep (a slow machine reads its 300 pages in over a minute): no turn
+                    # times out meanwhile, and the live hand is still being played when the sweep reads it.
+                    turn_seconds=600,
                     option_overrides={**league.option_overrides, "hands": 2},
                 )
                 services.seat_take(actor=organiser, table=table)
@@ -178,6 +182,13 @@ def demo(db, recorded, django_capture_on_commit_callbacks):
                 services.table_fill_bots(actor=organiser, table=table)
                 services.table_start(actor=organiser, table=table)
                 _play(table, [organiser, player], recorded, steps=6 if mid_hand else 3000)
+                # Mid-hand means a hand being played (the player's cards on their page), not a hand just over:
+                # the bots' decisions vary with the users' ids, so a hand may end within the six steps.
+                for extra in range(60 if mid_hand else 0):
+                    view = table_state(table, user=player)["view"]
+                    if view and view["hand"] and view["hand"]["phase"] != "complete":
+                        break
+                    _play(table, [organiser, player], recorded, steps=1, first=6 + extra)
             table.refresh_from_db()
             assert (table.status == TableStatus.FINISHED) != mid_hand, (league.variant, table.status)
     return {"organiser": organiser, "player": player}
