@@ -15,6 +15,7 @@ from games.models import Game as LeagueGame
 from games.models import Seat
 from games.online import services
 from games.online.models import OnlineSeat, SeatKind
+from games.online.selectors import table_state
 from league.models import EventResult, LedgerEntry, LedgerKind, Player, Standing
 from league.services import standings_recompute
 from tests.online.test_credits_at_the_end import _play_to_the_end
@@ -92,6 +93,8 @@ def test_a_tournaments_table_takes_no_bots_and_writes_nothing(world, scheduled):
         seat_count=4,
     )
     before = (table.seats.count(), Player.objects.count())
+    # Not offered (the page shows no "Fill empty seats" button), and refused when asked all the same.
+    assert table_state(table, user=world.users["organiser"])["can"]["fill_bots"] is False
     with pytest.raises(ConflictError, match="bots do not play tournaments"):
         services.table_fill_bots(actor=world.users["organiser"], table=table, kind="sensible")
     assert (table.seats.count(), Player.objects.count()) == before
