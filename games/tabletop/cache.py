@@ -31,8 +31,10 @@ _lock = threading.Lock()
 
 def _key(table: RealTable) -> tuple:
     # Every committed change of the steps bumps the version, and only committed games are kept (`keep` runs after
-    # the commit): the version alone says which game it is, so a reader need not load the growing fields.
-    return (table.pk, table.version, table.master)
+    # the commit): the version alone says which game it is, so a reader need not load the growing fields. The
+    # table's code and seed tell a table from an earlier one with the same id (SQLite reuses the id of a row rolled
+    # back or deleted: a test's tables, one after another in a process, did).
+    return (table.pk, table.code, table.version, table.master)
 
 
 def shown_game(table: RealTable) -> RealCardsGame:

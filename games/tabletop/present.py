@@ -251,6 +251,9 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
     view = public_view(game)
     hand = view.get("hand") or {}
     now = due(game)
+    if table.status == RealTableStatus.FINISHED and now["due"] != "game_over":
+        # The host ended the game between hands: it is over, whatever the engine would deal next.
+        now = {"due": "game_over", "standings": game.game.standings(), "says": "the game is over: its host ended it"}
     dealer = hand_dealer(game)
     players = []
     waiting = set(view.get("waiting_for", []))

@@ -141,14 +141,15 @@ def known_stacks(*, event_id: int) -> dict[int, dict[str, Any]]:
     return known
 
 
-# A table's live stacks by (table, version): every write moves the version, so an entry is never stale; the clock's
-# pages poll each second and would otherwise rebuild every table's game from its steps each time.
-_STACKS: dict[tuple[int, int], list[int]] = {}
+# A table's live stacks by (table, its code, version): every write moves the version, so an entry is never stale;
+# the code tells a table from an earlier one with the same id (SQLite reuses a rolled-back or deleted row's id). The
+# clock's pages poll each second and would otherwise rebuild every table's game from its steps each time.
+_STACKS: dict[tuple[int, str, int], list[int]] = {}
 _STACKS_KEPT = 256
 
 
 def _stacks_at(table: RealTable) -> list[int]:
-    key = (table.pk, table.version)
+    key = (table.pk, table.code, table.version)
     stacks = _STACKS.get(key)
     if stacks is None:
         stacks = live_stacks(services.load_game(table))

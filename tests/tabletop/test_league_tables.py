@@ -306,3 +306,17 @@ def test_the_api_seats_a_league_player_ends_the_game_and_refuses_booking_twice()
     again = api.post(f"{url}/book/", content_type="application/json")
     assert again.status_code == 409 and "booked already" in again.json()["detail"]
     assert Game.objects.count() == 1
+
+
+def test_a_table_its_host_ended_says_game_over_and_asks_for_no_deal():
+    """Ended between hands, the engine would deal next: the table, its phones and its screen say the game is over."""
+    from games.tabletop.present import table_view
+
+    world = league_world()
+    table = seated_league_table(world)
+    play_hand_named(table, world.organiser, winner=1)
+    services.realtable_finish(actor=world.organiser, table=table)
+    table.refresh_from_db()
+    view = table_view(table, host=True, mine=None)
+    assert view["prompt"]["due"] == "game_over" and "may" not in view["prompt"]
+    assert "its host ended it" in view["prompt"]["says"]
