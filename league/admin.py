@@ -97,8 +97,28 @@ class SeasonAdminForm(forms.ModelForm):
         fields = "__all__"  # noqa: DJ007 (the ModelAdmin picks the fields; this form only swaps widgets)
 
 
+class DenominationFormSet(forms.BaseInlineFormSet):
+    """A chip set's denominations as the API checks them: its starting chips may name only chips it still has (a
+    chip renamed or deleted here would otherwise leave a starting stack of chips that no longer exist)."""
+
+    def clean(self) -> None:
+        super().clean()
+        names = {
+            form.cleaned_data["name"]
+            for form in self.forms
+            if form.cleaned_data.get("name") and not form.cleaned_data.get("DELETE")
+        }
+        unknown = set(self.instance.starting_chips or {}) - names
+        if unknown:
+            raise forms.ValidationError(
+                f"Starting chips name unknown denominations: {', '.join(sorted(unknown))}; use "
+                f"{', '.join(sorted(names)) or 'a denomination of this set'}, or change the starting chips first."
+            )
+
+
 class DenominationInline(admin.TabularInline):
     model = Denomination
+    formset = DenominationFormSet
     extra = 1
 
 

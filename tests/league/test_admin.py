@@ -60,3 +60,42 @@ def test_a_chip_set_is_added_with_its_denominations_inline(world):
     from league.models import ChipSet
 
     assert list(ChipSet.objects.get(slug="casino-plaques").denominations.values_list("value", flat=True)) == [100, 25]
+
+
+def test_the_admin_refuses_starting_chips_of_a_chip_the_set_no_longer_has(world):
+    """As the API refuses it: a starting stack of Red chips in a set whose Red is renamed is refused, nothing saved."""
+    from league.models import ChipSet
+
+    client = Client()
+    client.force_login(world.users["admin"])
+    data = {
+        "name": "Club chips",
+        "slug": "club-chips",
+        "description": "",
+        "starting_chips": '{"Red": 10}',
+        "denominations-TOTAL_FORMS": "2",
+        "denominations-INITIAL_FORMS": "0",
+        "denominations-MIN_NUM_FORMS": "0",
+        "denominations-MAX_NUM_FORMS": "1000",
+        "denominations-0-name": "Red",
+        "denominations-0-colour": "red",
+        "denominations-0-value": "10",
+        "denominations-1-name": "Blue",
+        "denominations-1-colour": "blue",
+        "denominations-1-value": "1",
+    }
+    assert client.post(reverse("admin:league_chipset_add"), data).status_code == 302
+    chip_set = ChipSet.objects.get(slug="club-chips")
+    red, blue = chip_set.denominations.order_by("-value")
+    change = {
+        **data,
+        "denominations-INITIAL_FORMS": "2",
+        "denominations-0-id": str(red.pk),
+        "denominations-0-chip_set": str(chip_set.pk),
+        "denominations-0-name": "Crimson",
+        "denominations-1-id": str(blue.pk),
+        "denominations-1-chip_set": str(chip_set.pk),
+    }
+    response = client.post(reverse("admin:league_chipset_change", args=[chip_set.pk]), change)
+    assert response.status_code == 200 and "Starting chips name unknown denominations: Red" in response.content.decode()
+    assert sorted(chip_set.denominations.values_list("name", flat=True)) == ["Blue", "Red"]
