@@ -323,6 +323,8 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
         and len(seated) < table.seat_count
     )
     why_not_sit = refusal if seat_free else None
+    # Started by its runner while open; a casual game only with a person seated (the bots play for nobody).
+    startable = runner and table.status == TableStatus.OPEN and (not table.is_casual or has_person(seated))
     return {
         "table": {
             **_summary(
@@ -360,14 +362,10 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
                 table.status == TableStatus.OPEN
                 or (is_cash_table(table) and between_hands and table.status != TableStatus.FINISHED)
             ),
-            "start": runner and table.status == TableStatus.OPEN and (not table.is_casual or has_person(seated)),
+            "start": startable,
             # Bots for the empty seats: not at a tournament's table (its registered players only), not with no seat
             # empty, not at a casual table nobody sits at (`table_fill_bots` refuses each).
-            "fill_bots": runner
-            and table.status == TableStatus.OPEN
-            and table.tournament_table is None
-            and len(seated) < table.seat_count
-            and (not table.is_casual or has_person(seated)),
+            "fill_bots": startable and table.tournament_table is None and len(seated) < table.seat_count,
             "pause": runner and table.status == TableStatus.RUNNING,
             "resume": runner and table.status == TableStatus.PAUSED,
             "rebuy": my_row is not None
