@@ -1,5 +1,7 @@
 """The admin pages of the league and games models open for a site admin."""
 
+import json
+
 import pytest
 from django.contrib import admin
 from django.test import Client, TestCase
@@ -34,27 +36,33 @@ def test_every_admin_page_opens(world, app_label):
     assert "replay_document" not in page
 
 
+def chip_set_form(name: str, slug: str, starting: dict, chips: list[tuple[str, int]]) -> dict:
+    """The admin's add form of a chip set with its denominations inline (name, value; colour the name's)."""
+    data = {
+        "name": name,
+        "slug": slug,
+        "description": "",
+        "starting_chips": json.dumps(starting),
+        "denominations-TOTAL_FORMS": str(len(chips)),
+        "denominations-INITIAL_FORMS": "0",
+        "denominations-MIN_NUM_FORMS": "0",
+        "denominations-MAX_NUM_FORMS": "1000",
+    }
+    for n, (chip, value) in enumerate(chips):
+        data |= {
+            f"denominations-{n}-name": chip,
+            f"denominations-{n}-colour": chip.lower(),
+            f"denominations-{n}-value": str(value),
+        }
+    return data
+
+
 def test_a_chip_set_is_added_with_its_denominations_inline(world):
     client = Client()
     client.force_login(world.users["admin"])
     response = client.post(
         reverse("admin:league_chipset_add"),
-        {
-            "name": "Casino plaques",
-            "slug": "casino-plaques",
-            "description": "",
-            "starting_chips": "{}",
-            "denominations-TOTAL_FORMS": "2",
-            "denominations-INITIAL_FORMS": "0",
-            "denominations-MIN_NUM_FORMS": "0",
-            "denominations-MAX_NUM_FORMS": "1000",
-            "denominations-0-name": "Red",
-            "denominations-0-colour": "red",
-            "denominations-0-value": "25",
-            "denominations-1-name": "Black",
-            "denominations-1-colour": "black",
-            "denominations-1-value": "100",
-        },
+        chip_set_form("Casino plaques", "casino-plaques", {}, [("Red", 25), ("Black", 100)]),
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     from league.models import ChipSet
@@ -68,22 +76,7 @@ def test_the_admin_refuses_starting_chips_of_a_chip_the_set_no_longer_has(world)
 
     client = Client()
     client.force_login(world.users["admin"])
-    data = {
-        "name": "Club chips",
-        "slug": "club-chips",
-        "description": "",
-        "starting_chips": '{"Red": 10}',
-        "denominations-TOTAL_FORMS": "2",
-        "denominations-INITIAL_FORMS": "0",
-        "denominations-MIN_NUM_FORMS": "0",
-        "denominations-MAX_NUM_FORMS": "1000",
-        "denominations-0-name": "Red",
-        "denominations-0-colour": "red",
-        "denominations-0-value": "10",
-        "denominations-1-name": "Blue",
-        "denominations-1-colour": "blue",
-        "denominations-1-value": "1",
-    }
+    data = chip_set_form("Club chips", "club-chips", {"Red": 10}, [("Red", 10), ("Blue", 1)])
     assert client.post(reverse("admin:league_chipset_add"), data).status_code == 302
     chip_set = ChipSet.objects.get(slug="club-chips")
     red, blue = chip_set.denominations.order_by("-value")
