@@ -248,7 +248,7 @@ def reveal_notes(result: dict[str, Any]) -> list[str]:
     if isinstance(sabacc, dict):
         paid = sabacc.get("paid") or {}
         if paid:
-            won = " and ".join(f"{name} {amount:,}" for name, amount in paid.items())
+            won = " and ".join(f"{amount:,} to {name}" for name, amount in paid.items())
             notes.append(f"The Sabacc pot pays {won}.")
         elif sabacc.get("after") and not ended:
             notes.append(f"The Sabacc pot of {sabacc['after']:,} carries over to the next hand.")

@@ -36,7 +36,7 @@ def test_the_reveal_names_idiots_array_and_pure_sabacc_and_who_the_sabacc_pot_pa
     result = _result("idiots_array_beats_pure_sabacc.json")
     assert result["showdown"]["Bob"]["title"] == "Idiot's Array"
     assert result["showdown"]["Ann"]["title"] == "Pure Sabacc"
-    assert result["notes"] == ["The Sabacc pot pays Bob 2."]
+    assert result["notes"] == ["The Sabacc pot pays 2 to Bob."]
 
 
 def test_the_reveal_tells_a_bomb_out_with_its_penalty_and_the_sabacc_pot_carried_over():
@@ -59,7 +59,7 @@ def test_a_carried_sabacc_pot_is_told_then_won():
     assert _result("sabacc_pot_carried_over_and_won.json", 1)["notes"] == [
         "The Sabacc pot of 2 carries over to the next hand."
     ]
-    assert _result("sabacc_pot_carried_over_and_won.json", 2)["notes"] == ["The Sabacc pot pays Ann 4."]
+    assert _result("sabacc_pot_carried_over_and_won.json", 2)["notes"] == ["The Sabacc pot pays 4 to Ann."]
 
 
 def test_hand_titles_are_the_variants_own():
