@@ -182,23 +182,27 @@ def in_words(text: str, variant: str) -> str:
 
 def public_view(game: RealCardsGame) -> dict:
     """The engine's spectator view; while the hand waits for its roll (a variant's public fields read the dice)
-    the same from what needs no roll: stacks, who is in, the pots."""
+    the same from what needs no roll: stacks, who is in, each seat's bet and what it has put in, the pots. The
+    contributions are what `pots_in_play` cuts the pots from, so the pots read the same at the roll as after it."""
     try:
         return game.game.spectator_view()
     except (NeedDice, NeedCard):
         pass
     engine, hand = game.game, game.game.hand
-    players = [
-        {
-            "seat": seat,
-            "name": name,
-            "stack": engine.stacks[seat],
-            "in_hand": seat in hand.seats,
-            "folded": seat in hand.folded,
-            "bet": 0,
-        }
-        for seat, name in enumerate(engine.names)
-    ]
+    bets = hand.bets()
+    players = []
+    for seat, name in enumerate(engine.names):
+        row = {"seat": seat, "name": name, "stack": engine.stacks[seat]}
+        if seat in hand.seats:  # as the engine's view: a seat not dealt in has no fields of the hand
+            folded = seat in hand.folded
+            row.update(
+                in_hand=not folded,
+                folded=folded,
+                all_in=not folded and engine.stacks[seat] == 0,
+                bet=bets.get(seat, 0),
+                contributed=hand.contributions.get(seat, 0),
+            )
+        players.append(row)
     pots = [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.pots()]
     return {
         "players": players,
