@@ -18,7 +18,7 @@ from games.engine.realcards.unknown import NeedCard, NeedDice
 from games.history import pots_in_play
 from games.tabletop import tournament_hands
 from games.tabletop.cache import per_version, shown_game
-from games.tabletop.models import RealSeat, RealTable, RealTableStatus
+from games.tabletop.models import RealSeat, RealTable, RealTableStatus, hands_dealt
 from games.tabletop.permissions import step_owner
 from games.tabletop.services import hand_dealer, takes_newcomers
 
@@ -415,6 +415,8 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
             "explained_hand": results[-1]["number"] if results else None,
             "log": per_version(table, "log", lambda: _log(table, names)),
             "can_undo": host and bool(game.steps) and table.status == RealTableStatus.PLAYING,
+            # A table closed before its first deal has nothing to download or replay: no link to a refusal.
+            "hands_dealt": hands_dealt(game.steps),
             "total_credits": game.game.total_credits(),
             "levels": _levels(game),
         }
