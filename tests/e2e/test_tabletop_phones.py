@@ -180,7 +180,7 @@ def test_four_phones_play_two_hands_with_a_side_pot_and_an_undo(browser, live_se
             assert _numbers(page, 2) == game.stacks
 
         # ----- between the hands: the host's add-on for Cy -----------------------------------------------------
-        host.locator(".tt-between summary").click()
+        host.locator(".tt-between > summary").click()
         form = host.locator("form.tt-add-on")
         form.locator("select[name=seat]").select_option("2")
         form.locator("input[name=amount]").fill("100")
