@@ -10,7 +10,7 @@ from typing import Any
 from config.inputs import whole_number_or
 from games.engine.realcards.document import export_document, steps_by_hand
 from games.engine.realcards.explain import explain_hand
-from games.tabletop.models import RealTable
+from games.tabletop.models import RealTable, RealTableStatus
 from games.tabletop.present import in_words, step_words
 from games.tabletop.state import load_game
 
@@ -67,6 +67,21 @@ def table_history(table: RealTable) -> dict[str, Any]:
         "stacks": list(zip(names, engine.stacks, strict=True)),
         "over": engine.over,
     }
+
+
+def nothing_to_download(table: RealTable) -> str:
+    """Why the table has no document to download (or replay), in words; empty when it has one: a hand was dealt."""
+    closed = table.status == RealTableStatus.FINISHED
+    nothing = "no hand was played, so there is nothing to download or replay"
+    if table.setup is None:
+        if closed:
+            return f"Table {table.code} was closed before its game started: {nothing}."
+        return f"The game at table {table.code} has not started: there is no hand to download or replay yet."
+    if not table.hands_dealt:
+        if closed:
+            return f"Table {table.code} was closed before its first deal: {nothing}."
+        return f"No hand has been dealt at table {table.code} yet: there is nothing to download or replay until then."
+    return ""
 
 
 def table_document(table: RealTable) -> dict[str, Any] | None:

@@ -16,6 +16,11 @@ MIN_SEATS, MAX_SEATS = 2, 8
 GROWING = ("steps", "changes", "snapshot")
 
 
+def hands_dealt(steps: list) -> int:
+    """How many hands these steps deal (an undone deal is no longer among the steps that stand)."""
+    return sum(1 for step in steps if isinstance(step, dict) and step.get("step") == "deal")
+
+
 class RealTableStatus(models.TextChoices):
     OPEN = "open", "Open: taking seats"
     PLAYING = "playing", "Playing"
@@ -64,6 +69,11 @@ class RealTable(models.Model):
 
     def __str__(self) -> str:
         return f"Real-cards table {self.code}"
+
+    @property
+    def hands_dealt(self) -> int:
+        """How many hands the steps that stand have dealt: none means nothing to download or replay."""
+        return hands_dealt(self.steps or [])
 
     @property
     def is_casual(self) -> bool:

@@ -18,7 +18,7 @@ from games.engine.realcards.unknown import NeedCard, NeedDice
 from games.history import pots_in_play
 from games.tabletop import tournament_hands
 from games.tabletop.cache import per_version, shown_game
-from games.tabletop.models import RealSeat, RealTable, RealTableStatus
+from games.tabletop.models import RealSeat, RealTable, RealTableStatus, hands_dealt
 from games.tabletop.permissions import step_owner
 from games.tabletop.services import hand_dealer, takes_newcomers
 
@@ -29,7 +29,7 @@ VERB_WORDS = {
     "raise": "Raise to",
     "fold": "Fold",
     "allin": "All in",
-    "select": "Keep",
+    "select": "Select",
     "stand": "Stand",
     "draw": "Draw",
     "trade": "Trade",
@@ -58,10 +58,26 @@ def _play_flags(verb: str, choices: dict) -> list[dict]:
     return flags
 
 
-def buttons(choices: dict) -> list[dict]:
+# Coruscant Shift's "select" step at a real table sends only a count: how many of the cards in the player's hand
+# go into their selection (the select phase: the rest are swapped in the shift) or how many of the cards dealt in
+# the shift join it (the improve phase: the rest are thrown away). The words name that effect, never "keep".
+SELECT_WORDS = {
+    "select": (
+        "How many of your {most} cards go into your selection? The others are swapped in the shift (0 to {most})",
+        "Put them in my selection",
+    ),
+    "improve": (
+        "How many of the {most} new cards do you add to your selection? The others are thrown away (0 to {most})",
+        "Add them to my selection",
+    ),
+}
+
+
+def buttons(choices: dict, phase: str | None = None) -> list[dict]:
     """The legal choices of one seat as the page's buttons: each a verb, its words and what it sends (Classic's
-    lock and unlock as boxes on its play buttons; calling the hand as buttons of its own, beside the plain ones)."""
-    rows = _plain_buttons(choices)
+    lock and unlock as boxes on its play buttons; calling the hand as buttons of its own, beside the plain ones).
+    `phase`: the hand's, which names what a selection's count does."""
+    rows = _plain_buttons(choices, phase)
     for row in rows:
         if row["verb"] in PLAY_VERBS and "lockable_count" in choices:
             row["flags"] = _play_flags(row["verb"], choices)
@@ -75,7 +91,7 @@ def buttons(choices: dict) -> list[dict]:
     return rows
 
 
-def _plain_buttons(choices: dict) -> list[dict]:
+def _plain_buttons(choices: dict, phase: str | None = None) -> list[dict]:
     rows = []
     for verb in choices.get("verbs", []):
         word = _verb_word(verb)
@@ -85,7 +101,9 @@ def _plain_buttons(choices: dict) -> list[dict]:
             rows.append({"verb": verb, "label": word, "amount": {"min": low, "max": high}})
         elif verb == "select" and "count" in choices:
             low, high = choices["count"]
-            rows.append({"verb": verb, "label": word, "count": {"min": low, "max": high}, "says": choices.get("says")})
+            says, label = SELECT_WORDS["improve" if phase == "improve" else "select"]
+            count = {"min": low, "max": high}
+            rows.append({"verb": verb, "label": label, "count": count, "says": says.format(most=high)})
         elif f"{verb}_from" in choices:
             for source, price in choices[f"{verb}_from"].items():
                 cost = f" (costs {price})" if price else ""
@@ -143,7 +161,9 @@ def step_words(step: dict, names: list[str], variant: str) -> str:
     kind = step.get("step")
 
     def name(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            return names[seat]
+        return f"seat {seat + 1}" if isinstance(seat, int) else f"seat {seat}"  # seats are 1 to n for people
 
     if kind == "deal":
         return "dealt the next hand"
@@ -155,6 +175,10 @@ def step_words(step: dict, names: list[str], variant: str) -> str:
         else:
             shown = " and ".join(str(d) for d in dice or [])
         return f"{by} {shown}".strip()
+    if kind == "act" and step.get("verb") == "select":
+        count = step.get("count")
+        cards = f"{count} card{'' if count == 1 else 's'}" if isinstance(count, int) else "cards"
+        return f"{name(step.get('seat'))}: put {cards} in their selection"
     if kind == "act":
         extra = ""
         for key in ("amount", "count"):
@@ -168,10 +192,40 @@ def step_words(step: dict, names: list[str], variant: str) -> str:
     if kind == "card":
         return f"turned over {words.card_name(step.get('card'), variant)}"
     if kind == "winners":
-        pot = "the Sabacc pot" if step.get("pot") == "sabacc" else f"pot {int(step.get('pot', 0)) + 1}"
+        pot = "the Sabacc pot" if step.get("pot") == "sabacc" else pot_name(step.get("pot", 0)).lower()
         who = " and ".join(name(s) for s in step.get("seats", [])) or "nobody"
         return f"named {who} for {pot}"
+    return _between_words(kind, step, name)
+
+
+def _between_words(kind: Any, step: dict, name: Any) -> str:
+    """A between-hands step in words (the host's forms, a tournament's chips)."""
+    if kind == "levels":
+        parts = [f"ante {step.get('ante', 0)}"]
+        if step.get("big_blind"):
+            parts.append(f"blinds {step.get('small_blind', 0)}/{step['big_blind']}")
+        if step.get("min_bet"):
+            parts.append(f"min bet {step['min_bet']}")
+        return "set the levels from the next hand: " + ", ".join(parts)
+    if kind == "rebuy":
+        return f"{name(step.get('seat'))} re-bought {step.get('amount')} credits"
+    if kind == "add_on":
+        return f"{name(step.get('seat'))} added on {step.get('amount')} credits"
+    if kind == "join":
+        return f"seated {step.get('name')} with {step.get('stack')} credits"
+    if kind == "leave":
+        return f"{name(step.get('seat'))} left the table with their stack"
+    if kind == "close":
+        return "closed the table"
+    if kind == "leftovers":
+        return "paid out what was left in the pots"
     return str(kind)
+
+
+def pot_name(index: Any) -> str:
+    """A pot as every real-cards page calls it: pots are numbered from 1 for people (the API's `pot` stays the
+    engine's index from 0), as the engine's `explain_hand` says them; the first is the main pot."""
+    return f"Pot {index + 1}" if isinstance(index, int) else f"Pot {index}"
 
 
 def in_words(text: str, variant: str) -> str:
@@ -182,23 +236,27 @@ def in_words(text: str, variant: str) -> str:
 
 def public_view(game: RealCardsGame) -> dict:
     """The engine's spectator view; while the hand waits for its roll (a variant's public fields read the dice)
-    the same from what needs no roll: stacks, who is in, the pots."""
+    the same from what needs no roll: stacks, who is in, each seat's bet and what it has put in, the pots. The
+    contributions are what `pots_in_play` cuts the pots from, so the pots read the same at the roll as after it."""
     try:
         return game.game.spectator_view()
     except (NeedDice, NeedCard):
         pass
     engine, hand = game.game, game.game.hand
-    players = [
-        {
-            "seat": seat,
-            "name": name,
-            "stack": engine.stacks[seat],
-            "in_hand": seat in hand.seats,
-            "folded": seat in hand.folded,
-            "bet": 0,
-        }
-        for seat, name in enumerate(engine.names)
-    ]
+    bets = hand.bets()
+    players = []
+    for seat, name in enumerate(engine.names):
+        row = {"seat": seat, "name": name, "stack": engine.stacks[seat]}
+        if seat in hand.seats:  # as the engine's view: a seat not dealt in has no fields of the hand
+            folded = seat in hand.folded
+            row.update(
+                in_hand=not folded,
+                folded=folded,
+                all_in=not folded and engine.stacks[seat] == 0,
+                bet=bets.get(seat, 0),
+                contributed=hand.contributions.get(seat, 0),
+            )
+        players.append(row)
     pots = [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.pots()]
     return {
         "players": players,
@@ -285,7 +343,7 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
                 {
                     "seat": seat,
                     "name": names[seat],
-                    "buttons": buttons(now["choices"][seat]) if mayact else [],
+                    "buttons": buttons(now["choices"][seat], now.get("phase")) if mayact else [],
                     "choices": now["choices"][seat] if mayact else None,
                 }
             )
@@ -304,6 +362,8 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
             ]
             prompt["deck"] = deck_picture(game, table.variant)
         elif now["due"] == "winners":
+            left = [pot_name(pot["pot"]).lower() for pot in now.get("pots", []) if pot.get("pot") != "sabacc"]
+            prompt["says"] = "name the winners of " + (", ".join(left) or "the Sabacc pot")  # pots from 1
             prompt["pots"] = [
                 {**pot, "names": [(s, names[s]) for s in pot.get("eligible", [])]} for pot in now.get("pots", [])
             ]
@@ -355,6 +415,8 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
             "explained_hand": results[-1]["number"] if results else None,
             "log": per_version(table, "log", lambda: _log(table, names)),
             "can_undo": host and bool(game.steps) and table.status == RealTableStatus.PLAYING,
+            # A table closed before its first deal has nothing to download or replay: no link to a refusal.
+            "hands_dealt": hands_dealt(game.steps),
             "total_credits": game.game.total_credits(),
             "levels": _levels(game),
         }

@@ -460,6 +460,28 @@ def _step_locked(
     return table
 
 
+def _check_seat(game: RealCardsGame, step: dict) -> None:
+    """A step's `seat` names a seat of the game, and a hand shown one dealt into the hand; the refusal says it in
+    the numbers people see (seats from 1) beside the API's own (from 0), as the engine's words would give the
+    API's alone."""
+    if "seat" not in step:
+        return
+    seat, names = step["seat"], game.game.names
+    count = len(names)
+    if type(seat) is not int or not 0 <= seat < count:
+        raise ApplicationError(
+            f"seat is a seat's number, 0 to {count - 1} (the seats 1 to {count} as the pages show them); got {seat!r}.",
+            extra={"field": "seat"},
+        )
+    hand = game.game.hand
+    if step.get("step") == "reveal" and hand is not None and seat not in hand.seats:
+        dealt = ", ".join(f"{names[s]} (seat {s + 1})" for s in hand.seats)
+        raise ApplicationError(
+            f"{names[seat]} (seat {seat + 1}) was not dealt into hand {hand.number}; its players are {dealt}.",
+            extra={"field": "seat"},
+        )
+
+
 def _planned(
     table: RealTable, actor: Actor, guest: str, step: dict, version: int | None
 ) -> tuple[RealCardsGame, dict[str, Any], list[dict], bool]:
@@ -471,6 +493,7 @@ def _planned(
     host = is_host(actor, table)
     mine = seat_of(table, actor, guest)
     now = due(game)
+    _check_seat(game, step)
     check_step(host=host, mine=mine, due=now, step=step, dealer=hand_dealer(game))
     if table.event_id is not None and step.get("step") in LEAGUE_REFUSED:
         raise ApplicationError(

@@ -90,9 +90,15 @@ def tabletop_history(request: HttpRequest, code: str) -> HttpResponse:
 def tabletop_history_download(request: HttpRequest, code: str) -> HttpResponse:
     """The table as a `sabacc-realcards/1` document (`manage.py replay --verify` re-runs it)."""
     table = _table_or_404(code)
+    why = history.nothing_to_download(table)
+    if why:  # the pages offer no link then; a link kept from before, or typed, gets a page saying why
+        return render(
+            request,
+            "tabletop/refused.html",
+            {"message": why, "back": reverse("tabletop-table", args=[code])},
+            status=409,
+        )
     document = history.table_document(table)
-    if document is None:
-        return HttpResponse("The game has not started: there is no hand to download yet.", status=409)
     response = HttpResponse(json.dumps(document, indent=2), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="realcards-{table.code}.json"'
     return response

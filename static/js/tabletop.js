@@ -21,15 +21,16 @@
     var inner = box.querySelector(".tt");
     return inner ? inner.getAttribute(name) : "";
   }
-  // A hand-over QR code the host has open stays open through every re-render while a friend scans it.
+  // A hand-over QR code the host has open stays open through every re-render while a friend scans it, and so
+  // does a confirmation step ("End the game…") the host has opened.
   function openHandovers() {
-    return Array.prototype.map.call(box.querySelectorAll("details[data-seat][open]"), function (d) {
-      return d.getAttribute("data-seat");
+    return Array.prototype.map.call(box.querySelectorAll("details[data-seat][open], details[data-keep][open]"), function (d) {
+      return d.hasAttribute("data-seat") ? '[data-seat="' + d.getAttribute("data-seat") + '"]' : '[data-keep="' + d.getAttribute("data-keep") + '"]';
     });
   }
-  function reopen(numbers) {
-    numbers.forEach(function (number) {
-      var again = box.querySelector('details[data-seat="' + number + '"]');
+  function reopen(keys) {
+    keys.forEach(function (key) {
+      var again = box.querySelector("details" + key);
       if (again) again.open = true;
     });
   }

@@ -180,7 +180,7 @@ def test_four_phones_play_two_hands_with_a_side_pot_and_an_undo(browser, live_se
             assert _numbers(page, 2) == game.stacks
 
         # ----- between the hands: the host's add-on for Cy -----------------------------------------------------
-        host.locator(".tt-between summary").click()
+        host.locator(".tt-between > summary").click()
         form = host.locator("form.tt-add-on")
         form.locator("select[name=seat]").select_option("2")
         form.locator("input[name=amount]").fill("100")
@@ -197,9 +197,9 @@ def test_four_phones_play_two_hands_with_a_side_pot_and_an_undo(browser, live_se
             _done(pages, code, _play_turn, phones[seat], now, seat, shove=True)
         assert _now(code)["due"] == "reveal"
         pots = phones[1].locator(".tt-pots").inner_text()
-        assert "Pot: 360" in pots and "Side pot 1: 80" in pots
+        assert "Pot 1 (main): 360" in pots and "Pot 2 (side): 80" in pots  # pots from 1, as the log and "why" say
         screen_text = screen.locator(".tt-screen-pots").inner_text()
-        assert "360" in screen_text and "Side pot 1" in screen_text and "80" in screen_text
+        assert "360" in screen_text and "Pot 2 (side)" in screen_text and "80" in screen_text
         _reveal(phones, pages, code, 2)
 
         # ----- the payouts the pages show are the engine's ----------------------------------------------------

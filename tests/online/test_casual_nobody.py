@@ -73,6 +73,10 @@ def test_the_host_closes_a_casual_game_everyone_left_unplayed(world, scheduled, 
     assert "data-unplayed" in page and "Close the game" not in page
     row = my_games(host)["casual"][0]
     assert row["id"] == pk and row["status"] == "finished" and row["links"]["replay"] is None  # nothing to replay
+    # Its hand history offers no replay file (the download would answer 409) and says why, not "once it ends".
+    hands = client.get(reverse("online-hands", args=[pk])).content.decode()
+    assert reverse("online-replay-download", args=[pk]) not in hands
+    assert "data-no-replay" in hands and "there is nothing to replay" in hands and "published when" not in hands
     assert client_for(host).post(f"/api/tables/{pk}/start/", {}, format="json").status_code == 409
 
 
