@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from django.urls import reverse
 
 from config.inputs import Actor
-from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.models import Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.selectors import level_now, rebuy_offer
 from tournaments.services.online import move_wanted, player_rebuy, rebuys_open_at
 from tournaments.services.results import place_rows
@@ -61,7 +61,11 @@ class TournamentTables:
         )
 
     def finish_refusal(self, *, event_id: int) -> str | None:
-        tournament = Tournament.objects.filter(event_id=event_id, completed_at__isnull=True).first()
+        tournament = (
+            Tournament.objects.filter(event_id=event_id, completed_at__isnull=True)
+            .exclude(status=TournamentStatus.CALLED_OFF)  # called off: its event is over without it
+            .first()
+        )
         if tournament is None:
             return None
         return (

@@ -286,6 +286,8 @@ def clock_summary(
         label = next_label = halcyon_forced_bets()
     if finished:
         next_level, next_label = None, ""
+    if tournament.status == TournamentStatus.CALLED_OFF:
+        label, next_level, next_label = "Called off: the tournament was not played", None, ""
     return {
         "tournament": tournament.pk,
         "name": tournament.event.name,

@@ -67,7 +67,7 @@ def test_once_complete_every_page_and_the_api_show_the_booked_prizes_with_who_go
     for path in (f"/tournaments/{tournament.pk}/", f"/manage/tournaments/{tournament.pk}/"):
         page = organiser.get(path).content.decode()
         assert 'data-payouts-label="booked"' in page and 'data-payouts-label="projected"' not in page
-        assert f"{first.player.display_name} · <span class=\"num\">{first.prize:,}</span>" in page
+        assert f'{first.player.display_name} · <span class="num">{first.prize:,}</span>' in page
         assert "1,125" not in page  # the template's first prize is nowhere
     projector = Client().get(f"/tournaments/{tournament.pk}/clock/").content.decode()
     assert "Booked prizes" in projector and "Projected" not in projector
@@ -99,7 +99,12 @@ def test_shared_places_show_each_players_booked_share(night, tournament):
 
 
 def test_stacks_carried_from_finished_online_tables_are_known(
-    night, users, online_tables, recorded, eager_tasks, django_capture_on_commit_callbacks  # noqa: F811
+    night,
+    users,
+    online_tables,
+    recorded,
+    eager_tasks,
+    django_capture_on_commit_callbacks,  # noqa: F811
 ):
     tournament = services.tournament_create(
         actor=night.organiser, event=night.event, structure=STRUCTURE, seats_per_table=3
