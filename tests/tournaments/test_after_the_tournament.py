@@ -103,8 +103,8 @@ def test_stacks_carried_from_finished_online_tables_are_known(
     users,
     online_tables,
     recorded,
-    eager_tasks,
-    django_capture_on_commit_callbacks,  # noqa: F811
+    eager_tasks,  # noqa: F811
+    django_capture_on_commit_callbacks,
 ):
     tournament = services.tournament_create(
         actor=night.organiser, event=night.event, structure=STRUCTURE, seats_per_table=3
