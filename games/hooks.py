@@ -40,6 +40,8 @@ class TournamentListener(Protocol):
 
     def finish_refusal(self, *, event_id: int) -> str | None: ...
 
+    def status_refusal(self, *, event_id: int, status: str) -> str | None: ...
+
 
 _listener: TournamentListener | None = None
 
@@ -136,3 +138,9 @@ def tournament_finish_refusal(*, event_id: int) -> str | None:
     """Why the event may not be finished by hand (it is run as a tournament that is not complete: the
     tournament finishes it), or None. Without a listener, None."""
     return _listener.finish_refusal(event_id=event_id) if _listener is not None else None
+
+
+def tournament_status_refusal(*, event_id: int, status: str) -> str | None:
+    """Why the event's status may not be set to `status` by hand (its tournament starts and ends it: Start and
+    Reopen are the tournament's, Finish its Complete's), or None. Without a listener, None."""
+    return _listener.status_refusal(event_id=event_id, status=status) if _listener is not None else None

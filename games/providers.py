@@ -72,6 +72,9 @@ class Games:
     def finish_refusal(self, *, event_id: int) -> str | None:
         return hooks.tournament_finish_refusal(event_id=event_id)
 
+    def status_refusal(self, *, event_id: int, status: str) -> str | None:
+        return hooks.tournament_status_refusal(event_id=event_id, status=status)
+
 
 GAMES = Games()
 

@@ -46,6 +46,10 @@ class GamesProvider(Protocol):
         """Why an organiser may not finish this event by hand (a tournament not complete), or None."""
         ...
 
+    def status_refusal(self, *, event_id: int, status: str) -> str | None:
+        """Why an organiser may not set this event's status by hand (run as a tournament, it follows it), or None."""
+        ...
+
 
 _games: GamesProvider | None = None
 

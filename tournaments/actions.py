@@ -12,13 +12,13 @@ from typing import Any
 
 from django.db import transaction
 
-from config.errors import ApplicationError, ForbiddenError
+from config.errors import ApplicationError, ConflictError, ForbiddenError
 from config.inputs import Actor, is_digits, parse_whole_number
 from league import services as league_services
 from league.models import Player, Role
 from league.permissions import can_manage_event
 from tournaments import services
-from tournaments.models import Format, Registration, RegistrationStatus, Tournament
+from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 
 
 def int_field(data: Any, name: str, what: str) -> int:
@@ -288,6 +288,16 @@ def _open_real_cards(actor: Actor, tournament: Tournament, action: str, data: An
     )
 
 
+def _call_off(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
+    refunded = services.tournament_call_off(actor=actor, tournament=tournament)
+    total = sum(refunded.values())
+    return (
+        f"The tournament is called off: {len(refunded)} player{'s' if len(refunded) != 1 else ''} refunded "
+        f"({total:,} credits, in the ledger), the registrations ended and the event finished (it does not count "
+        "for the standings)."
+    )
+
+
 def _structure(actor: Actor, tournament: Tournament, action: str, data: Any) -> str:
     services.tournament_structure_set(actor=actor, tournament=tournament, structure=structure_field(data))
     return "The structure is saved."
@@ -321,6 +331,7 @@ HANDLERS: dict[str, Callable[[Actor, Tournament, str, Any], str]] = {
     "open_online": _open_online,
     "open_real_cards": _open_real_cards,
     "structure": _structure,
+    "call_off": _call_off,
 }
 ACTIONS = tuple(HANDLERS)
 
@@ -337,4 +348,6 @@ def run_action(*, actor: Actor, tournament: Tournament, action: str, data: Any) 
     handler = HANDLERS.get(action)
     if handler is None:
         raise ApplicationError(f"Unknown action {action!r}.", extra={"field": "action"})
+    if tournament.status == TournamentStatus.CALLED_OFF:
+        raise ConflictError("This tournament is called off: its buy-ins are refunded and nothing more can be done.")
     return handler(actor, tournament, action, data)

@@ -35,6 +35,13 @@ class ChipLeaderOutput(serializers.Serializer):
     stack = serializers.IntegerField()
 
 
+class PrizeOutput(serializers.Serializer):
+    place = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    prize = serializers.IntegerField(help_text="Credits booked in the ledger at Complete.")
+
+
 class ClockOutput(serializers.Serializer):
     tournament = serializers.IntegerField()
     name = serializers.CharField()
@@ -66,7 +73,14 @@ class ClockOutput(serializers.Serializer):
     average_note = serializers.CharField()
     chip_leader = ChipLeaderOutput(allow_null=True)
     prize_pool = serializers.IntegerField()
-    payouts = serializers.ListField(child=serializers.IntegerField(), help_text="Credits for 1st, 2nd, ...")
+    payouts = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Credits for 1st, 2nd, ...: projected from the pool and the template until the tournament is "
+        "complete, then the prizes booked (in place order; shared places and a deal as booked).",
+    )
+    payouts_booked = serializers.BooleanField(help_text="The prizes are booked (the tournament is complete).")
+    payouts_label = serializers.CharField(help_text='"Projected payouts" or "Booked prizes".')
+    prizes = PrizeOutput(many=True, help_text="Once booked: who got what, best place first; empty before.")
     server_time = serializers.DateTimeField(help_text="The time the state was computed: the server's clock.")
 
 

@@ -7,7 +7,8 @@ from django.db.models import QuerySet
 from django.urls import reverse
 
 from config.inputs import Actor
-from tournaments.models import Registration, RegistrationStatus, Tournament
+from league.models import EventStatus
+from tournaments.models import Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.selectors import level_now, rebuy_offer
 from tournaments.services.online import move_wanted, player_rebuy, rebuys_open_at
 from tournaments.services.results import place_rows
@@ -61,11 +62,32 @@ class TournamentTables:
         )
 
     def finish_refusal(self, *, event_id: int) -> str | None:
-        tournament = Tournament.objects.filter(event_id=event_id, completed_at__isnull=True).first()
+        tournament = (
+            Tournament.objects.filter(event_id=event_id, completed_at__isnull=True)
+            .exclude(status=TournamentStatus.CALLED_OFF)  # called off: its event is over without it
+            .first()
+        )
         if tournament is None:
             return None
         return (
             "This event is run as a tournament that is not complete yet: complete the tournament from its control "
             f"room ({reverse('tournament-manage', args=[tournament.pk])}), which books the payouts and the places "
             "and finishes the event."
+        )
+
+    def status_refusal(self, *, event_id: int, status: str) -> str | None:
+        """An event run as a tournament follows it: started by its clock, finished by Complete (or a call-off);
+        never started, reopened or put back to planned by hand."""
+        if status == EventStatus.FINISHED:
+            return self.finish_refusal(event_id=event_id)
+        tournament = Tournament.objects.filter(event_id=event_id).first()
+        if tournament is None:
+            return None
+        if status == EventStatus.RUNNING and tournament.status == TournamentStatus.RUNNING:
+            return None  # the clock's start (or an event already running with it)
+        url = reverse("tournament-manage", args=[tournament.pk])
+        return (
+            "This event is run as a tournament and follows it: it starts when the tournament's clock starts and "
+            "finishes when the tournament is completed (or called off). Run it from the tournament's control room "
+            f"({url}); it is not started or reopened by hand."
         )

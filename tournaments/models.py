@@ -17,6 +17,8 @@ class TournamentStatus(models.TextChoices):
     REGISTERING = "registering", "Registering"
     RUNNING = "running", "Running"
     FINISHED = "finished", "Finished"
+    # Called off before it started (no draw, no clock): every buy-in refunded, nobody registered, the event over.
+    CALLED_OFF = "called_off", "Called off"
 
 
 class Tournament(models.Model):

@@ -122,6 +122,38 @@ def payout_table(tournament: Tournament) -> list[int]:
     return payouts.payouts(pool=pool, entries=entries, template=tournament.payout_template, shares=shares)
 
 
+def booked_prizes(tournament: Tournament) -> list[dict[str, Any]]:
+    """The prizes booked at Complete, best place first: who got what (shared places each with their share; a deal's
+    amounts). Empty before the tournament is complete: until then only the projected payout table exists."""
+    if tournament.completed_at is None:
+        return []
+    rows = (
+        Registration.objects.filter(tournament=tournament, place__isnull=False, prize__gt=0)
+        .order_by("place", "player__display_name", "pk")
+        .values_list("place", "player_id", "player__display_name", "prize")
+    )
+    return [{"place": place, "player": player, "name": name, "prize": prize} for place, player, name, prize in rows]
+
+
+def payouts_shown(tournament: Tournament) -> dict[str, Any]:
+    """What every page shows as the payouts: once booked, the booked prizes with who got them (`payouts` their
+    amounts in place order); before, the projected table from the pool and the template, labelled as projected."""
+    prizes = booked_prizes(tournament)
+    if tournament.completed_at is not None:
+        return {
+            "payouts": [row["prize"] for row in prizes],
+            "payouts_booked": True,
+            "payouts_label": "Booked prizes",
+            "prizes": prizes,
+        }
+    return {
+        "payouts": payout_table(tournament),
+        "payouts_booked": False,
+        "payouts_label": "Projected payouts",
+        "prizes": [],
+    }
+
+
 def revealed_seed(tournament: Tournament) -> str | None:
     """The draw seed, only once the seats are drawn."""
     return tournament.draw_seed if tournament.drawn_at is not None else None
@@ -167,9 +199,16 @@ def known_stacks(event_id: int) -> dict[int, dict[str, Any]]:
 
 
 def player_stacks(tournament: Tournament) -> dict[int, int]:
-    """The stack of each player playing at one of the tournament's online or real-cards tables now, by player id
-    (stacks are public; players at physical tables played without the site are not known)."""
-    return {player_id: row["stack"] for player_id, row in known_stacks(tournament.event_id).items() if row["active"]}
+    """The stack of each player as the tournament knows it, by player id: at the online or real-cards table they
+    play at now, else the stack they carried away from their last such table (one that finished or was closed:
+    the stack the next online or real-cards table opens with). Stacks are public; players only ever at physical
+    tables played without the site are not known. A player on 0 chips at a table no longer in play is not known
+    (still in, they have chips from elsewhere: a re-entry at a physical table)."""
+    return {
+        player_id: row["stack"]
+        for player_id, row in known_stacks(tournament.event_id).items()
+        if row["active"] or row["stack"] > 0
+    }
 
 
 def level_now(event_id: int, *, now: datetime | None = None) -> dict[str, int] | None:
@@ -194,18 +233,26 @@ def playing_level(levels: list[structures.Level], index: int) -> structures.Leve
     return after[0] if after else before[-1]
 
 
-def chip_counts(stacks: dict[int, int], still_in: dict[int, str]) -> dict[str, Any]:
+def chip_counts(stacks: dict[int, int], still_in: dict[int, str], *, finished: bool = False) -> dict[str, Any]:
     """The average stack from the known stacks of the players still in, how many are unknown (physical
-    tables), and the chip leader among the known."""
+    tables), and the chip leader among the known. `stacks` may hold players who are out: only those still in
+    count, and any stack at all says that tables were played on the site."""
     known = {player_id: stacks[player_id] for player_id in still_in if player_id in stacks}
     unknown = len(still_in) - len(known)
     leader = max(known.items(), key=lambda item: (item[1], -item[0])) if known else None
-    if not known:
-        note = "no stack is known yet: no table is played online or on real cards" if still_in else ""
+    if not still_in:
+        note = ""
+    elif not known:
+        if finished:
+            note = "the tournament is complete"
+        elif stacks:
+            note = "no stack is known: the players left are at physical tables played without the site"
+        else:
+            note = "no stack is known yet: no table is played online or on real cards"
     elif unknown:
         note = f"from {len(known)} known stacks; {unknown} at physical tables not counted"
     else:
-        note = f"from all {len(known)} stacks"
+        note = "from the one stack left" if len(known) == 1 else f"from all {len(known)} stacks"
     return {
         "average_stack": sum(known.values()) // len(known) if known else None,
         "stacks_known": len(known),
@@ -229,7 +276,7 @@ def clock_summary(
     field = Registration.objects.filter(tournament=tournament).exclude(status=RegistrationStatus.WAITING)
     still_in = dict(field.filter(status=RegistrationStatus.REGISTERED).values_list("player_id", "player__display_name"))
     players_left = len(still_in)
-    chips = chip_counts(player_stacks(tournament) if stacks is None else stacks, still_in)
+    chips = chip_counts(player_stacks(tournament) if stacks is None else stacks, still_in, finished=finished)
     pool = max(0, prize_pool(tournament))
     level = levels[index] if state else None
     next_level = levels[index + 1] if state and index + 1 < len(levels) else (levels[0] if not state else None)
@@ -239,6 +286,8 @@ def clock_summary(
         label = next_label = halcyon_forced_bets()
     if finished:
         next_level, next_label = None, ""
+    if tournament.status == TournamentStatus.CALLED_OFF:
+        label, next_level, next_label = "Called off: the tournament was not played", None, ""
     return {
         "tournament": tournament.pk,
         "name": tournament.event.name,
@@ -258,7 +307,7 @@ def clock_summary(
         "entries": field.count(),
         **chips,
         "prize_pool": pool,
-        "payouts": payout_table(tournament),
+        **payouts_shown(tournament),
         "server_time": now,
     }
 

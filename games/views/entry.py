@@ -81,6 +81,10 @@ def _event_page(
         "finish_refusal": hooks.tournament_finish_refusal(event_id=event.pk)
         if event.kind == EventKind.TOURNAMENT and event.status != EventStatus.FINISHED
         else None,
+        # Run as a tournament: no Start or Reopen by hand (the tournament starts and finishes it).
+        "start_refusal": hooks.tournament_status_refusal(event_id=event.pk, status=EventStatus.RUNNING)
+        if event.kind == EventKind.TOURNAMENT
+        else None,
         "games": games,
         "tables": tables,
         "online_tables": OnlineTable.objects.filter(event=event).only("pk", "name", "status").order_by("id"),

@@ -68,10 +68,16 @@ def event_update(*, actor: Actor, event: Event, **fields: Any) -> Event:
 
     _check_event_fields(fields)
     event = lock_event(event.pk)
-    # A tournament finishes its event when it completes (payouts, places); finishing it by hand is refused.
-    finishing = fields.get("status") == EventStatus.FINISHED and event.status != EventStatus.FINISHED
-    if finishing and (refusal := games().finish_refusal(event_id=event.pk)):
-        raise ConflictError(refusal, extra={"field": "status"}, code="tournament_not_complete")
+    # An event run as a tournament follows it: its clock starts it, Complete (or a call-off) finishes it; setting
+    # its status by hand otherwise is refused.
+    wanted = fields.get("status")
+    if (
+        wanted is not None
+        and wanted != event.status
+        and (refusal := games().status_refusal(event_id=event.pk, status=wanted))
+    ):
+        code = "tournament_not_complete" if wanted == EventStatus.FINISHED else "event_follows_tournament"
+        raise ConflictError(refusal, extra={"field": "status"}, code=code)
     save_audited(actor=actor, obj=event, fields=fields, action="event.update", league=event.season.league)
     publish("event.updated", {"event": event.pk, "status": event.status})
     # Whether it counts (its status, counts_for_standings) changes the standings of its players only.

@@ -66,16 +66,23 @@
       data.chip_leader ? data.chip_leader.name + " · " + data.chip_leader.stack.toLocaleString("en") : "–"
     );
     setText("prize_pool", data.prize_pool.toLocaleString("en") + (projector ? "" : " credits"));
+    // Once booked, the prizes with who got them (shared places each with their share); before, the projection.
+    const rows = data.payouts_booked
+      ? (data.prizes || []).map(function (row) { return [row.place, row.name + " · " + row.prize.toLocaleString("en")]; })
+      : data.payouts.map(function (amount, index) { return [index + 1, amount.toLocaleString("en")]; });
+    setText("payouts_label", data.payouts_label || "");
+    document.querySelectorAll('[data-clock="payouts_label"]').forEach(function (el) { el.hidden = !rows.length; });
     document.querySelectorAll("[data-clock-payouts]").forEach(function (list) {
-      const text = data.payouts.join(",");
+      const text = JSON.stringify(rows);
       if (list.dataset.shown === text) return;
       list.dataset.shown = text;
-      list.replaceChildren.apply(list, data.payouts.map(function (amount, index) {
+      list.setAttribute("aria-label", data.payouts_label || "Payouts");
+      list.replaceChildren.apply(list, rows.map(function (row) {
         const item = document.createElement("li");
         const place = document.createElement("span");
         place.className = "p-place";
-        place.textContent = ordinal(index + 1);
-        item.append(place, " " + amount.toLocaleString("en"));
+        place.textContent = ordinal(row[0]);
+        item.append(place, " " + row[1]);
         return item;
       }));
     });

@@ -87,3 +87,52 @@ def test_an_event_without_a_tournament_still_finishes_by_hand(night):
     assert organiser.post(f"/manage/events/{night.event.pk}/status/", {"status": "finished"}).status_code == 302
     night.event.refresh_from_db()
     assert night.event.status == EventStatus.FINISHED
+
+
+def test_a_tournaments_event_is_not_started_or_reopened_by_hand(night, tournament):
+    organiser = signed_in(night.organiser)
+    page = organiser.get(f"/manage/events/{night.event.pk}/").content.decode()
+    assert 'data-action="start-event"' not in page and "data-finish-note" in page
+    url = f"/manage/tournaments/{tournament.pk}/"
+    for status in ("running", "planned"):
+        before = list(AuditEntry.objects.values_list("pk", flat=True))
+        refused = organiser.post(f"/manage/events/{night.event.pk}/status/", {"status": status})
+        if status == "planned":  # already planned: nothing to refuse, nothing changes
+            assert refused.status_code == 302
+            continue
+        assert refused.status_code == 409 and url in refused.content.decode()
+        assert "not started or reopened by hand" in refused.content.decode()
+        api = organiser.patch(f"/api/events/{night.event.pk}/", {"status": status}, content_type="application/json")
+        assert (
+            api.status_code == 409 and api.json()["code"] == "event_follows_tournament" and url in api.json()["detail"]
+        )
+        night.event.refresh_from_db()
+        assert night.event.status == EventStatus.PLANNED
+        assert list(AuditEntry.objects.values_list("pk", flat=True)) == before
+
+    # The clock starts it; complete finishes it; and then it is not reopened by hand either.
+    drawn(night, tournament, 2)
+    night.event.refresh_from_db()
+    assert night.event.status == EventStatus.RUNNING
+    services.tournament_eliminate(actor=night.organiser, tournament=tournament, player=night.players[1])
+    services.tournament_complete(actor=night.organiser, tournament=tournament)
+    page = organiser.get(f"/manage/events/{night.event.pk}/").content.decode()
+    assert 'data-action="reopen-event"' not in page and "data-follows-tournament" in page
+    refused = organiser.post(f"/manage/events/{night.event.pk}/status/", {"status": "running"})
+    assert refused.status_code == 409 and url in refused.content.decode()
+    for status in ("running", "planned"):
+        api = organiser.patch(f"/api/events/{night.event.pk}/", {"status": status}, content_type="application/json")
+        assert api.status_code == 409 and api.json()["code"] == "event_follows_tournament"
+    night.event.refresh_from_db()
+    assert night.event.status == EventStatus.FINISHED
+
+
+def test_an_event_without_a_tournament_still_starts_and_reopens_by_hand(night):
+    organiser = signed_in(night.organiser)
+    assert 'data-action="start-event"' in organiser.get(f"/manage/events/{night.event.pk}/").content.decode()
+    assert organiser.post(f"/manage/events/{night.event.pk}/status/", {"status": "running"}).status_code == 302
+    assert organiser.post(f"/manage/events/{night.event.pk}/status/", {"status": "finished"}).status_code == 302
+    assert 'data-action="reopen-event"' in organiser.get(f"/manage/events/{night.event.pk}/").content.decode()
+    assert organiser.post(f"/manage/events/{night.event.pk}/status/", {"status": "running"}).status_code == 302
+    night.event.refresh_from_db()
+    assert night.event.status == EventStatus.RUNNING

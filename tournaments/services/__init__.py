@@ -34,6 +34,7 @@ from tournaments.services.realcards import (
 from tournaments.services.rebuys import tournament_rebuy
 from tournaments.services.registration import (
     check_structure,
+    tournament_call_off,
     tournament_create,
     tournament_register,
     tournament_unregister,
@@ -59,6 +60,7 @@ __all__ = [
     "revealed_seed",
     "structure_preset",
     "tournament_balance",
+    "tournament_call_off",
     "tournament_clock",
     "tournament_clock_move",
     "tournament_clock_pause",

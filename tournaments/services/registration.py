@@ -14,7 +14,7 @@ from config.errors import ApplicationError, ConflictError, ForbiddenError
 from config.inputs import Actor, whole_number
 from games.engine.variant import get_variant
 from league import services as league_services
-from league.models import EventKind, LedgerKind, Membership, Player
+from league.models import EventKind, EventStatus, LedgerEntry, LedgerKind, Membership, Player
 from league.permissions import can_manage_event
 from tournaments import structures
 from tournaments.errors import TournamentLogicError
@@ -23,6 +23,7 @@ from tournaments.models import (
     Registration,
     RegistrationStatus,
     Tournament,
+    TournamentStatus,
     rebuy_threshold_error,
 )
 from tournaments.selectors import registration_open as _registration_open
@@ -196,3 +197,64 @@ def tournament_unregister(*, actor: Actor, tournament: Tournament, player: Playe
         data={"player": player.pk, "promoted": promoted.player_id if promoted else None},
     )
     return promoted
+
+
+REFUNDED_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY, LedgerKind.ADDON)
+
+
+@retry_on_conflict
+@transaction.atomic
+def tournament_call_off(*, actor: Actor, tournament: Tournament) -> dict[int, int]:
+    """Call off a tournament that never started (registering, no draw, no clock): every buy-in (and add-on)
+    booked at the event is refunded through the ledger, the registrations end (the waiting list too), the
+    tournament reads "Called off" and its league event is finished, not counting for the standings.
+
+    Each player's refund is the net of what the event's ledger holds for them by kind (refunds already booked
+    count), so nothing is refunded twice and nothing is left behind. Returns the credits refunded by player id.
+    """
+    tournament = _lock(tournament)
+    _check_manager(actor, tournament.event)
+    if tournament.status == TournamentStatus.CALLED_OFF:
+        raise ConflictError("This tournament is already called off; its buy-ins are refunded.")
+    if tournament.status != TournamentStatus.REGISTERING or tournament.completed_at is not None:
+        raise ConflictError("Only a tournament that has not started can be called off; this one has started.")
+    if tournament.drawn_at is not None or tournament.clock_started_at is not None:
+        raise ConflictError(
+            "The seats are drawn: a tournament can be called off only before the draw. Play it out (eliminate "
+            "the players, or record a deal) and complete it from the control room."
+        )
+    registrations = list(
+        Registration.objects.select_for_update(of=("self",)).filter(tournament=tournament).select_related("player")
+    )
+    nets: dict[tuple[int, str], int] = {}
+    for player_id, kind, amount in LedgerEntry.objects.filter(
+        event_id=tournament.event_id, kind__in=REFUNDED_KINDS
+    ).values_list("player_id", "kind", "amount"):
+        nets[(player_id, kind)] = nets.get((player_id, kind), 0) + amount
+    players = {registration.player_id: registration.player for registration in registrations}
+    missing = {player_id for (player_id, _kind), net in nets.items() if net > 0} - set(players)
+    players.update({player.pk: player for player in Player.objects.filter(pk__in=missing)})
+    refunded: dict[int, int] = {}
+    for (player_id, kind), net in sorted(nets.items()):
+        if net > 0:
+            _book(tournament, players[player_id], kind, -net, actor, "tournament called off")
+            refunded[player_id] = refunded.get(player_id, 0) + net
+    Registration.objects.filter(pk__in=[registration.pk for registration in registrations]).delete()
+    tournament.status = TournamentStatus.CALLED_OFF
+    tournament.save(update_fields=["status"])
+    _audit(
+        actor=actor,
+        tournament=tournament,
+        action="tournament_call_off",
+        data={
+            "refunded": {str(player_id): amount for player_id, amount in refunded.items()},
+            "registrations": [registration.player_id for registration in registrations],
+        },
+    )
+    if tournament.event.status != EventStatus.FINISHED:
+        # The event is over without being played: finished, and not counting for the standings (no results).
+        tournament.event = league_services.event_update(
+            actor=actor, event=tournament.event, status=EventStatus.FINISHED, counts_for_standings=False
+        )
+    _field_changed(tournament)
+    return refunded
