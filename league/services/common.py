@@ -102,6 +102,11 @@ class Refusals:
             for field, messages in refusal_errors(exc).items():
                 self.found += [(field, message) for message in messages]
 
+    @property
+    def fields(self) -> set[str]:
+        """The fields refused so far (a later check leaves them out: their values are not what it expects)."""
+        return {field for field, _ in self.found}
+
     def raise_any(self) -> None:
         if not self.found:
             return

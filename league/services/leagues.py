@@ -143,7 +143,11 @@ def league_update(*, actor: Actor, league: League, **fields: Any) -> League:
     with refusals.check():
         _check_league_fields(fields)
     league = lock_league_or_refuse(league.pk)
-    if "slug" in fields and League.objects.filter(slug=fields["slug"]).exclude(pk=league.pk).exists():
+    if (
+        "slug" in fields
+        and "slug" not in refusals.fields
+        and League.objects.filter(slug=fields["slug"]).exclude(pk=league.pk).exists()
+    ):
         # The same words whether the league holding it is one the organiser can see or not: it names none.
         raise ConflictError(
             f"The address {fields['slug']!r} is taken; choose another slug.",
@@ -275,9 +279,11 @@ def season_fields_check(fields: dict[str, Any], league: League) -> None:
     refusals = Refusals()
     with refusals.check():
         _check_season_fields(fields)
+    checked = {key: value for key, value in fields.items() if key not in refusals.fields}
     with refusals.check():
-        check_season_rules(fields, league)
+        check_season_rules(checked, league)
     refusals.raise_any()
+    fields.update(checked)
 
 
 @retry_on_conflict
@@ -300,7 +306,7 @@ def season_update(*, actor: Actor, season: Season, **fields: Any) -> Season:
     with refusals.check():
         _check_season_fields(fields)
     season = lock_season(season.pk)
-    merged = {key: fields.get(key, getattr(season, key)) for key in SEASON_FIELDS}
+    merged = {key: fields.get(key, getattr(season, key)) for key in SEASON_FIELDS if key not in refusals.fields}
     with refusals.check():
         check_season_rules(merged, season.league)
     refusals.raise_any()

@@ -43,7 +43,7 @@ def _check_variant_and_preset(variant: Any, preset: Any) -> None:
         raise ApplicationError(
             f"Choose a variant ({', '.join(variants)}) and one of its presets.", extra={"field": "variant"}
         )
-    if not preset and variant in variants:
+    if not preset and isinstance(variant, str) and variant in variants:
         raise ApplicationError(
             f"Choose a preset of {_title(variant)}: {_presets_in_words(variant)} (the preset sets every option "
             "you do not change).",
@@ -97,7 +97,12 @@ def _check_season_variant(rules: dict[str, Any], league: League) -> None:
     """A season naming another variant than its league's names one of that variant's presets: the league's
     preset is another variant's (blank with the league's own variant keeps the league's preset)."""
     variant = rules.get("variant")
-    if variant and not rules.get("preset") and variant != league.variant and variant in games().rule_choices():
+    if (
+        isinstance(variant, str)
+        and not rules.get("preset")
+        and variant != league.variant
+        and variant in games().rule_choices()
+    ):
         raise ApplicationError(
             f"A season of {_title(variant)} needs one of its presets: {_presets_in_words(variant)}; the league's "
             f"preset ({league.preset}) is {_title(league.variant)}'s. Choose one, or leave the variant blank to keep "
