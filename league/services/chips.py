@@ -99,7 +99,8 @@ def buy_in_policy_check(fields: dict[str, Any]) -> None:
     if rebuys and numbers.get("rebuy_amount") == 0:
         with refusals.check():
             raise ApplicationError(
-                "Re-buys are allowed but the re-buy amount (rebuy_amount) is 0; give the credits a re-buy buys (at least 1).",
+                "Re-buys are allowed but the re-buy amount (rebuy_amount) is 0; give the credits a re-buy buys "
+                "(at least 1).",
                 extra={"field": "rebuy_amount"},
             )
     for key, what in (("rebuy_amount", "a re-buy amount"), ("max_rebuys", "a cap on re-buys")):
@@ -113,7 +114,8 @@ def buy_in_policy_check(fields: dict[str, Any]) -> None:
     if addon and numbers.get("addon_amount") == 0:
         with refusals.check():
             raise ApplicationError(
-                "Add-ons are allowed but the add-on amount (addon_amount) is 0; give the credits an add-on buys (at least 1).",
+                "Add-ons are allowed but the add-on amount (addon_amount) is 0; give the credits an add-on buys "
+                "(at least 1).",
                 extra={"field": "addon_amount"},
             )
     if not addon and numbers.get("addon_amount"):
