@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
 
 from config.errors import ApplicationError
 from league.models import BuyInPolicy, ChipSet, EventKind, League, Role, Season, Visibility
@@ -34,16 +35,48 @@ OPTION_IN_MESSAGE = re.compile(r"[Oo]ption '(\w+)'")
 
 
 def show_error(form: forms.Form, exc: ApplicationError) -> None:
-    """Put a service's refusal beside the field it names, or above the form when it names none."""
+    """Put a service's refusal beside the field it names, or above the form when it names none; a refusal of
+    several fields (`extra["errors"]`, see `league.services.Refusals`) beside each of them."""
     form.refused_codes = (*getattr(form, "refused_codes", ()), exc.code)
-    field = exc.extra.get("field")
+    errors = exc.extra.get("errors")
+    if not isinstance(errors, dict):
+        errors = {exc.extra.get("field"): [exc.message]}
+    for field, messages in errors.items():
+        for message in messages:
+            form.add_error(form_field(form, field, message), message)
+
+
+def form_field(form: forms.Form, field: str | None, message: str) -> str | None:
+    """The form field that shows a refusal of the service's `field` (None: above the form)."""
     if field in ("rules", "option_overrides"):
-        named = OPTION_IN_MESSAGE.search(exc.message)
+        named = OPTION_IN_MESSAGE.search(message)
         if named and f"opt_{named.group(1)}" in form.fields:
-            form.add_error(f"opt_{named.group(1)}", exc.message)
-            return
+            return f"opt_{named.group(1)}"
     field = SERVICE_FIELDS.get(field, field)
-    form.add_error(field if field in form.fields else None, exc.message)
+    return field if field in form.fields else None
+
+
+def show_checks(form: forms.Form, check: Any, fields: dict[str, Any]) -> None:
+    """Run a service's check of `fields` (it writes nothing) from a form's clean(), and show what it refuses
+    beside the fields that are not refused already: the organiser sees every wrong field at once, and the rules
+    stay in the service."""
+    try:
+        check(fields)
+    except ApplicationError as exc:
+        errors = exc.extra.get("errors")
+        if not isinstance(errors, dict):
+            errors = {exc.extra.get("field"): [exc.message]}
+        refused = set(form.errors) - {NON_FIELD_ERRORS}
+        for field, messages in errors.items():
+            for message in messages:
+                shown = form_field(form, field, message)
+                if shown not in refused:
+                    form.add_error(shown, message)
+
+
+def checkable(form: forms.Form, fields: dict[str, Any]) -> dict[str, Any]:
+    """The service fields whose inputs the form took (those it refused itself are left out of the service's check)."""
+    return {key: value for key, value in fields.items() if key not in form.errors}
 
 
 def _unbound(args: tuple, kwargs: dict[str, Any]) -> bool:
@@ -67,8 +100,13 @@ class NumberList(forms.CharField):
         if not text:
             return None
         numbers: list[float | int] = []
-        for part in text.replace(";", ",").split(","):
-            part = part.strip()
+        parts = [part.strip() for part in text.replace(";", ",").split(",")]
+        if not any(parts):
+            kind = "whole numbers" if self.whole else "numbers"
+            raise forms.ValidationError(
+                f"{text!r} holds no number: write {kind} separated by commas, or leave it blank."
+            )
+        for part in parts:
             if not part:
                 continue
             try:
@@ -353,6 +391,8 @@ class LeagueForm(RulesMixin, PointsMixin, forms.Form):
         kwargs["initial"].setdefault("points_formula", "linear")
         super().__init__(*args, **kwargs)
         self.add_rule_fields()
+        # Left blank, the service's refusal says which variants and presets there are (not "This field is required").
+        self.fields["variant"].required = self.fields["preset"].required = False
         self.add_points_fields()
 
     @classmethod
@@ -390,25 +430,36 @@ class LeagueForm(RulesMixin, PointsMixin, forms.Form):
         order = [k for k in self.data.getlist("tie_order") if k in METRICS] or list(METRICS)
         used = self.data.getlist("tie_breakers")
         fields = {
-            "name": data["name"],
-            "description": data["description"],
-            "visibility": data["visibility"],
-            "variant": data["variant"],
-            "preset": data["preset"],
+            "name": data.get("name"),
+            "description": data.get("description"),
+            "visibility": data.get("visibility"),
+            "variant": data.get("variant") or "",
+            "preset": data.get("preset") or "",
             "option_overrides": self.option_overrides(),
-            "chip_set": data["chip_set"],
-            "buy_in_policy": data["buy_in_policy"],
+            "chip_set": data.get("chip_set"),
+            "buy_in_policy": data.get("buy_in_policy"),
             **self.points_fields(),
             # Checked metrics in the order shown; anything else sent is passed on for the service to refuse.
             "tie_breakers": [k for k in order if k in used] + [k for k in used if k not in order],
-            "best_n": data["best_n"],
-            "min_players": data["min_players"],
-            "ties_share_better_place": data["ties_share_better_place"],
-            "members_may_open_tables": data["members_may_open_tables"],
+            "best_n": data.get("best_n"),
+            "min_players": data.get("min_players"),
+            "ties_share_better_place": data.get("ties_share_better_place"),
+            "members_may_open_tables": data.get("members_may_open_tables"),
         }
         if data.get("slug"):
             fields["slug"] = data["slug"]
         return fields
+
+    def clean(self) -> dict[str, Any]:
+        """The service's checks of every field the form took, so that all wrong fields show at once."""
+        from league.services import league_fields_check
+
+        data = super().clean()
+        fields = checkable(self, self.service_fields())
+        if self.league is not None:
+            fields.setdefault("slug", self.league.slug)  # blank keeps the address, as the edit saves it
+        show_checks(self, league_fields_check, fields)
+        return data
 
     def changed_service_fields(self) -> dict[str, Any]:
         """Only what differs from the league as saved, so the audit trail shows what was changed."""
@@ -485,8 +536,17 @@ class SeasonForm(RulesMixin, PointsMixin, forms.Form):
         self.fields["variant"] = forms.CharField(
             label="Variant", required=False, widget=_select([("", "(the league's)"), *variant_choices()])
         )
+        league_rules = (
+            f"{self.league.preset.replace('_', ' ').title()}, a {self.league.variant.replace('_', ' ').title()} preset"
+            if self.league is not None
+            else "its preset"
+        )
         self.fields["preset"] = forms.CharField(
-            label="Preset", required=False, widget=_select(grouped_preset_choices("(the league's)"))
+            label="Preset",
+            required=False,
+            widget=_select(grouped_preset_choices("(the league's)")),
+            help_text=f"Blank keeps the league's ({league_rules}); another variant than the league's needs one of "
+            "its own presets.",
         )
         inherited = league_options(self.league)
         for spec in option_specs():
@@ -496,15 +556,25 @@ class SeasonForm(RulesMixin, PointsMixin, forms.Form):
     def service_fields(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {
-            "name": data["name"],
-            "starts_on": data["starts_on"],
-            "ends_on": data["ends_on"],
-            "variant": data["variant"],
-            "preset": data["preset"],
+            "name": data.get("name"),
+            "starts_on": data.get("starts_on"),
+            "ends_on": data.get("ends_on"),
+            "variant": data.get("variant") or "",
+            "preset": data.get("preset") or "",
             "option_overrides": self.option_overrides(),
-            "buy_in_policy": data["buy_in_policy"],
+            "buy_in_policy": data.get("buy_in_policy"),
             **self.points_fields(),
         }
+
+    def clean(self) -> dict[str, Any]:
+        """The service's checks of every field the form took, so that all wrong fields show at once."""
+        from league.services import season_fields_check
+
+        data = super().clean()
+        show_checks(
+            self, lambda fields: season_fields_check(fields, self.league), checkable(self, self.service_fields())
+        )
+        return data
 
     def changed_service_fields(self) -> dict[str, Any]:
         fields = self.service_fields()

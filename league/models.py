@@ -8,7 +8,7 @@ import secrets
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models
 from django.db.models import Q
 
@@ -125,24 +125,27 @@ class BuyInPolicy(models.Model):
         return self.name
 
     def clean(self) -> None:
-        errors = {}
-        if self.rebuys_allowed and not self.rebuy_amount:
-            errors["rebuy_amount"] = "Re-buys are allowed but the re-buy amount is 0; give the credits a re-buy buys."
-        if self.addon_allowed and not self.addon_amount:
-            errors["addon_amount"] = "Add-ons are allowed but the add-on amount is 0; give the credits an add-on buys."
-        for key in ("buy_in", "rebuy_amount", "addon_amount"):
-            if (getattr(self, key) or 0) > MAX_CREDITS:
-                errors[key] = f"At most {MAX_CREDITS:,} credits."
-        if errors:
-            raise ValidationError(errors)
+        """The service's checks (`buy_in_policy_check`), every wrong field at once: the admin runs them too."""
+        from config.errors import ApplicationError
+        from league.services.chips import BUY_IN_POLICY_FIELDS, buy_in_policy_check
+
+        try:
+            buy_in_policy_check({key: getattr(self, key) for key in BUY_IN_POLICY_FIELDS})
+        except ApplicationError as exc:
+            raise _as_validation_error(exc, {f.name for f in self._meta.fields}) from exc
 
 
 def _as_validation_error(exc: Exception, fields: set[str]) -> ValidationError:
-    """A service's ApplicationError as a model ValidationError on the field it names (admin forms show it there)."""
-    field = getattr(exc, "extra", {}).get("field")
-    field = {"rules": "preset"}.get(field, field)
-    field = field.split(".")[0] if isinstance(field, str) else field
-    return ValidationError({field: str(exc)} if field in fields else str(exc))
+    """A service's ApplicationError as a model ValidationError on the fields it names (admin forms show them
+    there; a refusal of several fields, `extra["errors"]`, on each of them)."""
+    extra = getattr(exc, "extra", {})
+    named = extra.get("errors") if isinstance(extra.get("errors"), dict) else {extra.get("field"): [str(exc)]}
+    errors: dict[str, list[str]] = {}
+    for field, messages in named.items():
+        field = {"rules": "preset"}.get(field, field)
+        field = field.split(".")[0] if isinstance(field, str) else field
+        errors.setdefault(field if field in fields else NON_FIELD_ERRORS, []).extend(messages)
+    return ValidationError(errors)
 
 
 class Visibility(models.TextChoices):

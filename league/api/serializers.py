@@ -141,8 +141,9 @@ class LeagueInput(StrictInput):
     slug = serializers.SlugField(max_length=80, required=False)
     description = serializers.CharField(required=False, allow_blank=True)
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
-    variant = serializers.CharField(max_length=40, required=False)
-    preset = serializers.CharField(max_length=40, required=False)
+    # Blank is the service's to refuse: its message names the variants and the chosen variant's presets.
+    variant = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    preset = serializers.CharField(max_length=40, required=False, allow_blank=True)
     option_overrides = serializers.DictField(required=False)
     chip_set = serializers.SlugRelatedField(
         slug_field="slug", queryset=ChipSet.objects.all(), required=False, allow_null=True

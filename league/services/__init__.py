@@ -5,8 +5,8 @@ One module per subject; every public name is re-exported here, so `from league i
 and `services.league_create(...)` keep working.
 """
 
-from league.services.chips import buy_in_policy_create, chip_set_create
-from league.services.common import ALL_TIME, audit, plain, refuse_unknown_fields, season_scope
+from league.services.chips import buy_in_policy_check, buy_in_policy_create, chip_set_create
+from league.services.common import ALL_TIME, NO_FIELD, Refusals, audit, plain, refuse_unknown_fields, season_scope
 from league.services.events import (
     EVENT_FIELDS,
     credit_limits_check,
@@ -21,11 +21,13 @@ from league.services.leagues import (
     LEAGUE_FIELDS,
     SEASON_FIELDS,
     league_create,
+    league_fields_check,
     league_update,
     membership_add,
     membership_remove,
     membership_update,
     season_create,
+    season_fields_check,
     season_update,
 )
 from league.services.locks import LOCK_ORDER, lock_event, lock_league, lock_season
@@ -61,10 +63,13 @@ __all__ = [
     "EVENT_FIELDS",
     "LEAGUE_FIELDS",
     "LOCK_ORDER",
+    "NO_FIELD",
     "SEASON_FIELDS",
+    "Refusals",
     "SeatRow",
     "audit",
     "bump_data_version",
+    "buy_in_policy_check",
     "buy_in_policy_create",
     "check_rules",
     "check_season_rules",
@@ -79,6 +84,7 @@ __all__ = [
     "guest_namesakes",
     "league_create",
     "league_data_changed",
+    "league_fields_check",
     "league_settings_check",
     "league_update",
     "ledger_adjust",
@@ -98,6 +104,7 @@ __all__ = [
     "refuse_unknown_fields",
     "resolve_game_rules",
     "season_create",
+    "season_fields_check",
     "season_rules",
     "season_scope",
     "season_settings_check",

@@ -7,8 +7,8 @@ from django.db import transaction
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
 from config.inputs import Actor
-from league.models import MAX_CREDITS, BuyInPolicy, ChipSet, Denomination
-from league.services.common import audit, check_text
+from league.models import MAX_COUNT, MAX_CREDITS, BuyInPolicy, ChipSet, Denomination
+from league.services.common import Refusals, audit, check_text, refuse_unknown_fields
 
 BUY_IN_POLICY_FIELDS = {"buy_in", "rebuys_allowed", "max_rebuys", "rebuy_amount", "addon_allowed", "addon_amount"}
 
@@ -70,31 +70,76 @@ def chip_set_create(
     return chip_set
 
 
+def buy_in_policy_check(fields: dict[str, Any]) -> None:
+    """Every rule of a buy-in policy, every wrong field at once, writing nothing: the service runs it, and the
+    model's `clean()` (the admin's form). Amounts are whole credits; a buy-in of at least 1; re-buys (their amount
+    and cap) and add-ons (their amount) only when allowed, and an amount of at least 1 when they are."""
+    refusals = Refusals()
+    for key in ("rebuys_allowed", "addon_allowed"):
+        if not isinstance(fields.get(key, False), bool):
+            with refusals.check():
+                raise ApplicationError(f"{key} is true or false; got {fields[key]!r}.", extra={"field": key})
+    numbers = {}
+    for key, label, minimum, maximum in (
+        ("buy_in", "The buy-in", 1, MAX_CREDITS),
+        ("rebuy_amount", "The re-buy amount", 0, MAX_CREDITS),
+        ("max_rebuys", "The most re-buys", 0, MAX_COUNT),
+        ("addon_amount", "The add-on amount", 0, MAX_CREDITS),
+    ):
+        value = fields.get(key, BuyInPolicy._meta.get_field(key).default)
+        if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+            with refusals.check():
+                raise ApplicationError(
+                    f"{label} ({key}) is a whole number from {minimum} to {maximum:,}; got {value!r}.",
+                    extra={"field": key},
+                )
+        else:
+            numbers[key] = value
+    rebuys, addon = fields.get("rebuys_allowed") is True, fields.get("addon_allowed") is True
+    if rebuys and numbers.get("rebuy_amount") == 0:
+        with refusals.check():
+            raise ApplicationError(
+                "Re-buys are allowed but the re-buy amount (rebuy_amount) is 0; give the credits a re-buy buys "
+                "(at least 1).",
+                extra={"field": "rebuy_amount"},
+            )
+    for key, what in (("rebuy_amount", "a re-buy amount"), ("max_rebuys", "a cap on re-buys")):
+        if not rebuys and numbers.get(key):
+            with refusals.check():
+                raise ApplicationError(
+                    f"Re-buys are not allowed, so {what} ({key}) of {numbers[key]} would never apply: leave it 0, "
+                    "or allow re-buys (rebuys_allowed).",
+                    extra={"field": key},
+                )
+    if addon and numbers.get("addon_amount") == 0:
+        with refusals.check():
+            raise ApplicationError(
+                "Add-ons are allowed but the add-on amount (addon_amount) is 0; give the credits an add-on buys "
+                "(at least 1).",
+                extra={"field": "addon_amount"},
+            )
+    if not addon and numbers.get("addon_amount"):
+        with refusals.check():
+            raise ApplicationError(
+                f"Add-ons are not allowed, so an add-on amount (addon_amount) of {numbers['addon_amount']} would "
+                "never apply: leave it 0, or allow add-ons (addon_allowed).",
+                extra={"field": "addon_amount"},
+            )
+    refusals.raise_any()
+
+
 @retry_on_conflict
 @transaction.atomic
 def buy_in_policy_create(*, actor: Actor, name: str, **fields: Any) -> BuyInPolicy:
-    from league.services.common import refuse_unknown_fields
-
     refuse_unknown_fields(fields, BUY_IN_POLICY_FIELDS, "buy-in policy")
-    name = check_text(name, "A buy-in policy's name", field="name", max_length=80)
+    refusals = Refusals()
+    with refusals.check():
+        name = check_text(name, "A buy-in policy's name", field="name", max_length=80)
+    with refusals.check():
+        buy_in_policy_check(fields)
+    refusals.raise_any()
     if BuyInPolicy.objects.filter(name=name).exists():
         raise ConflictError(f"A buy-in policy named {name!r} exists already.", extra={"field": "name"})
-    for key in ("buy_in", "max_rebuys", "rebuy_amount", "addon_amount"):
-        value = fields.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CREDITS:
-            raise ApplicationError(
-                f"{key} is a whole number from 0 to {MAX_CREDITS:,}; got {value!r}.", extra={"field": key}
-            )
-    if fields.get("rebuys_allowed") and not fields.get("rebuy_amount"):
-        raise ApplicationError(
-            "Re-buys are allowed but the re-buy amount is 0; give the credits a re-buy buys.",
-            extra={"field": "rebuy_amount"},
-        )
-    if fields.get("addon_allowed") and not fields.get("addon_amount"):
-        raise ApplicationError(
-            "Add-ons are allowed but the add-on amount is 0; give the credits an add-on buys.",
-            extra={"field": "addon_amount"},
-        )
     policy = BuyInPolicy.objects.create(name=name, **fields)
     audit(actor=actor, action="buy_in_policy.create", obj=policy, data={"name": name, **fields})
     return policy

@@ -1,6 +1,8 @@
-"""Helpers every league service uses: the audit row, plain values for it, refusing unknown fields."""
+"""Helpers every league service uses: the audit row, plain values for it, refusing unknown fields, collecting the
+refusals of several fields."""
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from datetime import date, datetime
 from typing import Any
 
@@ -10,7 +12,10 @@ from config.errors import ApplicationError
 from config.inputs import Actor
 from league.models import ALL_TIME, AuditEntry, League, season_scope
 
-__all__ = ["ALL_TIME", "audit", "season_scope"]
+__all__ = ["ALL_TIME", "NO_FIELD", "Refusals", "audit", "season_scope"]
+
+# The key of `extra["errors"]` for a refusal that names no field (DRF's name for the same).
+NO_FIELD = "non_field_errors"
 
 
 def audit(
@@ -72,3 +77,51 @@ def check_text(value: Any, what: str, *, field: str, max_length: int, required: 
             f"{what} is {len(value)} characters long; at most {max_length} are allowed.", extra={"field": field}
         )
     return value
+
+
+class Refusals:
+    """The refusals of independent checks, collected so that a caller sees every wrong field at once.
+
+    Run each check in `with refusals.check():`, then `refusals.raise_any()`. One refusal is raised as it came;
+    several become one ApplicationError whose message holds them all, with `extra["field"]` naming the first
+    field and `extra["errors"]` every field's messages ({field: [message, ...]}). Only plain 400 refusals are
+    collected: a conflict or a forbidden action is raised at once."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[str, str]] = []
+        self.first: ApplicationError | None = None
+
+    @contextmanager
+    def check(self) -> Iterator[None]:
+        try:
+            yield
+        except ApplicationError as exc:
+            if exc.status_code != ApplicationError.status_code:
+                raise
+            self.first = self.first or exc
+            for field, messages in refusal_errors(exc).items():
+                self.found += [(field, message) for message in messages]
+
+    @property
+    def fields(self) -> set[str]:
+        """The fields refused so far (a later check leaves them out: their values are not what it expects)."""
+        return {field for field, _ in self.found}
+
+    def raise_any(self) -> None:
+        if not self.found:
+            return
+        if len(self.found) == 1 and self.first is not None:
+            raise self.first
+        errors: dict[str, list[str]] = {}
+        for field, message in self.found:
+            errors.setdefault(field, []).append(message)
+        first = next((field for field, _ in self.found if field != NO_FIELD), NO_FIELD)
+        extra = {"errors": errors} if first == NO_FIELD else {"field": first, "errors": errors}
+        raise ApplicationError(" ".join(message for _, message in self.found), extra=extra)
+
+
+def refusal_errors(exc: ApplicationError) -> dict[str, list[str]]:
+    """A refusal's messages by the field each names ({NO_FIELD: [...]} for those that name none)."""
+    if isinstance(exc.extra.get("errors"), dict):
+        return exc.extra["errors"]
+    return {exc.extra.get("field") or NO_FIELD: [exc.message]}

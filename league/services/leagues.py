@@ -12,7 +12,7 @@ from config.events import publish
 from config.inputs import Actor
 from league.models import League, Membership, Player, Role, Season
 from league.selectors import owns_guest, remember_role
-from league.services.common import audit, check_text, refuse_unknown_fields, save_audited
+from league.services.common import Refusals, audit, check_text, refuse_unknown_fields, save_audited
 from league.services.locks import lock_league, lock_league_or_refuse, lock_season
 from league.services.players import player_for_user
 from league.services.rules import check_rules, check_season_rules
@@ -41,25 +41,55 @@ LEAGUE_FIELDS = (
 def _check_league_fields(fields: dict[str, Any]) -> None:
     """The fields an organiser sets on a league: known ones only, text as the database stores it (in place)."""
     refuse_unknown_fields(fields, LEAGUE_FIELDS, "league")
+    refusals = Refusals()
     if "members_may_open_tables" in fields and not isinstance(fields["members_may_open_tables"], bool):
-        raise ApplicationError(
-            f"members_may_open_tables is true or false; got {fields['members_may_open_tables']!r}.",
-            extra={"field": "members_may_open_tables"},
-        )
-    if "name" in fields:
-        fields["name"] = check_text(fields["name"], "A league's name", field="name", max_length=120)
-    if "slug" in fields:
-        slug = check_text(fields["slug"], "A league's slug", field="slug", max_length=80)
-        if slugify(slug) != slug:
+        with refusals.check():
             raise ApplicationError(
-                f"{slug!r} is not a valid address: use lower-case letters, digits, hyphens and underscores.",
-                extra={"field": "slug"},
+                f"members_may_open_tables is true or false; got {fields['members_may_open_tables']!r}.",
+                extra={"field": "members_may_open_tables"},
             )
-        fields["slug"] = slug
+    if "name" in fields:
+        with refusals.check():
+            fields["name"] = check_text(fields["name"], "A league's name", field="name", max_length=120)
+    if "slug" in fields:
+        with refusals.check():
+            slug = check_text(fields["slug"], "A league's slug", field="slug", max_length=80)
+            if slugify(slug) != slug:
+                raise ApplicationError(
+                    f"{slug!r} is not a valid address: use lower-case letters, digits, hyphens and underscores.",
+                    extra={"field": "slug"},
+                )
+            fields["slug"] = slug
     if "description" in fields:
-        fields["description"] = check_text(
-            fields["description"] or "", "A league's description", field="description", max_length=5000, required=False
-        )
+        with refusals.check():
+            fields["description"] = check_text(
+                fields["description"] or "",
+                "A league's description",
+                field="description",
+                max_length=5000,
+                required=False,
+            )
+    refusals.raise_any()
+
+
+def league_fields_check(fields: dict[str, Any]) -> None:
+    """Every check of a new league's fields, every wrong field reported at once (in place, cleaned values replace
+    raw ones), writing nothing: `league_create` runs it, and the league form to show all refusals together."""
+    refusals = Refusals()
+    with refusals.check():
+        _check_league_fields(fields)
+    with refusals.check():
+        check_rules(fields)
+    if (
+        "name" in fields
+        and "slug" not in fields
+        and isinstance(fields["name"], str)
+        and fields["name"].strip()
+        and not slugify(fields["name"])
+    ):
+        with refusals.check():
+            raise ApplicationError("A league needs a name with at least one letter or digit.", extra={"field": "name"})
+    refusals.raise_any()
 
 
 def free_slug(wanted: str) -> str:
@@ -88,17 +118,13 @@ def league_create(*, actor: Actor, name: str, **fields: Any) -> League:
     if getattr(actor, "is_authenticated", False) and not can_create_league(actor):
         raise ForbiddenError("On this site only site admins may create leagues; ask one to create yours.")
     fields["name"] = name
-    _check_league_fields(fields)
-    name = fields.pop("name")
-    fields.setdefault("slug", slugify(name)[:80])
-    if not fields["slug"]:
-        raise ApplicationError("A league needs a name with at least one letter or digit.", extra={"field": "name"})
-    fields["slug"] = free_slug(fields["slug"])
     fields.setdefault("points_formula", "linear")
     fields.setdefault("variant", "coruscant_shift")
     fields.setdefault("preset", "better")
     fields.setdefault("option_overrides", {})
-    check_rules(fields)
+    league_fields_check(fields)
+    name = fields.pop("name")
+    fields["slug"] = free_slug(fields.get("slug") or slugify(name)[:80])
     league = League.objects.create(name=name, **fields)
     if getattr(actor, "is_authenticated", False):
         Membership.objects.create(league=league, player=player_for_user(user=actor), role=Role.ORGANISER)
@@ -113,9 +139,15 @@ def league_create(*, actor: Actor, name: str, **fields: Any) -> League:
 def league_update(*, actor: Actor, league: League, **fields: Any) -> League:
     from league.services.standings import standings_schedule
 
-    _check_league_fields(fields)
+    refusals = Refusals()
+    with refusals.check():
+        _check_league_fields(fields)
     league = lock_league_or_refuse(league.pk)
-    if "slug" in fields and League.objects.filter(slug=fields["slug"]).exclude(pk=league.pk).exists():
+    if (
+        "slug" in fields
+        and "slug" not in refusals.fields
+        and League.objects.filter(slug=fields["slug"]).exclude(pk=league.pk).exists()
+    ):
         # The same words whether the league holding it is one the organiser can see or not: it names none.
         raise ConflictError(
             f"The address {fields['slug']!r} is taken; choose another slug.",
@@ -127,7 +159,9 @@ def league_update(*, actor: Actor, league: League, **fields: Any) -> League:
     if "points_parameters" in fields or "points_formula" in fields:
         fields.setdefault("points_formula", league.points_formula)
         fields.setdefault("points_parameters", league.points_parameters if "points_formula" not in fields else {})
-    check_rules(fields)
+    with refusals.check():
+        check_rules(fields)
+    refusals.raise_any()
     save_audited(actor=actor, obj=league, fields=fields, action="league.update", league=league)
     standings_schedule(league_id=league.pk, full=True)  # its rules may have changed: every table
     return league
@@ -226,22 +260,38 @@ SEASON_FIELDS = (
 def _check_season_fields(fields: dict[str, Any]) -> None:
     """The fields an organiser sets on a season: known ones only, text as the database stores it (in place)."""
     refuse_unknown_fields(fields, SEASON_FIELDS, "season")
+    refusals = Refusals()
     if "name" in fields:
-        fields["name"] = check_text(fields["name"], "A season's name", field="name", max_length=120)
+        with refusals.check():
+            fields["name"] = check_text(fields["name"], "A season's name", field="name", max_length=120)
     for key, length in (("variant", 40), ("preset", 40), ("points_formula", 32)):
         if key in fields:
-            fields[key] = check_text(
-                fields[key] or "", f"A season's {key}", field=key, max_length=length, required=False
-            )
+            with refusals.check():
+                fields[key] = check_text(
+                    fields[key] or "", f"A season's {key}", field=key, max_length=length, required=False
+                )
+    refusals.raise_any()
+
+
+def season_fields_check(fields: dict[str, Any], league: League) -> None:
+    """Every check of a season's fields against its league, every wrong field at once (in place), writing
+    nothing: the season services run it, and the season form to show all refusals together."""
+    refusals = Refusals()
+    with refusals.check():
+        _check_season_fields(fields)
+    checked = {key: value for key, value in fields.items() if key not in refusals.fields}
+    with refusals.check():
+        check_season_rules(checked, league)
+    refusals.raise_any()
+    fields.update(checked)
 
 
 @retry_on_conflict
 @transaction.atomic
 def season_create(*, actor: Actor, league: League, name: str, starts_on: date, **fields: Any) -> Season:
     fields.update(name=name, starts_on=starts_on)
-    _check_season_fields(fields)
     league = lock_league(league.pk) or league
-    check_season_rules(fields, league)
+    season_fields_check(fields, league)
     season = Season.objects.create(league=league, **fields)
     audit(actor=actor, action="season.create", obj=season, league=league, data={"name": fields["name"]})
     return season
@@ -252,10 +302,14 @@ def season_create(*, actor: Actor, league: League, name: str, starts_on: date, *
 def season_update(*, actor: Actor, season: Season, **fields: Any) -> Season:
     from league.services.standings import standings_schedule
 
-    _check_season_fields(fields)
+    refusals = Refusals()
+    with refusals.check():
+        _check_season_fields(fields)
     season = lock_season(season.pk)
-    merged = {key: fields.get(key, getattr(season, key)) for key in SEASON_FIELDS}
-    check_season_rules(merged, season.league)
+    merged = {key: fields.get(key, getattr(season, key)) for key in SEASON_FIELDS if key not in refusals.fields}
+    with refusals.check():
+        check_season_rules(merged, season.league)
+    refusals.raise_any()
     if "points_parameters" in fields or "points_formula" in fields:
         fields["points_parameters"] = merged["points_parameters"]
     save_audited(actor=actor, obj=season, fields=fields, action="season.update", league=season.league)

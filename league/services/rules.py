@@ -7,6 +7,7 @@ from typing import Any
 from config.errors import ApplicationError
 from league.models import MAX_COUNT, League, Season, Visibility
 from league.providers import RulesRefused, games
+from league.services.common import Refusals
 from league.standings.compute import Rules
 from league.standings.formulas import validate_formula
 from league.standings.metrics import validate_tie_breakers
@@ -26,19 +27,49 @@ def resolve_game_rules(*, variant: str, preset: str, overrides: dict | None) -> 
         raise ApplicationError(f"These game rules are not allowed: {exc}", extra={"field": "rules"}) from exc
 
 
+def _title(name: str) -> str:
+    return name.replace("_", " ").title()
+
+
+def _presets_in_words(variant: str) -> str:
+    presets = list(games().rule_choices().get(variant, ()))
+    return ", ".join(presets[:-1]) + f" or {presets[-1]}" if len(presets) > 1 else "".join(presets)
+
+
+def _check_variant_and_preset(variant: Any, preset: Any) -> None:
+    """Both named: a variant with no preset (an empty selection on the form) is refused, naming the presets."""
+    variants = games().rule_choices()
+    if not variant:
+        raise ApplicationError(
+            f"Choose a variant ({', '.join(variants)}) and one of its presets.", extra={"field": "variant"}
+        )
+    if not preset and isinstance(variant, str) and variant in variants:
+        raise ApplicationError(
+            f"Choose a preset of {_title(variant)}: {_presets_in_words(variant)} (the preset sets every option "
+            "you do not change).",
+            extra={"field": "preset"},
+        )
+    if not preset:
+        raise ApplicationError("A league needs a variant and a preset.", extra={"field": "rules"})
+
+
 def check_rules(fields: dict[str, Any], *, fallback: League | None = None) -> None:
-    """Validate rules, points and tie-breakers present in `fields` (in place: cleaned values replace raw ones)."""
+    """Validate rules, points and tie-breakers present in `fields` (in place: cleaned values replace raw ones).
+    Every wrong field is reported at once (`Refusals`)."""
+    refusals = Refusals()
     if {"variant", "preset", "option_overrides"} & fields.keys():
-        variant = fields.get("variant") or (fallback.variant if fallback else "")
-        preset = fields.get("preset") or (fallback.preset if fallback else "")
-        if not variant or not preset:
-            raise ApplicationError("A league needs a variant and a preset.", extra={"field": "rules"})
-        resolve_game_rules(variant=variant, preset=preset, overrides=fields.get("option_overrides") or {})
+        with refusals.check():
+            variant = fields.get("variant") or (fallback.variant if fallback else "")
+            preset = fields.get("preset") or (fallback.preset if fallback else "")
+            _check_variant_and_preset(variant, preset)
+            resolve_game_rules(variant=variant, preset=preset, overrides=fields.get("option_overrides") or {})
     if "points_formula" in fields or "points_parameters" in fields:
-        key = fields.get("points_formula") or (fallback.points_formula if fallback else "")
-        fields["points_parameters"] = validate_formula(key, fields.get("points_parameters") or {})
+        with refusals.check():
+            key = fields.get("points_formula") or (fallback.points_formula if fallback else "")
+            fields["points_parameters"] = validate_formula(key, fields.get("points_parameters") or {})
     if "tie_breakers" in fields:
-        fields["tie_breakers"] = validate_tie_breakers(fields["tie_breakers"])
+        with refusals.check():
+            fields["tie_breakers"] = validate_tie_breakers(fields["tie_breakers"])
     # Each count by the name the league's form gives it (the API's field name is in `extra.field`).
     for key, label, minimum, nullable in (
         ("best_n", "Best N events count", 1, True),
@@ -49,39 +80,69 @@ def check_rules(fields: dict[str, Any], *, fallback: League | None = None) -> No
             continue
         if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAX_COUNT:
             blank = " (or blank, null in the API, for every event)" if nullable else ""
-            raise ApplicationError(
-                f"{label} ({key}) must be a whole number from {minimum} to {MAX_COUNT:,}{blank}; got {value!r}.",
-                extra={"field": key},
-            )
+            with refusals.check():
+                raise ApplicationError(
+                    f"{label} ({key}) must be a whole number from {minimum} to {MAX_COUNT:,}{blank}; got {value!r}.",
+                    extra={"field": key},
+                )
     if "visibility" in fields and fields["visibility"] not in Visibility.values:
+        with refusals.check():
+            raise ApplicationError(
+                f"Visibility must be one of {', '.join(Visibility.values)}.", extra={"field": "visibility"}
+            )
+    refusals.raise_any()
+
+
+def _check_season_variant(rules: dict[str, Any], league: League) -> None:
+    """A season naming another variant than its league's names one of that variant's presets: the league's
+    preset is another variant's (blank with the league's own variant keeps the league's preset)."""
+    variant = rules.get("variant")
+    if (
+        isinstance(variant, str)
+        and not rules.get("preset")
+        and variant != league.variant
+        and variant in games().rule_choices()
+    ):
         raise ApplicationError(
-            f"Visibility must be one of {', '.join(Visibility.values)}.", extra={"field": "visibility"}
+            f"A season of {_title(variant)} needs one of its presets: {_presets_in_words(variant)}; the league's "
+            f"preset ({league.preset}) is {_title(league.variant)}'s. Choose one, or leave the variant blank to keep "
+            "the league's rules.",
+            extra={"field": "preset"},
         )
 
 
 def check_season_rules(fields: dict[str, Any], league: League) -> None:
-    """A season's dates and its overrides of the league's rules and points (in place, like `check_rules`)."""
+    """A season's dates and its overrides of the league's rules and points (in place, like `check_rules`), every
+    wrong field at once."""
+    refusals = Refusals()
     starts, ends = fields.get("starts_on"), fields.get("ends_on")
     if starts and ends and ends < starts:
-        raise ApplicationError(
-            "A season cannot end before it starts: its end date (ends_on) must be on or after its start date "
-            "(starts_on).",
-            extra={"field": "ends_on"},
-        )
+        with refusals.check():
+            raise ApplicationError(
+                "A season cannot end before it starts: its end date (ends_on) must be on or after its start date "
+                "(starts_on).",
+                extra={"field": "ends_on"},
+            )
     rules = {k: fields[k] for k in ("variant", "preset", "option_overrides") if fields.get(k)}
     if rules:
-        resolve_game_rules(
-            variant=rules.get("variant") or league.variant,
-            preset=rules.get("preset") or league.preset,
-            overrides={**(league.option_overrides or {}), **(rules.get("option_overrides") or {})},
-        )
-    if fields.get("points_formula"):
-        fields["points_parameters"] = validate_formula(fields["points_formula"], fields.get("points_parameters") or {})
-    elif fields.get("points_parameters"):
-        raise ApplicationError(
-            "Season points parameters need a points formula; set points_formula as well.",
-            extra={"field": "points_parameters"},
-        )
+        with refusals.check():
+            _check_season_variant(rules, league)
+            resolve_game_rules(
+                variant=rules.get("variant") or league.variant,
+                preset=rules.get("preset") or league.preset,
+                overrides={**(league.option_overrides or {}), **(rules.get("option_overrides") or {})},
+            )
+    with refusals.check():
+        if fields.get("points_formula"):
+            fields["points_parameters"] = validate_formula(
+                fields["points_formula"], fields.get("points_parameters") or {}
+            )
+        elif fields.get("points_parameters"):
+            raise ApplicationError(
+                "Season points parameters need a points formula; set points_formula as well.",
+                extra={"field": "points_parameters"},
+            )
+    refusals.raise_any()
 
 
 def league_settings_check(league: League) -> None:
