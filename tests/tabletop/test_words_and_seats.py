@@ -124,3 +124,14 @@ def test_ending_the_game_asks_in_the_page_and_works_without_javascript():
     answer = host_client.post(reverse("tabletop-do", args=[table.code, "finish"]))
     assert answer.status_code == 302 and answer.url == reverse("tabletop-table", args=[table.code])
     assert RealTable.objects.get(pk=table.pk).status == "finished"
+
+
+def test_the_host_is_told_how_to_act_for_a_seat_only_while_a_seat_is_awaited():
+    table, host, _, _ = started_table()
+    page = client_as(host).get(reverse("tabletop-table", args=[table.code])).content.decode()
+    assert current_due(table)["due"] == "deal"
+    assert "data-act-for-hint" not in page  # nobody is awaited before the deal: no "Act for …" to open
+    _deal_and_roll(table, host)
+    assert current_due(table)["due"] == "act"
+    page = client_as(host).get(reverse("tabletop-table", args=[table.code])).content.decode()
+    assert "data-act-for-hint" in page and "<summary>Act for " in page
