@@ -251,9 +251,13 @@ class RulesMixin:
         return initial
 
 
-def season_option_field(spec: dict[str, Any], league_value: Any) -> forms.Field:
-    """An override of one engine option for a season, showing the league's value (blank keeps it)."""
-    help_text = f"The league's: {option_in_words(league_value)}. Blank keeps it."
+def season_option_field(spec: dict[str, Any], inherited: dict[str, Any]) -> forms.Field:
+    """An override of one engine option for a season, showing the league's value (blank keeps it); an option the
+    league's variant does not have (the season plays another) takes the season's preset's value when blank."""
+    if spec["name"] in inherited:
+        help_text = f"The league's: {option_in_words(inherited[spec['name']])}. Blank keeps it."
+    else:
+        help_text = "Not a rule of the league's variant: blank takes the season's preset's value."
     return _option_field(
         spec,
         blank="(the league's)",  # its value is in the help: a select stays narrow enough for a grid cell
@@ -550,7 +554,7 @@ class SeasonForm(RulesMixin, PointsMixin, forms.Form):
         )
         inherited = league_options(self.league)
         for spec in option_specs():
-            self.fields[f"opt_{spec['name']}"] = season_option_field(spec, inherited.get(spec["name"]))
+            self.fields[f"opt_{spec['name']}"] = season_option_field(spec, inherited)
         self.add_points_fields(blank="(the league's)")
 
     def service_fields(self) -> dict[str, Any]:

@@ -117,6 +117,9 @@ def test_the_season_page_shows_each_option_with_the_league_value_and_no_free_tex
     assert '<option value="" selected>(the league&#x27;s)</option>' in betting and 'value="fixed_stay"' in betting
     assert "The league&#x27;s: no limit. Blank keeps it." in betting
     assert '<select name="opt_escalation"' in page and '<input type="text" name="opt_escalation"' not in page
+    # A rule only another variant has (a season may play another variant): blank is that preset's value, not "none".
+    spike_only = page.split('name="opt_market"', 1)[1].split("</div>", 1)[0]
+    assert "Not a rule of the league&#x27;s variant: blank takes the season&#x27;s preset&#x27;s value." in spike_only
 
 
 def test_an_override_saved_on_the_season_page_shows_on_the_league_page(world, organiser_client):
