@@ -15,7 +15,7 @@ from league.selectors import owns_guest, remember_role
 from league.services.common import Refusals, audit, check_text, refuse_unknown_fields, save_audited
 from league.services.locks import lock_league, lock_league_or_refuse, lock_season
 from league.services.players import player_for_user
-from league.services.rules import check_rules, check_season_rules
+from league.services.rules import check_rules, check_season_rules, seasons_under_rules_check
 
 # What an organiser may set on a league, in the order the API lists them.
 LEAGUE_FIELDS = (
@@ -161,6 +161,10 @@ def league_update(*, actor: Actor, league: League, **fields: Any) -> League:
         fields.setdefault("points_parameters", league.points_parameters if "points_formula" not in fields else {})
     with refusals.check():
         check_rules(fields)
+    rules_refused = refusals.fields & {"variant", "preset", "rules", "option_overrides"}
+    if {"variant", "preset", "option_overrides"} & fields.keys() and not rules_refused:
+        with refusals.check():
+            seasons_under_rules_check(league, fields)
     refusals.raise_any()
     save_audited(actor=actor, obj=league, fields=fields, action="league.update", league=league)
     standings_schedule(league_id=league.pk, full=True)  # its rules may have changed: every table

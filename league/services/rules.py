@@ -145,6 +145,32 @@ def check_season_rules(fields: dict[str, Any], league: League) -> None:
     refusals.raise_any()
 
 
+def seasons_under_rules_check(league: League, rules: dict[str, Any]) -> None:
+    """A change of a league's rules (`rules`: its variant, preset and overrides as they would be) keeps every season's
+    own rules valid: a season that leaves its variant or preset blank, or overrides an option, inherits from the
+    league, so a new variant can leave it naming another variant's preset or options. Refused naming each season."""
+    changed = League(
+        pk=league.pk,
+        variant=rules.get("variant") or league.variant,
+        preset=rules.get("preset") or league.preset,
+        option_overrides=rules.get("option_overrides") if "option_overrides" in rules else league.option_overrides,
+    )
+    broken = []
+    for season in league.seasons.order_by("starts_on", "pk"):
+        fields = {key: getattr(season, key) for key in ("variant", "preset", "option_overrides")}
+        try:
+            check_season_rules(fields, changed)
+        except ApplicationError as exc:
+            broken.append(f"season {season.name!r}: {exc.message}")
+    if broken:
+        raise ApplicationError(
+            "These league rules would leave a season's own rules invalid, so nothing was changed: "
+            + "; ".join(broken)
+            + ". Change that season's variant, preset or option overrides first (or choose league rules they fit).",
+            extra={"field": "variant" if "variant" in rules else "rules"},
+        )
+
+
 def league_settings_check(league: League) -> None:
     """Check every setting of a league as it stands (model clean, admin, and before a result is stored)."""
     fields = {
