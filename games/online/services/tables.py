@@ -212,7 +212,10 @@ def _check_runner(actor: Actor, table: OnlineTable) -> None:
     if not can_run_table(actor, table):
         if table.event_id is None:
             raise NotAllowed("Only the host who started this game runs it (starts, pauses, resumes, closes).")
-        raise NotAllowed(f"Only organisers of {table.event.season.league} can run this table.")
+        raise NotAllowed(
+            f"Only organisers of {table.event.season.league} and the member who opened this table (its host) can "
+            "run it (fill bots, start, pause, resume, end, close)."
+        )
 
 
 @transaction.atomic
