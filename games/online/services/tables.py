@@ -89,6 +89,12 @@ def table_open(
     options = resolve_game_rules(variant=variant, preset=preset, overrides=option_overrides)
     policy = effective_buy_in_policy(event)
     buy_in = policy.buy_in if policy and policy.buy_in else options["starting_stack"]
+    if buy_in != options["starting_stack"]:
+        # The buy-in sets the stake: the players start with it, so the options (the game page, the replay, the
+        # rules line) say it too; the engine checks the stake as any option.
+        options = resolve_game_rules(
+            variant=variant, preset=preset, overrides={**option_overrides, "starting_stack": buy_in}
+        )
     table = new_table(
         event=event,
         name=name,
@@ -145,6 +151,7 @@ def table_open_seated(
     table = lock_table(table)
     _check_runner(actor, table)
     table.buy_in = stack
+    table.options = {**table.options, "starting_stack": stack}  # the tournament's stack is the game's stake
     table.tournament_table = tournament_table
     for number, (player, chips) in enumerate(zip(players, stacks, strict=True)):
         OnlineSeat.objects.create(
@@ -156,7 +163,7 @@ def table_open_seated(
             stack=None if chips == stack else chips,
         )
     table.version += 1
-    table.save(update_fields=["buy_in", "tournament_table", "version", "updated_at"])
+    table.save(update_fields=["buy_in", "options", "tournament_table", "version", "updated_at"])
     announce(table, "seat_taken")
     return table
 
