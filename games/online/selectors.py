@@ -350,6 +350,8 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
             "game": table.game_id,
             "levels": _levels_in_force(table, view),
             "next_levels": table.pending_levels,
+            "paused_for": table.paused_for or None,  # "nobody": it paused itself, every person away
+            "ending": table.ending,  # its runner ended the game: it ends at the next hand break
             # Who starts a league table not yet started, for those who cannot (its host and the organisers).
             "host": shared.host_name()
             if table.status == TableStatus.OPEN and table.event_id is not None and not runner
@@ -394,6 +396,13 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
                 if table.tournament_table is not None
                 else between_hands and bool(table.options.get("rebuys"))
             ),
+            # A league table's game (not a cash table's, which closes; not a tournament's), at its next hand break.
+            "end": runner
+            and table.event_id is not None
+            and table.tournament_table is None
+            and table.options.get("end_rule") != "never"
+            and table.status in (TableStatus.RUNNING, TableStatus.PAUSED)
+            and not table.ending,
             # A cash table between hands; a casual game before it starts too (unplayed: everyone may have left).
             "close": runner
             and (

@@ -523,6 +523,7 @@ def table_do(request: HttpRequest, pk: int, what: str) -> HttpResponse:
         "resume": lambda: services.table_resume(actor=request.user, table=table),
         "return": lambda: services.seat_return(actor=request.user, table=table),
         "close": lambda: services.table_close(actor=request.user, table=table),
+        "end": lambda: services.table_end(actor=request.user, table=table),
         "rebuy": lambda: services.seat_rebuy(actor=request.user, table=table),
         "entropy": lambda: services.seat_entropy(actor=request.user, table=table, value=request.POST.get("value", "")),
     }
