@@ -82,7 +82,9 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "event": game.event,
         "league": league,
         "seats": list(game.seats.all()),
-        "rules": league_pages.rules_in_words(game.variant, game.preset, {}, stake=(game.options or {}).get("starting_stack")),
+        "rules": league_pages.rules_in_words(
+            game.variant, game.preset, {}, stake=(game.options or {}).get("starting_stack")
+        ),
         "hands_known": chips["hands_known"],
         "credits_chart": league_pages.chart(
             "game-chart",

@@ -18,7 +18,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
     ],
     ids=["phone", "laptop"],
 )
-def test_key_hints_only_where_a_keyboard_is_likely_and_the_live_status_always(browser, live_server, device, hints_shown):
+def test_key_hints_only_where_a_keyboard_is_likely_and_the_live_status_always(
+    browser, live_server, device, hints_shown
+):
     user = UserFactory(username="keys")
     table = services.casual_open(actor=user, seats=2)
     context = browser.new_context(**device)

@@ -74,7 +74,8 @@ def test_a_league_game_with_bots_books_nothing_for_them_in_every_variant(world, 
     for seat in Seat.objects.filter(game_id=table.game_id).select_related("player"):
         online = table.seats.get(player=seat.player)
         assert f">{online.name}: {seat.final_credits} credit" in listed
-        assert f"{online.name}: {seat.final_credits} credit{'s' if seat.final_credits != 1 else ''} (place {seat.place})" in listed
+        plural = "s" if seat.final_credits != 1 else ""
+        assert f"{online.name}: {seat.final_credits} credit{plural} (place {seat.place})" in listed
     assert "(place 3)" not in listed and "(place 4)" not in listed
 
 

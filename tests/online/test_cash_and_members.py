@@ -165,7 +165,9 @@ def test_a_member_hosts_the_table_they_opened_page_and_api_alike_and_other_membe
     world.league.members_may_open_tables = True
     world.league.save()
     host, other = humans[0], humans[1]
-    response = client_for(host).post("/api/tables/", {"event": world.event.pk, "name": "Mine", "seats": 3}, format="json")
+    response = client_for(host).post(
+        "/api/tables/", {"event": world.event.pk, "name": "Mine", "seats": 3}, format="json"
+    )
     assert response.status_code == 201, response.content
     table = OnlineTable.objects.get(pk=response.json()["table"]["id"])
     services.seat_take(actor=host, table=table)
@@ -196,7 +198,10 @@ def test_a_member_hosts_the_table_they_opened_page_and_api_alike_and_other_membe
     assert api_host.post(f"/api/tables/{table.pk}/start/", {}, format="json").status_code == 200
     table.refresh_from_db()
     assert table.status == TableStatus.RUNNING
-    assert table_state(table, user=host)["can"]["pause"] is True and table_state(table, user=other)["can"]["pause"] is False
+    assert (
+        table_state(table, user=host)["can"]["pause"] is True
+        and table_state(table, user=other)["can"]["pause"] is False
+    )
     assert api_other.post(f"/api/tables/{table.pk}/pause/", {}, format="json").status_code == 403
     assert api_host.post(f"/api/tables/{table.pk}/pause/", {}, format="json").status_code == 200
     table.refresh_from_db()

@@ -62,7 +62,7 @@ def test_a_league_table_where_everyone_is_away_pauses_at_the_hand_break_and_play
     page = Client()
     page.force_login(humans[0])
     html = page.get(f"/tables/{league_table.pk}/").content.decode()
-    assert "data-paused-for-nobody" in html and "I&#x27;m back" in html or "I'm back" in html
+    assert "data-paused-for-nobody" in html and ("I&#x27;m back" in html or "I'm back" in html)
     # A person comes back: it plays on, the next hand dealt after the pause.
     scheduled.calls.clear()
     services.seat_return(actor=humans[0], table=league_table)

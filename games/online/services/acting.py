@@ -20,7 +20,7 @@ from games.engine.classic.hand import PLAY_VERBS
 from games.online.models import ActionSource, OnlineAction, OnlineSeat, OnlineTable, SeatKind, TableStatus
 from games.online.permissions import seat_filter
 from games.online.selectors import table_state
-from games.online.services.base import announce, engine_seats, load_game, lock_table, lock_table_if_any
+from games.online.services.base import engine_seats, load_game, lock_table, lock_table_if_any
 from games.online.services.clock import default_decision, turn_key
 from games.online.services.moves import hand_ended
 from games.online.services.presence import pause_when_nobody_is_there

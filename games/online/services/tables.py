@@ -420,7 +420,9 @@ def table_end(*, actor: Actor, table: OnlineTable) -> OnlineTable:
     if table.options.get("end_rule") == "never":
         raise ConflictError("A cash table is closed (Close the table), not ended.")
     if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
-        raise ConflictError(f"Only a running or paused game can be ended; this table is {table.get_status_display().lower()}.")
+        raise ConflictError(
+            f"Only a running or paused game can be ended; this table is {table.get_status_display().lower()}."
+        )
     if table.ending:
         raise ConflictError("This game already ends at the next hand break.")
     game = load_game(table)
