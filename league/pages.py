@@ -350,8 +350,8 @@ def rules_in_words(variant: str, preset: str, overrides: dict | None, *, stake: 
     else:
         parts.append("no-limit betting")
     if stake and stake != options["starting_stack"]:
-        preset_stack = options["starting_stack"]
-        parts.append(f"{stake:,} credits each (the buy-in sets the stake; the preset's is {preset_stack:,})")
+        rules_stack, online = options["starting_stack"], f"{stake:,} credits each at online tables"
+        parts.append(f"{rules_stack:,} credits each (the buy-in sets the stake: {online})")
     else:
         parts.append(f"{options['starting_stack']:,} credits each")
     parts.append(_TIE_RULES.get(options.get("tie_rule"), ""))

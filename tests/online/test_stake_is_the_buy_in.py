@@ -36,9 +36,7 @@ def test_a_spike_league_with_a_standard_stake_starts_everyone_at_450_everywhere(
     page = client.get(reverse("game-detail", args=[league_game.pk])).content.decode()
     assert "450 credits each" in page and "100 credits each" not in page
     league_page = client.get(reverse("league-detail", args=[world.league.slug])).content.decode()
-    assert "450 credits each (the buy-in sets the stake; the preset&#x27;s is 100)" in league_page or (
-        "450 credits each (the buy-in sets the stake; the preset's is 100)" in league_page
-    )
+    assert "100 credits each (the buy-in sets the stake: 450 credits each at online tables)" in league_page
 
 
 def test_a_stake_the_engine_refuses_is_a_clear_error_and_opens_nothing(world, open_table):
