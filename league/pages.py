@@ -125,12 +125,15 @@ def provisional_rows(*, league: League, season: Season | None) -> tuple[list[dic
 def league_rules_in_words(league: League, season: Season | None) -> str:
     """The rules games of the season (or the league) are played by, in words: the season's variant and preset
     when it sets them, and its single options over the league's (as games of the season are created)."""
+    policy = (season.buy_in_policy if season is not None else None) or league.buy_in_policy
+    stake = policy.buy_in if policy is not None and policy.buy_in else None  # online tables start at the buy-in
     if season is None:
-        return rules_in_words(league.variant, league.preset, league.option_overrides)
+        return rules_in_words(league.variant, league.preset, league.option_overrides, stake=stake)
     return rules_in_words(
         season.variant or league.variant,
         season.preset or league.preset,
         {**(league.option_overrides or {}), **(season.option_overrides or {})},
+        stake=stake,
     )
 
 
@@ -326,8 +329,10 @@ def rules_name(variant: str, preset: str) -> str:
     return name if preset_name == name else f"{name} ({preset_name})"
 
 
-def rules_in_words(variant: str, preset: str, overrides: dict | None) -> str:
-    """ "Better Coruscant Shift, blinds 5/10, blinds double each orbit, 450 credits each, ties split the pot"."""
+def rules_in_words(variant: str, preset: str, overrides: dict | None, *, stake: int | None = None) -> str:
+    """ "Better Coruscant Shift, blinds 5/10, blinds double each orbit, 450 credits each, ties split the pot".
+    `stake`: the credits each player starts with when a buy-in sets it (an online table's stake is its buy-in),
+    said as such where it differs from the rules' own starting stack."""
     name = rules_name(variant, preset)
     try:
         options = games().resolve_rules(variant=variant, preset=preset, overrides=overrides or {})
@@ -344,7 +349,11 @@ def rules_in_words(variant: str, preset: str, overrides: dict | None) -> str:
         parts.append(f"pay {options['stay_cost']:,} to stay")
     else:
         parts.append("no-limit betting")
-    parts.append(f"{options['starting_stack']:,} credits each")
+    if stake and stake != options["starting_stack"]:
+        rules_stack, online = options["starting_stack"], f"{stake:,} credits each at online tables"
+        parts.append(f"{rules_stack:,} credits each (the buy-in sets the stake: {online})")
+    else:
+        parts.append(f"{options['starting_stack']:,} credits each")
     parts.append(_TIE_RULES.get(options.get("tie_rule"), ""))
     parts.append(_END_RULES.get(options.get("end_rule"), ""))
     if options.get("rebuys"):

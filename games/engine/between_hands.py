@@ -117,6 +117,20 @@ class BetweenHands:
         self._record(["close"])
         leftovers.pay_at_end(self)
 
+    def verify_end_game(self) -> None:
+        self._verify_between_hands("ending the game")
+
+    def can_end_game(self) -> bool:
+        return _can(self.verify_end_game)
+
+    def end_game(self) -> None:
+        """End any game between hands, by its organiser's decision (an online league table ended at a hand break):
+        recorded as a close, so the game is over as it stands (`standings`: by stack), what is left on the table is
+        paid out (RULES 1.5) and its hand seeds are revealed (RULES 1.7). A cash game's `close_table` is this."""
+        self.verify_end_game()
+        self._record(["close"])
+        leftovers.pay_at_end(self)
+
     def verify_set_levels(self, *, ante: int, small_blind: int, big_blind: int, min_bet: int | None = None) -> None:
         self._verify_between_hands("changing the forced bets")
         for name, value in (("ante", ante), ("small_blind", small_blind), ("big_blind", big_blind)):

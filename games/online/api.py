@@ -225,6 +225,11 @@ class TableViewSet(viewsets.ViewSet):
     close = _table_action(
         services.table_close, "Close a cash table between hands, or a casual game before it starts", name="close"
     )
+    end = _table_action(
+        services.table_end,
+        "End a league table's game at its next hand break, booked from the stacks as they stand",
+        name="end",
+    )
     come_back = _table_action(
         services.seat_return, "Come back after being marked away", url_path="return", name="come_back"
     )

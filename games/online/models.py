@@ -67,6 +67,12 @@ class OnlineTable(models.Model):
     bot_kind = models.CharField(max_length=16, blank=True)
     # How the game ended, as the table saw it: {"standings", "stacks", "bots"}; a casual game's only result.
     outcome = models.JSONField(null=True, blank=True)
+    ending = models.BooleanField(
+        default=False, help_text="Its runner ended the game: it ends at the next hand break, booked as it stands."
+    )
+    paused_for = models.CharField(
+        max_length=8, blank=True, help_text="Why the table paused itself ('nobody': every person away); empty else."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -37,10 +37,25 @@ def check_can_open(user: Any, league: League) -> None:
 
 
 def can_run_table(user: Any, table: Any) -> bool:
-    """Start, fill with bots, pause and resume: the league's organisers and site admins; a casual game's host."""
+    """Start, fill with bots, pause, resume, end and close: the league's organisers and site admins; a casual game's
+    host; and at a league table a member opened (`League.members_may_open_tables`), that member, its host, while
+    they are a member (not other members). Page and API ask this one function."""
     if table.event_id is None:
         return getattr(user, "is_authenticated", False) and (user.pk == table.created_by_id or user.is_staff)
-    return permissions.can_manage_league(user, table.event.season.league)
+    league = table.event.season.league
+    if permissions.can_manage_league(user, league):
+        return True
+    return is_host(user, table) and league.pk in selectors.user_league_roles(user)
+
+
+def is_host(user: Any, table: Any) -> bool:
+    """Whether `user` opened `table` (a tournament's tables are its organisers' alone)."""
+    return (
+        getattr(user, "is_authenticated", False)
+        and table.created_by_id is not None
+        and user.pk == table.created_by_id
+        and table.tournament_table is None
+    )
 
 
 def has_person(seats: Any) -> bool:

@@ -5,6 +5,7 @@ from collections import OrderedDict
 from contextvars import ContextVar
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import SynchronousOnlyOperation
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
@@ -198,6 +199,7 @@ class TableVersion:
         self._views: dict[int | None, dict] = {}
         self._entropy: dict[int, dict] = {}
         self._logs: dict[int, list[dict]] = {}
+        self._host: list[str | None] = []
         self._lock = threading.Lock()
 
     @property
@@ -224,6 +226,18 @@ class TableVersion:
     def entropy(self, engine_seat: int) -> dict:
         self.view(engine_seat)
         return self._entropy[engine_seat]
+
+    def host_name(self) -> str | None:
+        """The username of whoever opened the table (its host, who starts it with the organisers), read once."""
+        if self.table.created_by_id is None:
+            return None
+        with self._lock:
+            refuse_unless_kept(bool(self._host))
+            if not self._host:
+                user_model = get_user_model()
+                name = user_model.objects.filter(pk=self.table.created_by_id).values_list("username", flat=True)
+                self._host.append(name.first())
+            return self._host[0]
 
     def read_ahead(self) -> None:
         """Read now what a viewer's state reads of the database (the hand's public log), so that a stream can work
@@ -336,6 +350,12 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
             "game": table.game_id,
             "levels": _levels_in_force(table, view),
             "next_levels": table.pending_levels,
+            "paused_for": table.paused_for or None,  # "nobody": it paused itself, every person away
+            "ending": table.ending,  # its runner ended the game: it ends at the next hand break
+            # Who starts a league table not yet started, for those who cannot (its host and the organisers).
+            "host": shared.host_name()
+            if table.status == TableStatus.OPEN and table.event_id is not None and not runner
+            else None,
         },
         "seats": [
             {
@@ -376,6 +396,13 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
                 if table.tournament_table is not None
                 else between_hands and bool(table.options.get("rebuys"))
             ),
+            # A league table's game (not a cash table's, which closes; not a tournament's), at its next hand break.
+            "end": runner
+            and table.event_id is not None
+            and table.tournament_table is None
+            and table.options.get("end_rule") != "never"
+            and table.status in (TableStatus.RUNNING, TableStatus.PAUSED)
+            and not table.ending,
             # A cash table between hands; a casual game before it starts too (unplayed: everyone may have left).
             "close": runner
             and (

@@ -170,10 +170,26 @@ def present(state: dict, denominations: list | None = None) -> dict:
         # The shared form's verbs (selections and betting); the variants' turn forms have their own.
         "shared_verbs": bool(SHARED_VERBS.intersection(legal["verbs"])),
         "target_suit": hand.get("suit"),
-        "standings": view.get("standings"),
+        "standings": _standings(state, view.get("standings")),
         "key": uuid.uuid4().hex,  # a fresh idempotency key per rendering: a double-click acts once
         "clock": _clock(state.get("table", {}).get("seconds_left")),
     }
+
+
+def _standings(state: dict, rows: list[dict] | None) -> list[dict] | None:
+    """The game-over list: at a league table bots are listed without a place and the people are numbered among
+    themselves, as their booked result is (`finish._places_among_people`: the engine's order with the bots left
+    out, ties kept); a casual game keeps the engine's places among every seat."""
+    if not rows or not (state.get("table") or {}).get("league"):
+        return rows
+    bots = {seat["name"] for seat in state.get("seats", []) if seat.get("bot")}
+    people = sorted(row["place"] for row in rows if row["player"] not in bots)
+    return [
+        {**row, "bot": True, "place": None}
+        if row["player"] in bots
+        else {**row, "bot": False, "place": people.index(row["place"]) + 1}
+        for row in rows
+    ]
 
 
 def _clock(seconds_left: float | None) -> str:
@@ -507,6 +523,7 @@ def table_do(request: HttpRequest, pk: int, what: str) -> HttpResponse:
         "resume": lambda: services.table_resume(actor=request.user, table=table),
         "return": lambda: services.seat_return(actor=request.user, table=table),
         "close": lambda: services.table_close(actor=request.user, table=table),
+        "end": lambda: services.table_end(actor=request.user, table=table),
         "rebuy": lambda: services.seat_rebuy(actor=request.user, table=table),
         "entropy": lambda: services.seat_entropy(actor=request.user, table=table, value=request.POST.get("value", "")),
     }

@@ -1,6 +1,8 @@
 """Event and game pages: an event's status, tables, games, results and prize pool; a game's seats, result,
 credits hand by hand and, when a replay is known, its hand history stepped through as the table saw it."""
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -82,7 +84,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "event": game.event,
         "league": league,
         "seats": list(game.seats.all()),
-        "rules": league_pages.rules_in_words(game.variant, game.preset, {}),
+        # The stake the game was played at (a buy-in may set it): its own starting stack, not the preset's.
+        "rules": league_pages.rules_in_words(game.variant, game.preset, _own_stack(game)),
         "hands_known": chips["hands_known"],
         "credits_chart": league_pages.chart(
             "game-chart",
@@ -116,3 +119,9 @@ def history_step(history: dict | None, raw_hand: str | None, raw_step: str | Non
         "steps_so_far": hand["steps"][:step_number],
         "step_count": len(hand["steps"]),
     }
+
+
+def _own_stack(game: Any) -> dict:
+    """The game's starting stack as an option over its preset, when its recorded options name one."""
+    stack = (game.options or {}).get("starting_stack")
+    return {"starting_stack": stack} if isinstance(stack, int) and not isinstance(stack, bool) and stack > 0 else {}

@@ -64,6 +64,19 @@ def test_a_league_game_with_bots_books_nothing_for_them_in_every_variant(world, 
     assert all(seat.player_id is None and seat.bot_kind == "sensible" for seat in bots.values())
     page = client.get(reverse("game-detail", args=[table.game_id])).content.decode()
     assert "Bots (not league players" in page and all(name in page for name in bots)
+    # The table's "Game over" list: bots without a place, the people numbered as their booked result.
+    client.force_login(world.users["organiser"])
+    table_page = client.get(reverse("online-table", args=[table.pk])).content.decode()
+    listed = table_page.split('class="final-standings"')[1].split("</ul>")[0]
+    for name in bots:
+        assert f"{name}: " in listed and f"data-bot-row>{name}: " in listed
+    assert listed.count("(bot: no place)") == len(bots)
+    for seat in Seat.objects.filter(game_id=table.game_id).select_related("player"):
+        online = table.seats.get(player=seat.player)
+        assert f">{online.name}: {seat.final_credits} credit" in listed
+        plural = "s" if seat.final_credits != 1 else ""
+        assert f"{online.name}: {seat.final_credits} credit{plural} (place {seat.place})" in listed
+    assert "(place 3)" not in listed and "(place 4)" not in listed
 
 
 def test_bots_seated_by_random_kind_have_no_player_and_take_no_buy_in(world, open_table, scheduled):

@@ -10,9 +10,9 @@ from games.models import Game as LeagueGame
 from games.models import Seat
 from games.online import services
 from games.online.models import OnlineSeat, OnlineTable, TableStatus
-from games.online.permissions import NotAllowed, can_open_table
+from games.online.permissions import NotAllowed, can_open_table, can_run_table
 from games.online.selectors import table_state
-from league.models import LedgerEntry, LedgerKind
+from league.models import LedgerEntry, LedgerKind, Membership
 from tests.league.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -154,9 +154,62 @@ def test_members_open_tables_only_where_the_league_allows_it_page_and_api_alike(
     assert response.status_code == 201, response.content
     response = client_for(outsider).post("/api/tables/", {"event": world.event.pk, "name": "No"}, format="json")
     assert response.status_code == 403 and not OnlineTable.objects.filter(name="No").exists()
-    # A member who opened a table does not run it: starting and bots stay with the organisers.
+    # The member who opened a table is its host and runs it as an organiser does (test_a_member_hosts_...).
     table = OnlineTable.objects.get(name="Api")
-    assert api.post(f"/api/tables/{table.pk}/start/", {}, format="json").status_code == 403
+    assert can_run_table(member, table) is True
+
+
+def test_a_member_hosts_the_table_they_opened_page_and_api_alike_and_other_members_do_not(world, humans, scheduled):
+    world.event.status = "planned"
+    world.event.save()
+    world.league.members_may_open_tables = True
+    world.league.save()
+    host, other = humans[0], humans[1]
+    response = client_for(host).post(
+        "/api/tables/", {"event": world.event.pk, "name": "Mine", "seats": 3}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    table = OnlineTable.objects.get(pk=response.json()["table"]["id"])
+    services.seat_take(actor=host, table=table)
+    services.seat_take(actor=other, table=table)
+    # Another member: refused (403 naming who may), nothing written; the page tells them who starts it.
+    api_other = client_for(other)
+    for what in ("bots", "start"):
+        refused = api_other.post(f"/api/tables/{table.pk}/{what}/", {}, format="json")
+        assert refused.status_code == 403 and "opened this table" in refused.json()["detail"], refused.content
+    table.refresh_from_db()
+    assert table.status == TableStatus.OPEN and table.seats.count() == 2
+    state = table_state(table, user=other)
+    assert state["can"]["start"] is False and state["can"]["fill_bots"] is False
+    assert state["table"]["host"] == host.username
+    page = Client()
+    page.force_login(other)
+    html = page.get(f"/tables/{table.pk}/").content.decode()
+    assert "data-who-starts" in html and f"<strong>{host.username}</strong> (who opened this table)" in html
+    assert 'value="start"' not in html and "Start the game" not in html
+    # The host: the page offers bots and start, and the API does them.
+    host_page = Client()
+    host_page.force_login(host)
+    html = host_page.get(f"/tables/{table.pk}/").content.decode()
+    assert "Start the game" in html and "Fill empty seats" in html and "data-who-starts" not in html
+    assert table_state(table, user=host)["can"]["start"] is True
+    api_host = client_for(host)
+    assert api_host.post(f"/api/tables/{table.pk}/bots/", {}, format="json").status_code in (200, 201)
+    assert api_host.post(f"/api/tables/{table.pk}/start/", {}, format="json").status_code == 200
+    table.refresh_from_db()
+    assert table.status == TableStatus.RUNNING
+    assert (
+        table_state(table, user=host)["can"]["pause"] is True
+        and table_state(table, user=other)["can"]["pause"] is False
+    )
+    assert api_other.post(f"/api/tables/{table.pk}/pause/", {}, format="json").status_code == 403
+    assert api_host.post(f"/api/tables/{table.pk}/pause/", {}, format="json").status_code == 200
+    table.refresh_from_db()
+    assert table.status == TableStatus.PAUSED
+    # A host who is no longer a member runs it no more.
+    Membership.objects.filter(league=world.league, player__user=host).delete()
+    host = type(host).objects.get(pk=host.pk)
+    assert can_run_table(host, table) is False
 
 
 def test_the_league_setting_is_on_the_organisers_edit_form_and_in_the_api(world):

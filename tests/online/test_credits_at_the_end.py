@@ -50,6 +50,12 @@ def _play_to_the_end(world, scheduled, variant: str, preset: str, *, seats: int,
         table.refresh_from_db()
         if table.status == TableStatus.FINISHED:
             break
+        if table.status == TableStatus.PAUSED and table.paused_for == "nobody":
+            # The people, marked away by the clock, come back: a table where nobody is there pauses itself.
+            for person in people or [organiser]:
+                if table.seats.filter(player__user=person, away=True).exists():
+                    services.seat_return(actor=person, table=table)
+            continue
         game = Game.from_json(table.state)
         if cash and game.between_hands and (game.hands_played >= hands or not scheduled.calls):
             services.table_close(actor=organiser, table=table)  # a cash table ends when its organiser closes it

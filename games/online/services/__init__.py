@@ -19,6 +19,7 @@ from games.online.services.moves import arrivals, change_cancel, rebuy_queue, se
 from games.online.services.seats import seat_entropy, seat_leave, seat_rebuy, seat_return, seat_take
 from games.online.services.tables import (
     table_close,
+    table_end,
     table_fill_bots,
     table_open,
     table_open_seated,
@@ -47,6 +48,7 @@ __all__ = [
     "seat_take",
     "table_act",
     "table_close",
+    "table_end",
     "table_fill_bots",
     "table_open",
     "table_open_seated",

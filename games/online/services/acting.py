@@ -20,9 +20,10 @@ from games.engine.classic.hand import PLAY_VERBS
 from games.online.models import ActionSource, OnlineAction, OnlineSeat, OnlineTable, SeatKind, TableStatus
 from games.online.permissions import seat_filter
 from games.online.selectors import table_state
-from games.online.services.base import announce, engine_seats, load_game, lock_table, lock_table_if_any
-from games.online.services.clock import default_decision, stop, turn_key
+from games.online.services.base import engine_seats, load_game, lock_table, lock_table_if_any
+from games.online.services.clock import default_decision, turn_key
 from games.online.services.moves import hand_ended
+from games.online.services.presence import pause_when_nobody_is_there
 from games.online.services.turns import changed, hand_and_phase, log_action
 from league.models import MAX_CREDITS
 
@@ -266,24 +267,8 @@ def turn_timeout(*, table_id: int, turn_version: int) -> int:
         )
         acted += 1
     if acted:
-        _pause_when_nobody_is_there(table, seats.values())
+        pause_when_nobody_is_there(table, seats.values(), at_hand_break=False)
     return acted
-
-
-def _pause_when_nobody_is_there(table: OnlineTable, seats: Any) -> None:
-    """A casual game whose every person is away pauses itself, so that its bots do not play it out with nobody
-    there (nor keep the worker busy for nobody); the host's Resume starts it again. A league or tournament table
-    plays on: its clock acts for the away players, as its organiser expects."""
-    if not table.is_casual or table.status != TableStatus.RUNNING:
-        return
-    people = [seat for seat in seats if not seat.is_bot and not seat.left]
-    if not people or not all(seat.away for seat in people):
-        return
-    table.status = TableStatus.PAUSED
-    stop(table)
-    table.version += 1
-    table.save(update_fields=["status", "deadline", "version", "updated_at"])
-    announce(table, "paused")
 
 
 @transaction.atomic

@@ -20,7 +20,9 @@ from games.engine.variant import get_variant
 from games.online.models import OnlineTable, TableStatus
 from games.online.services.base import load_game, lobby_topic, lock_table_if_any, table_topic
 from games.online.services.clock import turn_key
+from games.online.services.finish import end_at_break
 from games.online.services.moves import hand_break, hand_ended
+from games.online.services.presence import pause_when_nobody_is_there
 from games.online.services.turns import changed
 
 logger = logging.getLogger(__name__)
@@ -34,6 +36,11 @@ def next_hand(*, table_id: int, version: int) -> bool:
         return False
     game = load_game(table)
     if not game.between_hands:
+        return False
+    if table.ending:  # its runner ended the game: it ends here, booked as it stands
+        end_at_break(table, game)
+        return False
+    if pause_when_nobody_is_there(table, table.seats.all(), at_hand_break=True):
         return False
     before = turn_key(game)
     # A tournament's seat changes waiting for this hand break (moves, re-buys' chips), once, under the lock.

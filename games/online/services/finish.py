@@ -3,6 +3,8 @@ the hand-by-hand ledger, the replay and the standings of its league game, and a 
 finished. A casual game (no league game) keeps its outcome on the table and writes nothing in any league. And when a
 tournament's table, which the engine never ends itself, is over (`decided`)."""
 
+from typing import Any
+
 from django.db import transaction
 from django.db.models import Q
 
@@ -12,10 +14,11 @@ from games.engine import EngineError, Game
 from games.models import Game as LeagueGame
 from games.models import GameStatus, Seat
 from games.online.models import ChangeStatus, OnlineSeat, OnlineTable, SeatChange, TableStatus
-from games.online.services.base import starting_chips
+from games.online.services.base import announce, save_game, starting_chips
+from games.online.services.clock import stop
 from games.selectors import event_result_rows
 from league.models import Event, EventKind, EventStatus, LedgerEntry, LedgerKind
-from league.services import event_results_rebuild, standings_schedule
+from league.services import audit, event_results_rebuild, standings_schedule
 
 
 def finish_game(table: OnlineTable, game: Game) -> None:
@@ -128,6 +131,26 @@ def finish_game(table: OnlineTable, game: Game) -> None:
             lambda: game_hooks.online_table_finished(event_id=event_id, table_id=table_id, tournament_table=number),
             robust=True,
         )
+
+
+def end_at_break(table: OnlineTable, game: Game, *, actor: Any = None) -> None:
+    """End the (locked) game between hands as it stands (`Game.end_game`: places by stack, the engine's ties, what
+    is left on the table paid out, seeds revealed) and book it as every finished game is (`finish_game`)."""
+    game.end_game()
+    stop(table)
+    table.ending = False
+    table.version += 1
+    save_game(table, game)
+    finish_game(table, game)
+    table.save()
+    audit(
+        actor=actor,
+        action="online_table.end",
+        obj=table,
+        league=table.event.season.league if table.event_id is not None else None,
+        data={"hands": game.hands_played},
+    )
+    announce(table, "finished")
 
 
 def _places_among_people(people: dict, places: dict[str, dict], finals: dict[str, int]) -> dict[str, int | None]:

@@ -13,6 +13,7 @@ from games.online.models import OnlineSeat, OnlineTable, SeatKind, TableStatus
 from games.online.permissions import NotAllowed, seat_filter, sit_refusal
 from games.online.services.base import announce, free_seat_number, load_game, lock_table, save_game, seat_name
 from games.online.services.clock import turn_key
+from games.online.services.presence import NOBODY
 from games.online.services.turns import changed
 from league.models import Event, LedgerEntry, LedgerKind, Player
 from league.selectors import user_player_id
@@ -257,6 +258,12 @@ def seat_return(*, actor: Actor, table: OnlineTable) -> OnlineSeat:
         raise ConflictError("You are not marked away.")
     seat.away, seat.timeouts = False, 0
     seat.save(update_fields=["away", "timeouts"])
+    if table.status == TableStatus.PAUSED and table.paused_for == NOBODY:
+        # The table paused itself because nobody was there: somebody is, so it plays on (a fresh turn).
+        table.status, table.paused_for = TableStatus.RUNNING, ""
+        game = load_game(table)
+        changed(table, game, turn_key(game), fresh_turn=True, what="resumed")
+        return seat
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
     if table.status == TableStatus.RUNNING and table.state:

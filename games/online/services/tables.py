@@ -38,7 +38,7 @@ from games.online.services.base import (
     user_or_none,
 )
 from games.online.services.clock import turn_key
-from games.online.services.finish import finish_game
+from games.online.services.finish import end_at_break, finish_game
 from games.online.services.moves import hand_ended
 from games.online.services.turns import changed
 from league.models import MAX_CREDITS, Event, EventStatus, LedgerEntry, LedgerKind, Player
@@ -89,6 +89,12 @@ def table_open(
     options = resolve_game_rules(variant=variant, preset=preset, overrides=option_overrides)
     policy = effective_buy_in_policy(event)
     buy_in = policy.buy_in if policy and policy.buy_in else options["starting_stack"]
+    if buy_in != options["starting_stack"]:
+        # The buy-in sets the stake: the players start with it, so the options (the game page, the replay, the
+        # rules line) say it too; the engine checks the stake as any option.
+        options = resolve_game_rules(
+            variant=variant, preset=preset, overrides={**option_overrides, "starting_stack": buy_in}
+        )
     table = new_table(
         event=event,
         name=name,
@@ -145,6 +151,7 @@ def table_open_seated(
     table = lock_table(table)
     _check_runner(actor, table)
     table.buy_in = stack
+    table.options = {**table.options, "starting_stack": stack}  # the tournament's stack is the game's stake
     table.tournament_table = tournament_table
     for number, (player, chips) in enumerate(zip(players, stacks, strict=True)):
         OnlineSeat.objects.create(
@@ -156,7 +163,7 @@ def table_open_seated(
             stack=None if chips == stack else chips,
         )
     table.version += 1
-    table.save(update_fields=["buy_in", "tournament_table", "version", "updated_at"])
+    table.save(update_fields=["buy_in", "options", "tournament_table", "version", "updated_at"])
     announce(table, "seat_taken")
     return table
 
@@ -212,7 +219,10 @@ def _check_runner(actor: Actor, table: OnlineTable) -> None:
     if not can_run_table(actor, table):
         if table.event_id is None:
             raise NotAllowed("Only the host who started this game runs it (starts, pauses, resumes, closes).")
-        raise NotAllowed(f"Only organisers of {table.event.season.league} can run this table.")
+        raise NotAllowed(
+            f"Only organisers of {table.event.season.league} and the member who opened this table (its host) can "
+            "run it (fill bots, start, pause, resume, end, close)."
+        )
 
 
 @transaction.atomic
@@ -356,6 +366,7 @@ def table_pause(*, actor: Actor, table: OnlineTable) -> OnlineTable:
 def table_resume(*, actor: Actor, table: OnlineTable) -> OnlineTable:
     """Resume a paused table: the awaited decision gets a fresh turn time."""
     table = _switch(actor, table, "resume")
+    table.paused_for = ""
     # Whoever resumes is at the table: their decisions wait for them again (a casual game pauses itself when
     # every person is away; resuming it must not hand their turns straight back to the clock).
     table.seats.filter(seat_filter(actor), left=False, away=True).update(away=False, timeouts=0)
@@ -392,6 +403,37 @@ def table_close(*, actor: Actor, table: OnlineTable) -> OnlineTable:
     table.save()
     audit(actor=actor, action="online_table.close", obj=table, league=_league(table))
     announce(table, "finished")
+    return table
+
+
+@transaction.atomic
+def table_end(*, actor: Actor, table: OnlineTable) -> OnlineTable:
+    """End a running (or paused) league table's game at its next hand break, by its runner: the game ends there and
+    its result is booked from the stacks as they stand (`finish.end_at_break`). Between hands it ends at once."""
+    table = lock_table(table)
+    _check_runner(actor, table)
+    if table.event_id is None or table.tournament_table is not None:
+        raise ConflictError(
+            "Only a league table's game is ended this way; a casual game ends by itself (or its host closes it) and "
+            "a tournament's table ends through its tournament."
+        )
+    if table.options.get("end_rule") == "never":
+        raise ConflictError("A cash table is closed (Close the table), not ended.")
+    if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
+        raise ConflictError(
+            f"Only a running or paused game can be ended; this table is {table.get_status_display().lower()}."
+        )
+    if table.ending:
+        raise ConflictError("This game already ends at the next hand break.")
+    game = load_game(table)
+    if game.between_hands:
+        end_at_break(table, game, actor=actor)
+        return table
+    table.ending = True
+    table.version += 1
+    table.save(update_fields=["ending", "version", "updated_at"])
+    audit(actor=actor, action="online_table.end_requested", obj=table, league=_league(table))
+    announce(table, "ending")
     return table
 
 
