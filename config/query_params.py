@@ -87,7 +87,8 @@ class StrictQueryParams:
 
     def initial(self, request: Request, *args, **kwargs) -> None:
         super().initial(request, *args, **kwargs)
-        if request.method in READ_METHODS:
+        # An address that does not answer a read (a POST-only endpoint) keeps its 405.
+        if request.method in READ_METHODS and hasattr(self, request.method.lower()):
             refuse_unknown_query_params(self, request)
 
 

@@ -109,6 +109,10 @@ def test_the_csv_endpoints_refuse_in_json_whatever_the_accept_header(world):
     assert set(response.json()["extra"]["allowed"]) >= {"league", "season", "format"}
 
 
+def test_an_address_that_takes_no_reads_still_answers_405():
+    assert client_for(None).get(f"/api/auth/token/?{UNKNOWN}=1").status_code == 405
+
+
 def test_writes_are_not_checked_for_query_params(world):
     # A write's input is its body, checked by its input serializer; its query string is not read.
     response = client_for(world.users["organiser"]).post(
