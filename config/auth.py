@@ -15,6 +15,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from config.client_address import client_address
+from config.query_params import StrictQueryParams
 from config.sign_in_limits import account_keys
 
 
@@ -58,7 +59,7 @@ class TokenAccountThrottle(TokenThrottle):
         return True
 
 
-class TokenView(ObtainAuthToken):
+class TokenView(StrictQueryParams, ObtainAuthToken):
     # ObtainAuthToken names DRF's own parsers; the project's refuse what would otherwise be a 500 (config.parsers).
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     throttle_classes = [TokenAddressThrottle, TokenAccountThrottle]

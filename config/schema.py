@@ -7,6 +7,8 @@ list (`{"name": ["This field is required."]}`) names each field instead.
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from rest_framework import serializers
 
+from config.query_params import filter_backends_in_use
+
 
 class ErrorOutput(serializers.Serializer):
     """An error: `detail` says what is wrong and what is allowed; invalid fields may be listed by name instead."""
@@ -17,7 +19,7 @@ class ErrorOutput(serializers.Serializer):
 
 
 READ_ERRORS = {
-    "400": "Invalid query parameters (a filter, a page, a NUL character).",
+    "400": "Invalid query parameters (an unknown name, a filter's or a page's value, a NUL character).",
     "401": "The credentials sent are invalid.",
     "404": "No such object, or one you may not see (the two answers are the same).",
     "406": "The Accept header asks for a format this operation does not give.",
@@ -45,11 +47,12 @@ class AutoSchema(SpectacularAutoSchema):
             )
         return responses
 
-    def _get_filter_parameters(self):
-        # Filters, search and ordering apply to the list actions only.
+    def get_filter_backends(self):
+        # Filters, search and ordering apply to the list actions only, and a search only where the view names
+        # its `search_fields`: the same backends config.query_params lets a request name.
         if getattr(self.view, "action", None) != "list":
             return []
-        return super()._get_filter_parameters()
+        return filter_backends_in_use(self.view)
 
     def _get_paginator(self):
         # Only the list actions page their results; other list-shaped answers (a game's corrections) do not.

@@ -1,9 +1,10 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
 from config import views
+from config.api_views import SchemaView
 from config.auth import TokenView
 
 urlpatterns = [
@@ -12,7 +13,7 @@ urlpatterns = [
     # The site's sign-in for /admin/ too (its rate limits), and the account pages, before admin's own routes.
     path("", include("accounts.urls")),
     path("admin/", admin.site.urls),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", SchemaView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     # The browsable API's login pages: development only (settings.API_BROWSABLE).

@@ -5,12 +5,12 @@ The replay document (it holds the deck order) is never served; the result's publ
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import mixins, serializers, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from config.api_views import APIView, GenericViewSet
 from config.serializers import StrictInput
 from games import selectors as game_selectors
 from games import services
@@ -166,13 +166,14 @@ class GameChipHistoryOutput(serializers.Serializer):
     series = ChipSeries(many=True)
 
 
-class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = GameOutput
     lookup_value_regex = ID_PATTERN
     filterset_class = id_filterset(
         Game,
         {"event": "event_id", "event__season": "event__season_id", "seats__player": "seats__player_id"},
         ("event__season__league__slug", "status", "source"),
+        league="event__season__league__slug",
     )
     ordering_fields = ["played_at", "id"]
 

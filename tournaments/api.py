@@ -11,8 +11,8 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from config.api_views import APIView
 from config.errors import ApplicationError
 from league import services as league_services
 from league.permissions import can_manage_event

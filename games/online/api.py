@@ -7,12 +7,13 @@ from typing import Any
 from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, status, viewsets
+from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.api_views import ViewSet
 from config.inputs import is_digits, parse_whole_number
 from config.serializers import StrictInput, validated
 from games.engine.bots import BOTS
@@ -126,10 +127,11 @@ def _table_action(
     return schema(run)
 
 
-class TableViewSet(viewsets.ViewSet):
+class TableViewSet(ViewSet):
     """Tables of the leagues you can see. Every answer about one table is the table as *you* see it."""
 
     queryset = OnlineTable.objects.none()  # for the schema's path parameter type only
+    read_query_params = {"replay": ["hand"]}
 
     def _table(self, pk: str) -> OnlineTable:
         table = my_games.find_table(self.request.user, pk) if is_digits(str(pk)) else None

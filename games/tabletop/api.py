@@ -5,12 +5,13 @@ permissions as the pages. A guest (no account) proves their seat with the secret
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, serializers, status, viewsets
+from rest_framework import permissions, serializers, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.api_views import ViewSet
 from config.errors import ApplicationError
 from config.serializers import StrictInput, validated
 from games.engine.options import variant_presets
@@ -70,7 +71,7 @@ class RealTableUndoInput(StrictInput):
     version = serializers.IntegerField(min_value=0, required=False, help_text="Refused if the table moved on.")
 
 
-class RealTableViewSet(viewsets.ViewSet):
+class RealTableViewSet(ViewSet):
     """Real-cards tables, by their join code. Every answer is the table as *you* see it."""
 
     queryset = RealTable.objects.none()

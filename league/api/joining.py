@@ -11,8 +11,8 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from config.api_views import APIView
 from config.client_address import client_address
 from config.serializers import StrictInput
 from league import selectors

@@ -10,7 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import IsAuthenticated
@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
+from config.api_views import GenericViewSet
 from config.inputs import whole_number_or
 from config.renderers import CSV_RENDERERS, JSONErrorsMixin
 from league import selectors, services
@@ -85,9 +86,14 @@ class IdFilter(django_filters.NumberFilter):
         super().__init__(*args, **kwargs)
 
 
-def id_filterset(model_class, ids: dict[str, str], exact: tuple[str, ...] = ()) -> type[django_filters.FilterSet]:
-    """A FilterSet of id filters (`?event=<id>`) and exact filters on plain fields (`?status=`)."""
-    attrs = {name: IdFilter(field_name=field) for name, field in ids.items()}
+def id_filterset(
+    model_class, ids: dict[str, str], exact: tuple[str, ...] = (), *, league: str | None = None
+) -> type[django_filters.FilterSet]:
+    """A FilterSet of id filters (`?event=<id>`) and exact filters on plain fields (`?status=`); `league` names the
+    path of the league's slug, offered as `?league=<slug>` beside its long name (`?season__league__slug=`)."""
+    attrs: dict[str, Any] = {name: IdFilter(field_name=field) for name, field in ids.items()}
+    if league:
+        attrs["league"] = django_filters.CharFilter(field_name=league, label=f"A league slug (the same as {league}).")
     attrs["Meta"] = type("Meta", (), {"model": model_class, "fields": list(exact)})
     return type(f"{model_class.__name__}IdFilter", (django_filters.FilterSet,), attrs)
 
@@ -116,13 +122,14 @@ def _csv_response(filename: str, header: list[str], rows: list[list]) -> HttpRes
     list=extend_schema(summary="Leagues you can see"),
     retrieve=extend_schema(summary="One league"),
 )
-class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.LeagueOutput
     lookup_field = "slug"
     lookup_value_regex = SLUG_PATTERN
     filterset_fields = ["visibility", "preset"]
     search_fields = ["name", "slug"]
     ordering_fields = ["name", "created_at"]
+    read_query_params = {"standings": ["season"], "standings_csv": ["season"], "chip_history": ["season"]}
 
     def get_queryset(self):
         return selectors.league_list(user=self.request.user)
@@ -189,10 +196,10 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         return Response({"league": league.slug, "season": season.pk if season else None, "series": series})
 
 
-class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.SeasonOutput
     lookup_value_regex = ID_PATTERN
-    filterset_fields = {"league__slug": ["exact"]}
+    filterset_class = id_filterset(Season, {}, ("league__slug",), league="league__slug")
     ordering_fields = ["starts_on", "name"]
 
     def get_queryset(self):
@@ -217,13 +224,14 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
 
 class PlayerFilter(django_filters.FilterSet):
-    memberships__league__slug = django_filters.CharFilter(
+    league = django_filters.CharFilter(
         method="in_league", label="Members of the league with this slug (a league you can see)."
     )
+    memberships__league__slug = django_filters.CharFilter(method="in_league", label="The same as league.")
 
     class Meta:
         model = Player
-        fields = ["memberships__league__slug"]
+        fields = ["league", "memberships__league__slug"]
 
     def in_league(self, queryset, name: str, value: str):
         # Only memberships of leagues the user can see: a members-only league's roster stays hidden.
@@ -231,12 +239,13 @@ class PlayerFilter(django_filters.FilterSet):
         return queryset.filter(memberships__league__in=visible)
 
 
-class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.PlayerOutput
     lookup_value_regex = ID_PATTERN
     search_fields = ["display_name"]
     ordering_fields = ["display_name", "created_at"]
     filterset_class = PlayerFilter
+    read_query_params = {"chip_history": ["league", "season"], "ledger_csv": ["league", "season"]}
 
     def get_queryset(self):
         return selectors.player_list(user=self.request.user)
@@ -330,10 +339,10 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         return _csv_response(f"{league.slug}-{player.pk}-ledger.csv", header, rows)
 
 
-class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.MembershipOutput
     lookup_value_regex = ID_PATTERN
-    filterset_class = id_filterset(Membership, {"player": "player_id"}, ("league__slug", "role"))
+    filterset_class = id_filterset(Membership, {"player": "player_id"}, ("league__slug", "role"), league="league__slug")
 
     def get_queryset(self):
         return selectors.membership_list(user=self.request.user)
@@ -365,11 +374,12 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.ChipSetOutput
     lookup_field = "slug"
     lookup_value_regex = SLUG_PATTERN
     filterset_fields = ["slug"]
+    read_query_params = {"stack": ["credits"]}
 
     def get_queryset(self):
         return selectors.chip_set_list()
@@ -397,7 +407,7 @@ class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         return Response(stack_as_chips(list(chip_set.denominations.all()), credits))
 
 
-class BuyInPolicyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class BuyInPolicyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.BuyInPolicyOutput
     lookup_value_regex = ID_PATTERN
     queryset = BuyInPolicy.objects.all()
@@ -414,10 +424,12 @@ class BuyInPolicyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
         return Response(s.BuyInPolicyOutput(policy).data, status=status.HTTP_201_CREATED)
 
 
-class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.EventOutput
     lookup_value_regex = ID_PATTERN
-    filterset_class = id_filterset(Event, {"season": "season_id"}, ("season__league__slug", "status", "kind"))
+    filterset_class = id_filterset(
+        Event, {"season": "season_id"}, ("season__league__slug", "status", "kind"), league="season__league__slug"
+    )
     ordering_fields = ["starts_at", "name"]
 
     def get_queryset(self):
@@ -450,12 +462,13 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         return Response(s.LedgerEntryOutput(entry, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
-class LedgerViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+class LedgerViewSet(mixins.ListModelMixin, GenericViewSet):
     serializer_class = s.LedgerEntryOutput
     filterset_class = id_filterset(
         LedgerEntry,
         {"event": "event_id", "game": "game_id", "player": "player_id", "event__season": "event__season_id"},
         ("kind", "event__season__league__slug"),
+        league="event__season__league__slug",
     )
     ordering_fields = ["id", "created_at", "amount"]
 
