@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import ApplicationError
-from games import forms, hooks, services
+from games import forms, hooks, selectors, services
 from games.models import Game, GameStatus, ResultCorrection, Seat
 from games.online.models import OnlineTable
 from league import services as league_services
@@ -81,6 +81,8 @@ def _event_page(
         "finish_refusal": hooks.tournament_finish_refusal(event_id=event.pk)
         if event.kind == EventKind.TOURNAMENT and event.status != EventStatus.FINISHED
         else None,
+        # Tables whose game is not over: the Finish button waits for them and says so.
+        "tables_in_play": selectors.unfinished_tables(event.pk) if event.status != EventStatus.FINISHED else [],
         # Run as a tournament: no Start or Reopen by hand (the tournament starts and finishes it).
         "start_refusal": hooks.tournament_status_refusal(event_id=event.pk, status=EventStatus.RUNNING)
         if event.kind == EventKind.TOURNAMENT
