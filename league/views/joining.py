@@ -110,10 +110,7 @@ def complete_pending_join(request: HttpRequest, user: Any) -> None:
     messages.success(request, f"You are a member of {membership.league.name}.")
 
 
-WRONG_CODE = (
-    "That code does not open any league: check it with the organiser who shared it (a new link or a revoked one "
-    "makes the old code stop working), or paste the whole invite link."
-)
+WRONG_CODE = joining.WRONG_CODE
 
 
 @require_http_methods(["GET", "POST"])
