@@ -9,14 +9,17 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.http import QueryDict
 
+from games.engine.replay import FORMATS as replay_formats
 from games.models import Table
 from games.services import MAX_SEATS
 from league.models import Event, Membership
 
+# The replay formats the engine reads (the site exports the newest), in the words the form shows.
+REPLAY_FORMATS = " or ".join(reversed(replay_formats))
 MODES = [
     ("credits", "Final credits"),
     ("order", "Finishing order"),
-    ("replay", "Replay file (sabacc-replay/1)"),
+    ("replay", f"Replay file ({REPLAY_FORMATS})"),
 ]
 MAX_REPLAY_BYTES = 2_000_000
 SEAT_NUMBERS = ("buy_in", "rebuys", "rebuy_credits", "addon_credits", "final_credits", "place", "knockouts")
@@ -98,9 +101,9 @@ def read_replay(upload: UploadedFile | None) -> dict[str, Any] | None:
     try:
         document = json.loads(upload.read().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise forms.ValidationError(f"The replay file is not JSON ({exc}); upload a sabacc-replay/1 file.") from None
+        raise forms.ValidationError(f"The replay file is not JSON ({exc}); upload a {REPLAY_FORMATS} file.") from None
     if not isinstance(document, dict):
-        raise forms.ValidationError("The replay file must hold a sabacc-replay/1 JSON object.")
+        raise forms.ValidationError(f"The replay file must hold a {REPLAY_FORMATS} JSON object.")
     return document
 
 
