@@ -9,14 +9,18 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.http import QueryDict
 
+from games.engine.replay import FORMATS as REPLAY_FORMAT_NAMES
 from games.models import Table
 from games.services import MAX_SEATS
 from league.models import Event, Membership
+from league.services import effective_buy_in_policy
 
+# The replay formats the engine reads (the site exports the newest), in the words the form shows.
+REPLAY_FORMATS = " or ".join(reversed(REPLAY_FORMAT_NAMES))
 MODES = [
     ("credits", "Final credits"),
     ("order", "Finishing order"),
-    ("replay", "Replay file (sabacc-replay/1)"),
+    ("replay", f"Replay file ({REPLAY_FORMATS})"),
 ]
 MAX_REPLAY_BYTES = 2_000_000
 SEAT_NUMBERS = ("buy_in", "rebuys", "rebuy_credits", "addon_credits", "final_credits", "place", "knockouts")
@@ -98,9 +102,9 @@ def read_replay(upload: UploadedFile | None) -> dict[str, Any] | None:
     try:
         document = json.loads(upload.read().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise forms.ValidationError(f"The replay file is not JSON ({exc}); upload a sabacc-replay/1 file.") from None
+        raise forms.ValidationError(f"The replay file is not JSON ({exc}); upload a {REPLAY_FORMATS} file.") from None
     if not isinstance(document, dict):
-        raise forms.ValidationError("The replay file must hold a sabacc-replay/1 JSON object.")
+        raise forms.ValidationError(f"The replay file must hold a {REPLAY_FORMATS} JSON object.")
     return document
 
 
@@ -148,15 +152,26 @@ class CorrectionForm(forms.Form):
     submission = forms.CharField(required=False, widget=forms.HiddenInput, initial=lambda: uuid.uuid4().hex)
 
 
-def initial_seats(seats: list[Any]) -> list[dict[str, Any]]:
-    """A recorded game's seats as the correction form's first values."""
-    return [{"player": seat.player_id, **{key: getattr(seat, key) for key in SEAT_NUMBERS}} for seat in seats]
+def new_seat_initial(event: Event) -> dict[str, Any]:
+    """A new player's line, as the result forms start it: the event's buy-in, no re-buys."""
+    policy = effective_buy_in_policy(event)
+    return {"buy_in": policy.buy_in if policy else 0, "rebuys": 0}
 
 
-# A correction keeps the game's players, one line each, in seat order.
-CorrectionSeatFormSet = forms.formset_factory(
-    SeatForm, formset=BaseSeatFormSet, extra=0, max_num=MAX_SEATS, absolute_max=MAX_SEATS
-)
+def initial_seats(seats: list[Any], event: Event) -> list[dict[str, Any]]:
+    """A recorded game's seats as the correction form's first values, in seat order, then empty lines a forgotten
+    player may be added on (as on the entry form), up to the most seats a game has."""
+    recorded = [{"player": seat.player_id, **{key: getattr(seat, key) for key in SEAT_NUMBERS}} for seat in seats]
+    return recorded + [new_seat_initial(event)] * (MAX_SEATS - len(recorded))
+
+
+def correction_choices(event: Event, seats: list[Any]) -> list[tuple[int, str]]:
+    """Who a correction may seat: the league's members (a forgotten player added) and the game's own players (one
+    who has left the league since included), by name."""
+    members = member_choices(event)
+    known = {pk for pk, _ in members}
+    kept = [(seat.player_id, seat.player.display_name) for seat in seats if seat.player_id not in known]
+    return sorted([*members, *kept], key=lambda choice: (choice[1], choice[0]))
 
 
 class TableForm(forms.Form):

@@ -7,7 +7,9 @@ from django.db.models import QuerySet
 from games import hooks
 from games.engine import EngineError, resolve_options
 from games.engine.options import option_specs, variant_presets
-from league.providers import RulesRefused
+from games.selectors import unfinished_tables, unfinished_tables_refusal
+from league.models import Event, EventStatus
+from league.providers import RulesRefused, StatusRefusal
 
 
 class Games:
@@ -70,10 +72,20 @@ class Games:
         return parts if field is None else [*parts, field]
 
     def finish_refusal(self, *, event_id: int) -> str | None:
-        return hooks.tournament_finish_refusal(event_id=event_id)
+        refusal = self.status_refusal(event_id=event_id, status=EventStatus.FINISHED)
+        return refusal.message if refusal else None
 
-    def status_refusal(self, *, event_id: int, status: str) -> str | None:
-        return hooks.tournament_status_refusal(event_id=event_id, status=status)
+    def status_refusal(self, *, event_id: int, status: str) -> StatusRefusal | None:
+        """A tournament's event follows its tournament; an event is finished only once its tables' games are over
+        (else their results, buy-ins and payouts would land in an event already counted)."""
+        if refusal := hooks.tournament_status_refusal(event_id=event_id, status=status):
+            code = "tournament_not_complete" if status == EventStatus.FINISHED else "event_follows_tournament"
+            return StatusRefusal(refusal, code, {"field": "status"})
+        if status == EventStatus.FINISHED and (tables := unfinished_tables(event_id)):
+            name = Event.objects.values_list("name", flat=True).get(pk=event_id)
+            message = unfinished_tables_refusal(event_name=name, tables=tables)
+            return StatusRefusal(message, "tables_in_play", {"field": "status", "tables": tables})
+        return None
 
 
 GAMES = Games()

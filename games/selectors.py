@@ -3,9 +3,12 @@
 from typing import Any
 
 from django.db.models import BooleanField, ExpressionWrapper, F, Prefetch, Q, QuerySet
+from django.urls import reverse
 
 from games import hooks
 from games.models import Game, GameStatus, Seat
+from games.online.models import OnlineTable, TableStatus
+from games.tabletop.models import RealTable, RealTableStatus
 from league.selectors import league_list
 from league.services import SeatRow
 
@@ -36,3 +39,57 @@ def event_result_rows(event_id: int) -> list[SeatRow]:
     stand above its tables' games, as the tournament decided them), else the seats of its finished games."""
     places = hooks.tournament_place_rows(event_id=event_id)
     return places if places is not None else finished_seat_rows(event_id)
+
+
+def unfinished_tables(event_id: int) -> list[dict[str, Any]]:
+    """The event's own tables whose game is not over, as plain rows (kind, name, status, url): online tables
+    running or paused, real-cards tables open or playing. Their results land in the event when they end, so the
+    event is not finished before them. A tournament's tables are its own (it completes or calls off its event),
+    and an online table still open for seats has dealt nothing yet."""
+    online = OnlineTable.objects.filter(
+        event_id=event_id, tournament_table__isnull=True, status__in=(TableStatus.RUNNING, TableStatus.PAUSED)
+    ).order_by("id")
+    real = RealTable.objects.filter(
+        event_id=event_id,
+        tournament_table__isnull=True,
+        status__in=(RealTableStatus.OPEN, RealTableStatus.PLAYING),
+    ).order_by("id")
+    return [
+        *(
+            {
+                "kind": "online",
+                "name": f"online table “{table.name}”",
+                "status": table.get_status_display().lower(),
+                "url": reverse("online-table", args=[table.pk]),
+                "todo": "close it on its page (Close the table, between hands)"
+                if table.options.get("end_rule") == "never"
+                else "end it on its page (End the game: its result is booked from the stacks at the next hand break) "
+                "or let its game play to its end"
+                + (" (Resume it on its page)" if table.status == TableStatus.PAUSED else ""),
+            }
+            for table in online.only("pk", "name", "status", "options")
+        ),
+        *(
+            {
+                "kind": "real_cards",
+                "name": f"real-cards table {table.code}",
+                "status": table.get_status_display().split(":")[0].lower(),
+                "url": reverse("tabletop-table", args=[table.code]),
+                "todo": "its host ends the game on its page (End the game)",
+            }
+            for table in real.only("pk", "code", "status")
+        ),
+    ]
+
+
+def unfinished_tables_refusal(*, event_name: str, tables: list[dict[str, Any]]) -> str | None:
+    """Why an event with these unfinished tables may not be finished yet, naming them and what to do; None
+    when there are none."""
+    if not tables:
+        return None
+    named = "; ".join(f"{table['name']}, {table['status']} ({table['url']}): {table['todo']}" for table in tables)
+    return (
+        f"{event_name} still has {'a table' if len(tables) == 1 else f'{len(tables)} tables'} in play: {named}. "
+        f"Finish or close {'it' if len(tables) == 1 else 'them'} first: each result then lands in this event "
+        "with its buy-ins and payouts, and the event can be finished."
+    )

@@ -448,7 +448,18 @@ def player_lines(*, player: Player, league_ids: list[int]) -> QuerySet[LedgerEnt
     )
 
 
-LEDGER_PAGE_FIELDS = ("id", "event_id", "event__name", "event__season__league_id", "at", "kind", "hand", "amount")
+LEDGER_PAGE_FIELDS = (
+    "id",
+    "event_id",
+    "event__name",
+    "event__season__league_id",
+    "at",
+    "kind",
+    "hand",
+    "amount",
+    "reversal",
+    "correction_id",
+)
 
 
 def audit_league_ids(user: Any) -> frozenset[int] | None:
@@ -498,6 +509,7 @@ def ledger_page(
                 "amount": amount,
                 "money": money,
                 "amount_text": f"{amount:+,}" if amount else "0",
+                "note": line_note(reversal=line["reversal"], correction_id=line["correction_id"]),
             }
         )
     ledger.object_list = shown
@@ -514,6 +526,14 @@ def player_side(kind: str, amount: int) -> tuple[int, bool]:
     than chips won or lost at the table: money paid in is negative, money taken home positive; hands (and
     adjustments) as they moved the player's stack."""
     return (-amount, True) if kind in MONEY_KINDS else (amount, False)
+
+
+def line_note(*, reversal: bool, correction_id: int | None) -> str:
+    """What a line is in a corrected game's history (or a refund), in words every viewer may read: the lines a
+    correction reversed and the result it booked instead. The reason and author stay the organisers'."""
+    if correction_id is not None:
+        return f"correction {correction_id}: {'reversal' if reversal else 'new result'}"
+    return "refund" if reversal else ""
 
 
 def credits_over_time(*, player: Player, league_ids: list[int], season: Season | None) -> list[dict[str, Any]]:

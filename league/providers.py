@@ -8,13 +8,22 @@ league must still ask it asks of one typed object, `GamesProvider`, that the gam
 (`GamesConfig.ready`).
 """
 
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from django.db.models import QuerySet
 
 
 class RulesRefused(Exception):
     """The rules engine refused a set of game rules; the message says why."""
+
+
+class StatusRefusal(NamedTuple):
+    """Why an event's status may not be set by hand: the message (what to do instead), the API's error code and
+    what the error's `extra` carries (the tables in play, say)."""
+
+    message: str
+    code: str
+    extra: dict[str, Any]
 
 
 class GamesProvider(Protocol):
@@ -43,11 +52,13 @@ class GamesProvider(Protocol):
         ...
 
     def finish_refusal(self, *, event_id: int) -> str | None:
-        """Why an organiser may not finish this event by hand (a tournament not complete), or None."""
+        """Why an organiser may not finish this event by hand (a tournament not complete, tables still in play),
+        or None."""
         ...
 
-    def status_refusal(self, *, event_id: int, status: str) -> str | None:
-        """Why an organiser may not set this event's status by hand (run as a tournament, it follows it), or None."""
+    def status_refusal(self, *, event_id: int, status: str) -> StatusRefusal | None:
+        """Why an organiser may not set this event's status by hand (run as a tournament, it follows it; finished
+        while a table's game is not over), or None."""
         ...
 
 

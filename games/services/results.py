@@ -302,7 +302,9 @@ def result_correct(*, actor: Actor, game: Game, reason: str, seats: list[dict[st
         before=before,
         after=after,
     )
-    # Reverse what the ledger holds for this game per player and kind, then book the new result.
+    # Reverse what the ledger holds for this game per player and kind, then book the new result. Each player's
+    # reversals put chips back on the table before taking them off (a payout before the buy-in), so the stack after
+    # each line is one the player held.
     reversal: dict[tuple[int, str], int] = {}
     for player_id, kind, amount in LedgerEntry.objects.filter(game=game).values_list("player_id", "kind", "amount"):
         reversal[(player_id, kind)] = reversal.get((player_id, kind), 0) + amount
@@ -319,7 +321,7 @@ def result_correct(*, actor: Actor, game: Game, reason: str, seats: list[dict[st
             reason=f"reversed by correction {correction.pk}",
             reversal=True,
         )
-        for (player_id, kind), amount in reversal.items()
+        for (player_id, kind), amount in sorted(reversal.items(), key=lambda item: (item[0][0], item[1]))
         if amount
     )
     _write_ledger(game, parsed, actor=actor, correction=correction)

@@ -2,7 +2,12 @@
 ("-3 triangle", "Sylop", "The Idiot"), `{{ game.variant|variant_title }}`, `{{ game.preset|preset_title }}`,
 `{{ phase|phase_title:variant }}`, `{{ suit|suit_name }}`."""
 
+from datetime import datetime
+
 from django import template
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
 
 from games import words
 
@@ -47,3 +52,18 @@ def option_words(value: object, name: object) -> str:
     if isinstance(value, list):
         value = tuple(value)
     return rules_pages.option_text(str(name or ""), value)
+
+
+SITE_WHEN = "j M Y H:i"  # the site's date and time, as every page shows it ("27 Nov 2026 23:37")
+
+
+@register.filter
+def site_when(value: object) -> str:
+    """A moment in the site's date format, in the site's time zone: a datetime or an ISO text (an API row's)."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if not isinstance(value, datetime):
+        return ""
+    if timezone.is_aware(value):
+        value = timezone.localtime(value)
+    return date_format(value, SITE_WHEN)

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import ApplicationError
-from games import forms, hooks, services
+from games import forms, hooks, selectors, services
 from games.models import Game, GameStatus, ResultCorrection, Seat
 from games.online.models import OnlineTable
 from league import services as league_services
@@ -81,6 +81,8 @@ def _event_page(
         "finish_refusal": hooks.tournament_finish_refusal(event_id=event.pk)
         if event.kind == EventKind.TOURNAMENT and event.status != EventStatus.FINISHED
         else None,
+        # Tables whose game is not over: the Finish button waits for them and says so.
+        "tables_in_play": selectors.unfinished_tables(event.pk) if event.status != EventStatus.FINISHED else [],
         # Run as a tournament: no Start or Reopen by hand (the tournament starts and finishes it).
         "start_refusal": hooks.tournament_status_refusal(event_id=event.pk, status=EventStatus.RUNNING)
         if event.kind == EventKind.TOURNAMENT
@@ -168,8 +170,7 @@ def _entry_forms(request: HttpRequest, event: Event) -> tuple[forms.ResultForm, 
         form = forms.ResultForm(request.POST, request.FILES, event=event)
         seats = forms.SeatFormSet(request.POST, players=players, prefix="seat")
     else:
-        policy = league_services.effective_buy_in_policy(event)
-        initial = [{"buy_in": policy.buy_in if policy else 0, "rebuys": 0}] * forms.MAX_SEATS
+        initial = [forms.new_seat_initial(event)] * forms.MAX_SEATS
         form = forms.ResultForm(event=event)
         seats = forms.SeatFormSet(players=players, prefix="seat", initial=initial)
     return form, seats
@@ -296,10 +297,11 @@ def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
     """Correct a recorded result with a reason: the ledger books reversals, never edits."""
     game = _game(request, pk)
     current = list(Seat.objects.filter(game=game).select_related("player").order_by("number"))
-    players = [(seat.player_id, seat.player.display_name) for seat in current]
+    # The entry form's lines and its "Add a player": a forgotten player is added as on a new result.
+    players = forms.correction_choices(game.event, current)
     if request.method == "POST":
         form = forms.CorrectionForm(request.POST)
-        seats = forms.CorrectionSeatFormSet(request.POST, players=players, prefix="seat")
+        seats = forms.SeatFormSet(request.POST, players=players, prefix="seat")
         first, key = _first_submission(request, "result-correct")
         if not first:
             repeat = _repeat(request, form, key)
@@ -324,7 +326,7 @@ def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
             cache.delete(key)
     else:
         form = forms.CorrectionForm()
-        seats = forms.CorrectionSeatFormSet(players=players, prefix="seat", initial=forms.initial_seats(current))
+        seats = forms.SeatFormSet(players=players, prefix="seat", initial=forms.initial_seats(current, game.event))
     policy = league_services.effective_buy_in_policy(game.event)
     context = {"game": game, "event": game.event, "league": game.event.season.league, "form": form}
     context.update(seats=seats, policy=policy)

@@ -49,8 +49,35 @@ class JoinCodeInput(StrictInput):
     league = serializers.CharField(
         max_length=80, required=False, help_text="The league's slug; leave it out to join by the code alone."
     )
-    # Not `code`: an error body's own `code` would clash with a refusal naming the field.
-    join_code = serializers.CharField(max_length=64, help_text="The code of the league's invite link.")
+    join_code = serializers.CharField(
+        max_length=300,
+        help_text="The code of the league's invite link (or the whole link pasted). `code`, the name the page's "
+        "form uses, is taken too: send one of the two.",
+    )
+
+    def to_internal_value(self, data: Any) -> Any:
+        # `code` is read as `join_code`, so a refusal names `join_code`: an error body's own `code` key would clash.
+        if hasattr(data, "keys") and "code" in data.keys():  # noqa: SIM118 (a QueryDict too)
+            if "join_code" in data.keys():  # noqa: SIM118
+                raise serializers.ValidationError(
+                    {"join_code": ["Send the invite code once: as join_code or as code, not both."]}
+                )
+            data = {key: data[key] for key in data.keys() if key != "code"} | {"join_code": data["code"]}  # noqa: SIM118
+        return super().to_internal_value(data)
+
+
+class JoinCodeSchema(serializers.Serializer):
+    """`POST /api/join/` as the schema shows it: `join_code` or its alias `code` (exactly one of them)."""
+
+    league = serializers.CharField(
+        max_length=80, required=False, help_text="The league's slug; leave it out to join by the code alone."
+    )
+    join_code = serializers.CharField(
+        max_length=300, required=False, help_text="The code of the league's invite link (or the whole link pasted)."
+    )
+    code = serializers.CharField(
+        max_length=300, required=False, help_text="The same as `join_code` (the page form's name): send one of the two."
+    )
 
 
 class InviteTokenInput(StrictInput):
@@ -162,7 +189,9 @@ class _JoinByGuessView(APIView):
 
 @extend_schema_view(
     post=extend_schema(
-        request=JoinCodeInput, responses={200: JoinedOutput, 429: GUESSES}, summary="Join a league by its invite code"
+        request=JoinCodeSchema,
+        responses={200: JoinedOutput, 429: GUESSES},
+        summary="Join a league by its invite code",
     )
 )
 class JoinByCodeView(_JoinByGuessView):
@@ -170,8 +199,12 @@ class JoinByCodeView(_JoinByGuessView):
 
     def join(self, user: Any, data: dict[str, Any]) -> Membership:
         # The code alone names its league (as the pages' "Join with a code" box takes it); with `league`, both match.
-        league = joining.league_for_typed_code(typed=data["join_code"], slug=data.get("league"))
-        return joining.join_with_code(user=user, slug=league.slug, code=league.join_code)
+        # A code that opens none is told what the page tells it.
+        try:
+            league = joining.league_for_typed_code(typed=data["join_code"], slug=data.get("league"))
+            return joining.join_with_code(user=user, slug=league.slug, code=league.join_code)
+        except joining.JoinNotFound as exc:
+            raise joining.JoinNotFound(joining.WRONG_CODE) from exc
 
 
 @extend_schema_view(

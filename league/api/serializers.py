@@ -327,6 +327,7 @@ class LedgerEntryOutput(AuditDetails, serializers.ModelSerializer):
             "reason",
             "author",
             "correction",
+            "reversal",
             "created_at",
         ]
 

@@ -33,6 +33,7 @@ from league.api.permissions import (
 )
 from league.chips import stack_as_chips
 from league.models import BuyInPolicy, Event, EventKind, League, LedgerEntry, Membership, Player, Season
+from league.pages import line_note, player_side
 from league.permissions import can_manage_league
 
 SEASON_PARAM = OpenApiParameter(
@@ -314,13 +315,17 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         audit_visible = can_manage_league(request.user, league)  # authors and reasons: organisers and admins
         if season is not None:
             entries = entries.filter(event__season=season)
+        # Read from the player's side, as their page: money paid in (-) or taken home (+), chips won (+) or lost (-).
         # stack_after: what the player holds at that event's tables after the line (0 once paid out); blank at a
         # tournament, whose chips are not credits. net_after: their net credits so far, as the standings count them.
+        # note: a corrected game's lines (its reversal and new result) and refunds, in words every viewer may read.
         stacks: dict[int, int] = {}
         net, rows = 0, []
-        for e in entries.annotate(net_change=selectors.NET_CHANGE).select_related("event").order_by("id"):
+        lines = entries.annotate(net_change=selectors.NET_CHANGE).select_related("event", "author").order_by("id")
+        for e in reversals_rising(list(lines)):
             stacks[e.event_id] = stacks.get(e.event_id, 0) + e.amount
             net += e.net_change
+            amount, money = player_side(e.kind, e.amount)
             rows.append(
                 [
                     e.created_at.isoformat(),
@@ -328,15 +333,54 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
                     e.game_id or "",
                     e.get_kind_display(),
                     e.hand or "",
-                    e.amount,
+                    amount if money else "",
+                    "" if money else amount,
                     "" if e.event.kind == EventKind.TOURNAMENT else stacks[e.event_id],
+                    net,
+                    line_note(reversal=e.reversal, correction_id=e.correction_id),
                     e.reason if audit_visible else "",
                     e.author.get_username() if e.author and audit_visible else "",
-                    net,
                 ]
             )
-        header = ["when", "event", "game", "kind", "hand", "amount", "stack_after", "reason", "author", "net_after"]
+        header = list(LEDGER_CSV_HEADER)
         return _csv_response(f"{league.slug}-{player.pk}-ledger.csv", header, rows)
+
+
+# A player's ledger CSV: read from the player's side, as their page (docs/api.md, "CSV").
+LEDGER_CSV_HEADER = (
+    "when",
+    "event",
+    "game",
+    "kind",
+    "hand",
+    "money",
+    "chips",
+    "stack_after",
+    "net_after",
+    "note",
+    "reason",
+    "author",
+)
+
+
+def reversals_rising(lines: list[LedgerEntry]) -> list[LedgerEntry]:
+    """The lines in booking order, each correction's run of reversal lines with what goes back onto the table
+    first (a payout, a lost hand) and what leaves it last (a won hand, the buy-in): the stack after each line is
+    then one the player really held, never below zero, as the correction undid the game."""
+    ordered: list[LedgerEntry] = []
+    index = 0
+    while index < len(lines):
+        end = index
+        if lines[index].reversal and lines[index].correction_id is not None:
+            while (
+                end + 1 < len(lines)
+                and lines[end + 1].reversal
+                and lines[end + 1].correction_id == lines[index].correction_id
+            ):
+                end += 1
+        ordered.extend(sorted(lines[index : end + 1], key=lambda line: -line.amount))
+        index = end + 1
+    return ordered
 
 
 class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):

@@ -69,15 +69,14 @@ def event_update(*, actor: Actor, event: Event, **fields: Any) -> Event:
     _check_event_fields(fields)
     event = lock_event(event.pk)
     # An event run as a tournament follows it: its clock starts it, Complete (or a call-off) finishes it; setting
-    # its status by hand otherwise is refused.
+    # its status by hand otherwise is refused. Nor is an event finished while a table's game is not over.
     wanted = fields.get("status")
     if (
         wanted is not None
         and wanted != event.status
         and (refusal := games().status_refusal(event_id=event.pk, status=wanted))
     ):
-        code = "tournament_not_complete" if wanted == EventStatus.FINISHED else "event_follows_tournament"
-        raise ConflictError(refusal, extra={"field": "status"}, code=code)
+        raise ConflictError(refusal.message, extra=refusal.extra, code=refusal.code)
     save_audited(actor=actor, obj=event, fields=fields, action="event.update", league=event.season.league)
     publish("event.updated", {"event": event.pk, "status": event.status})
     # Whether it counts (its status, counts_for_standings) changes the standings of its players only.

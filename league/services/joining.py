@@ -47,14 +47,21 @@ GUESS_WINDOW = 600
 NOTICE_KEY = "join-notice-{user_id}"
 
 
+# What a typed code that opens no league is told, by the page's "Join with a code" box and `POST /api/join/` alike.
+WRONG_CODE = (
+    "That code does not open any league: check it with the organiser who shared it (a new link or a revoked one "
+    "makes the old code stop working), or paste the whole invite link."
+)
+
+
 class JoinNotFound(ApplicationError):
     """A missing league, a hidden one, a wrong or revoked code: one answer for all (404)."""
 
     status_code = status.HTTP_404_NOT_FOUND
     code = "not_found"
 
-    def __init__(self) -> None:
-        super().__init__(NOT_FOUND)
+    def __init__(self, message: str = NOT_FOUND) -> None:
+        super().__init__(message)
 
 
 class TooManyGuesses(ApplicationError):

@@ -24,6 +24,7 @@ from league.services import joining
 from league.views.manage import _league, manager_required
 
 PENDING_JOIN = "pending_join"
+JUST_JOINED = "just_joined"  # the league a pending join has just joined, for its welcome
 
 
 LINK_NOT_FOUND = (
@@ -80,7 +81,9 @@ def _join_link(request: HttpRequest, kind: str, a: Any, b: Any) -> HttpResponse:
     member = request.user.is_authenticated and league.pk in selectors.user_league_roles(request.user)
     if not request.user.is_authenticated:
         request.session[PENDING_JOIN] = [kind, str(a), str(b)]
-    context = {"league": league, "member": member, "next": request.get_full_path()}
+    # Signed up (or in) through this link a moment ago: a welcome, not "a member already".
+    welcome = member and request.session.pop(JUST_JOINED, None) == league.pk
+    context = {"league": league, "member": member, "welcome": welcome, "next": request.get_full_path()}
     return render(request, "league/join.html", context)
 
 
@@ -107,13 +110,11 @@ def complete_pending_join(request: HttpRequest, user: Any) -> None:
             membership = joining.email_invite_accept(user=user, pk=a, token=b)
     except ApplicationError:
         return
+    request.session[JUST_JOINED] = membership.league_id
     messages.success(request, f"You are a member of {membership.league.name}.")
 
 
-WRONG_CODE = (
-    "That code does not open any league: check it with the organiser who shared it (a new link or a revoked one "
-    "makes the old code stop working), or paste the whole invite link."
-)
+WRONG_CODE = joining.WRONG_CODE
 
 
 @require_http_methods(["GET", "POST"])

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import ApplicationError
-from league import forms, permissions, selectors, services
+from league import forms, pages, permissions, selectors, services
 from league.models import Event, League, Membership, Player, Role, Season
 from league.standings.formulas import PlaceResult, get_formula, validate_formula
 
@@ -225,6 +225,8 @@ def league_hub(request: HttpRequest, slug: str) -> HttpResponse:
         "current": current,
         "standings": selectors.standings_rows(league=league, season=current)[:10],
         "member_count": Membership.objects.filter(league=league).count(),
+        # The formula in words, as the league's page says it (not its key).
+        "points": pages.points_in_words(league.points_formula, league.points_parameters),
     }
     return _render(request, "manage/league_hub.html", context)
 

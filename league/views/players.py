@@ -1,6 +1,7 @@
 """A player's pages: home for a signed-in user, `/me/`, and a player's page (summary figures, credits over
 time per season or all time, a game hand by hand, results and the paginated ledger)."""
 
+from datetime import timedelta
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,7 +20,18 @@ def home_page(request: HttpRequest) -> HttpResponse:
     context = {"running_public": pages.public_running_events(user=request.user)}
     if request.user.is_authenticated:
         context.update(pages.home_for(user=request.user, now=timezone.now()))
+        context["first_visit"] = first_visit(request.user)
     return render(request, "site/home.html", context)
+
+
+FIRST_SESSION = timedelta(hours=1)
+
+
+def first_visit(user: Any) -> bool:
+    """Whether this is the account's first visit: not signed in since the hour it was made (sign-up signs in),
+    so an account that joined a league through an invite link on sign-up is welcomed, not welcomed back."""
+    last, joined = getattr(user, "last_login", None), getattr(user, "date_joined", None)
+    return last is None or joined is None or last - joined < FIRST_SESSION
 
 
 def my_player(request: HttpRequest) -> HttpResponse:

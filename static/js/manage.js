@@ -135,6 +135,11 @@
         var how = out < credits ? gap + " credits are missing" : gap + " credits too many";
         return { ok: false, text: "Credits do not balance: " + shownIn + " came in but " + out.toLocaleString() + " went out (" + how + ").", in: shownIn, out: out.toLocaleString() };
       }
+      // Places are given for every player or for none, as the server checks (a player added to a corrected result).
+      var noPlace = rows.filter(function (seat) { return whole(field(seat, "place")) === null; }).map(name);
+      if (noPlace.length && noPlace.length < rows.length) {
+        return { ok: false, text: "Give a place for every player or for none (places then follow final credits): " + noPlace.join(", ") + (noPlace.length > 1 ? " have none." : " has none."), in: shownIn, out: out.toLocaleString() };
+      }
       return { ok: true, text: "Balanced: " + shownIn + " credits in and out.", in: shownIn, out: out.toLocaleString() };
     }
 

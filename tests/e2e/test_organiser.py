@@ -11,6 +11,7 @@ from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games.forms import REPLAY_FORMATS
 from league.models import Event, League, Standing
 from tests.e2e.test_tournament import confirm
 from tests.factories import UserFactory
@@ -215,7 +216,7 @@ def test_an_uploaded_replay_is_checked_by_the_engine_before_it_is_saved(organise
         services.membership_add(actor=user, league=league, player=services.player_create(actor=user, display_name=name))
 
     page.goto(live_server.url + f"/manage/events/{event.pk}/results/new/")
-    page.get_by_label("Replay file (sabacc-replay/1)").check()
+    page.get_by_label(f"Replay file ({REPLAY_FORMATS})").check()  # the formats the engine reads
     seats = page.locator("[data-seat]")
     for index, name in enumerate(("Bob", "Jane")):
         seats.nth(index).get_by_label("Player", exact=True).select_option(label=name)
@@ -236,3 +237,58 @@ def test_an_uploaded_replay_is_checked_by_the_engine_before_it_is_saved(organise
     fits(page)
     assert page.console_errors == []
     assert page.bad_responses == []
+
+
+def test_a_correction_adds_a_forgotten_player_with_the_entry_forms_button(organiser_page, live_server):
+    from games.models import Game
+    from games.services import result_record
+    from league import services
+
+    page = organiser_page
+    user = get_user_model().objects.get(username="maz")
+    league = services.league_create(actor=user, name="Correction League")
+    season = services.season_create(actor=user, league=league, name="One", starts_on=datetime.date(2026, 1, 1))
+    event = services.event_create(actor=user, season=season, name="Forgetful night", starts_at=timezone.now())
+    players = {}
+    for name in ("Han", "Lando", "Leia"):
+        players[name] = services.player_create(actor=user, display_name=name)
+        services.membership_add(actor=user, league=league, player=players[name])
+    game = result_record(
+        actor=user,
+        event=event,
+        seats=[
+            {"player": players["Han"].pk, "buy_in": 450, "final_credits": 600},
+            {"player": players["Lando"].pk, "buy_in": 450, "final_credits": 300},
+        ],
+    )
+
+    page.goto(live_server.url + f"/manage/games/{game.pk}/correct/")
+    seats = page.locator("[data-seat]")
+    expect(seats.nth(2)).to_be_visible()  # one empty line beside the recorded players
+    expect(seats.nth(3)).to_be_hidden()
+    page.get_by_label("Reason for the correction").fill("Leia played too")
+    seats.nth(2).get_by_label("Player", exact=True).select_option(label="Leia")
+    seats.nth(2).get_by_label("Buy-in").fill("450")
+    seats.nth(2).get_by_label("Final credits").fill("0")
+    reason, save = page.locator("#balance-reason"), page.locator("#save-result")
+    expect(reason).to_contain_text("Credits do not balance")
+    expect(save).to_be_disabled()
+    page.get_by_role("button", name="Add a player").click()
+    expect(seats.nth(3)).to_be_visible()
+    seats.nth(2).get_by_label("Final credits").fill("450")
+    # The recorded players keep their places: the added one needs one too, or none of them (as the server says).
+    expect(reason).to_contain_text("Give a place for every player or for none")
+    expect(save).to_be_disabled()
+    seats.nth(2).get_by_label("Place").fill("2")
+    seats.nth(1).get_by_label("Place").fill("3")
+    expect(reason).to_contain_text("Balanced: 1,350 credits in and out")
+    save.click()
+    expect(page).to_have_url(re.compile(rf"/manage/games/{game.pk}/$"))
+    expect(page.locator("main")).to_contain_text("The correction is saved")
+    assert sorted(Game.objects.get(pk=game.pk).seats.values_list("player__display_name", flat=True)) == [
+        "Han",
+        "Lando",
+        "Leia",
+    ]
+    fits(page)
+    assert page.console_errors == [] and page.bad_responses == []

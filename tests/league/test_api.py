@@ -91,7 +91,7 @@ def test_recording_through_the_api_updates_standings_csv_and_chip_history(world)
     }
     ledger_csv = client_for(None).get(f"/api/players/{world.players[1].pk}/ledger/csv/?league={world.league.slug}")
     lines = list(csv.reader(io.StringIO(ledger_csv.content.decode())))
-    assert [line[3] for line in lines[1:]] == ["Buy-in", "Hand lost"] and lines[-1][6] == "0"
+    assert [line[3] for line in lines[1:]] == ["Buy-in", "Hand lost"] and lines[-1][7] == "0"
 
 
 def test_csv_exports_quote_names_a_spreadsheet_would_run_as_formulas(world):

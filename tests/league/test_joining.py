@@ -182,7 +182,7 @@ def test_email_invite_joins_on_sign_up(world, settings):
     page = client.get(f"/join/invite/{invite.pk}/{invite.token}/")
     assert page.status_code == 200 and "Sign up" in page.content.decode()
     response = client.post(
-        "/accounts/signup/",
+        f"/accounts/signup/?next=/join/invite/{invite.pk}/{invite.token}/",  # as the page's "Sign up and join"
         {
             "username": "invited",
             "email": "new@example.com",
@@ -193,6 +193,11 @@ def test_email_invite_joins_on_sign_up(world, settings):
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Membership.objects.filter(league=league, player__user__username="invited").exists()
     assert EmailInvite.objects.get(pk=invite.pk).accepted_by.username == "invited"
+    # Where sign-up lands (the link again): a welcome to the league just joined, not "a member already".
+    landed = client.get(response.url).content.decode()
+    assert response.url == f"/join/invite/{invite.pk}/{invite.token}/"
+    assert f"<h1>Welcome to {league.name}</h1>" in landed and "already" not in landed
+    assert "already" in client.get(response.url).content.decode()  # a later visit: a member already
     # Someone else following the used link finds nothing.
     with pytest.raises(joining.JoinNotFound):
         joining.email_invite_accept(user=UserFactory(), pk=invite.pk, token=invite.token)

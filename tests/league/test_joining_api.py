@@ -3,6 +3,7 @@ wrong codes rate limited."""
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 
 from league.models import AuditEntry, JoinMode, JoinRequest, League, Membership, Visibility
 from league.services import joining
@@ -127,3 +128,40 @@ def test_members_only_league_cannot_be_asked_by_outsiders(private_world):
     missing = client_for(world.users["outsider"]).post("/api/leagues/nope/ask/", {}, format="json")
     assert hidden.status_code == missing.status_code == 404 and hidden.json() == missing.json()
     assert not JoinRequest.objects.exists()
+
+
+def test_a_wrong_code_gets_the_pages_words_and_code_is_taken_as_join_code(world):
+    league = joining.join_settings_update(actor=world.users["organiser"], league=world.league, join_mode="code")
+    newcomer = UserFactory()
+    client = client_for(newcomer)
+    wrong = client.post("/api/join/", {"join_code": "nothing-like-it"}, format="json")
+    assert wrong.status_code == 404 and wrong.json()["detail"] == joining.WRONG_CODE
+    assert "check it with the organiser" in wrong.json()["detail"]
+    # The page's box says the same words (one source).
+    page = Client()
+    page.force_login(UserFactory())
+    answer = page.post("/join/", {"code": "nothing-like-it"})
+    assert joining.WRONG_CODE in answer.content.decode()
+    # `code`, the page form's name, joins as `join_code` does; both at once is refused, nothing written.
+    both = client.post("/api/join/", {"join_code": league.join_code, "code": league.join_code}, format="json")
+    assert (
+        both.status_code == 400
+        and "join_code" in both.json()
+        and not Membership.objects.filter(league=league, player__user=newcomer).exists()
+    )
+    joined = client.post("/api/join/", {"code": league.join_code}, format="json")
+    assert joined.status_code == 200 and joined.json()["league"] == league.slug
+    assert Membership.objects.filter(league=league, player__user=newcomer).exists()
+    # The whole link pasted works as on the page.
+    other = client_for(UserFactory()).post(
+        "/api/join/", {"code": f"http://testserver/join/{league.slug}/{league.join_code}/"}, format="json"
+    )
+    assert other.status_code == 200
+
+
+def test_the_schema_shows_join_code_and_its_alias(world):
+    schema = client_for(None).get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    body = schema["paths"]["/api/join/"]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    fields = schema["components"]["schemas"][body.rsplit("/", 1)[1]]["properties"]
+    assert {"join_code", "code", "league"} <= set(fields)
+    assert "404" in schema["paths"]["/api/join/"]["post"]["responses"]

@@ -169,7 +169,7 @@ def test_the_api_joins_by_the_code_alone_and_refuses_a_wrong_one_alike(world):
     league = league_with(world, JoinMode.CODE, Visibility.MEMBERS)
     user = UserFactory(username="api-typist")
     wrong = client_for(user).post("/api/join/", {"join_code": "nope"}, format="json")
-    assert wrong.status_code == 404 and wrong.json()["detail"] == joining.NOT_FOUND
+    assert wrong.status_code == 404 and wrong.json()["detail"] == joining.WRONG_CODE  # the page's words
     assert not Membership.objects.filter(league=league, player__user=user).exists()
     joined = client_for(user).post("/api/join/", {"join_code": league.join_code}, format="json")
     assert joined.status_code == 200 and Membership.objects.filter(league=league, player__user=user).exists()

@@ -5,6 +5,8 @@ after; a refused request writes nothing; "My games" lists casual and league game
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from config.errors import ApplicationError, ConflictError
 from games.engine import Game
@@ -195,7 +197,9 @@ def test_a_short_game_ends_after_the_hands_chosen_in_the_play_now_form_and_the_a
     assert "ends after 1 hand ·" in client.get(answer["Location"]).content.decode()
     opened = table.created_at.isoformat()
     mine = client.get(reverse("online-my-games")).content.decode()
-    assert f'<time class="muted" datetime="{opened}" title="Opened (UTC)">{opened[:10]} {opened[11:16]}</time>' in mine
+    shown = date_format(timezone.localtime(table.created_at), "j M Y H:i")  # the site's format, as other pages
+    assert f'<time class="muted" datetime="{opened}" title="Opened">{shown}</time>' in mine
+    assert "<title>My games · Sabacc leagues</title>" in mine
     services.table_start(actor=user, table=table)
     table = _play_through(scheduled, table, user)
     assert table.status == TableStatus.FINISHED and len(table.results) == 1  # one hand, then the game is over

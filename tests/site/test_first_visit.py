@@ -3,9 +3,11 @@ welcomed back; the header shows "Organiser" to organisers and admins and "Start 
 league-creation setting (LEAGUE_CREATORS) lets start one, and nothing to the others."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from league.models import Role
 from tests.factories import LeagueFactory, MembershipFactory, PlayerFactory, UserFactory
@@ -34,9 +36,21 @@ def test_a_brand_new_user_is_welcomed_and_a_returning_player_welcomed_back():
     newcomer = UserFactory(username="newcomer")
     page = home(newcomer)
     assert "<h1>Welcome, newcomer</h1>" in page and "Welcome back" not in page
-    regular = UserFactory(username="regular")
+    regular = UserFactory(username="regular", date_joined=timezone.now() - timedelta(days=30))
     MembershipFactory(league=LeagueFactory(), player=PlayerFactory(user=regular, display_name="Rey"))
     assert "<h1>Welcome back, Rey</h1>" in home(regular)
+
+
+def test_an_account_made_through_an_invite_link_is_welcomed_not_welcomed_back():
+    """Sign-up through an invite link makes a player and joins the league at once: still a first visit."""
+    invited = UserFactory(username="invited")
+    MembershipFactory(league=LeagueFactory(), player=PlayerFactory(user=invited, display_name="Ahsoka"))
+    page = home(invited)
+    assert "<h1>Welcome, Ahsoka</h1>" in page and "Welcome back" not in page
+    # Signed in again a day later: welcomed back.
+    invited.date_joined = timezone.now() - timedelta(days=1)
+    invited.save()
+    assert "<h1>Welcome back, Ahsoka</h1>" in home(invited)
 
 
 def test_organisers_see_the_organiser_link(settings):

@@ -2,9 +2,11 @@
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import TestCase
+from django.utils import timezone
 
 from games.services import result_record
 from league.models import LedgerEntry, Standing
@@ -151,7 +153,7 @@ def test_a_game_without_replay_says_so(site_world):
 def test_home_shows_a_signed_in_players_leagues_events_and_results(site_world):
     world = site_world.base
     han = world.players[0]
-    han.user = UserFactory(username="han-home")
+    han.user = UserFactory(username="han-home", date_joined=timezone.now() - timedelta(days=30))
     han.save()
     html = client_as(han.user).get("/").content.decode()
     assert "Welcome back, Han" in html
