@@ -41,14 +41,18 @@ def event_result_rows(event_id: int) -> list[SeatRow]:
     return places if places is not None else finished_seat_rows(event_id)
 
 
-def unfinished_tables(event_id: int) -> list[dict[str, Any]]:
+def unfinished_tables(event_id: int, *, except_online: int | None = None) -> list[dict[str, Any]]:
     """The event's own tables whose game is not over, as plain rows (kind, name, status, url): online tables
     running or paused, real-cards tables open or playing. Their results land in the event when they end, so the
     event is not finished before them. A tournament's tables are its own (it completes or calls off its event),
-    and an online table still open for seats has dealt nothing yet."""
-    online = OnlineTable.objects.filter(
-        event_id=event_id, tournament_table__isnull=True, status__in=(TableStatus.RUNNING, TableStatus.PAUSED)
-    ).order_by("id")
+    and an online table still open for seats has dealt nothing yet. `except_online`: a table finishing now."""
+    online = (
+        OnlineTable.objects.filter(
+            event_id=event_id, tournament_table__isnull=True, status__in=(TableStatus.RUNNING, TableStatus.PAUSED)
+        )
+        .exclude(pk=except_online)
+        .order_by("id")
+    )
     real = RealTable.objects.filter(
         event_id=event_id,
         tournament_table__isnull=True,

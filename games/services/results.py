@@ -16,7 +16,7 @@ from config.errors import ApplicationError
 from config.events import publish
 from config.inputs import Actor, whole_number
 from games.models import Game, GameSource, GameStatus, ResultCorrection, Seat, Table
-from games.selectors import event_result_rows
+from games.selectors import event_result_rows, unfinished_tables
 from games.services.checks import (
     SeatInput,
     _apply_hands,
@@ -245,7 +245,9 @@ def result_record(
     _seats_create(game, parsed)
     _write_ledger(game, parsed, actor=actor)
     # A single game is over once its result is in; a tournament is under way once a table has finished.
-    status = EventStatus.FINISHED if event.kind == EventKind.GAME else EventStatus.RUNNING
+    # A table of the event still playing keeps a single game open: its result lands when it ends, then it finishes.
+    done = event.kind == EventKind.GAME and not unfinished_tables(event.pk)
+    status = EventStatus.FINISHED if done else EventStatus.RUNNING
     if event.status != EventStatus.FINISHED and event.status != status:
         Event.objects.filter(pk=event.pk).update(status=status)
         event.status = status

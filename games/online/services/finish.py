@@ -16,7 +16,7 @@ from games.models import GameStatus, Seat
 from games.online.models import ChangeStatus, OnlineSeat, OnlineTable, SeatChange, TableStatus
 from games.online.services.base import announce, save_game, starting_chips
 from games.online.services.clock import stop
-from games.selectors import event_result_rows
+from games.selectors import event_result_rows, unfinished_tables
 from league.models import Event, EventKind, EventStatus, LedgerEntry, LedgerKind
 from league.services import audit, event_results_rebuild, standings_schedule
 
@@ -120,7 +120,13 @@ def finish_game(table: OnlineTable, game: Game) -> None:
     }
     league_game.hands = history
     league_game.save(update_fields=["status", "replay_document", "replay_result", "hands"])
-    if event.kind == EventKind.GAME and event.status != EventStatus.FINISHED:
+    # A single game is over with its last table: another of its tables still playing keeps it open (its result lands
+    # in the event when it ends, and the event finishes then).
+    if (
+        event.kind == EventKind.GAME
+        and event.status != EventStatus.FINISHED
+        and not unfinished_tables(event.pk, except_online=table.pk)
+    ):
         Event.objects.filter(pk=event.pk).update(status=EventStatus.FINISHED)
     event_results_rebuild(event=event, seats=event_result_rows(event.pk))
     standings_schedule(league_id=event.season.league_id)

@@ -239,6 +239,11 @@ def table_start(*, actor: Actor, table: OnlineTable) -> OnlineTable:
     _check_runner(actor, table)
     if table.status != TableStatus.OPEN:
         raise ConflictError(f"The game has already started (the table is {table.get_status_display().lower()}).")
+    if event.status == EventStatus.FINISHED:
+        raise ConflictError(
+            f"{event} is finished, so its results are final: a game started now would land in a finished event. "
+            "An organiser may reopen the event on its page first, or open a table at another event."
+        )
     seats = list(table.seats.select_related("player").order_by("number"))
     if len(seats) < MIN_SEATS:
         raise ConflictError(f"A game needs at least {MIN_SEATS} seats taken; take seats or fill them with bots.")
