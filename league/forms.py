@@ -230,6 +230,15 @@ class RulesMixin:
     def option_fields(self) -> list[forms.BoundField]:
         return [self[f"opt_{spec['name']}"] for spec in option_specs()]
 
+    def rules_fields(self) -> dict[str, Any]:
+        """The rules as the services take them: variant and preset (blank: inherited) and the typed overrides."""
+        data = self.cleaned_data
+        return {
+            "variant": data.get("variant") or "",
+            "preset": data.get("preset") or "",
+            "option_overrides": self.option_overrides(),
+        }
+
     def option_overrides(self) -> dict[str, Any]:
         overrides: dict[str, Any] = {}
         for spec in option_specs():
@@ -437,9 +446,7 @@ class LeagueForm(RulesMixin, PointsMixin, forms.Form):
             "name": data.get("name"),
             "description": data.get("description"),
             "visibility": data.get("visibility"),
-            "variant": data.get("variant") or "",
-            "preset": data.get("preset") or "",
-            "option_overrides": self.option_overrides(),
+            **self.rules_fields(),
             "chip_set": data.get("chip_set"),
             "buy_in_policy": data.get("buy_in_policy"),
             **self.points_fields(),
@@ -563,9 +570,7 @@ class SeasonForm(RulesMixin, PointsMixin, forms.Form):
             "name": data.get("name"),
             "starts_on": data.get("starts_on"),
             "ends_on": data.get("ends_on"),
-            "variant": data.get("variant") or "",
-            "preset": data.get("preset") or "",
-            "option_overrides": self.option_overrides(),
+            **self.rules_fields(),
             "buy_in_policy": data.get("buy_in_policy"),
             **self.points_fields(),
         }

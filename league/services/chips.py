@@ -95,36 +95,34 @@ def buy_in_policy_check(fields: dict[str, Any]) -> None:
                 )
         else:
             numbers[key] = value
-    rebuys, addon = fields.get("rebuys_allowed") is True, fields.get("addon_allowed") is True
-    if rebuys and numbers.get("rebuy_amount") == 0:
-        with refusals.check():
-            raise ApplicationError(
-                "Re-buys are allowed but the re-buy amount (rebuy_amount) is 0; give the credits a re-buy buys "
-                "(at least 1).",
-                extra={"field": "rebuy_amount"},
-            )
-    for key, what in (("rebuy_amount", "a re-buy amount"), ("max_rebuys", "a cap on re-buys")):
-        if not rebuys and numbers.get(key):
+    # Each kind of extra buy: a switch that allows it, its amount (at least 1 when allowed) and the numbers that
+    # only apply when it is allowed (0 otherwise).
+    for switch, kind, noun, article, unused in (
+        (
+            "rebuys_allowed",
+            "Re-buys",
+            "re-buy",
+            "a",
+            (("rebuy_amount", "a re-buy amount"), ("max_rebuys", "a cap on re-buys")),
+        ),
+        ("addon_allowed", "Add-ons", "add-on", "an", (("addon_amount", "an add-on amount"),)),
+    ):
+        allowed, amount = fields.get(switch) is True, unused[0][0]
+        if allowed and numbers.get(amount) == 0:
             with refusals.check():
                 raise ApplicationError(
-                    f"Re-buys are not allowed, so {what} ({key}) of {numbers[key]} would never apply: leave it 0, "
-                    "or allow re-buys (rebuys_allowed).",
-                    extra={"field": key},
+                    f"{kind} are allowed but the {noun} amount ({amount}) is 0; give the credits {article} {noun} buys "
+                    "(at least 1).",
+                    extra={"field": amount},
                 )
-    if addon and numbers.get("addon_amount") == 0:
-        with refusals.check():
-            raise ApplicationError(
-                "Add-ons are allowed but the add-on amount (addon_amount) is 0; give the credits an add-on buys "
-                "(at least 1).",
-                extra={"field": "addon_amount"},
-            )
-    if not addon and numbers.get("addon_amount"):
-        with refusals.check():
-            raise ApplicationError(
-                f"Add-ons are not allowed, so an add-on amount (addon_amount) of {numbers['addon_amount']} would "
-                "never apply: leave it 0, or allow add-ons (addon_allowed).",
-                extra={"field": "addon_amount"},
-            )
+        for key, what in unused:
+            if not allowed and numbers.get(key):
+                with refusals.check():
+                    raise ApplicationError(
+                        f"{kind} are not allowed, so {what} ({key}) of {numbers[key]} would never apply: leave it 0, "
+                        f"or allow {kind.lower()} ({switch}).",
+                        extra={"field": key},
+                    )
     refusals.raise_any()
 
 
