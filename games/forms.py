@@ -9,14 +9,14 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.http import QueryDict
 
-from games.engine.replay import FORMATS as REPLAY_FORMAT_NAMES
+from games.engine.replay import FORMATS_IN_WORDS
 from games.models import Table
 from games.services import MAX_SEATS
 from league.models import Event, Membership
 from league.services import effective_buy_in_policy
 
 # The replay formats the engine reads (the site exports the newest), in the words the form shows.
-REPLAY_FORMATS = " or ".join(reversed(REPLAY_FORMAT_NAMES))
+REPLAY_FORMATS = FORMATS_IN_WORDS
 MODES = [
     ("credits", "Final credits"),
     ("order", "Finishing order"),

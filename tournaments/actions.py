@@ -14,6 +14,7 @@ from django.db import transaction
 
 from config.errors import ApplicationError, ConflictError, ForbiddenError
 from config.inputs import Actor, is_digits, parse_whole_number
+from games.engine.replay import FORMATS_IN_WORDS
 from league import services as league_services
 from league.models import Player, Role
 from league.permissions import can_manage_event
@@ -224,10 +225,12 @@ def _halcyon_table(actor: Actor, tournament: Tournament, action: str, data: Any)
             replay = json.loads(replay or "")
         except ValueError as exc:
             raise ApplicationError(
-                f"The table's game must be a sabacc-replay/1 JSON document ({exc}).", extra={"field": "replay"}
+                f"The table's game must be a {FORMATS_IN_WORDS} JSON document ({exc}).", extra={"field": "replay"}
             ) from exc
     if not isinstance(replay, dict):
-        raise ApplicationError("The table's game must be a JSON object (sabacc-replay/1).", extra={"field": "replay"})
+        raise ApplicationError(
+            f"The table's game must be a JSON object ({FORMATS_IN_WORDS}).", extra={"field": "replay"}
+        )
     outcome = services.tournament_halcyon_table(
         actor=actor, tournament=tournament, table_number=table_field(data), replay=replay
     )

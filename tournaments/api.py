@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from config.api_views import APIView
 from config.errors import ApplicationError
+from games.engine.replay import FORMATS_IN_WORDS
 from league import services as league_services
 from league.permissions import can_manage_event
 from tournaments import actions, selectors, services
@@ -239,7 +240,7 @@ class TournamentActionInput(serializers.Serializer):
     has_dice = serializers.BooleanField(
         required=False, help_text="open_real_cards: the table has its own dice (default true; false: the site rolls)."
     )
-    replay = serializers.JSONField(required=False, help_text="Halcyon: the table's game, sabacc-replay/1.")
+    replay = serializers.JSONField(required=False, help_text=f"Halcyon: the table's game, {FORMATS_IN_WORDS}.")
     results = HalcyonEnteredSeatInput(
         many=True,
         required=False,

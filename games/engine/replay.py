@@ -29,6 +29,8 @@ from games.engine.views import hand_summary
 FORMAT = "sabacc-replay/1"
 FORMAT_2 = "sabacc-replay/2"
 FORMATS = (FORMAT, FORMAT_2)
+# The formats read, in words for forms and messages: the newest (the one exported) first.
+FORMATS_IN_WORDS = " or ".join(reversed(FORMATS))
 RESULT_FORMAT = "sabacc-replay-result/1"
 RESULT_FORMAT_2 = "sabacc-replay-result/2"
 # Coruscant Shift's verbs (each variant lists its own: `variant.verbs`).

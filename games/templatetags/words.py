@@ -10,6 +10,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
 
 from games import words
+from games.engine.replay import FORMATS_IN_WORDS
 
 register = template.Library()
 
@@ -67,3 +68,9 @@ def site_when(value: object) -> str:
     if timezone.is_aware(value):
         value = timezone.localtime(value)
     return date_format(value, SITE_WHEN)
+
+
+@register.simple_tag
+def replay_formats() -> str:
+    """The replay formats the engine reads, in words ("sabacc-replay/2 or sabacc-replay/1")."""
+    return FORMATS_IN_WORDS

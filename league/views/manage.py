@@ -324,6 +324,11 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
         .annotate(event_count=Count("events"))
         .order_by("-starts_on", "id")
     )
+    season_list = list(season_list)
+    for season in season_list:  # a season's own points formula in words, as the league's pages say it
+        season.points_words = (
+            pages.points_in_words(season.points_formula, season.points_parameters) if season.points_formula else ""
+        )
     status = _status(form)
     return _render(request, "manage/seasons.html", {"league": league, "seasons": season_list, "form": form}, status)
 

@@ -37,3 +37,12 @@ def test_the_site_date_format_reads_datetimes_and_iso_text_alike():
     moment = datetime(2026, 11, 27, 23, 37, tzinfo=UTC)
     assert site_when(moment) == site_when(moment.isoformat()) == "27 Nov 2026 23:37"
     assert site_when("not a date") == "" and site_when(None) == ""
+
+
+def test_the_seasons_page_shows_a_seasons_own_points_formula_in_words(world, organiser_client):
+    world.season.points_formula = "sqrt"
+    world.season.save()
+    page = organiser_client.get(f"/manage/leagues/{world.league.slug}/seasons/").content.decode()
+    words = points_in_words("sqrt", world.season.points_parameters)
+    assert words != "sqrt" and f"points: {words}" in page
+    assert "points sqrt" not in page

@@ -261,7 +261,8 @@ def test_a_casual_game_whose_every_person_is_away_pauses_itself_and_resumes_with
     assert (table.version, table.state) == (version, state)
     client.force_login(host)
     page = client.get(reverse("online-table", args=[table.pk])).content.decode()
-    assert "data-paused" in page and "Press <strong>Resume</strong> when you are back" in page
+    assert "data-paused" in page
+    assert "Press <strong>Resume</strong> or <strong>I'm back</strong> when you are back" in page
     # Resume: the host is back (their turns wait for them again) and the game goes on.
     services.table_resume(actor=host, table=table)
     table.refresh_from_db()

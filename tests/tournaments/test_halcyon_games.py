@@ -123,7 +123,10 @@ def test_the_control_room_and_the_api_record_a_halcyon_table_and_refuse_a_broken
     bad = page.post(
         f"/manage/tournaments/{tournament.pk}/", {"action": "halcyon_table", "table": "1", "replay": "{not json"}
     )
-    assert bad.status_code == 400 and "sabacc-replay/1 JSON" in bad.content.decode()
+    # The formats the engine reads, newest first, in the refusal and in the control room's label.
+    assert bad.status_code == 400 and "sabacc-replay/2 or sabacc-replay/1 JSON" in bad.content.decode()
+    control_room = page.get(f"/manage/tournaments/{tournament.pk}/").content.decode()
+    assert "The game (sabacc-replay/2 or sabacc-replay/1 JSON)" in control_room
     document = bot_replay([seat_name(p) for p in tables[1]], seed="page", preset="halcyon", stack=10)
     import json
 
