@@ -25,8 +25,9 @@ def current_due(table: RealTable) -> dict:
     return due(services.load_game(table))
 
 
-def play_to_reveal(table: RealTable, host) -> None:
-    """The host plays a whole Coruscant hand for everyone (keeps 2 cards, checks) up to the reveal."""
+def play_to_reveal(table: RealTable, host, *, bets: tuple[str, ...] = ("check", "call")) -> None:
+    """The host plays a whole Coruscant hand for everyone (keeps 2 cards, bets the first of `bets` allowed: checks
+    by default) up to the reveal."""
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
     # The roll entered (not the site's, from the table's random seed): the same hand every run.
     roll = {"dice": {"number": 0, "suit": "circle"}} if table.has_dice else {"by": "site"}
@@ -41,6 +42,6 @@ def play_to_reveal(table: RealTable, host) -> None:
         if "select" in verbs:
             step.update(verb="select", count=0 if now["phase"] == "improve" else 2)
         else:
-            step["verb"] = "check" if "check" in verbs else "call"
+            step["verb"] = next(verb for verb in bets if verb in verbs)
         services.realtable_step(actor=host, table=table, step=step)
     raise AssertionError("the hand did not reach its reveal")

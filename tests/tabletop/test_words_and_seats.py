@@ -9,7 +9,7 @@ from django.urls import reverse
 from games.tabletop import services
 from games.tabletop.models import RealTable
 from tests.factories import client_as
-from tests.tabletop.helpers import current_due, started_table
+from tests.tabletop.helpers import current_due, play_to_reveal, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -83,19 +83,7 @@ def test_pots_are_numbered_from_1_on_the_board_in_the_prompt_and_in_the_log():
     the winners pot by pot, and every page calls them pot 1 and pot 2 (the API's `pot` stays the index)."""
     table, host, _, _ = started_table(preset="casino")
     services.realtable_step(actor=host, table=table, step={"step": "join", "name": "Cy", "stack": 30})
-    _deal_and_roll(table, host)
-    for _ in range(30):
-        now = current_due(table)
-        if now["due"] != "act":
-            break
-        seat = now["seats"][0]
-        verbs = now["choices"][seat]["verbs"]
-        if "select" in verbs:
-            step = {"step": "act", "seat": seat, "verb": "select", "count": 2}
-        else:
-            verb = next(v for v in ("allin", "call", "check") if v in verbs)
-            step = {"step": "act", "seat": seat, "verb": verb}
-        services.realtable_step(actor=host, table=table, step=step)
+    play_to_reveal(table, host, bets=("allin", "call", "check"))
     assert current_due(table)["due"] == "reveal"
     host_client = client_as(host)
     board = _text(host_client.get(reverse("tabletop-table", args=[table.code])).content.decode())
