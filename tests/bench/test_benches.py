@@ -215,3 +215,31 @@ def test_tabletop_bench_runs_as_shipped():
     assert "2 real-cards tables, 3 phones each" in out
     assert "step POST -> every phone" in out and "peer: the bare stream" in out
     assert "receipts missing" not in out
+
+
+def test_classic_engine_only_path_plays_the_random_bots_games():
+    """The Classic bench's engine-only path reads the seat's `ClassicLegal` itself (no dict, no `Decision`), as
+    Cantina's does; it must make the same draws as `ClassicRandomBot`'s `random_decision` from `to_dict()`, so both
+    play the same hands to the same stacks and logs."""
+    import random
+
+    from bench.classic_bench import _random, new_classic
+    from bench.loops import engine_only
+    from games.engine.bots import apply_decision
+    from games.engine.bots.classic import random_decision
+
+    def through_dicts(game, seat, rng):
+        apply_decision(game, seat, random_decision(game.legal_actions(seat).to_dict(), rng))
+
+    played = {}
+    for name, decide in (("legal", _random), ("dicts", through_dicts)):
+        games = []
+
+        def new_game(rng, games=games):
+            games.append(new_classic(rng))
+            return games[-1]
+
+        engine_only(new_game, decide, random.Random(3), 120, six_handed=True)
+        played[name] = [(game.stacks, game.history_json()) for game in games]
+    assert len(played["legal"]) > 20
+    assert played["legal"] == played["dicts"]
