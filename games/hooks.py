@@ -42,6 +42,8 @@ class TournamentListener(Protocol):
 
     def status_refusal(self, *, event_id: int, status: str) -> str | None: ...
 
+    def seated_tables(self, *, event_id: int) -> list[dict[str, int]]: ...
+
 
 _listener: TournamentListener | None = None
 
@@ -144,3 +146,9 @@ def tournament_status_refusal(*, event_id: int, status: str) -> str | None:
     """Why the event's status may not be set to `status` by hand (its tournament starts and ends it: Start and
     Reopen are the tournament's, Finish its Complete's), or None. Without a listener, None."""
     return _listener.status_refusal(event_id=event_id, status=status) if _listener is not None else None
+
+
+def tournament_seated_tables(*, event_id: int) -> list[dict[str, int]]:
+    """The tables the event's tournament seats players at now, in number order: `{"number", "seated"}` (how many
+    are seated there). One query; empty when nobody is seated, the event is no tournament, or without a listener."""
+    return _listener.seated_tables(event_id=event_id) if _listener is not None else []

@@ -9,9 +9,11 @@ from typing import Any
 from django.db.models import F, Prefetch, Sum
 from django.http import Http404
 
-from games.models import Game, Seat, Table
+from games import hooks
+from games import selectors as game_selectors
+from games.models import Game, GameSource, GameStatus, Seat, Table
 from league import selectors
-from league.models import Event, EventResult, LedgerEntry, LedgerKind
+from league.models import Event, EventKind, EventResult, LedgerEntry, LedgerKind
 
 
 def event_for_viewer(*, user: Any, pk: int) -> Event:
@@ -26,18 +28,78 @@ def event_for_viewer(*, user: Any, pk: int) -> Event:
     return event
 
 
-def event_tables(*, event: Event) -> tuple[list[Table], list[Game]]:
-    """The event's tables, each with `.game_list`, and the games at no table: three queries in all."""
+# What each kind of table is, as the event page says it.
+TABLE_KINDS = {
+    "table": "Table, results entered by hand",
+    "online": "Online table",
+    "real_cards": "Real cards, chips on phones",
+    "tournament": "Tournament table, played at the venue",
+}
+
+
+def event_tables(*, event: Event) -> dict[str, Any]:
+    """Every table of the event with its games: the tables results are entered at (`Table`), its online and
+    real-cards tables (`games.selectors.event_site_tables`: its own and its tournament's) and, for a tournament,
+    the tables it seats players at now that no site table plays. Each row: kind, kind_label, name, status, url,
+    tournament_table and `game_list`. Also `by_hand`: games entered by hand at no table, and `other_games`: games
+    whose table is gone. Five queries (six for a tournament)."""
     games = list(
         Game.objects.filter(event=event)
         .defer("replay_document", "replay_result", "hands", "options")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
         .order_by("round", "played_at", "id")
     )
-    tables = list(Table.objects.filter(event=event).order_by("number"))
-    for table in tables:
-        table.game_list = [game for game in games if game.table_id == table.pk]
-    return tables, [game for game in games if game.table_id is None]
+    by_id = {game.pk: game for game in games}
+    rows: list[dict[str, Any]] = []
+    for table in Table.objects.filter(event=event).order_by("number"):
+        game_list = [game for game in games if game.table_id == table.pk]
+        rows.append(
+            {
+                "kind": "table",
+                "name": table.name,
+                "status": _games_status(game_list),
+                "url": None,
+                "tournament_table": None,
+                "game_list": game_list,
+            }
+        )
+    site_tables = game_selectors.event_site_tables(event.pk)
+    for row in site_tables:
+        row["game_list"] = [by_id[row["game"]]] if row["game"] in by_id else []
+        rows.append(row)
+    if event.kind == EventKind.TOURNAMENT:
+        played = {row["tournament_table"] for row in site_tables if row["status"] != "finished"}
+        for table in hooks.tournament_seated_tables(event_id=event.pk):
+            if table["number"] not in played:
+                rows.append(
+                    {
+                        "kind": "tournament",
+                        "name": f"Table {table['number']}",
+                        "status": f"playing, {table['seated']} seated",
+                        "url": None,  # the tournament's page, which the template links
+                        "tournament_table": table["number"],
+                        "game_list": None,
+                    }
+                )
+    for row in rows:
+        row["kind_label"] = TABLE_KINDS[row["kind"]]
+    at_tables = {game.pk for row in rows for game in row["game_list"] or ()}
+    loose = [game for game in games if game.table_id is None and game.pk not in at_tables]
+    return {
+        "tables": rows,
+        "by_hand": [game for game in loose if game.source == GameSource.MANUAL],
+        "other_games": [game for game in loose if game.source != GameSource.MANUAL],
+    }
+
+
+def _games_status(games: list[Game]) -> str:
+    """A results table's status, from its games: running while one is, finished once one is, else no game yet."""
+    statuses = {game.status for game in games}
+    if GameStatus.RUNNING in statuses:
+        return "running"
+    if GameStatus.FINISHED in statuses:
+        return "finished"
+    return "no game yet"
 
 
 def event_results(*, event: Event) -> list[EventResult]:

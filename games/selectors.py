@@ -41,6 +41,45 @@ def event_result_rows(event_id: int) -> list[SeatRow]:
     return places if places is not None else finished_seat_rows(event_id)
 
 
+def _online_row(table: OnlineTable) -> dict[str, Any]:
+    """An online table as the plain row the event's pages and refusals name it by."""
+    return {
+        "kind": "online",
+        "name": f"online table “{table.name}”",
+        "status": table.get_status_display().split(":")[0].lower(),
+        "url": reverse("online-table", args=[table.pk]),
+    }
+
+
+def _real_row(table: RealTable) -> dict[str, Any]:
+    """A real-cards table as the plain row the event's pages and refusals name it by."""
+    return {
+        "kind": "real_cards",
+        "name": f"real-cards table {table.code}",
+        "status": table.get_status_display().split(":")[0].lower(),
+        "url": reverse("tabletop-table", args=[table.code]),
+    }
+
+
+def event_site_tables(event_id: int) -> list[dict[str, Any]]:
+    """Every online and real-cards table of the event, its own and its tournament's, in the order they were
+    opened, as plain rows: kind, name, status (as said: open, running, paused, playing, finished), url,
+    `tournament_table` (the tournament's table number it plays, or None) and `game` (the league game it
+    landed as, or None). Two queries; what a table holds of its game (state, seeds, steps) is not read."""
+    online = OnlineTable.objects.filter(event_id=event_id).order_by("created_at", "id")
+    real = RealTable.objects.filter(event_id=event_id).order_by("created_at", "id")
+    return [
+        *(
+            {**_online_row(table), "tournament_table": table.tournament_table, "game": table.game_id}
+            for table in online.only("pk", "name", "status", "tournament_table", "game_id")
+        ),
+        *(
+            {**_real_row(table), "tournament_table": table.tournament_table, "game": table.game_id}
+            for table in real.only("pk", "code", "status", "tournament_table", "game_id")
+        ),
+    ]
+
+
 def unfinished_tables(event_id: int, *, except_online: int | None = None) -> list[dict[str, Any]]:
     """The event's own tables whose game is not over, as plain rows (kind, name, status, url): online tables
     running or paused, real-cards tables open or playing. Their results land in the event when they end, so the
@@ -61,10 +100,7 @@ def unfinished_tables(event_id: int, *, except_online: int | None = None) -> lis
     return [
         *(
             {
-                "kind": "online",
-                "name": f"online table “{table.name}”",
-                "status": table.get_status_display().lower(),
-                "url": reverse("online-table", args=[table.pk]),
+                **_online_row(table),
                 "todo": "close it on its page (Close the table, between hands)"
                 if table.options.get("end_rule") == "never"
                 else "end it on its page (End the game: its result is booked from the stacks at the next hand break) "
@@ -74,13 +110,7 @@ def unfinished_tables(event_id: int, *, except_online: int | None = None) -> lis
             for table in online.only("pk", "name", "status", "options")
         ),
         *(
-            {
-                "kind": "real_cards",
-                "name": f"real-cards table {table.code}",
-                "status": table.get_status_display().split(":")[0].lower(),
-                "url": reverse("tabletop-table", args=[table.code]),
-                "todo": "its host ends the game on its page (End the game)",
-            }
+            {**_real_row(table), "todo": "its host ends the game on its page (End the game)"}
             for table in real.only("pk", "code", "status")
         ),
     ]

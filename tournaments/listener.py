@@ -3,7 +3,7 @@ tournaments and ask of them. Reports run after the table's commit and are record
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.urls import reverse
 
 from config.inputs import Actor
@@ -91,3 +91,14 @@ class TournamentTables:
             "finishes when the tournament is completed (or called off). Run it from the tournament's control room "
             f"({url}); it is not started or reopened by hand."
         )
+
+    def seated_tables(self, *, event_id: int) -> list[dict[str, int]]:
+        counts = (
+            Registration.objects.filter(
+                tournament__event_id=event_id, status=RegistrationStatus.REGISTERED, table_number__isnull=False
+            )
+            .values("table_number")
+            .annotate(seated=Count("pk"))
+            .order_by("table_number")
+        )
+        return [{"number": row["table_number"], "seated": row["seated"]} for row in counts]

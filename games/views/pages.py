@@ -47,11 +47,9 @@ def _render_event_page(request: HttpRequest, pk: int, csrf_token) -> str:
 
 
 def _event_fragments(event, my_player_id: int | None) -> dict:
-    tables, loose_games = pages.event_tables(event=event)
     context = {
         "event": event,
-        "tables": tables,
-        "loose_games": loose_games,
+        **pages.event_tables(event=event),
         "results": pages.event_results(event=event),
         "my_player_id": my_player_id,
     }

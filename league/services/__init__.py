@@ -56,7 +56,7 @@ from league.services.standings import (
     standings_recompute,
     standings_schedule,
 )
-from league.services.versions import bump_data_version, league_data_changed
+from league.services.versions import bump_data_version, event_data_changed, league_data_changed
 
 __all__ = [
     "ALL_TIME",
@@ -79,6 +79,7 @@ __all__ = [
     "effective_chip_set",
     "event_create",
     "event_credits_refresh",
+    "event_data_changed",
     "event_results_rebuild",
     "event_update",
     "guest_namesakes",

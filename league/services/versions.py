@@ -5,7 +5,8 @@ show moves, so the pages can cache what they render under (league, version, ...)
   service of a league's results, ledger, standings, members, seasons, events, name, address and visibility
   takes that lock first.
 - `league_data_changed` bumps it after the current transaction commits, for the few writes that change a
-  page without that lock (an online table starting or finishing a game; the standings task scheduled).
+  page without that lock (an online table starting or finishing a game; the standings task scheduled), and
+  `event_data_changed` for one of an event's tables changing its status (`games.table_status`).
 
 A reader must read the version before the data it caches: a bump commits with (or after) the data it
 announces, so data read under a version is never older than that version.
@@ -138,6 +139,18 @@ def bump_data_version(league_id: int) -> bool:
 def league_data_changed(*, league_id: int) -> None:
     """Bump the league's data version once the current transaction commits (at once outside one)."""
     transaction.on_commit(lambda: bump_data_version(league_id), robust=True)
+
+
+def event_data_changed(*, event_id: int) -> None:
+    """`league_data_changed` for the league of an event, read once the current transaction commits (an event
+    deleted by then changes nothing more: its deletion moved the version)."""
+
+    def bump() -> None:
+        league_id = Event.objects.filter(pk=event_id).values_list("season__league_id", flat=True).first()
+        if league_id is not None:
+            bump_data_version(league_id)
+
+    transaction.on_commit(bump, robust=True)
 
 
 @receiver(post_delete, sender=Event, dispatch_uid="league-version-event-deleted")
