@@ -372,3 +372,73 @@ def test_the_player_pages_read_decides_as_the_selectors_with_the_viewers_roles_k
     assert any(
         not page_stamps.player_for_viewer(user=v, pk=p.pk).visible for v in viewers for p in Player.objects.all()
     )
+
+
+def _table_status(html: str, name: str) -> str:
+    """The status badge of one table in the event page's "Tables and games"."""
+    tables = html.split('<section id="tables">', 1)[1].split("</section>", 1)[0]
+    panel = next(part for part in tables.split('<div class="panel"')[1:] if name in part)
+    return panel.split("data-table-status>", 1)[1].split("<", 1)[0]
+
+
+def test_an_online_tables_every_status_shows_on_the_event_page_at_once(site_world, monkeypatch):
+    """The event page lists its online tables from the cache until the league's data version moves: opening a
+    table, starting, pausing and resuming it each move it (`games.table_status`), wherever they run."""
+    from games.online import schedule
+    from games.online import services as online
+
+    monkeypatch.setattr(schedule, "later", lambda name, args, countdown: None)  # no bot or clock task runs here
+    world = site_world.base
+    organiser, member = world.users["organiser"], world.users["member"]
+    event = EventFactory(season=world.season, name="Cash night", status=EventStatus.RUNNING)
+    url = f"/events/{event.pk}/"
+    assert "No tables or games yet" in _get(Client(), url)
+
+    table = _committed(lambda: online.table_open(actor=organiser, event=event, name="Cantina", seats=2))
+    assert _table_status(_get(Client(), url), "Cantina") == "Open"
+    _committed(lambda: online.seat_take(actor=organiser, table=table))
+    _committed(lambda: online.seat_take(actor=member, table=table))
+    for write, shown in (
+        (online.table_start, "Running"),
+        (online.table_pause, "Paused"),
+        (online.table_resume, "Running"),
+    ):
+        before = _version(world.league)
+        _committed(lambda write=write: write(actor=organiser, table=table))
+        assert _version(world.league) > before, write.__name__
+        assert _table_status(_get(Client(), url), "Cantina") == shown, write.__name__
+
+
+def test_a_real_cards_tables_open_and_finish_show_on_the_event_page_at_once(site_world):
+    from games.tabletop import services as tabletop
+
+    world = site_world.base
+    organiser = world.users["organiser"]
+    event = EventFactory(season=world.season, name="Cards night", status=EventStatus.RUNNING)
+    url = f"/events/{event.pk}/"
+    assert "No tables or games yet" in _get(Client(), url)
+
+    table = _committed(lambda: tabletop.realtable_open_league(actor=organiser, event=event))
+    assert _table_status(_get(Client(), url), table.code) == "Open"
+    before = _version(world.league)
+    _committed(lambda: tabletop.realtable_finish(actor=organiser, table=table))  # nobody played: nothing booked
+    assert _version(world.league) > before
+    assert _table_status(_get(Client(), url), table.code) == "Finished"
+
+
+def test_an_online_tables_saves_that_keep_its_status_move_no_version(site_world):
+    """A hand's actions save the table many times a minute: only a change of status moves the league's version."""
+    from games.online.models import OnlineTable
+
+    world = site_world.base
+    event = EventFactory(season=world.season, name="Quiet night", status=EventStatus.RUNNING)
+    table = _committed(lambda: OnlineTable.objects.create(event=event, name="Quiet", buy_in=100))
+    before = _version(world.league)
+    table = OnlineTable.objects.get(pk=table.pk)
+    table.version += 1
+    _committed(lambda: table.save(update_fields=["version", "updated_at"]))
+    _committed(lambda: OnlineTable.objects.only("pk", "version").get(pk=table.pk).save(update_fields=["version"]))
+    assert _version(world.league) == before
+    table.status = "paused"
+    _committed(lambda: table.save(update_fields=["status"]))
+    assert _version(world.league) == before + 1
