@@ -56,7 +56,9 @@ PAGES = [
     # The member sees the same leagues: their request finds the body fragment cached; their player and roles are
     # read in the page's first query.
     ("player", 8, 3, 1),
-    ("event", 7, 10, 1),
+    # Its "Tables and games" reads the event's online and real-cards tables (one query each) and, the event being a
+    # tournament, the tables its tournament seats players at (one): three more than the results tables alone.
+    ("event", 10, 13, 1),
     ("game", 5, 9, 5),  # the chip history reads the ledger only (no query of the game itself); not cached
 ]
 
