@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db import connection
-from django.db.models import Case, CharField, F, Max, QuerySet, Sum, Value, When
+from django.db.models import Case, CharField, F, Max, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
@@ -418,16 +418,28 @@ def results_body(results: list[EventResult]) -> SafeString:
     return mark_safe("\n".join(rows))  # noqa: S308 - every value above is a number or escaped
 
 
-def player_summary(results: list[EventResult]) -> dict[str, Any]:
-    """Events, wins, average place, net credits and biggest pot over the finished events among `results`."""
+def player_summary(results: list[EventResult], net: dict[str, int]) -> dict[str, Any]:
+    """Events, wins, average place and biggest pot over the finished events among `results`; net credits as the
+    ledger has them (`player_net`: what the chart and the API say), with the part still in play."""
     finished = [result for result in results if result.event.status == EventStatus.FINISHED]
     return {
         "events": len(finished),
         "wins": sum(1 for result in finished if result.place == 1),
         "average_place": sum(result.place for result in finished) / len(finished) if finished else None,
-        "net_credits": sum(result.credits_out - result.credits_in for result in finished),
+        "net_credits": net["net_credits"],
+        "in_play": net["in_play"],
         "biggest_pot": max((result.biggest_pot for result in finished), default=0),
     }
+
+
+def player_net(*, player: Player, league_ids: list[int]) -> dict[str, int]:
+    """The player's net credits over all their lines in these leagues, as the standings count them
+    (`selectors.NET_CHANGE`: a running game's hands so far, a tournament's buy-ins once paid), and `in_play`: the
+    part booked at events not finished yet (a running tournament's buy-in, until its payout). One query."""
+    return player_lines(player=player, league_ids=league_ids).aggregate(
+        net_credits=Sum(selectors.NET_CHANGE, default=0),
+        in_play=Sum(selectors.NET_CHANGE, filter=~Q(event__status=EventStatus.FINISHED), default=0),
+    )
 
 
 def player_seasons(results: list[EventResult]) -> list[Season]:

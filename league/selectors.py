@@ -22,6 +22,7 @@ from league.models import (
     ChipSet,
     Event,
     EventKind,
+    EventStatus,
     League,
     LedgerEntry,
     LedgerKind,
@@ -288,7 +289,7 @@ def chip_history_for_player(*, player: Player, league: League, season: Season | 
         entries = entries.filter(event__season=season)
     entries = entries.select_related("event", "game").annotate(net_change=NET_CHANGE).order_by("game__played_at", "id")
     games: dict[Any, dict[str, Any]] = {}
-    cumulative = 0
+    cumulative = in_play = 0
     timeline = []
     stacks: dict[Any, int] = defaultdict(int)
     for entry in entries:
@@ -308,6 +309,8 @@ def chip_history_for_player(*, player: Player, league: League, season: Season | 
             game["points"].append({"kind": entry.kind, "hand": entry.hand, "credits": stacks[key]})
         if entry.net_change:
             cumulative += entry.net_change
+            if entry.event.status != EventStatus.FINISHED:
+                in_play += entry.net_change
             timeline.append(
                 {"game": entry.game_id, "event": entry.event_id, "at": game["played_at"], "net_credits": cumulative}
             )
@@ -318,6 +321,7 @@ def chip_history_for_player(*, player: Player, league: League, season: Season | 
         "games": list(games.values()),
         "cumulative": timeline,
         "net_credits": cumulative,
+        "in_play": in_play,
     }
 
 

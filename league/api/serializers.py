@@ -383,7 +383,12 @@ class PlayerChipHistoryOutput(serializers.Serializer):
     season = serializers.IntegerField(allow_null=True)
     games = PlayerGameHistoryOutput(many=True)
     cumulative = CumulativePointOutput(many=True)
-    net_credits = serializers.IntegerField()
+    net_credits = serializers.IntegerField(
+        help_text="Net credits from every ledger line, as the standings count them; the player page's figure."
+    )
+    in_play = serializers.IntegerField(
+        help_text="The part of net_credits booked at events not finished yet (a running tournament's buy-in)."
+    )
 
 
 class SeasonPointOutput(serializers.Serializer):

@@ -151,7 +151,7 @@ def player_fragments(
     leagues = pages.player_leagues(user=user, player=player)
     context = {
         "player": player,
-        "summary": pages.player_summary(results),
+        "summary": pages.player_summary(results, pages.player_net(player=player, league_ids=league_ids)),
         "results_body": pages.results_body(results),
         "seasons": seasons,
         "scope": scope,

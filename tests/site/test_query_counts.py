@@ -55,7 +55,9 @@ PAGES = [
     ("league", 10, 13, 1),
     # The member sees the same leagues: their request finds the body fragment cached; their player and roles are
     # read in the page's first query.
-    ("player", 8, 3, 1),
+    # Its net credits tile adds up every ledger line of the player, and the part at events not finished, in one
+    # query of its own (the chart's may cover one season only).
+    ("player", 9, 3, 1),
     # Its "Tables and games" reads the event's online and real-cards tables (one query each) and, the event being a
     # tournament, the tables its tournament seats players at (one): three more than the results tables alone.
     ("event", 10, 13, 1),
