@@ -46,6 +46,11 @@ class GamesProvider(Protocol):
         status, seated: still at the table and the game not over, game: the league game's id once started)."""
         ...
 
+    def event_tables(self, *, event_id: int) -> list[dict[str, Any]]:
+        """The event's online and real-cards tables (its own and its tournament's) as plain rows: kind, name,
+        status, url, tournament_table, game; what the event page lists beside the tables results are entered at."""
+        ...
+
     def taking_part(self, *, event_ids: list[int]) -> list[QuerySet]:
         """Who takes part in these events beyond their results: queries of `(event id, player id)` pairs (seated at
         an online or real-cards table, in a tournament's field), which league counts in its own query."""

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.serializers import StrictInput, StrictModelInput
@@ -24,6 +25,7 @@ from league.models import (
     Visibility,
 )
 from league.permissions import can_manage_league, can_see_claim_code
+from league.providers import games
 from league.services import EVENT_FIELDS, LEAGUE_FIELDS, SEASON_FIELDS
 
 
@@ -254,6 +256,29 @@ class EventOutput(serializers.ModelSerializer):
     class Meta:
         model = Event
         fields = ["tables", "id", "league", "season", *EVENT_FIELDS]
+
+
+class SiteTableOutput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["online", "real_cards"])
+    name = serializers.CharField()
+    status = serializers.CharField(help_text="open, running, paused, playing or finished")
+    url = serializers.CharField(help_text="The table's page.")
+    tournament_table = serializers.IntegerField(allow_null=True, help_text="The tournament's table it plays.")
+    game = serializers.IntegerField(allow_null=True, help_text="The league game it landed as.")
+
+
+class EventDetailOutput(EventOutput):
+    """One event: also its online and real-cards tables, as its page lists them (`tables` are the tables results
+    are entered at)."""
+
+    site_tables = serializers.SerializerMethodField()
+
+    class Meta(EventOutput.Meta):
+        fields = [*EventOutput.Meta.fields, "site_tables"]
+
+    @extend_schema_field(SiteTableOutput(many=True))
+    def get_site_tables(self, event: Event) -> list[dict]:
+        return SiteTableOutput(games().event_tables(event_id=event.pk), many=True).data
 
 
 class EventInput(StrictInput):

@@ -129,3 +129,33 @@ def test_a_tournaments_tables_show_and_link_its_pages(world):
     assert f'href="/tables/{played.pk}/"' in online_panel and "playing the tournament’s table 1" in online_panel
     assert "tournament: Table 2 Playing, 2 seated" in panels
     assert f'href="/tournaments/{tournament.pk}/#tables"' in panels["tournament: Table 2 Playing, 2 seated"]
+
+
+def test_the_apis_event_detail_lists_the_same_site_tables_as_the_page(world):
+    organiser = world.users["organiser"]
+    event = EventFactory(season=world.season, name="Practice night", status=EventStatus.RUNNING)
+    lobby = online.table_open(actor=organiser, event=event, name="Practice table", seats=2)
+    cards = tabletop.realtable_open_league(actor=organiser, event=event)
+
+    detail = Client().get(f"/api/events/{event.pk}/").json()
+
+    assert detail["site_tables"] == [
+        {
+            "kind": "online",
+            "name": "online table “Practice table”",
+            "status": "open",
+            "url": f"/tables/{lobby.pk}/",
+            "tournament_table": None,
+            "game": None,
+        },
+        {
+            "kind": "real_cards",
+            "name": f"real-cards table {cards.code}",
+            "status": "open",
+            "url": f"/tabletop/{cards.code}/",
+            "tournament_table": None,
+            "game": None,
+        },
+    ]
+    section = _tables(Client(), event)
+    assert all(f'href="{row["url"]}"' in section for row in detail["site_tables"])
