@@ -126,7 +126,7 @@ def test_a_tournaments_tables_show_and_link_its_pages(world):
     # Table 1 is played online (its row is the online table's, naming the tournament's table); table 2 at the venue.
     assert [key.split(":")[0] for key in panels] == ["online", "tournament"]
     online_panel = next(panel for key, panel in panels.items() if key.startswith("online"))
-    assert f'href="/tables/{played.pk}/"' in online_panel and "playing the tournament’s table 1" in online_panel
+    assert f'href="/tables/{played.pk}/"' in online_panel and "playing the tournament\u2019s table 1" in online_panel
     assert "tournament: Table 2 Playing, 2 seated" in panels
     assert f'href="/tournaments/{tournament.pk}/#tables"' in panels["tournament: Table 2 Playing, 2 seated"]
 
