@@ -9,7 +9,9 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from games.engine import Game
 from games.engine.bots import Decision, SensibleBot
@@ -67,6 +69,16 @@ def signed_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+def query_counts(client: Client, paths: list[str]) -> list[int]:
+    """How many queries each page costs `client` (each answering 200): pinned by the tests that add rows."""
+    counts = []
+    for path in paths:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(path).status_code == 200, path
+        counts.append(len(queries))
+    return counts
 
 
 def snapshot():

@@ -4,9 +4,6 @@ players to the next online table, with every chip accounted for."""
 
 import json
 
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
-
 from games.engine import Game
 from games.online import services as online
 from games.online.models import OnlineSeat, OnlineTable
@@ -14,7 +11,7 @@ from tests.league.conftest import eager_tasks  # noqa: F401 (fixture)
 from tournaments import selectors, services
 from tournaments.models import Registration, RegistrationStatus
 
-from .conftest import drawn, signed_in
+from .conftest import drawn, query_counts, signed_in
 
 
 def _set_stacks(table: OnlineTable, stacks: dict[str, int]) -> None:
@@ -74,19 +71,11 @@ def test_the_pages_read_a_fixed_number_of_queries_however_many_online_tables(nig
         f"/api/tournaments/{tournament.pk}/clock/",
     ]
 
-    def counts():
-        result = []
-        for path in paths:
-            with CaptureQueriesContext(connection) as queries:
-                assert organiser.get(path).status_code == 200
-            result.append(len(queries))
-        return result
-
     online_tables(tournament, 1)
-    one = counts()
+    one = query_counts(organiser, paths)
     online_tables(tournament, 2, 3)
     assert selectors.clock_summary(tournament)["stacks_known"] == 12
-    assert counts() == one
+    assert query_counts(organiser, paths) == one
 
 
 def test_stacks_follow_the_players_to_their_next_online_table_and_every_chip_is_accounted_for(
