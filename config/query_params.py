@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from django_filters.rest_framework import DjangoFilterBackend
 from django_filters.widgets import SuffixedMultiWidget
-from rest_framework.filters import SearchFilter
+from rest_framework.filters import OrderingFilter, SearchFilter
 from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
@@ -43,22 +43,24 @@ def _filter_names(backend, view) -> Iterable[str]:
         yield from (parameter["name"] for parameter in backend.get_schema_operation_parameters(view))
 
 
-def _formats(view) -> list[str]:
-    return list(dict.fromkeys(renderer.format for renderer in view.get_renderers()))
+def format_param(view, *, documented: bool) -> set[str]:
+    """`format` where more than one format answers: among the renderers the schema documents (`documented`), or
+    among all of them, the browsable API's too (development only: it links to `?format=`)."""
+    renderers = [r for r in view.get_renderers() if not (documented and isinstance(r, BrowsableAPIRenderer))]
+    name = api_settings.URL_FORMAT_OVERRIDE
+    return {name} if name and len({renderer.format for renderer in renderers}) > 1 else set()
+
+
+def _handler(view) -> str:
+    handler = getattr(view, "action", None) or view.request.method.lower()
+    return "get" if handler == "head" else handler
 
 
 def declared_query_params(view) -> set[str]:
     """The query parameters the schema documents for the view's current action: filters, ordering, search and
     pages on a list, `format` where more than one format answers, and what the action reads itself."""
-    handler = getattr(view, "action", None) or view.request.method.lower()
-    if handler == "head":
-        handler = "get"
-    names = set(getattr(view, "read_query_params", {}).get(handler, ()))
-    documented_formats = [
-        renderer.format for renderer in view.get_renderers() if not isinstance(renderer, BrowsableAPIRenderer)
-    ]
-    if api_settings.URL_FORMAT_OVERRIDE and len(set(documented_formats)) > 1:
-        names.add(api_settings.URL_FORMAT_OVERRIDE)
+    handler = _handler(view)
+    names = set(getattr(view, "read_query_params", {}).get(handler, ())) | format_param(view, documented=True)
     if handler == "list":  # filters and pages apply to the list actions only (config.schema says the same)
         for backend in filter_backends_in_use(view):
             names.update(_filter_names(backend(), view))
@@ -70,10 +72,7 @@ def declared_query_params(view) -> set[str]:
 
 def allowed_query_params(view) -> set[str]:
     """The declared names, and `format` wherever the browsable API (development only) offers its format links."""
-    names = declared_query_params(view)
-    if api_settings.URL_FORMAT_OVERRIDE and len(_formats(view)) > 1:
-        names.add(api_settings.URL_FORMAT_OVERRIDE)
-    return names
+    return declared_query_params(view) | format_param(view, documented=False)
 
 
 class StrictQueryParams:
@@ -90,6 +89,7 @@ class StrictQueryParams:
         # An address that does not answer a read (a POST-only endpoint) keeps its 405.
         if request.method in READ_METHODS and hasattr(self, request.method.lower()):
             refuse_unknown_query_params(self, request)
+            refuse_unknown_ordering(self, request)
 
 
 def refuse_unknown_query_params(view, request: Request) -> None:
@@ -104,3 +104,32 @@ def refuse_unknown_query_params(view, request: Request) -> None:
         code="unknown_parameter",
         extra={"unknown": unknown, "allowed": allowed_list},
     )
+
+
+def ordering_fields(view, backend: OrderingFilter) -> list[str]:
+    """The fields a list sorts by on `?ordering=` (its `ordering_fields`, as DRF's `OrderingFilter` reads them)."""
+    return [name for name, _ in backend.get_valid_fields(view.get_queryset(), view, {"request": view.request})]
+
+
+def refuse_unknown_ordering(view, request: Request) -> None:
+    """`?ordering=` on a list names only the fields it sorts by (DRF would drop an unknown one and answer in its
+    default order): a 400, `code` "unknown_ordering", naming the unknown fields and those allowed."""
+    if _handler(view) != "list":
+        return
+    for backend in filter_backends_in_use(view):
+        if not issubclass(backend, OrderingFilter):
+            continue
+        ordering = backend()
+        raw = request.query_params.get(ordering.ordering_param)
+        if not raw:
+            return
+        fields = ordering_fields(view, ordering)
+        unknown = [term for term in (term.strip() for term in raw.split(",")) if term.removeprefix("-") not in fields]
+        if unknown:
+            named = ", ".join(f"'{term}'" for term in unknown)
+            raise ApplicationError(
+                f"Unknown ordering {named}: '{ordering.ordering_param}' takes {', '.join(fields)}, separated by "
+                "commas, each with a leading '-' for the reverse order.",
+                code="unknown_ordering",
+                extra={"unknown": unknown, "allowed": fields},
+            )

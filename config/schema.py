@@ -6,8 +6,9 @@ list (`{"name": ["This field is required."]}`) names each field instead.
 
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from rest_framework import serializers
+from rest_framework.filters import OrderingFilter
 
-from config.query_params import filter_backends_in_use
+from config.query_params import filter_backends_in_use, ordering_fields
 
 
 class ErrorOutput(serializers.Serializer):
@@ -19,7 +20,8 @@ class ErrorOutput(serializers.Serializer):
 
 
 READ_ERRORS = {
-    "400": "Invalid query parameters (an unknown name, a filter's or a page's value, a NUL character).",
+    "400": "Invalid query parameters (an unknown name, an unknown ordering field, a season not of the league, a "
+    "filter's or a page's value, a NUL character).",
     "401": "The credentials sent are invalid.",
     "404": "No such object, or one you may not see (the two answers are the same).",
     "406": "The Accept header asks for a format this operation does not give.",
@@ -53,6 +55,22 @@ class AutoSchema(SpectacularAutoSchema):
         if getattr(self.view, "action", None) != "list":
             return []
         return filter_backends_in_use(self.view)
+
+    def _get_filter_parameters(self):
+        # `ordering` names the fields it takes (config.query_params refuses any other), with one as its example.
+        parameters = super()._get_filter_parameters()
+        for backend in self.get_filter_backends():
+            if issubclass(backend, OrderingFilter):
+                ordering = backend()
+                fields = ordering_fields(self.view, ordering)
+                for parameter in parameters:
+                    if parameter["name"] == ordering.ordering_param:
+                        parameter["description"] = (
+                            f"The fields to sort by, separated by commas, each with a leading '-' for the reverse "
+                            f"order: {', '.join(fields)}."
+                        )
+                        parameter["example"] = f"-{fields[0]}"
+        return parameters
 
     def _get_paginator(self):
         # Only the list actions page their results; other list-shaped answers (a game's corrections) do not.

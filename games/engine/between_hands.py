@@ -111,11 +111,10 @@ class BetweenHands:
         return _can(self.verify_close_table)
 
     def close_table(self) -> None:
-        """Close a cash game between hands: the game is over, what is left on the table is paid out (RULES 1.5)
-        and its hand seeds are revealed (RULES 1.7)."""
+        """Close a cash game between hands: `end_game` once the game is known to be a cash game (the same
+        "close" record, leftovers paid out by RULES 1.5, hand seeds revealed by RULES 1.7)."""
         self.verify_close_table()
-        self._record(["close"])
-        leftovers.pay_at_end(self)
+        self.end_game()
 
     def verify_end_game(self) -> None:
         self._verify_between_hands("ending the game")
@@ -126,7 +125,8 @@ class BetweenHands:
     def end_game(self) -> None:
         """End any game between hands, by its organiser's decision (an online league table ended at a hand break):
         recorded as a close, so the game is over as it stands (`standings`: by stack), what is left on the table is
-        paid out (RULES 1.5) and its hand seeds are revealed (RULES 1.7). A cash game's `close_table` is this."""
+        paid out (RULES 1.5) and its hand seeds are revealed (RULES 1.7). A cash game's `close_table` is this after
+        its own check, so a replayed "close" event, cash game or not, is this."""
         self.verify_end_game()
         self._record(["close"])
         leftovers.pay_at_end(self)

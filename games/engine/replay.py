@@ -311,9 +311,7 @@ def _play_events(game: Game, where: str, events: Any) -> None:
             elif kind == "leftovers":
                 if not (game.over and not left_on_table(game)):  # else paid when the game ended, as recorded
                     game.pay_leftovers()
-            elif game.options.end_rule == "never":
-                game.close_table()
-            else:  # a game its organiser ended between hands
+            else:  # "close": a cash table closed or any game its organiser ended (`close_table` is `end_game`)
                 game.end_game()
         except EngineError as exc:
             raise _fail(f"{at}: {exc}") from None

@@ -187,13 +187,14 @@ class _JoinByGuessView(APIView):
         return Response(JoinedOutput(membership).data)
 
 
-@extend_schema_view(
-    post=extend_schema(
-        request=JoinCodeSchema,
-        responses={200: JoinedOutput, 429: GUESSES},
-        summary="Join a league by its invite code",
+def _join_by_guess_schema(request: Any, summary: str) -> Any:
+    """The schema of a `_JoinByGuessView`: its input, the membership it answers and the 429 of too many guesses."""
+    return extend_schema_view(
+        post=extend_schema(request=request, responses={200: JoinedOutput, 429: GUESSES}, summary=summary)
     )
-)
+
+
+@_join_by_guess_schema(JoinCodeSchema, "Join a league by its invite code")
 class JoinByCodeView(_JoinByGuessView):
     input_class = JoinCodeInput
 
@@ -207,13 +208,7 @@ class JoinByCodeView(_JoinByGuessView):
             raise joining.JoinNotFound(joining.WRONG_CODE) from exc
 
 
-@extend_schema_view(
-    post=extend_schema(
-        request=InviteTokenInput,
-        responses={200: JoinedOutput, 429: GUESSES},
-        summary="Join a league by an e-mail invite",
-    )
-)
+@_join_by_guess_schema(InviteTokenInput, "Join a league by an e-mail invite")
 class JoinByInviteView(_JoinByGuessView):
     input_class = InviteTokenInput
 

@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
 from config.api_views import GenericViewSet
+from config.errors import ApplicationError
 from config.inputs import whole_number_or
 from config.renderers import CSV_RENDERERS, JSONErrorsMixin
 from league import selectors, services
@@ -37,7 +38,11 @@ from league.pages import line_note, player_side
 from league.permissions import can_manage_league
 
 SEASON_PARAM = OpenApiParameter(
-    "season", OpenApiTypes.INT, description="A season id of the league; leave out for all-time.", required=False
+    "season",
+    OpenApiTypes.INT,
+    description="A season id of the league; leave out (or give `all`) for all-time. Any other value is a 400 naming "
+    "the league's season ids.",
+    required=False,
 )
 LEAGUE_PARAM = OpenApiParameter("league", OpenApiTypes.STR, description="A league slug.", required=True)
 
@@ -57,14 +62,27 @@ def _parent(fields: dict[str, Any], name: str, missing: str) -> Any:
     return parent
 
 
+def _season_id(raw: str | None) -> int | None:
+    """The season id `?season=` gives, written as a whole number; None for anything else."""
+    return whole_number_or(raw, None, signed=False)
+
+
 def _season_of(request: Request, league: League) -> Season | None:
+    """The league's season `?season=` names; None for all-time (left out, empty or "all"). Any other value is a 400
+    naming the league's season ids (its seasons are public wherever the league is)."""
     raw = request.query_params.get("season")
     if not raw or raw == "all":
         return None
-    season_id = whole_number_or(raw, None)
+    season_id = _season_id(raw)
     season = Season.objects.filter(pk=season_id, league=league).first() if season_id is not None else None
     if season is None:
-        raise NotFound(f"No season {raw!r} in {league.name}; give one of its season ids, or leave it out.")
+        ids = list(Season.objects.filter(league=league).order_by("pk").values_list("pk", flat=True))
+        takes = f"one of its season ids ({', '.join(map(str, ids))})" if ids else "no season id (it has no season yet)"
+        raise ApplicationError(
+            f"No season {raw!r} in {league.name}: 'season' takes {takes}, or 'all' (or leave it out) for all-time.",
+            code="unknown_season",
+            extra={"season": raw, "allowed": [*ids, "all"]},
+        )
     return season
 
 
@@ -159,11 +177,13 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
     def standings(self, request: Request, slug: str) -> HttpResponse:
         league = self._league(request, slug)
         raw = request.query_params.get("season")
-        scope = services.ALL_TIME if not raw or raw == "all" else f"season-{raw}"
-        stored = selectors.standings_table(league=league, scope=scope)
-        if stored is not None:
-            # Written by the recomputation in the StandingsOutput shape: served as stored, no re-encoding.
-            return HttpResponse(stored, content_type="application/json")
+        season_id = _season_id(raw)
+        if not raw or raw == "all" or season_id is not None:
+            scope = services.ALL_TIME if season_id is None else services.season_scope(season_id)
+            stored = selectors.standings_table(league=league, scope=scope)
+            if stored is not None:
+                # Written by the recomputation in the StandingsOutput shape: served as stored, no re-encoding.
+                return HttpResponse(stored, content_type="application/json")
         season = _season_of(request, league)  # not computed yet: check the season, serve an empty table
         return Response(
             services.standings_payload(league, season, selectors.standings_rows(league=league, season=season))

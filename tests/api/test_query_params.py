@@ -174,6 +174,8 @@ def documented_value(name: str, parameter: dict, world) -> str:
     schema = parameter.get("schema", {})
     if schema.get("enum"):
         return str(schema["enum"][0])
+    if "example" in parameter:  # `ordering`: one of the fields its description names
+        return str(parameter["example"])
     by_name = {
         "season": world.season.pk,
         "event__season": world.season.pk,
@@ -183,7 +185,6 @@ def documented_value(name: str, parameter: dict, world) -> str:
         "credits": 25,
         "page": 1,
         "hand": 1,
-        "ordering": "-" + "id",
         "search": "a",
     }
     if name in by_name:
@@ -259,3 +260,80 @@ def test_the_pages_links_into_the_api_send_only_documented_parameters(openapi):
         assert schema_path is not None, (file, path)
         documented = {p["name"] for p in dict(get_operations(openapi))[schema_path]}
         assert names and set(names) <= documented, (file, path, names, documented)
+
+
+def test_every_list_refuses_an_ordering_by_a_field_it_does_not_sort_by(openapi, world):
+    client = client_for(world.users["admin"])
+    ordered = {path: p for path, parameters in get_operations(openapi) for p in parameters if p["name"] == "ordering"}
+    assert len(ordered) >= 6
+    for path, documented in ordered.items():
+        response = client.get(f"{fill_path(path)}?ordering=-{UNKNOWN}", HTTP_ACCEPT="application/json")
+        assert response.status_code == 400, (path, response.status_code, response.content[:200])
+        body = response.json()
+        assert body["code"] == "unknown_ordering", path
+        assert body["extra"]["unknown"] == [f"-{UNKNOWN}"], path
+        assert body["extra"]["allowed"], path
+        # The schema names the same fields, and its example is one of them.
+        assert documented["description"].endswith(f"order: {', '.join(body['extra']['allowed'])}."), path
+        assert documented["example"].removeprefix("-") in body["extra"]["allowed"], path
+        for field in body["extra"]["allowed"]:
+            assert field in body["detail"], (path, field)
+            assert client.get(f"{fill_path(path)}?ordering=-{field}").status_code == 200, (path, field)
+
+
+def test_an_ordering_names_known_fields_only_and_those_still_sort(world):
+    SeasonFactory(league=world.league, name="A first season", starts_on="2025-01-01")
+    client = client_for(None)
+    url = f"/api/seasons/?league={world.league.slug}"
+    refused = client.get(f"{url}&ordering=-name,bogus, ,-starts_on")
+    assert refused.status_code == 400
+    assert refused.json()["extra"] == {"unknown": ["bogus", ""], "allowed": ["starts_on", "name"]}
+    assert "'bogus', ''" in refused.json()["detail"] and "starts_on, name" in refused.json()["detail"]
+    names = [season["name"] for season in client.get(f"{url}&ordering=-name").json()["results"]]
+    assert names == sorted(names, reverse=True) and len(names) == 2
+    assert client.get(f"{url}&ordering=").status_code == 200  # no ordering given: the default order
+    # On one object there is no list to order: `ordering` is an unknown parameter there, as before.
+    one = client.get(f"/api/seasons/{world.season.pk}/?ordering=name")
+    assert one.status_code == 400 and one.json()["code"] == "unknown_parameter"
+
+
+def season_addresses(world) -> list[str]:
+    slug, player = world.league.slug, world.players[0].pk
+    return [
+        f"/api/leagues/{slug}/standings/?",
+        f"/api/leagues/{slug}/standings/csv/?",
+        f"/api/leagues/{slug}/chip-history/?",
+        f"/api/players/{player}/chip-history/?league={slug}&",
+        f"/api/players/{player}/ledger/csv/?league={slug}&",
+    ]
+
+
+def test_a_season_not_of_the_league_is_refused_naming_its_seasons(world):
+    second = SeasonFactory(league=world.league, name="Season two")
+    elsewhere = SeasonFactory(league=world.other_league)
+    client = client_for(world.users["member"])
+    for address in season_addresses(world):
+        for value in ("abc", "-1", "1.5", "999999", str(elsewhere.pk), "%C2%B9"):
+            response = client.get(f"{address}season={value}", HTTP_ACCEPT="application/json")
+            assert response.status_code == 400, (address, value, response.status_code)
+            assert response["Content-Type"] == "application/json", (address, value)
+            body = response.json()
+            assert body["code"] == "unknown_season", (address, value)
+            assert body["extra"]["allowed"] == [world.season.pk, second.pk, "all"], (address, value)
+            assert f"({world.season.pk}, {second.pk})" in body["detail"] and "'all'" in body["detail"]
+        for value in (str(world.season.pk), "all", ""):
+            assert client.get(f"{address}season={value}").status_code == 200, (address, value)
+
+
+def test_the_standings_of_a_season_are_the_same_answer_stored_or_not(world):
+    record = [
+        {"player": world.players[0].pk, "final_credits": 900},
+        {"player": world.players[1].pk, "final_credits": 0},
+    ]
+    result_record(actor=world.users["organiser"], event=world.event, seats=record)
+    client = client_for(None)
+    url = f"/api/leagues/{world.league.slug}/standings/?season="
+    stored = client.get(f"{url}{world.season.pk}").json()
+    assert [row["player"] for row in stored["rows"]][:1] == [world.players[0].pk]
+    assert client.get(f"{url}+{world.season.pk}").json() == stored  # "+" reads as a space, around the same id
+    assert client.get(f"{url}{world.season.pk}x").status_code == 400

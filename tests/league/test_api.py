@@ -226,5 +226,6 @@ def test_standings_before_any_result_and_of_an_unknown_season(world):
     client = client_for(None)
     empty = client.get(f"/api/leagues/{world.league.slug}/standings/?season={world.season.pk}")
     assert empty.status_code == 200 and empty.json()["rows"] == [] and empty.json()["season"] == world.season.pk
-    assert client.get(f"/api/leagues/{world.league.slug}/standings/?season=999999").status_code == 404
-    assert client.get(f"/api/leagues/{world.league.slug}/standings/?season=abc").status_code == 404
+    for season in ("999999", "abc"):  # refused, naming the league's seasons (tests/api/test_query_params.py)
+        refused = client.get(f"/api/leagues/{world.league.slug}/standings/?season={season}")
+        assert refused.status_code == 400 and refused.json()["extra"]["allowed"] == [world.season.pk, "all"]

@@ -17,30 +17,25 @@ from tests.manage.conftest import page_client
 pytestmark = pytest.mark.django_db
 
 
+def record_and_correct(world, first: tuple[int, int], then: tuple[int, int], reason: str):
+    """Han and Lando buy in 450 each and end with `first` credits (the winner takes them home: the payout); then
+    the result is corrected to `then`. Returns the game and the correction."""
+    organiser = world.users["organiser"]
+
+    def seats(credits: tuple[int, int]) -> list[dict]:
+        return [
+            {"player": player.pk, "buy_in": 450, "final_credits": final}
+            for player, final in zip(world.players[:2], credits, strict=True)
+        ]
+
+    game = result_record(actor=organiser, event=world.event, seats=seats(first))
+    return game, result_correct(actor=organiser, game=game, reason=reason, seats=seats(then))
+
+
 @pytest.fixture
 def corrected(world):
-    """Han and Lando buy in 450 each; Han ends with 900 and takes it home (the payout); then the result is
-    corrected to 600 / 300."""
-    organiser = world.users["organiser"]
-    han, lando = world.players[:2]
-    game = result_record(
-        actor=organiser,
-        event=world.event,
-        seats=[
-            {"player": han.pk, "buy_in": 450, "final_credits": 900},
-            {"player": lando.pk, "buy_in": 450, "final_credits": 0},
-        ],
-    )
-    correction = result_correct(
-        actor=organiser,
-        game=game,
-        reason="Lando's count was wrong",
-        seats=[
-            {"player": han.pk, "buy_in": 450, "final_credits": 600},
-            {"player": lando.pk, "buy_in": 450, "final_credits": 300},
-        ],
-    )
-    return world, game, correction
+    """Han ends with 900 and Lando with nothing; then the result is corrected to 600 / 300."""
+    return world, *record_and_correct(world, (900, 0), (600, 300), "Lando's count was wrong")
 
 
 def ledger_csv(world, role: str, player=None) -> list[dict[str, str]]:
@@ -94,24 +89,7 @@ def test_correction_lines_are_marked_for_everyone_and_the_stack_never_goes_below
 def test_an_old_correction_booked_buy_in_first_still_shows_stacks_the_player_held(world):
     """Reversals booked before they were ordered (the buy-in's first) are listed payout first in the CSV."""
     han = world.players[0]
-    organiser = world.users["organiser"]
-    game = result_record(
-        actor=organiser,
-        event=world.event,
-        seats=[
-            {"player": han.pk, "buy_in": 450, "final_credits": 600},
-            {"player": world.players[1].pk, "buy_in": 450, "final_credits": 300},
-        ],
-    )
-    correction = result_correct(
-        actor=organiser,
-        game=game,
-        reason="recount",
-        seats=[
-            {"player": han.pk, "buy_in": 450, "final_credits": 450},
-            {"player": world.players[1].pk, "buy_in": 450, "final_credits": 450},
-        ],
-    )
+    _, correction = record_and_correct(world, (600, 300), (450, 450), "recount")
     # Rebook Han's reversals as the service used to: in the order the kinds were first booked (buy-in first).
     mine = LedgerEntry.objects.filter(player=han, correction=correction, reversal=True)
     old_order = sorted(

@@ -9,7 +9,9 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from games.engine import Game
 from games.engine.bots import Decision, SensibleBot
@@ -20,7 +22,7 @@ from league.models import AuditEntry, EventKind, EventStatus, LedgerEntry, Role
 from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory, UserFactory
 from tests.online.helpers import act
 from tournaments import services
-from tournaments.models import Format, Registration, Tournament
+from tournaments.models import Format, Registration, RegistrationStatus, Tournament
 from tournaments.structures import Level, structure_to_json
 
 START = datetime(2026, 11, 23, 20, 0, tzinfo=UTC)
@@ -67,6 +69,16 @@ def signed_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+def query_counts(client: Client, paths: list[str]) -> list[int]:
+    """How many queries each page costs `client` (each answering 200): pinned by the tests that add rows."""
+    counts = []
+    for path in paths:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(path).status_code == 200, path
+        counts.append(len(queries))
+    return counts
 
 
 def snapshot():
@@ -220,3 +232,22 @@ def play_out(table: OnlineTable, users: dict, recorded: list) -> None:
         if not shove(table, users):
             _name, args = next(call for call in reversed(recorded) if call[0] == "next_hand")
             assert online.next_hand(table_id=args[0], version=args[1])
+
+
+@pytest.fixture
+def table_one_played(night, users, online_tables, recorded, eager_tasks, django_capture_on_commit_callbacks):
+    """A freezeout of four drawn at two tables of two (three seats a table), its online table 1 played out to its
+    end: the tournament, that table (finished) and the registration of the table's winner, still in. A module using
+    it imports `eager_tasks` (tests.league.conftest), as the tasks run in-process."""
+    tournament = services.tournament_create(
+        actor=night.organiser, event=night.event, structure=STRUCTURE, seats_per_table=3
+    )
+    drawn(night, tournament, players=4)
+    assert Registration.objects.filter(tournament=tournament, table_number=1).count() == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        table = online_tables(tournament, 1)[1]
+        play_out(table, users, recorded)
+    table.refresh_from_db()
+    assert table.status == TableStatus.FINISHED
+    winner = Registration.objects.get(tournament=tournament, table_number=1, status=RegistrationStatus.REGISTERED)
+    return SimpleNamespace(tournament=tournament, table=table, winner=winner)

@@ -3,13 +3,12 @@ once it is complete, and the stacks the tournament knows from tables played on t
 
 from django.test import Client
 
-from games.online.models import TableStatus
 from league.models import LedgerEntry, LedgerKind
 from tests.league.conftest import eager_tasks  # noqa: F401 (fixture)
 from tournaments import selectors, services
-from tournaments.models import Registration, RegistrationStatus
+from tournaments.models import Registration
 
-from .conftest import STRUCTURE, drawn, play_out, signed_in
+from .conftest import drawn, play_out, signed_in
 
 
 def _deal_and_complete(night, tournament):
@@ -99,24 +98,10 @@ def test_shared_places_show_each_players_booked_share(night, tournament):
 
 
 def test_stacks_carried_from_finished_online_tables_are_known(
-    night,
-    users,
-    online_tables,
-    recorded,
-    eager_tasks,  # noqa: F811
-    django_capture_on_commit_callbacks,
+    night, users, online_tables, recorded, table_one_played, django_capture_on_commit_callbacks
 ):
-    tournament = services.tournament_create(
-        actor=night.organiser, event=night.event, structure=STRUCTURE, seats_per_table=3
-    )
-    drawn(night, tournament, players=4)  # two tables of two
+    tournament, winner = table_one_played.tournament, table_one_played.winner
     starting = tournament.starting_stack
-    with django_capture_on_commit_callbacks(execute=True):
-        first = online_tables(tournament, 1)[1]
-        play_out(first, users, recorded)
-    first.refresh_from_db()
-    assert first.status == TableStatus.FINISHED
-    winner = Registration.objects.get(tournament=tournament, table_number=1, status=RegistrationStatus.REGISTERED)
     clock = selectors.clock_summary(tournament)
     # The table finished, but its winner carries 900 chips: known, and the two at physical table 2 are not.
     assert clock["stacks_known"] == 1 and clock["stacks_unknown"] == 2

@@ -4,17 +4,14 @@ players to the next online table, with every chip accounted for."""
 
 import json
 
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
-
 from games.engine import Game
 from games.online import services as online
-from games.online.models import OnlineSeat, OnlineTable, TableStatus
+from games.online.models import OnlineSeat, OnlineTable
 from tests.league.conftest import eager_tasks  # noqa: F401 (fixture)
 from tournaments import selectors, services
 from tournaments.models import Registration, RegistrationStatus
 
-from .conftest import STRUCTURE, drawn, play_out, signed_in
+from .conftest import drawn, query_counts, signed_in
 
 
 def _set_stacks(table: OnlineTable, stacks: dict[str, int]) -> None:
@@ -74,45 +71,18 @@ def test_the_pages_read_a_fixed_number_of_queries_however_many_online_tables(nig
         f"/api/tournaments/{tournament.pk}/clock/",
     ]
 
-    def counts():
-        result = []
-        for path in paths:
-            with CaptureQueriesContext(connection) as queries:
-                assert organiser.get(path).status_code == 200
-            result.append(len(queries))
-        return result
-
     online_tables(tournament, 1)
-    one = counts()
+    one = query_counts(organiser, paths)
     online_tables(tournament, 2, 3)
     assert selectors.clock_summary(tournament)["stacks_known"] == 12
-    assert counts() == one
+    assert query_counts(organiser, paths) == one
 
 
 def test_stacks_follow_the_players_to_their_next_online_table_and_every_chip_is_accounted_for(
-    night,
-    recorded,
-    users,
-    online_tables,
-    eager_tasks,  # noqa: F811
-    django_capture_on_commit_callbacks,
+    night, online_tables, table_one_played
 ):
-    tournament = services.tournament_create(
-        actor=night.organiser, event=night.event, structure=STRUCTURE, seats_per_table=3
-    )
-    drawn(night, tournament, players=4)  # two tables of two
+    tournament, table, winner = table_one_played.tournament, table_one_played.table, table_one_played.winner
     starting = tournament.starting_stack
-    first = list(
-        Registration.objects.filter(tournament=tournament, table_number=1)
-        .select_related("player")
-        .order_by("seat_number")
-    )
-    assert len(first) == 2
-    with django_capture_on_commit_callbacks(execute=True):
-        table = online_tables(tournament, 1)[1]
-        play_out(table, users, recorded)
-    assert table.status == TableStatus.FINISHED
-    winner = Registration.objects.get(tournament=tournament, table_number=1, status=RegistrationStatus.REGISTERED)
     game = Game.from_json(table.state)
     assert sorted(game.stacks) == [0, 2 * starting]
 

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from league.models import AuditEntry, EventStatus, LedgerEntry, LedgerKind, Player, Visibility
 from tournaments.models import Registration, RegistrationStatus, Tournament
 
-from .conftest import signed_in
+from .conftest import query_counts, signed_in
 
 
 def do(client, tournament, action, **fields):
@@ -167,9 +167,6 @@ def test_the_control_room_lists_the_moves_to_make_by_name_after_an_elimination(n
 
 
 def test_the_tournament_pages_read_a_fixed_number_of_queries_however_many_players(night, tournament):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     organiser = signed_in(night.organiser)
     paths = [
         f"/tournaments/{tournament.pk}/",
@@ -177,24 +174,15 @@ def test_the_tournament_pages_read_a_fixed_number_of_queries_however_many_player
         f"/tournaments/{tournament.pk}/seat-cards/",
         f"/api/tournaments/{tournament.pk}/",
     ]
-
-    def counts():
-        result = []
-        for path in paths:
-            with CaptureQueriesContext(connection) as queries:
-                assert organiser.get(path).status_code == 200
-            result.append(len(queries))
-        return result
-
     for player in night.players[:4]:
         do(organiser, tournament, "register", player=player.pk)
     do(organiser, tournament, "publish_seed")
     do(organiser, tournament, "draw")
-    few = counts()
+    few = query_counts(organiser, paths)
     tournament.refresh_from_db()
     for player in night.players[4:12]:
         do(organiser, tournament, "register", player=player.pk)  # late: seated at once after the draw
-    assert counts() == few
+    assert query_counts(organiser, paths) == few
 
 
 def test_the_control_room_prompts_the_colour_up_when_a_chip_is_no_longer_needed(night):

@@ -14,6 +14,7 @@ from games.engine.classic import actions
 from games.engine.classic.actions import TAKEN
 from games.engine.classic.dice import check_roll
 from games.engine.errors import InvalidSelection
+from games.engine.realcards.tables import TableBase
 from games.engine.realcards.unknown import UNKNOWN_INDEX
 from games.engine.twister import Twister
 
@@ -42,7 +43,7 @@ class TableChance:
         return list(pool)
 
 
-class ClassicTable:
+class ClassicTable(TableBase):
     # Pots need the cards (bombing out, penalties); only a lone player after folds may decline to show.
     naming = "after_folds"
     has_sabacc_pot = True
@@ -59,12 +60,7 @@ class ClassicTable:
     }
     deal_words = "deal two cards each, face down, one at a time from the dealer's left"
     dice_words = "roll the two dice (a pair sets off a Sabacc Shift)"
-
-    def parse_dice(self, data: object) -> Any:
-        try:
-            return check_roll(data)
-        except ValueError as exc:
-            raise InvalidSelection(str(exc)) from None
+    read_dice = staticmethod(check_roll)
 
     def dice_document(self, dice: Any) -> list[int]:
         return list(dice)

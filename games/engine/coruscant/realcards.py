@@ -7,7 +7,7 @@ phases (the shift deals the rest), the dice when they are rolled, and at the rev
 from typing import Any
 
 from games.engine.coruscant.dice import dice_from_seed, parse_dice
-from games.engine.errors import EngineError, InvalidSelection
+from games.engine.errors import InvalidSelection
 from games.engine.realcards.tables import TableBase
 from games.engine.ties import split
 
@@ -20,22 +20,15 @@ class CoruscantTable(TableBase):
     step_args = {"select": ("count",), "bet": ("amount",), "raise": ("amount",)}
     deal_words = "deal five cards each, one at a time, clockwise from the dealer's left"
     dice_words = "roll the gold and silver dice (the target number and the target suit)"
+    read_dice = staticmethod(parse_dice)
+    dice_from_seed = staticmethod(dice_from_seed)
 
     def roller(self, hand: Any) -> int:
         """Who rolls: the dealer, or the player on the dealer's left (option `roller`, the Halcyon habit)."""
         return hand.seats[0] if hand.options.roller == "left_of_dealer" else hand.dealer
 
-    def parse_dice(self, data: object) -> Any:
-        try:
-            return parse_dice(data)
-        except EngineError as exc:
-            raise InvalidSelection(str(exc)) from None
-
     def dice_document(self, dice: Any) -> dict:
         return dice.to_dict()
-
-    def site_dice(self, seed: str, options: Any, count: int) -> Any:
-        return dice_from_seed(seed)
 
     def held(self, hand: Any, seat: int) -> list:
         return list(hand._selection.get(seat, ()))

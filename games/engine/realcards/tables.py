@@ -8,7 +8,8 @@ imports a variant package):
 - `dice_words`: what rolling means in this variant, or None when it never rolls; `roller(hand)` (optional):
   who rolls, when not the dealer;
 - `parse_dice(data)` / `dice_document(dice)` / `site_dice(seed, options, count)`: an entered roll, as
-  documents write it, and the site's fair roll number `count` (from 0) of a hand from its hand seed;
+  documents write it, and the site's fair roll number `count` (from 0) of a hand from its hand seed (`TableBase`
+  answers the first and the last from the variant's `read_dice` and `dice_from_seed`);
 - `real_options(options)`: the options a real-cards hand runs with (e.g. no announced totals: the site
   cannot know them);
 - `after_start(hand, game)`: anything the hand needs once dealt (Classic: where its rolls come from);
@@ -25,6 +26,7 @@ imports a variant package):
 
 from typing import Any
 
+from games.engine.errors import EngineError, InvalidSelection
 from games.engine.realcards.unknown import UNKNOWN_DICE, unknown_deck
 from games.engine.variant import Variant
 
@@ -34,6 +36,21 @@ _TABLES: dict[str, Any] = {}
 class TableBase:
     """What most variants' tables answer alike: the hand runs with the game's options, needs nothing once dealt,
     and reads its dice as objects (a variant's table overrides what differs)."""
+
+    # The variant's reader of an entered roll (raising EngineError or ValueError with the reason) and its one fair
+    # roll of a hand from the hand seed, each a `staticmethod`.
+    read_dice: Any = None
+    dice_from_seed: Any = None
+
+    def parse_dice(self, data: object) -> Any:
+        """An entered roll, read by the variant; a roll it refuses is the table's `InvalidSelection`."""
+        try:
+            return self.read_dice(data)
+        except (EngineError, ValueError) as exc:
+            raise InvalidSelection(str(exc)) from None
+
+    def site_dice(self, seed: str, options: Any, count: int) -> Any:
+        return self.dice_from_seed(seed)
 
     def real_options(self, options: Any) -> Any:
         return options

@@ -8,7 +8,6 @@ them the Sabacc pot only when it totals zero (Ruling 2.4.3).
 
 from typing import Any
 
-from games.engine.errors import EngineError, InvalidSelection
 from games.engine.realcards.tables import TableBase
 from games.engine.spike.dice import dice_from_seed, parse_spike_dice
 from games.engine.ties import split
@@ -20,18 +19,11 @@ class SpikeTable(TableBase):
     step_args = {"trade": ("source",), "buy": ("source",), "bet": ("amount",), "raise": ("amount",)}
     deal_words = "deal two cards each, one at a time from the dealer's left, then turn up the next card"
     dice_words = "roll the two spike dice"
-
-    def parse_dice(self, data: object) -> Any:
-        try:
-            return parse_spike_dice(data)
-        except EngineError as exc:
-            raise InvalidSelection(str(exc)) from None
+    read_dice = staticmethod(parse_spike_dice)
+    dice_from_seed = staticmethod(dice_from_seed)
 
     def dice_document(self, dice: Any) -> list[int]:
         return dice.to_list()
-
-    def site_dice(self, seed: str, options: Any, count: int) -> Any:
-        return dice_from_seed(seed)
 
     def held(self, hand: Any, seat: int) -> list:
         return list(hand._cards.get(seat, ()))
