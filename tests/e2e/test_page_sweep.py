@@ -240,14 +240,12 @@ def _check(page, url: str, axe_script: str, seen: set[str]) -> list[str]:
     page.on("console", on_console)
     page.on("pageerror", on_page_error)
     try:
-        # One request per page: what the route itself answered (before any redirect) says whether it is a page.
-        # (A separate probe request before each visit cost a second rendering of every page, a tenth of the sweep.)
+        probe = page.request.get(url, max_redirects=0)
+        if probe.status == 405:
+            return []  # a form's POST-only action (add a guest, start an event): not a page to look at
+        if probe.status == 200 and "<html" not in probe.text()[:500].lower():
+            return []  # an htmx fragment (a preview swapped into a form), looked at inside its page
         response = page.goto(url, wait_until="load")
-        if response is not None and response.request.redirected_from is None:
-            if response.status == 405:
-                return []  # a form's POST-only action (add a guest, start an event): not a page to look at
-            if response.status == 200 and "<html" not in response.text()[:500].lower():
-                return []  # an htmx fragment (a preview swapped into a form), looked at inside its page
         if page.url in seen:
             return errors
         seen.add(page.url)
