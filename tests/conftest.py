@@ -1,6 +1,11 @@
 """Suite-wide checks: in CI the real PostgreSQL and Redis must be there, or the run fails."""
 
+import fcntl
 import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -80,6 +85,46 @@ def fresh_page_stamps():
 
     page_stamps.forget()
     page_cache._front.clear()
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory, worker_id):
+    """`copy(path)` puts at `path` a SQLite database with every migration applied, as `manage.py migrate` leaves the
+    embedded default (`make run`'s). The tests that start the embedded stack in other processes (the embedded game,
+    the casual games, the supervisor) copy it instead of migrating their own: one SQLite migration takes 10 to 15 s
+    of CPU and up to a minute on this busy machine. It is made once per run, by the first xdist worker to need it,
+    in the run's own temporary folder (so never from an older checkout's migrations); the others wait on a lock."""
+    root = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        root = root.parent  # the run's folder, shared by its workers
+    template, lock = root / "migrated-embedded.sqlite3", root / "migrated-embedded.lock"
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        if not template.exists():
+            building = root / f"migrated-embedded-{worker_id}.sqlite3"
+            env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL", "CI")}
+            env.update(DATABASE_URL=f"sqlite:///{building}", DJANGO_SETTINGS_MODULE="config.settings.base")
+            done = subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+                env=env,
+                cwd=Path(__file__).resolve().parent.parent,
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+            )
+            assert done.returncode == 0, f"migrate exited {done.returncode}:\n{done.stderr[-3000:]}"
+            assert not Path(f"{building}-wal").exists()  # its last connection closed: everything is in the file
+            building.rename(template)
+
+    def copy(path: Path) -> Path:
+        with sqlite3.connect(template) as source, sqlite3.connect(path) as target:
+            source.backup(target)
+        source.close()
+        target.close()
+        return path
+
+    return copy
 
 
 _skipped: list[str] = []

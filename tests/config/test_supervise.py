@@ -18,8 +18,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SETUP = """
 import django
 django.setup()
-from django.core.management import call_command
-call_command("migrate", verbosity=0)
 from bench.tables_bench import _world
 from games.online import services
 user, tables, _ = _world(2, "sensible", 0, 30)
@@ -86,8 +84,9 @@ def wait_for(condition, seconds: float, what: str):
 
 @pytest.mark.timeout(240)
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_killed_worker_is_started_again_and_the_tables_move_on(tmp_path):
+def test_a_killed_worker_is_started_again_and_the_tables_move_on(tmp_path, migrated_sqlite):
     env = env_for(tmp_path)
+    migrated_sqlite(tmp_path / "db.sqlite3")  # the run's migrated database (tests/conftest.py), as `make run` has it
     subprocess.run([sys.executable, "-c", SETUP], env=env, cwd=ROOT, check=True, timeout=120)
     db = tmp_path / "db.sqlite3"
     log = open(tmp_path / "supervise.log", "w")  # noqa: SIM115 (closed below)
@@ -125,13 +124,9 @@ def test_a_killed_worker_is_started_again_and_the_tables_move_on(tmp_path):
 
 @pytest.mark.timeout(120)
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_killing_the_supervisor_outright_leaves_no_worker_or_beat(tmp_path):
+def test_killing_the_supervisor_outright_leaves_no_worker_or_beat(tmp_path, migrated_sqlite):
     env = env_for(tmp_path)
-    subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); from django.core.management import call_command; "
-         "call_command('migrate', verbosity=0)"],
-        env=env, cwd=ROOT, check=True, timeout=120,
-    )  # fmt: skip
+    migrated_sqlite(tmp_path / "db.sqlite3")
     supervisor = subprocess.Popen(
         [sys.executable, "-m", "config.supervise", "--schedule", str(tmp_path / "beat-schedule")],
         env=env,

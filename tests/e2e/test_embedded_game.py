@@ -1,8 +1,9 @@
 """A whole game against bots on the embedded default, as `make run` starts it: a SQLite file, no Redis, a
 Celery worker process (`celery -A config worker --pool solo`) on kombu's filesystem transport, and
 `manage.py runserver` with DEBUG on; the browser signs in through the sign-in form and plays on a phone-sized
-screen. What differs from `make run`: a fresh SQLite file with a small league instead of the demo data, a
-free port, `--noreload`, and a 2 s pause between hands instead of 5 s (`ONLINE_HAND_PAUSE_SECONDS`).
+screen. What differs from `make run`: a fresh SQLite file (a copy of one migrated once per run) with a small
+league instead of the demo data, a free port, `--noreload`, and a 2 s pause between hands instead of 5 s
+(`ONLINE_HAND_PAUSE_SECONDS`).
 
 A screenshot of each phase is saved in `tests/e2e/screenshots/tables/` (git-ignored) for review.
 """
@@ -68,22 +69,24 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def embedded_site(tmp_path):
+def embedded_site(tmp_path, migrated_sqlite):
     """The embedded stack in its own processes; yields (base url, table id, environment)."""
-    with embedded_stack(tmp_path) as site:
+    with embedded_stack(tmp_path, migrated_sqlite) as site:
         yield site
 
 
 @pytest.fixture(scope="module")
-def shared_embedded_site(tmp_path_factory):
-    """One embedded stack for a module's tests, for those that each sign up their own accounts (a stack takes a
-    minute to migrate and start)."""
-    with embedded_stack(tmp_path_factory.mktemp("embedded")) as site:
+def shared_embedded_site(tmp_path_factory, migrated_sqlite):
+    """One embedded stack for a module's tests, for those that each sign up their own accounts (a stack takes
+    half a minute to start)."""
+    with embedded_stack(tmp_path_factory.mktemp("embedded"), migrated_sqlite) as site:
         yield site
 
 
 @contextmanager
-def embedded_stack(tmp_path: Path):
+def embedded_stack(tmp_path: Path, migrated_sqlite):
+    """The stack on a copy of the run's migrated SQLite database (`migrated_sqlite` in tests/conftest.py, made by
+    `manage.py migrate` with these settings), as `make run` leaves it after its `migrate`."""
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL", "CI")}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     env.update(
@@ -101,7 +104,7 @@ def embedded_stack(tmp_path: Path):
         assert done.returncode == 0, done.stderr[-3000:]
         return done.stdout
 
-    python("manage.py", "migrate", "--verbosity", "0")
+    migrated_sqlite(tmp_path / "db.sqlite3")
     table_id = int(python("-c", SETUP).strip().splitlines()[-1])
     port = free_port()
     logs = tmp_path / "logs.txt"
