@@ -20,6 +20,7 @@ from games.tabletop import tournament_hands
 from games.tabletop.cache import per_version, shown_game
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus, hands_dealt
 from games.tabletop.permissions import step_owner
+from games.tabletop.seeds import commitment_now
 from games.tabletop.services import hand_dealer, takes_newcomers
 
 VERB_WORDS = {
@@ -422,6 +423,8 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
         }
     )
     data["takes_newcomers"] = table.status == RealTableStatus.PLAYING and takes_newcomers(table, game)
+    # The SHA-256 of the seed of the hand in play (or of the next hand), public before any roll the site makes.
+    data["commitment"] = commitment_now(table, game)
     if table.status == RealTableStatus.FINISHED:
         data["seed"] = table.master  # the game is over: anyone may check the site's rolls now
     return data
