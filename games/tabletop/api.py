@@ -17,6 +17,7 @@ from config.serializers import StrictInput, validated
 from games.engine.options import variant_presets
 from games.tabletop import handover, services
 from games.tabletop.models import GROWING, RealSeat, RealTable
+from games.tabletop.names import MAX_NAME
 from games.tabletop.permissions import is_host, seat_of
 from games.tabletop.present import table_view
 from games.tabletop.views import guest_token
@@ -46,7 +47,7 @@ class RealTableOpenInput(StrictInput):
 
 
 class RealTableJoinInput(StrictInput):
-    name = serializers.CharField(max_length=services.MAX_NAME, required=False, allow_blank=True)
+    name = serializers.CharField(max_length=MAX_NAME, required=False, allow_blank=True)
 
 
 class RealTableStepInput(StrictInput):
@@ -55,7 +56,7 @@ class RealTableStepInput(StrictInput):
 
 
 class RealTableAddInput(StrictInput):
-    name = serializers.CharField(max_length=services.MAX_NAME, required=False, help_text="At a casual table.")
+    name = serializers.CharField(max_length=MAX_NAME, required=False, help_text="At a casual table.")
     player = serializers.IntegerField(min_value=1, required=False, help_text="At a league table: a member's id.")
 
 

@@ -32,13 +32,13 @@ from games.tabletop.models import (
     RealTable,
     RealTableStatus,
 )
+from games.tabletop.names import MAX_NAME, check_joining_name, free_name, seat_name
 from games.tabletop.permissions import NotAllowed, check_step, is_host, seat_of
 from games.tabletop.state import load_game, snapshot_of
 from league.models import MAX_CREDITS, Event
 from league.services import audit, lock_event
 
 DEFAULT_VARIANT = "coruscant_shift"
-MAX_NAME = 40
 MAX_STARTING = MAX_CREDITS // MAX_SEATS
 # Between-hands steps that bring or take credits: a league game's seats and buy-ins are fixed at its start.
 LEAGUE_REFUSED = ("rebuy", "add_on", "join", "leave", "close", "leftovers")
@@ -79,19 +79,6 @@ def normal_code(raw: object) -> str:
     """A code as typed (lower case, spaces, dashes) in its stored form."""
     text = str(raw or "").upper().replace(" ", "").replace("-", "")
     return text[: CODE_LENGTH + 4]
-
-
-def _name(raw: object, what: str = "The name") -> str:
-    name = " ".join(str(raw or "").split())
-    if not name:
-        raise ApplicationError(
-            f"{what} is missing: give a name of 1 to {MAX_NAME} characters.", extra={"field": "name"}
-        )
-    if len(name) > MAX_NAME:
-        raise ApplicationError(
-            f"{what} is {len(name)} characters long; the most is {MAX_NAME}.", extra={"field": "name"}
-        )
-    return name
 
 
 def _whole(value: Any, what: str, low: int, high: int, field: str) -> int:
@@ -172,7 +159,7 @@ def realtable_open(
         host=actor, variant=variant, preset=preset, options=options, starting=starting_credits, has_dice=has_dice
     )
     if host_plays:
-        RealSeat.objects.create(table=table, number=0, name=_name(actor.get_username())[:MAX_NAME], user=actor)
+        RealSeat.objects.create(table=table, number=0, name=seat_name(actor.get_username())[:MAX_NAME], user=actor)
     audit(actor=actor, action="real_table.open", obj=table, data={"variant": variant, "preset": preset})
     _announce(table, "opened")
     return table
@@ -247,13 +234,6 @@ def _check_joinable(table: RealTable) -> None:
     _check_open(table)
 
 
-def _free_name(table: RealTable, name: str) -> str:
-    taken = set(table.seats.values_list("name", flat=True))
-    if name in taken:
-        raise ApplicationError(f"{name} is already seated here; choose another name.", extra={"field": "name"})
-    return name
-
-
 def _next_number(table: RealTable) -> int:
     count = table.seats.count()
     if count >= MAX_SEATS:
@@ -284,11 +264,11 @@ def realseat_join(*, actor: Actor, guest: str = "", table: RealTable, name: str 
         _bump(table, "seats")
         return seat
     signed_in = getattr(actor, "is_authenticated", False)
-    name = _name(name or actor.get_username()) if signed_in else _name(name, "Your name")
+    name = seat_name(name or actor.get_username()) if signed_in else seat_name(name, "Your name")
     seat = RealSeat.objects.create(
         table=table,
         number=_next_number(table),
-        name=_free_name(table, name),
+        name=free_name(table, name),
         **seat_holder(actor),
     )
     _bump(table, "seats")
@@ -308,7 +288,7 @@ def realseat_add(*, actor: Actor, table: RealTable, name: str = "", player: int 
         handover = "" if fields.get("user_id") else handover_secret()
         seat = RealSeat.objects.create(table=table, number=_next_number(table), handover=handover, **fields)
     else:
-        name = _free_name(table, _name(name))
+        name = free_name(table, seat_name(name))
         seat = RealSeat.objects.create(table=table, number=_next_number(table), name=name, handover=handover_secret())
     _bump(table, "seats")
     return seat
@@ -500,6 +480,8 @@ def _planned(
             "A league table's players and credits are fixed at the start: re-buys, add-ons and players joining or "
             "leaving are not booked in a league game. Record such a game by hand instead."
         )
+    if step.get("step") == "join" and isinstance(step.get("name"), str):
+        check_joining_name(game, step["name"])
     if step.get("step") == "dice" and not table.has_dice and step.get("by") != "site":
         raise ApplicationError('This table plays without dice: the site rolls ({"step": "dice", "by": "site"}).')
     first, was_open = len(game.steps), tournament_hands.hand_open(game)
