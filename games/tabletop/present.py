@@ -153,6 +153,10 @@ def _log(table: RealTable, names: list[str]) -> list[str]:
         undid = "undid" in change
         step = change.get("undid") if undid else change.get("did")
         text = step_words(step, names, table.variant)
+        if change.get("auto") and not undid:  # a selection with nothing to choose, taken by the table itself
+            seat = step.get("seat")
+            name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+            text = f"{name} was dealt no new card, so has none to add (skipped)"
         lines.append(f"{change.get('by', '?')}: {'took back: ' if undid else ''}{text}")
     return lines
 

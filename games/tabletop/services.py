@@ -22,6 +22,7 @@ from games.engine.realcards.due import due
 from games.engine.realcards.game import RealCardsGame
 from games.services.checks import checked_preset
 from games.tabletop import cache, landing, league_seats, tournament_hands
+from games.tabletop.automatic import AUTO, automatic_steps, standing_auto
 from games.tabletop.models import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -494,6 +495,10 @@ def _planned(
             notes.append(note)
         game.step(copy.deepcopy(step))
         notes.append({"by": by})
+        while skipped := automatic_steps(game):  # nothing to choose: the table takes those steps itself
+            for skip in skipped:
+                game.step(skip)
+                notes.append(dict(AUTO))
         for after, note in tournament_hands.steps_after(table, game):
             game.step(after)
             notes.append(note)
@@ -520,14 +525,18 @@ def realtable_undo(*, actor: Actor, table: RealTable, version: int | None = None
     _check_version(table, version)
     if not table.steps:
         raise ConflictError("There is nothing to undo: no step has been taken yet.")
-    last = table.steps[-1]
-    game = load_game(table, table.steps[:-1])  # from the snapshot unless the step undone is its hand's deal
+    # The steps the table took by itself after the last one a person took go back with it (`automatic.py`).
+    count = min(len(table.steps), 1 + standing_auto(table.changes))
+    kept, undone = table.steps[:-count], table.steps[-count:]
+    last = undone[0]
+    game = load_game(table, kept)  # from the snapshot unless a step undone is its hand's deal
+    by, at = _who(actor, None, True), timezone.now().isoformat()
     changes = [
         *table.changes,
-        {"undid": last, "by": _who(actor, None, True), "at": timezone.now().isoformat(), "version": table.version + 1},
+        *({"undid": step, "by": by, "at": at, "version": table.version + 1} for step in reversed(undone)),
     ]
-    _bump_game(table, game, "undo", steps=table.steps[:-1], changes=changes)
-    if last.get("step") == "join":
+    _bump_game(table, game, "undo", steps=kept, changes=changes)
+    if any(step.get("step") == "join" for step in undone):
         _seats_as_the_game(table, game)
     audit(actor=actor, action="real_table.undo", obj=table, data={"step": last})
     return last
