@@ -1,11 +1,12 @@
 """The one input boundary: checks of untrusted input that the database or the parser would otherwise turn into a
-500, and the whole numbers every page, action and service reads.
+500, the whole numbers every page, action and service reads, and the characters a name may not hide.
 
 PostgreSQL refuses NUL characters in text and JSON, and Python's JSON parser recurses once per nesting level;
 `int()` of a form field takes `'¹'`, `' 12 '` and a thousand digits. All are refused up front with a 400 that says
 what is wrong. `Actor` is the type of a service's `actor`: the request's user, signed in or not.
 """
 
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -100,6 +101,29 @@ def whole_number_or(raw: Any, default: int | None, *, signed: bool = True) -> in
     that then matches nothing; `signed=False`: a version or a count, never below 0)."""
     text = "" if raw is None else str(raw).strip()
     return int(text) if is_digits(text, signed=signed) else default
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of `text` a reader cannot see or that turns the text around, in words ("U+202E
+    RIGHT-TO-LEFT OVERRIDE"): controls, and format characters (bidi controls U+202A-202E and U+2066-2069, marks,
+    zero-width spaces and joiners, the byte-order mark); None when there is none."""
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cf"):
+            return f"U+{ord(char):04X} {unicodedata.name(char, 'a control character')}"
+    return None
+
+
+def refuse_hidden_characters(text: str, what: str, *, field: str | None = None) -> str:
+    """`text` itself, unless it holds a character a reader cannot see or one that reverses the text around it (a
+    name that looks like another, or shows the text after it backwards): then a user error naming the character."""
+    hidden = hidden_character(text)
+    if hidden is not None:
+        raise _refuse(
+            f"{what} holds an invisible or direction-changing character ({hidden}); use letters, digits, spaces "
+            "and punctuation only.",
+            field,
+        )
+    return text
 
 
 def has_nul(value: Any) -> bool:

@@ -41,6 +41,7 @@ tabletop_table = [
     path("seat-player/", tabletop_league.tabletop_seat_player, name="tabletop-seat-player"),
     path("book/", tabletop_league.tabletop_land, name="tabletop-land"),
     path("seat/<str:secret>/", tabletop.tabletop_claim, name="tabletop-claim"),
+    path("seeds/", tabletop_league.tabletop_seeds, name="tabletop-seeds"),
     path("screen/", tabletop.tabletop_screen, name="tabletop-screen"),
     path("screen/events/", tabletop.tabletop_screen_events, name="tabletop-screen-events"),
     path("<slug:what>/", tabletop.tabletop_do, name="tabletop-do"),

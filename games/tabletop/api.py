@@ -1,6 +1,6 @@
-"""Real-cards tables over REST: open, join, the table as you see it, a step, undo. The same services and the same
-permissions as the pages. A guest (no account) proves their seat with the secret `join` gave them, sent as the
-`X-Tabletop-Guest` header (a browser's session works too)."""
+"""Real-cards tables over REST: open, join, remove a seat, start, the table as you see it, a step, undo. The same
+services and the same permissions as the pages. A guest (no account) proves their seat with the secret `join` gave
+them, sent as the `X-Tabletop-Guest` header (a browser's session works too)."""
 
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -17,6 +17,7 @@ from config.serializers import StrictInput, validated
 from games.engine.options import variant_presets
 from games.tabletop import handover, services
 from games.tabletop.models import GROWING, RealSeat, RealTable
+from games.tabletop.names import MAX_NAME
 from games.tabletop.permissions import is_host, seat_of
 from games.tabletop.present import table_view
 from games.tabletop.views import guest_token
@@ -46,7 +47,7 @@ class RealTableOpenInput(StrictInput):
 
 
 class RealTableJoinInput(StrictInput):
-    name = serializers.CharField(max_length=services.MAX_NAME, required=False, allow_blank=True)
+    name = serializers.CharField(max_length=MAX_NAME, required=False, allow_blank=True)
 
 
 class RealTableStepInput(StrictInput):
@@ -55,8 +56,18 @@ class RealTableStepInput(StrictInput):
 
 
 class RealTableAddInput(StrictInput):
-    name = serializers.CharField(max_length=services.MAX_NAME, required=False, help_text="At a casual table.")
+    name = serializers.CharField(max_length=MAX_NAME, required=False, help_text="At a casual table.")
     player = serializers.IntegerField(min_value=1, required=False, help_text="At a league table: a member's id.")
+
+
+class RealTableStartInput(StrictInput):
+    dealer = serializers.IntegerField(
+        min_value=0, max_value=99, default=0, help_text="The seat that deals first (0 is the first), as drawn."
+    )
+
+
+class RealTableRemoveInput(StrictInput):
+    seat = serializers.IntegerField(min_value=0, max_value=99, help_text="The seat's number (0 is the first).")
 
 
 class RealTableHandoverInput(StrictInput):
@@ -170,6 +181,31 @@ class RealTableViewSet(ViewSet):
         table = self._table(code)
         data = validated(RealTableAddInput, request.data)
         services.realseat_add(actor=request.user, table=table, name=data.get("name", ""), player=data.get("player"))
+        return self._state(table)
+
+    @extend_schema(
+        request=RealTableStartInput,
+        responses={200: OpenApiTypes.OBJECT},
+        summary="Start the game with the seats as they are (host); `dealer`: the seat that deals first",
+    )
+    @action(detail=True, methods=["post"])
+    def start(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        data = validated(RealTableStartInput, request.data)
+        services.realtable_start(actor=request.user, table=table, dealer=data["dealer"])
+        return self._state(table)
+
+    @extend_schema(
+        request=RealTableRemoveInput,
+        parameters=[GUEST_PARAMETER],
+        responses={200: OpenApiTypes.OBJECT},
+        summary="Remove a seat before the start (the host; a player their own seat); the seats after it move up",
+    )
+    @action(detail=True, methods=["post"])
+    def remove(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        data = validated(RealTableRemoveInput, request.data)
+        services.realseat_remove(actor=request.user, guest=self._guest(table), table=table, number=data["seat"])
         return self._state(table)
 
     @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="End the game (host)")

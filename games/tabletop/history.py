@@ -2,8 +2,9 @@
 its pots and why they went where they did, and the stacks after it; and the table as the documented
 `sabacc-realcards/1` document (`games.engine.realcards.document`), which `manage.py replay --verify` re-runs.
 
-Only what the table made public is here: the steps that stand (no card before its reveal) and, once the engine
-has ended the game, the seed of the site's rolls (the document's own rule)."""
+Only what the table made public is here: the steps that stand (no card before its reveal), each hand's commitment
+(the SHA-256 of the seed of its site rolls, public before its deal) and, once the table is finished, each hand's
+seed; the document carries the master seed once the engine has ended the game (the document's own rule)."""
 
 from typing import Any
 
@@ -12,6 +13,7 @@ from games.engine.realcards.document import export_document, steps_by_hand
 from games.engine.realcards.explain import explain_hand
 from games.tabletop.models import RealTable, RealTableStatus
 from games.tabletop.present import in_words, step_words
+from games.tabletop.seeds import hand_commitment, hand_seed, revealed
 from games.tabletop.state import load_game
 
 
@@ -29,6 +31,7 @@ def table_history(table: RealTable) -> dict[str, Any]:
     engine = game.game
     names = list(engine.names)
     results = {summary["number"]: summary for summary in engine.results}
+    shown_seeds = revealed(table)
     hands = []
     for number, steps in steps_by_hand(game.steps).items():
         summary = results.get(number)
@@ -45,6 +48,8 @@ def table_history(table: RealTable) -> dict[str, Any]:
             "dice": [step_words(step, names, table.variant) for step in steps if step.get("step") == "dice"],
             "shown": shown,
             "finished": summary is not None,
+            "commitment": hand_commitment(table, number) if number else None,
+            "seed": hand_seed(table, number) if number and shown_seeds else None,
         }
         if summary is not None:
             row["dealer"] = (

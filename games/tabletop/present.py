@@ -20,6 +20,7 @@ from games.tabletop import tournament_hands
 from games.tabletop.cache import per_version, shown_game
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus, hands_dealt
 from games.tabletop.permissions import step_owner
+from games.tabletop.seeds import commitment_now
 from games.tabletop.services import hand_dealer, takes_newcomers
 
 VERB_WORDS = {
@@ -152,6 +153,10 @@ def _log(table: RealTable, names: list[str]) -> list[str]:
         undid = "undid" in change
         step = change.get("undid") if undid else change.get("did")
         text = step_words(step, names, table.variant)
+        if change.get("auto") and not undid:  # a selection with nothing to choose, taken by the table itself
+            seat = step.get("seat")
+            name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+            text = f"{name} was dealt no new card, so has none to add (skipped)"
         lines.append(f"{change.get('by', '?')}: {'took back: ' if undid else ''}{text}")
     return lines
 
@@ -422,6 +427,8 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
         }
     )
     data["takes_newcomers"] = table.status == RealTableStatus.PLAYING and takes_newcomers(table, game)
+    # The SHA-256 of the seed of the hand in play (or of the next hand), public before any roll the site makes.
+    data["commitment"] = commitment_now(table, game)
     if table.status == RealTableStatus.FINISHED:
         data["seed"] = table.master  # the game is over: anyone may check the site's rolls now
     return data

@@ -22,6 +22,7 @@ from games.engine.realcards.due import due
 from games.engine.realcards.game import RealCardsGame
 from games.services.checks import checked_preset
 from games.tabletop import cache, landing, league_seats, tournament_hands
+from games.tabletop.automatic import AUTO, automatic_steps, standing_auto
 from games.tabletop.models import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -32,13 +33,13 @@ from games.tabletop.models import (
     RealTable,
     RealTableStatus,
 )
+from games.tabletop.names import MAX_NAME, check_joining_name, free_name, seat_name
 from games.tabletop.permissions import NotAllowed, check_step, is_host, seat_of
 from games.tabletop.state import load_game, snapshot_of
 from league.models import MAX_CREDITS, Event
 from league.services import audit, lock_event
 
 DEFAULT_VARIANT = "coruscant_shift"
-MAX_NAME = 40
 MAX_STARTING = MAX_CREDITS // MAX_SEATS
 # Between-hands steps that bring or take credits: a league game's seats and buy-ins are fixed at its start.
 LEAGUE_REFUSED = ("rebuy", "add_on", "join", "leave", "close", "leftovers")
@@ -79,19 +80,6 @@ def normal_code(raw: object) -> str:
     """A code as typed (lower case, spaces, dashes) in its stored form."""
     text = str(raw or "").upper().replace(" ", "").replace("-", "")
     return text[: CODE_LENGTH + 4]
-
-
-def _name(raw: object, what: str = "The name") -> str:
-    name = " ".join(str(raw or "").split())
-    if not name:
-        raise ApplicationError(
-            f"{what} is missing: give a name of 1 to {MAX_NAME} characters.", extra={"field": "name"}
-        )
-    if len(name) > MAX_NAME:
-        raise ApplicationError(
-            f"{what} is {len(name)} characters long; the most is {MAX_NAME}.", extra={"field": "name"}
-        )
-    return name
 
 
 def _whole(value: Any, what: str, low: int, high: int, field: str) -> int:
@@ -172,7 +160,7 @@ def realtable_open(
         host=actor, variant=variant, preset=preset, options=options, starting=starting_credits, has_dice=has_dice
     )
     if host_plays:
-        RealSeat.objects.create(table=table, number=0, name=_name(actor.get_username())[:MAX_NAME], user=actor)
+        RealSeat.objects.create(table=table, number=0, name=seat_name(actor.get_username())[:MAX_NAME], user=actor)
     audit(actor=actor, action="real_table.open", obj=table, data={"variant": variant, "preset": preset})
     _announce(table, "opened")
     return table
@@ -247,13 +235,6 @@ def _check_joinable(table: RealTable) -> None:
     _check_open(table)
 
 
-def _free_name(table: RealTable, name: str) -> str:
-    taken = set(table.seats.values_list("name", flat=True))
-    if name in taken:
-        raise ApplicationError(f"{name} is already seated here; choose another name.", extra={"field": "name"})
-    return name
-
-
 def _next_number(table: RealTable) -> int:
     count = table.seats.count()
     if count >= MAX_SEATS:
@@ -284,11 +265,11 @@ def realseat_join(*, actor: Actor, guest: str = "", table: RealTable, name: str 
         _bump(table, "seats")
         return seat
     signed_in = getattr(actor, "is_authenticated", False)
-    name = _name(name or actor.get_username()) if signed_in else _name(name, "Your name")
+    name = seat_name(name or actor.get_username()) if signed_in else seat_name(name, "Your name")
     seat = RealSeat.objects.create(
         table=table,
         number=_next_number(table),
-        name=_free_name(table, name),
+        name=free_name(table, name),
         **seat_holder(actor),
     )
     _bump(table, "seats")
@@ -308,7 +289,7 @@ def realseat_add(*, actor: Actor, table: RealTable, name: str = "", player: int 
         handover = "" if fields.get("user_id") else handover_secret()
         seat = RealSeat.objects.create(table=table, number=_next_number(table), handover=handover, **fields)
     else:
-        name = _free_name(table, _name(name))
+        name = free_name(table, seat_name(name))
         seat = RealSeat.objects.create(table=table, number=_next_number(table), name=name, handover=handover_secret())
     _bump(table, "seats")
     return seat
@@ -500,6 +481,8 @@ def _planned(
             "A league table's players and credits are fixed at the start: re-buys, add-ons and players joining or "
             "leaving are not booked in a league game. Record such a game by hand instead."
         )
+    if step.get("step") == "join" and isinstance(step.get("name"), str):
+        check_joining_name(game, step["name"])
     if step.get("step") == "dice" and not table.has_dice and step.get("by") != "site":
         raise ApplicationError('This table plays without dice: the site rolls ({"step": "dice", "by": "site"}).')
     first, was_open = len(game.steps), tournament_hands.hand_open(game)
@@ -512,6 +495,10 @@ def _planned(
             notes.append(note)
         game.step(copy.deepcopy(step))
         notes.append({"by": by})
+        while skipped := automatic_steps(game):  # nothing to choose: the table takes those steps itself
+            for skip in skipped:
+                game.step(skip)
+                notes.append(dict(AUTO))
         for after, note in tournament_hands.steps_after(table, game):
             game.step(after)
             notes.append(note)
@@ -538,14 +525,18 @@ def realtable_undo(*, actor: Actor, table: RealTable, version: int | None = None
     _check_version(table, version)
     if not table.steps:
         raise ConflictError("There is nothing to undo: no step has been taken yet.")
-    last = table.steps[-1]
-    game = load_game(table, table.steps[:-1])  # from the snapshot unless the step undone is its hand's deal
+    # The steps the table took by itself after the last one a person took go back with it (`automatic.py`).
+    count = min(len(table.steps), 1 + standing_auto(table.changes))
+    kept, undone = table.steps[:-count], table.steps[-count:]
+    last = undone[0]
+    game = load_game(table, kept)  # from the snapshot unless a step undone is its hand's deal
+    by, at = _who(actor, None, True), timezone.now().isoformat()
     changes = [
         *table.changes,
-        {"undid": last, "by": _who(actor, None, True), "at": timezone.now().isoformat(), "version": table.version + 1},
+        *({"undid": step, "by": by, "at": at, "version": table.version + 1} for step in reversed(undone)),
     ]
-    _bump_game(table, game, "undo", steps=table.steps[:-1], changes=changes)
-    if last.get("step") == "join":
+    _bump_game(table, game, "undo", steps=kept, changes=changes)
+    if any(step.get("step") == "join" for step in undone):
         _seats_as_the_game(table, game)
     audit(actor=actor, action="real_table.undo", obj=table, data={"step": last})
     return last

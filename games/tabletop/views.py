@@ -19,7 +19,7 @@ from games.engine.options import variant_presets
 from games.forms import rules_choice
 from games.online import stream
 from games.tabletop import handover, services
-from games.tabletop.cache import per_version
+from games.tabletop.cache import per_version, shown_game
 from games.tabletop.models import GROWING, RealTable
 from games.tabletop.permissions import is_host, seat_of
 from games.tabletop.present import screen_view, table_view
@@ -248,6 +248,27 @@ def step_from_form(post) -> dict:
     return step
 
 
+def tapping_words(table: RealTable, post, message: str) -> str:
+    """A hand shown on the deck's picture with too few or too many cards tapped, in the words of the one tapping
+    ("Tap all 5 of Rey's cards (3 tapped so far)."); any other refusal as it came (the API's words name card codes)."""
+    seat = whole_number_or(post.get("seat"), None, signed=False)
+    if table.setup is None or seat is None:
+        return message
+    game = shown_game(table)
+    hand = game.game.hand
+    names = game.game.names
+    if hand is None or seat >= len(names) or seat not in hand.seats:
+        return message
+    slots = game.shown.get(hand.number, {}).get(seat) or [card.slot for card in game.unknown_of(seat)]
+    need, tapped = len(slots), len(post.getlist("cards"))
+    if not need or tapped == need:
+        return message
+    name = names[seat]
+    if tapped < need:
+        return f"Tap all {need} of {name}'s cards ({tapped} tapped so far), then show the hand."
+    return f"Tap exactly {need} of {name}'s cards: {tapped} are tapped; untap {tapped - need}."
+
+
 def _version(post) -> int | None:
     raw = post.get("version")
     return parse_whole_number(raw, "The version", field="version") if raw not in (None, "") else None
@@ -294,6 +315,8 @@ def tabletop_do(request: HttpRequest, code: str, what: str) -> HttpResponse:
     try:
         done = calls[what]()
     except ApplicationError as exc:
+        if what == "step" and post.get("step") == "reveal":
+            exc.message = tapping_words(table, post, exc.message)
         return _answer(request, table, exc)
     if what == "join" and done.guest_token:
         _remember_guest(request, table.code, done.guest_token)

@@ -1,6 +1,7 @@
 """Pages of league real-cards tables and of every table's hand history: an organiser opens a table at an event,
 the host seats a league player who has no phone or books a refused result again, and anyone with the table's code
-steps through its hands or downloads them as a `sabacc-realcards/1` document. The same services as the API."""
+steps through its hands, downloads them as a `sabacc-realcards/1` document or checks the site's rolls (its seeds).
+The same services as the API."""
 
 import json
 
@@ -13,8 +14,9 @@ from django.views.decorators.http import require_POST
 from config.errors import ApplicationError
 from config.inputs import parse_whole_number
 from games.forms import rules_choice
-from games.tabletop import history, services
+from games.tabletop import history, seeds, services
 from games.tabletop.selectors import landing_of
+from games.tabletop.state import load_game
 from games.tabletop.views import _answer, _table_or_404
 from league.models import Event
 
@@ -102,3 +104,11 @@ def tabletop_history_download(request: HttpRequest, code: str) -> HttpResponse:
     response = HttpResponse(json.dumps(document, indent=2), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="realcards-{table.code}.json"'
     return response
+
+
+def tabletop_seeds(request: HttpRequest, code: str) -> HttpResponse:
+    """The site's fair rolls: each hand's commitment, and once the table is finished each hand's seed with the
+    engine's check (the page's script hashes each seed in the browser too, as the online tables' seeds page)."""
+    table = _table_or_404(code)
+    game = load_game(table) if table.setup is not None else None
+    return render(request, "tabletop/seeds.html", {"table": table, "report": seeds.seed_report(table, game)})
