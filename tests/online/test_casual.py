@@ -180,7 +180,8 @@ def test_the_play_now_page_form_opens_a_game_and_my_games_keeps_league_tables_ap
     assert answer.status_code == 302 and answer["Location"] == reverse("online-table", args=[table.pk])
     assert (table.variant, table.seat_count, table.bot_kind) == ("classic", 5, "random")
     page = client.get(answer["Location"]).content.decode()
-    assert "Casual game (no league)" in page and "friends join with this link before you start it" in page
+    assert "Casual game (no league)" in page
+    assert "friends join with this link before you start it, and empty seats get bots" in page
     mine = my_games(world.users["member"])
     assert [row["id"] for row in mine["casual"]] == [table.pk]
     assert [row["id"] for row in mine["league"]] == [heads_up.pk] and mine["league"][0]["league"]
