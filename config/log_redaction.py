@@ -2,9 +2,10 @@
 
 A few links carry their secret in the path, as a QR code or an e-mail needs: a real-cards seat's hand-over
 (`/tabletop/<code>/seat/<secret>/`), a league's join code (`/join/<slug>/<code>/`), an e-mail invitation
-(`/join/invite/<id>/<token>/`) and a password reset (`/accounts/password/reset/key/<key>/`). A server's access
-log line (uvicorn's, or `runserver`'s), and Django's "Not Found: <path>" warning for a wrong guess, would record
-it, and whoever reads the logs could take the seat or the place. `RedactSecrets` rewrites such a path to end in
+(`/join/invite/<id>/<token>/`), a password reset (`/accounts/password/reset/key/<key>/`) and a casual game's
+share link (`/tables/<n>/?invite=<token>`, in its query string). A server's access log line (uvicorn's, or
+`runserver`'s), and Django's "Not Found: <path>" warning for a wrong guess, would record it, and whoever reads the
+logs could take the seat or the place. `RedactSecrets` rewrites such a path to end in
 `…` before any handler writes the line; `install()` puts it on the loggers that write request paths.
 """
 
@@ -19,6 +20,9 @@ PATTERNS = (
     re.compile(rf"(/join/invite/[^/?#\s\"']+/){_SECRET}"),
     re.compile(rf"(/join/(?!invite/)[^/?#\s\"']+/){_SECRET}"),
     re.compile(rf"(/accounts/password/reset/key/)(?!done/){_SECRET}"),  # ".../key/done/" is allauth's page after it
+    # A casual game's share link, `/tables/<n>/?invite=<token>`: the parameter anywhere in a query string, also
+    # percent-encoded inside another one (`?next=/tables/5/%3Finvite%3D<token>`).
+    re.compile(r"((?:[?&;]|%3[fF]|%26)invite(?:=|%3[dD]))[^&;#\s\"']+"),
 )
 # The loggers that write a request's path: uvicorn's access log, `runserver`'s, and Django's 404 and error lines.
 LOGGERS = ("uvicorn.access", "django.server", "django.request")

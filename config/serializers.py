@@ -1,7 +1,8 @@
 """The base of every API input serializer: strict about what it accepts.
 
-Unknown fields and mistyped values (`"display_name": 0`, `"amount": true`) are refused with a
-400 naming the field, instead of being dropped or coerced silently.
+Unknown fields and mistyped values (`"display_name": 0`, `"amount": true`, `"seats": "4.0"`) are refused with a
+400 naming the field, instead of being dropped or coerced silently. A whole number given as text is digits only
+(`config.inputs.is_digits`, as the pages read their forms): `"4"` is 4; `"4.0"`, `" 4 "` and `"4.5"` are refused.
 """
 
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from rest_framework import serializers
 
 from config.errors import ApplicationError
+from config.inputs import is_digits
 
 # Sent by the browsable API's HTML forms; never data.
 IGNORED_KEYS = frozenset({"csrfmiddlewaretoken"})
@@ -35,6 +37,11 @@ class StrictInput(serializers.Serializer):
                         errors[name] = [f"Give text (a JSON string), not {type(value).__name__}."]
                 elif isinstance(field, serializers.IntegerField) and isinstance(value, bool | float):
                     errors[name] = [f"Give a whole number, not {type(value).__name__}."]
+                elif isinstance(field, serializers.IntegerField) and isinstance(value, str) and (is_json or value):
+                    # Text is read as digits only (`is_digits`, the pages' rule): DRF's own reading would take
+                    # "4.0" and " 4 " as 4, and refuse "4.5" only. A form's empty field is left to DRF (absent).
+                    if not is_digits(value, signed=True):
+                        errors[name] = [f"Give a whole number in digits only (such as 4), not {value!r}."]
                 elif isinstance(field, serializers.BooleanField) and is_json and not isinstance(value, bool):
                     errors[name] = ["Give true or false."]
             if errors:

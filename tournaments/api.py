@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from config.api_views import APIView
 from config.errors import ApplicationError
+from config.serializers import StrictInput, validated
 from games.engine.replay import FORMATS_IN_WORDS
 from league import services as league_services
 from league.permissions import can_manage_event
@@ -203,7 +204,7 @@ class TournamentOutput(serializers.Serializer):
     rounding_rule = serializers.CharField()
 
 
-class TournamentEntryInput(serializers.Serializer):
+class TournamentEntryInput(StrictInput):
     action = serializers.ChoiceField(
         choices=["register", "unregister", "rebuy"],
         help_text="rebuy: out of chips (or at or below the tournament's `rebuy_at_or_below`) at an online table "
@@ -212,7 +213,7 @@ class TournamentEntryInput(serializers.Serializer):
     )
 
 
-class HalcyonEnteredSeatInput(serializers.Serializer):
+class HalcyonEnteredSeatInput(StrictInput):
     player = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
     credits = serializers.IntegerField(min_value=0, max_value=10**12, help_text="Credits held at the end.")
     out_hand = serializers.IntegerField(
@@ -220,7 +221,7 @@ class HalcyonEnteredSeatInput(serializers.Serializer):
     )
 
 
-class TournamentActionInput(serializers.Serializer):
+class TournamentActionInput(StrictInput):
     action = serializers.ChoiceField(choices=actions.ACTIONS)
     player = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     eliminated_by = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1, allow_null=True)
@@ -345,12 +346,11 @@ class TournamentEntryView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         tournament = _visible(request, pk)
-        data = TournamentEntryInput(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = validated(TournamentEntryInput, request.data)
         player = league_services.player_for_user(user=request.user)
-        if data.validated_data["action"] == "rebuy":
+        if data["action"] == "rebuy":
             services.tournament_rebuy(actor=request.user, tournament=tournament, player=player, kind="rebuy")
-        elif data.validated_data["action"] == "register":
+        elif data["action"] == "register":
             services.tournament_register(actor=request.user, tournament=tournament, player=player)
         else:
             services.tournament_unregister(actor=request.user, tournament=tournament, player=player)
@@ -373,9 +373,8 @@ class TournamentActionView(APIView):
         tournament = _visible(request, pk)
         if not can_manage_event(request.user, tournament.event):  # who may, before the input is read
             raise PermissionDenied(f"Only the organisers of {tournament.event.season.league} may run this tournament.")
-        data = TournamentActionInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
+        # The API's one error shape (`detail`, `code`, `extra.fields`), as every `validated` input answers.
+        values = validated(TournamentActionInput, request.data)
         action = values.pop("action")
         if action in ("register", "unregister", "rebuy", "addon", "reentry", "eliminate") and "player" not in values:
             raise ApplicationError(f"The action {action} needs a player (an id).", extra={"field": "player"})

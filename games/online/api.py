@@ -1,7 +1,7 @@
 """Online tables over REST: the lobby, opening a table, the table as I see it, my legal actions, acting,
 joining, leaving, starting, bots, pausing and resuming. The same services as the pages; the same answers."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from drf_spectacular.plumbing import build_array_type, build_basic_type
@@ -21,6 +21,7 @@ from games.engine.options import variant_presets
 from games.online import hands as hand_history
 from games.online import my_games, selectors, services
 from games.online.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, OnlineTable
+from games.online.permissions import NoSuchTable
 from games.online.services import casual
 from league.models import MAX_CREDITS, Event
 from league.selectors import league_list
@@ -84,8 +85,14 @@ class ActInput(StrictInput):
     )
 
 
+INVITE_HELP = (
+    "A casual game's invite token, from its share link (`?invite=`): needed to see or join it before it starts."
+)
+
+
 class JoinInput(StrictInput):
     seat = serializers.IntegerField(min_value=0, max_value=MAX_SEATS - 1, required=False)
+    invite = serializers.CharField(max_length=64, required=False, help_text=INVITE_HELP)
 
 
 class EntropyInput(StrictInput):
@@ -131,17 +138,26 @@ class TableViewSet(ViewSet):
     """Tables of the leagues you can see. Every answer about one table is the table as *you* see it."""
 
     queryset = OnlineTable.objects.none()  # for the schema's path parameter type only
-    read_query_params = {"replay": ["hand"]}
+    read_query_params = {"replay": ["hand"], "retrieve": ["invite"], "legal": ["invite"]}
 
     def _table(self, pk: str) -> OnlineTable:
-        table = my_games.find_table(self.request.user, pk) if is_digits(str(pk)) else None
+        """The table as the user may see it, or the same 404 whether it is missing or hidden (a casual game asked
+        for without its invite token: `?invite=` on a read, the `invite` field of a join)."""
+        table = my_games.find_table(self.request.user, pk, invite=self._invite()) if is_digits(str(pk)) else None
         if table is None:
-            raise NotFound("No such table (or it belongs to a league you cannot see, or is a casual game not yours).")
+            raise NoSuchTable()
         return table
+
+    def _invite(self) -> str | None:
+        given = self.request.query_params.get("invite")
+        if given is None and self.request.method == "POST" and isinstance(self.request.data, Mapping):
+            given = self.request.data.get("invite")
+        return given if isinstance(given, str) else None
 
     def _state(self, table: OnlineTable, code: int = status.HTTP_200_OK) -> Response:
         table = OnlineTable.objects.select_related("event__season__league").get(pk=table.pk)
-        return Response(selectors.table_state(table, user=self.request.user), status=code)
+        state = selectors.table_state(table, user=self.request.user)
+        return Response(selectors.with_share_link(state, self.request.build_absolute_uri), status=code)
 
     @extend_schema(
         operation_id="tables_list",
@@ -182,11 +198,19 @@ class TableViewSet(ViewSet):
             raise NotAuthenticated("Sign in to see your games.")
         return Response(my_games.my_games(request.user))
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The table as you see it")
+    @extend_schema(
+        parameters=[OpenApiParameter("invite", str, required=False, description=INVITE_HELP)],
+        responses={200: OpenApiTypes.OBJECT},
+        summary="The table as you see it",
+    )
     def retrieve(self, request: Request, pk: str) -> Response:
         return self._state(self._table(pk))
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="What you may do now, with the bounds")
+    @extend_schema(
+        parameters=[OpenApiParameter("invite", str, required=False, description=INVITE_HELP)],
+        responses={200: OpenApiTypes.OBJECT},
+        summary="What you may do now, with the bounds",
+    )
     @action(detail=True, methods=["get"])
     def legal(self, request: Request, pk: str) -> Response:
         state = selectors.table_state(self._table(pk), user=request.user)
@@ -207,7 +231,7 @@ class TableViewSet(ViewSet):
         "Take a seat",
         name="join",
         given=JoinInput,
-        arguments=lambda data: {"number": data.get("seat")},
+        arguments=lambda data: {"number": data.get("seat"), "invite": data.get("invite")},
     )
     leave = _table_action(services.seat_leave, "Leave your seat", name="leave")
     bots = _table_action(

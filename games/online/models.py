@@ -5,12 +5,19 @@ The engine's live state is saved on the table (`state`, with `history` for the e
 server: viewers only ever get the engine's view for them.
 """
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 MIN_SEATS, MAX_SEATS = 2, 8
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 600
+
+
+def new_invite() -> str:
+    """A casual game's invite token: unguessable (128 bits from `secrets`), safe in a link."""
+    return secrets.token_urlsafe(16)
 
 
 class TableStatus(models.TextChoices):
@@ -76,6 +83,9 @@ class OnlineTable(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # A casual game's invite token: the key its share link carries (`?invite=`). Friends join only with it; the
+    # host and whoever is seated see the link, nobody else (empty at league and tournament tables).
+    invite = models.CharField(max_length=64, blank=True, editable=False, help_text="A casual game's invite token.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

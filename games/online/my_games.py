@@ -25,15 +25,15 @@ def _tables() -> QuerySet[OnlineTable]:
     )
 
 
-def find_table(user: Any, pk: Any) -> OnlineTable | None:
-    """The table `pk` as `user` may see it: a table of a league they see, or a casual game they may watch (its
-    link before it starts, its players after); None otherwise."""
+def find_table(user: Any, pk: Any, *, invite: str | None = None) -> OnlineTable | None:
+    """The table `pk` as `user` may see it: a table of a league they see, or a casual game they may watch (with its
+    invite token before it starts, its host and players any time); None otherwise."""
     if not is_digits(str(pk)):
         return None
     table = selectors.table_list(user=user).filter(pk=pk).first()
     if table is None:
         table = _tables().filter(pk=pk, event__isnull=True, tournament_table__isnull=True).first()
-    if table is None or not can_watch_table(user, table):
+    if table is None or not can_watch_table(user, table, invite):
         return None
     return table
 

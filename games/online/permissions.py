@@ -1,5 +1,6 @@
 """Who may do what at an online table: plain predicates asked by the pages and the API alike."""
 
+import secrets
 from typing import Any
 
 from django.db.models import Q
@@ -15,6 +16,27 @@ class NotAllowed(ApplicationError):
 
     status_code = 403
     code = "permission_denied"
+
+
+# What a table nobody may see answers, whether it is missing, of a league they cannot see, or a casual game asked for
+# without its invite token: the same words, so a guessed number tells nothing.
+NO_SUCH_TABLE = "No such table (or it belongs to a league you cannot see, or is a casual game not yours)."
+
+
+class NoSuchTable(ApplicationError):
+    """A table the user may not see (404), worded as one that does not exist (`NO_SUCH_TABLE`)."""
+
+    status_code = 404
+    code = "not_found"
+
+    def __init__(self, message: str = NO_SUCH_TABLE) -> None:
+        super().__init__(message)
+
+
+def invite_matches(table: Any, given: Any) -> bool:
+    """Whether `given` is the casual game's invite token (its share link's key), compared in constant time."""
+    token = getattr(table, "invite", "")
+    return bool(token) and isinstance(given, str) and secrets.compare_digest(given.encode(), token.encode())
 
 
 def can_open_table(user: Any, league: League) -> bool:
@@ -64,13 +86,15 @@ def has_person(seats: Any) -> bool:
     return any(seat.kind == "player" and not seat.left for seat in seats)
 
 
-def can_watch_table(user: Any, table: Any) -> bool:
-    """A league's table: whoever sees the league. A casual game: anyone signed in with its link before it starts
-    (to join it), its players (and site admins) afterwards."""
+def can_watch_table(user: Any, table: Any, invite: str | None = None) -> bool:
+    """A league's table: whoever sees the league. A casual game: its host, its players and site admins; before it
+    starts, anyone signed in who gives its invite token (`invite`, from its share link: to join it)."""
     if table.event_id is None:
         if not getattr(user, "is_authenticated", False):
             return False
-        return table.status == "open" or is_participant(user, table) or user.is_staff
+        if is_participant(user, table) or user.is_staff:
+            return True
+        return table.status == "open" and invite_matches(table, invite)
     return permissions.can_see_league(user, table.event.season.league)
 
 

@@ -4,10 +4,12 @@ import threading
 from collections import OrderedDict
 from contextvars import ContextVar
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import SynchronousOnlyOperation
 from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 
 from games import hooks as game_hooks
@@ -23,7 +25,7 @@ from games.online.models import (
     SeatChange,
     TableStatus,
 )
-from games.online.permissions import can_run_table, can_sit, has_person, is_own_seat, sit_refusal
+from games.online.permissions import can_run_table, can_sit, has_person, is_host, is_own_seat, sit_refusal
 from games.online.prepared import Prepared
 from league.pages import rules_name
 from league.selectors import league_list
@@ -352,9 +354,15 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
             "next_levels": table.pending_levels,
             "paused_for": table.paused_for or None,  # "nobody": it paused itself, every person away
             "ending": table.ending,  # its runner ended the game: it ends at the next hand break
-            # Who starts a league table not yet started, for those who cannot (its host and the organisers).
+            # A casual game's host (its name says whose game it is); at a league table not yet started, who starts
+            # it, for those who cannot (its host and the organisers).
             "host": shared.host_name()
-            if table.status == TableStatus.OPEN and table.event_id is not None and not runner
+            if table.is_casual or (table.status == TableStatus.OPEN and table.event_id is not None and not runner)
+            else None,
+            # A casual game's invite token, the key of its share link: shown to its host and its seated players
+            # while it takes seats, to nobody else (a spectator who came with the link does not get it back).
+            "invite": table.invite
+            if table.is_casual and table.status == TableStatus.OPEN and (me is not None or is_host(user, table))
             else None,
         },
         "seats": [
@@ -414,6 +422,15 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
         "log": shared.log(hand) if hand else [],
         "tournament_rebuy": tournament_rebuy,
     }
+
+
+def with_share_link(state: dict, build_absolute_uri: Any) -> dict:
+    """`state` with its table's share link (`table.invite_link`, the address with `?invite=`) when it gives the
+    viewer the invite token: the page shows it to copy, the API gives it whole (`build_absolute_uri`: the
+    request's)."""
+    token = state["table"].get("invite")
+    path = f"{reverse('online-table', args=[state['table']['id']])}?{urlencode({'invite': token})}" if token else None
+    return {**state, "table": {**state["table"], "invite_link": build_absolute_uri(path) if path else None}}
 
 
 def _levels_in_force(table: OnlineTable, view: dict | None) -> dict:

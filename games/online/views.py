@@ -8,6 +8,7 @@ buttons are plain forms.
 
 import uuid
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -31,7 +32,7 @@ from games.forms import rules_choice
 from games.history import reveal_notes, shown_title
 from games.online import hands, my_games, renders, selectors, services, stream, table_rows
 from games.online.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, OnlineTable
-from games.online.permissions import can_open_table, can_watch_table
+from games.online.permissions import can_open_table, can_watch_table, invite_matches
 from games.online.services import casual
 from games.tabletop.selectors import my_real_tables
 from games.views.pages import history_step
@@ -46,11 +47,50 @@ def _table_or_404(request: HttpRequest, pk: int) -> OnlineTable:
     """The table by its key, with its event, season and league (not its state: `selectors.table_version` reads it
     once per version), when the user may watch it. `can_watch_table` is the same rule as `table_list`'s filter
     (public leagues, the user's own, all for site admins), asked of the user's roles already read, so the row is
-    read by its key alone: PostgreSQL plans that in a fraction of the time of the filtered list."""
+    read by its key alone: PostgreSQL plans that in a fraction of the time of the filtered list. A casual game
+    is seen before it starts with its invite token (`_invite`)."""
     table = table_rows.table_row(pk, lambda: _row_without_state(pk))
-    if table is None or not can_watch_table(request.user, table):
+    if table is None or not can_watch_table(request.user, table, _invite(request, pk)):
         raise Http404("No such table.")
     return table
+
+
+# The session's invite tokens, by table: a share link opened once (`?invite=`) keeps working on the table's own
+# addresses (its stream, its buttons) and through signing in or up, and leaves the address bar at once.
+INVITES = "casual_invites"
+
+
+def _invite(request: HttpRequest, pk: int) -> str | None:
+    """The invite token this request gives for table `pk`: `?invite=` or the `invite` field, else the one the
+    session keeps from the share link."""
+    given = request.GET.get("invite") or (request.POST.get("invite") if request.method == "POST" else None)
+    return given or request.session.get(INVITES, {}).get(str(pk))
+
+
+def _remember_invite(request: HttpRequest, table: OnlineTable) -> None:
+    kept = request.session.get(INVITES, {})
+    if kept.get(str(table.pk)) != table.invite:
+        request.session[INVITES] = {**kept, str(table.pk): table.invite}
+
+
+def _invited_page(request: HttpRequest, table: OnlineTable) -> HttpResponse:
+    """A signed-out visitor with a casual game's right invite token: whose game it is and how to get in (signing in
+    or up comes back to the table, the token kept in the session)."""
+    here = reverse("online-table", args=[table.pk])
+    host = table.created_by.get_username() if table.created_by_id else None
+    seated = table.seats.filter(left=False).count()
+    return render(
+        request,
+        "tables/invited.html",
+        {
+            "table": table,
+            "host": host,
+            "seated": seated,
+            "rules": rules_name(table.variant, table.preset),
+            "sign_in": f"{reverse('account_login')}?{urlencode({'next': here})}",
+            "sign_up": f"{reverse('account_signup')}?{urlencode({'next': here})}",
+        },
+    )
 
 
 def _row_without_state(pk: int) -> OnlineTable | None:
@@ -204,7 +244,7 @@ def fragment(request: HttpRequest, table: OnlineTable, *, csrf: str | None = Non
     rendering. The table row given decides the version shown: read it just before. A stream passes the CSRF
     token it took once (`csrf`): a fresh one per message costs more than the rest of the viewer's share."""
     shared = selectors.table_version(table)
-    state = selectors.state_for(shared, user=request.user)
+    state = selectors.with_share_link(selectors.state_for(shared, user=request.user), request.build_absolute_uri)
     key = renders.state_key(shared.key, state, variant=table.variant)
     kept = renders.shared(key, lambda: _render(state, table))
     seconds_left = state["table"]["seconds_left"]
@@ -406,7 +446,18 @@ def table_open(request: HttpRequest) -> HttpResponse:
 
 
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table. A casual game's share link (`?invite=`) is kept in the session and left out of the address bar;
+    signed out, the right link shows whose game it is and the way to sign in or up."""
+    given = _invite(request, pk)
+    if given is not None:
+        row = _row_without_state(pk)
+        if row is not None and row.is_casual and invite_matches(row, given):
+            _remember_invite(request, row)
+            if not request.user.is_authenticated:
+                return _invited_page(request, row)
     table = _table_or_404(request, pk)
+    if "invite" in request.GET:
+        return redirect("online-table", pk=pk)
     data = fragment(request, table)
     return render(
         request,
@@ -513,7 +564,7 @@ def table_do(request: HttpRequest, pk: int, what: str) -> HttpResponse:
     """join, leave, bots, start, pause, resume and return: one service each."""
     table = _table_or_404(request, pk)
     calls = {
-        "join": lambda: services.seat_take(actor=request.user, table=table),
+        "join": lambda: services.seat_take(actor=request.user, table=table, invite=_invite(request, pk)),
         "leave": lambda: services.seat_leave(actor=request.user, table=table),
         "bots": lambda: services.table_fill_bots(
             actor=request.user, table=table, kind=request.POST.get("bot") or "sensible"

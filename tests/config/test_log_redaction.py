@@ -1,6 +1,6 @@
-"""Secrets in a link's path (a real-cards seat's hand-over, a join code, an e-mail invite, a password reset) never
-reach a log line: not uvicorn's access log, not `runserver`'s, not Django's "Not Found" warning for a wrong guess
-(config/log_redaction.py)."""
+"""Secrets in a link (a real-cards seat's hand-over, a join code, an e-mail invite, a password reset in the path; a
+casual game's invite token in the query string) never reach a log line: not uvicorn's access log, not
+`runserver`'s, not Django's "Not Found" warning for a wrong guess (config/log_redaction.py)."""
 
 import http.client
 import logging
@@ -26,6 +26,12 @@ from tests.config.test_settings import HIDDEN_FROM_SUBPROCESS, ROOT
         ("/join/invite/41/9f8e7d6c5b4a/", "/join/invite/41/…/"),
         ("/accounts/password/reset/key/1z-abc-def/", "/accounts/password/reset/key/…/"),
         ('127.0.0.1:5 - "GET /join/invite/41/9f8e HTTP/1.1" 404', '127.0.0.1:5 - "GET /join/invite/41/… HTTP/1.1" 404'),
+        # A casual game's share link carries its invite token in the query string.
+        ("/tables/7/?invite=Ab-_12xyz", "/tables/7/?invite=…"),
+        ("/api/tables/7/?format=json&invite=Ab-_12xyz", "/api/tables/7/?format=json&invite=…"),
+        ("/tables/7/?invite=Ab12&hand=2", "/tables/7/?invite=…&hand=2"),
+        ('"GET /tables/7/?invite=Ab12 HTTP/1.1" 302', '"GET /tables/7/?invite=… HTTP/1.1" 302'),
+        ("/accounts/login/?next=/tables/7/%3Finvite%3DAb12", "/accounts/login/?next=/tables/7/%3Finvite%3D…"),
     ],
 )
 def test_a_secret_bearing_path_keeps_its_shape_and_loses_its_secret(path, kept):
@@ -42,6 +48,8 @@ def test_a_secret_bearing_path_keeps_its_shape_and_loses_its_secret(path, kept):
         "/accounts/password/reset/key/done/",
         "/leagues/outer-rim/",
         "/tables/3/act/",
+        "/tables/3/?invited=yes",
+        "/tables/3/?uninvite=1",
         "plain",
     ],
 )
@@ -102,13 +110,17 @@ def test_uvicorn_as_the_image_runs_it_writes_no_secret_to_its_access_log(tmp_pat
         while "Uvicorn running on" not in output.read_text():
             assert server.poll() is None and time.monotonic() < deadline, output.read_text()
             time.sleep(0.1)
-        for path in ("/join/invite/not-a-number/SECRETINVITE1/", "/join/invite/7/SECRETINVITE2/extra/"):
+        for path in (
+            "/join/invite/not-a-number/SECRETINVITE1/",
+            "/join/invite/7/SECRETINVITE2/extra/",
+            "/tables/not-a-number/?invite=SECRETINVITE3",  # a share link's token in a query string
+        ):
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             connection.request("GET", path)
             assert connection.getresponse().status == 404
             connection.close()
         deadline = time.monotonic() + 10
-        while output.read_text().count('"GET /join/invite/') < 2 and time.monotonic() < deadline:
+        while output.read_text().count('"GET /') < 3 and time.monotonic() < deadline:
             time.sleep(0.1)
     finally:
         server.terminate()
@@ -116,4 +128,5 @@ def test_uvicorn_as_the_image_runs_it_writes_no_secret_to_its_access_log(tmp_pat
     log = output.read_text()
     assert log.count('"GET /join/invite/') == 2, log  # the access lines are there...
     assert "/join/invite/not-a-number/…/" in log and "/join/invite/7/…/extra/" in log, log
+    assert '"GET /tables/not-a-number/?invite=… ' in log, log
     assert "SECRETINVITE" not in log, log  # ...without the secrets

@@ -78,8 +78,10 @@ def test_1_2_each_player_selects_once_per_phase_and_only_cards_they_hold():
     start(game, BOB, ANN)
     with pytest.raises(InvalidSelection, match="You do not hold \\+1t"):
         game.select(0, ["+1t"])
-    with pytest.raises(InvalidSelection, match="You do not hold \\+1c"):
+    # The same card chosen twice: held once, so the message says it was chosen twice, not that it is not held.
+    with pytest.raises(InvalidSelection, match="You chose \\+1c twice, but you hold only one in your hand") as twice:
         game.select(0, ["+1c", "+1c"])
+    assert "do not hold" not in str(twice.value) and "+1c" in str(twice.value).split("choose from:")[1]
     game.select(0, ["+1c"])
     with pytest.raises(IllegalAction, match="already chosen"):
         game.select(0, ["+2c"])

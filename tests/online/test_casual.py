@@ -97,9 +97,11 @@ def test_a_new_account_plays_a_casual_game_against_bots_to_the_end_writing_nothi
 def test_only_the_host_runs_a_casual_game_friends_join_by_link_before_it_starts(world, scheduled):
     host, friend, stranger = UserFactory(username="host"), UserFactory(username="friend"), UserFactory()
     table = services.casual_open(actor=host, variant="coruscant_shift", seats=4)
-    assert find_table(friend, table.pk) is not None  # the link works for anyone signed in while it is open
-    assert find_table(None, table.pk) is None
-    services.seat_take(actor=friend, table=table)
+    # The link (its invite token) works for anyone signed in while it is open; the number alone does not.
+    assert find_table(friend, table.pk, invite=table.invite) is not None
+    assert find_table(friend, table.pk) is None and find_table(friend, table.pk, invite="guess") is None
+    assert find_table(None, table.pk, invite=table.invite) is None
+    services.seat_take(actor=friend, table=table, invite=table.invite)
     before = _writes()
     for refused in (
         lambda: services.table_start(actor=friend, table=table),
@@ -115,7 +117,7 @@ def test_only_the_host_runs_a_casual_game_friends_join_by_link_before_it_starts(
     assert find_table(stranger, table.pk) is None  # after the start: its players only
     assert find_table(friend, table.pk) is not None and find_table(host, table.pk) is not None
     with pytest.raises(ConflictError, match="before it starts"):
-        services.seat_take(actor=stranger, table=table)
+        services.seat_take(actor=stranger, table=table, invite=table.invite)
     with pytest.raises(ConflictError, match="once it has started"):
         services.seat_leave(actor=friend, table=table)
     with pytest.raises(NotAllowed):
@@ -151,10 +153,13 @@ def test_the_api_opens_joins_starts_and_lists_casual_games_with_the_same_rules(w
     pk = answer.json()["table"]["id"]
     assert OnlineTable.objects.get(pk=pk).bot_kind == "random"
     assert answer.json()["you"]["seat"] == 0 and answer.json()["can"]["start"]
-    assert client_for(friend).post(f"/api/tables/{pk}/join/", {}, format="json").status_code == 200
+    invite = answer.json()["table"]["invite"]  # the host's answer carries the share link's token
+    assert invite == OnlineTable.objects.get(pk=pk).invite
+    assert client_for(friend).post(f"/api/tables/{pk}/join/", {"invite": invite}, format="json").status_code == 200
     before = _writes()
     assert client_for(friend).post(f"/api/tables/{pk}/start/", {}, format="json").status_code == 403
-    assert client_for(stranger).post(f"/api/tables/{pk}/join/", {}, format="json").status_code == 409  # full
+    full = {"invite": invite}
+    assert client_for(stranger).post(f"/api/tables/{pk}/join/", full, format="json").status_code == 409  # full
     assert client_for(host).post("/api/tables/casual/", {"seats": 12}, format="json").status_code == 400
     assert client_for(host).post("/api/tables/casual/", {"colour": "red"}, format="json").status_code == 400
     assert client_for(None).post("/api/tables/casual/", {}, format="json").status_code in (401, 403)
@@ -175,7 +180,8 @@ def test_the_play_now_page_form_opens_a_game_and_my_games_keeps_league_tables_ap
     assert answer.status_code == 302 and answer["Location"] == reverse("online-table", args=[table.pk])
     assert (table.variant, table.seat_count, table.bot_kind) == ("classic", 5, "random")
     page = client.get(answer["Location"]).content.decode()
-    assert "Casual game (no league)" in page and "friends join with this page's link before you start it" in page
+    assert "Casual game (no league)" in page
+    assert "friends join with this link before you start it, and empty seats get bots" in page
     mine = my_games(world.users["member"])
     assert [row["id"] for row in mine["casual"]] == [table.pk]
     assert [row["id"] for row in mine["league"]] == [heads_up.pk] and mine["league"][0]["league"]

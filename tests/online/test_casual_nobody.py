@@ -19,7 +19,8 @@ def _everyone_left(host, friend) -> int:
     """A casual table opened by `host` through the API, joined by `friend`; then both leave."""
     answer = client_for(host).post("/api/tables/casual/", {"seats": 4}, format="json")
     pk = answer.json()["table"]["id"]
-    assert client_for(friend).post(f"/api/tables/{pk}/join/", {}, format="json").status_code == 200
+    invite = answer.json()["table"]["invite"]
+    assert client_for(friend).post(f"/api/tables/{pk}/join/", {"invite": invite}, format="json").status_code == 200
     for user in (host, friend):
         assert client_for(user).post(f"/api/tables/{pk}/leave/", {}, format="json").status_code == 200
     return pk
@@ -61,7 +62,10 @@ def test_a_casual_game_nobody_sits_at_cannot_be_started_by_api_or_page(world, sc
 def test_the_host_closes_a_casual_game_everyone_left_unplayed(world, scheduled, client):
     host, friend = UserFactory(username="closing-host"), UserFactory(username="left-friend")
     pk = _everyone_left(host, friend)
-    assert client_for(friend).post(f"/api/tables/{pk}/close/", {}, format="json").status_code == 403
+    # The friend who left holds the link: they see the table, and may not close it; without it, it is not there.
+    invite = OnlineTable.objects.get(pk=pk).invite
+    assert client_for(friend).post(f"/api/tables/{pk}/close/?invite={invite}", {}, format="json").status_code == 403
+    assert client_for(friend).post(f"/api/tables/{pk}/close/", {}, format="json").status_code == 404
     answer = client_for(host).post(f"/api/tables/{pk}/close/", {}, format="json")
     assert answer.status_code == 200, answer.content
     state = answer.json()

@@ -143,3 +143,25 @@ def test_the_clock_stands_spikes_the_first_card_and_checks_or_folds():
         apply_decision(game, seat, decision)
     rounds_1_and_2 = ["stand", "stand", "check", "check"] * 2
     assert verbs == [*rounds_1_and_2, "spike", "spike", "stand", "stand", "check", "check"]
+
+
+def test_the_trade_forms_from_list_says_each_source_costs_credits_not_a_count(
+    spike_league, humans, open_table, scheduled
+):
+    """ "From: Pilot (1)" read as one card there: each source says its price in credits ("free" at 0)."""
+    world = spike_league
+    table = _running(world, humans, open_table)
+    for user in (world.users["organiser"], humans[0]):
+        legal = table_state(table, user=user)["view"]["legal"]
+        if "trade" in legal["verbs"]:
+            break
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    prices = legal["trade_from"]
+    assert prices, legal
+    for source, price in prices.items():
+        name = "Draw pile, unseen" if source == "deck" else source.capitalize()
+        worded = "free" if price == 0 else f"costs {price} credit{'' if price == 1 else 's'}"
+        assert f'<option value="{source}">{name}: {worded}</option>' in page, page
+        assert f"{name} ({price})" not in page

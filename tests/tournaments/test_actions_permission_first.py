@@ -44,3 +44,20 @@ def test_9_the_organiser_still_hears_what_is_wrong_with_the_input(night, registe
         actions.run_action(actor=night.organiser, tournament=registered, action="deal", data={"stacks": {}})
     assert not isinstance(refused.value, ForbiddenError)
     assert "chip count of player" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [({"action": "register", "player": -1}, "player"), ({"action": "eliminate", "player": "4.0"}, "player")],
+)
+def test_the_organisers_wrong_input_gets_the_apis_one_error_shape(night, registered, body, field):
+    """Not DRF's bare `{"player": [...]}`: `detail` naming the field, `code` and `extra.fields` (`validated`)."""
+    client = APIClient()
+    client.force_authenticate(night.organiser)
+    before = Registration.objects.filter(tournament=registered).count()
+    response = client.post(f"/api/tournaments/{registered.pk}/actions/", body, format="json")
+    assert response.status_code == 400, response.content
+    answer = response.json()
+    assert answer["code"] == "invalid" and f"{field}:" in answer["detail"], answer
+    assert list(answer["extra"]["fields"]) == [field]
+    assert Registration.objects.filter(tournament=registered).count() == before

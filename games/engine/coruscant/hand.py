@@ -426,10 +426,18 @@ class Hand(HandBase):
         except InvalidCard as exc:
             raise InvalidSelection(str(exc)) from None
         if take(self._cards[seat], chosen) is None:
-            held = Counter(self._cards[seat])
-            missing = next(c for c in chosen if Counter(chosen)[c] > held[c])
+            held, asked = Counter(self._cards[seat]), Counter(chosen)
+            missing = next(c for c in chosen if asked[c] > held[c])
             allowed = ", ".join(c.code for c in self._cards[seat]) or "none"
             where = "your hand" if self.phase == "select" else "the cards you were dealt in the shift"
+            if held[missing]:
+                # The card is held, only chosen more often than held (the same card twice): say so.
+                times = "twice" if asked[missing] == 2 else f"{asked[missing]} times"
+                copies = "one" if held[missing] == 1 else str(held[missing])
+                raise InvalidSelection(
+                    f"You chose {missing.code} {times}, but you hold only {copies} in {where}: choose each card once. "
+                    f"You may choose from: {allowed}."
+                )
             raise InvalidSelection(f"You do not hold {missing.code} in {where}; you may choose from: {allowed}.")
         return chosen
 

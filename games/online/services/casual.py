@@ -1,13 +1,20 @@
 """Casual games ("play now"): anyone signed in opens a table of no league, alone against bots or with friends who
-join through its link before it starts. No league game, ledger line, standings row or chip history is written,
-and no league player is needed: the host's seat is their account's."""
+join through its share link (its invite token) before it starts. No league game, ledger line, standings row or chip
+history is written, and no league player is needed: the host's seat is their account's."""
 
 from django.db import transaction
 
 from config.errors import ApplicationError
 from config.inputs import Actor, whole_number_from
 from games.engine.bots import BOTS
-from games.online.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, OnlineTable
+from games.online.models import (
+    MAX_SEATS,
+    MAX_TURN_SECONDS,
+    MIN_SEATS,
+    MIN_TURN_SECONDS,
+    OnlineTable,
+    new_invite,
+)
 from games.online.permissions import NotAllowed
 from games.online.services.base import announce
 from games.online.services.seats import seat_take
@@ -57,6 +64,7 @@ def casual_open(
         turn_seconds=turn_seconds,
         bot_kind=bot_kind,
         created_by=actor,
+        invite=new_invite(),  # the share link's key: friends join with it (`permissions.invite_matches`)
     )
     audit(
         actor=actor,

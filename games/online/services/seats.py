@@ -10,7 +10,7 @@ from games.engine import EngineError
 from games.models import Seat
 from games.online import schedule
 from games.online.models import OnlineSeat, OnlineTable, SeatKind, TableStatus
-from games.online.permissions import NotAllowed, seat_filter, sit_refusal
+from games.online.permissions import NoSuchTable, NotAllowed, invite_matches, is_host, seat_filter, sit_refusal
 from games.online.services.base import announce, free_seat_number, load_game, lock_table, save_game, seat_name
 from games.online.services.clock import turn_key
 from games.online.services.presence import NOBODY
@@ -28,19 +28,23 @@ def _player_of(actor: Actor) -> Player:
 
 
 @transaction.atomic
-def seat_take(*, actor: Actor, table: OnlineTable, number: int | None = None) -> OnlineSeat:
+def seat_take(*, actor: Actor, table: OnlineTable, number: int | None = None, invite: str | None = None) -> OnlineSeat:
     """Sit the actor's player at the table: before the game starts, or between hands of a running cash
-    table (casino), where the buy-in is booked in the ledger at once."""
+    table (casino), where the buy-in is booked in the ledger at once. At a casual game `invite` is its share
+    link's token: without the right one (unless the actor is its host or seated) the table answers as missing."""
     table = lock_table(table)
     if table.tournament_table is not None:
         raise ConflictError("The tournament seats the players at its tables: register for it, and the draw seats you.")
     refusal = sit_refusal(actor, table)
     if refusal:
         raise NotAllowed(refusal)
-    if table.seats.filter(seat_filter(actor), left=False).exists():
-        raise ConflictError("You already have a seat at this table.")
+    seated = table.seats.filter(seat_filter(actor), left=False).exists()
+    if table.is_casual and not seated and not is_host(actor, table) and not invite_matches(table, invite):
+        raise NoSuchTable()
     if table.status == TableStatus.FINISHED:
         raise ConflictError("The game is over; there are no seats to take.")
+    if seated:
+        raise ConflictError("You already have a seat at this table.")
     if table.event_id is None:
         return _take_casual(table, actor, number)
     player = _player_of(actor)

@@ -389,6 +389,11 @@ def table_close(*, actor: Actor, table: OnlineTable) -> OnlineTable:
     _check_runner(actor, table)
     if table.status == TableStatus.OPEN and table.is_casual:
         return _close_unplayed(actor, table)
+    if table.status == TableStatus.FINISHED:
+        # Asked twice (two tabs, a double click): say what happened, not what a closable game looks like.
+        if table.is_casual and table.outcome is None and not table.state:
+            raise ConflictError("This game is already closed: it was closed before it started, with no hand played.")
+        raise ConflictError("This game is already over: there is nothing left to close.")
     if table.status not in (TableStatus.RUNNING, TableStatus.PAUSED):
         raise ConflictError("Only a running or paused game can be closed.")
     if SeatChange.objects.filter(target_id=table.pk, status=ChangeStatus.ON_THE_WAY).exists():
