@@ -115,7 +115,9 @@ class ResultForm(forms.Form):
     table = forms.ModelChoiceField(label="Table", queryset=Table.objects.none(), required=False, empty_label="(none)")
     round = forms.IntegerField(label="Round", initial=1)
     replay = forms.FileField(label="Replay file", required=False)
-    seats = forms.Field(required=False, widget=forms.HiddenInput)  # where the service's seat errors are shown
+    seats = forms.Field(
+        label="Players", required=False, widget=forms.HiddenInput
+    )  # where the service's seat errors are shown
     # One value per form shown: a second POST of the same form (a double click, a resent page) saves nothing.
     submission = forms.CharField(required=False, widget=forms.HiddenInput, initial=lambda: uuid.uuid4().hex)
 
@@ -148,7 +150,7 @@ class CorrectionForm(forms.Form):
         label="Reason for the correction", max_length=255, help_text="e.g. Han's final count was 400, not 450."
     )
     mode = forms.ChoiceField(label="Result given as", choices=MODES[:2], initial="credits", widget=forms.RadioSelect)
-    seats = forms.Field(required=False, widget=forms.HiddenInput)
+    seats = forms.Field(label="Players", required=False, widget=forms.HiddenInput)
     submission = forms.CharField(required=False, widget=forms.HiddenInput, initial=lambda: uuid.uuid4().hex)
 
 

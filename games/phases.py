@@ -55,6 +55,21 @@ PHASE_LABELS = {
 }
 
 
+# While a real-cards hand waits for its dice the engine is still in the phase before the roll (Coruscant Shift's
+# "deal", Corellian Spike's last betting round, Classic's play turn): the table names the roll instead.
+ROLL_LABELS = {
+    "coruscant_shift": "Roll: the target and its suit",
+    "corellian_spike": "Roll of the spike dice",
+    "classic": {"closing": "Closing roll", "": "Roll after the turn"},
+}
+
+
+def roll_label(variant: str, phase: str) -> str:
+    """The table's name for the roll its hand waits for: "Roll: the target and its suit", "Closing roll"."""
+    label = ROLL_LABELS.get(variant, "Roll of the dice")
+    return label if isinstance(label, str) else label.get(phase) or label[""]
+
+
 def phase_label(variant: str, phase: str) -> str:
     """The table's name for a phase: "Round 2: betting", "Play turns"."""
     return PHASE_LABELS.get(variant, {}).get(phase) or PHASE_TITLES.get(variant, {}).get(phase) or phase.capitalize()

@@ -17,7 +17,7 @@ from games.engine.options import option_specs
 from games.engine.spike.evaluation import HAND_NAMES as SPIKE_HAND_NAMES
 from games.engine.spike.evaluation import HAND_TITLES as SPIKE_HAND_TITLES
 from games.engine.variant import get_variant, variant_names
-from games.phases import phase_label
+from games.phases import phase_label, roll_label
 
 SUIT_NAMES = {"c": "circle", "s": "square", "t": "triangle"}
 VARIANT_TITLES = {
@@ -130,6 +130,11 @@ def cards_words(codes: object, variant: str | None = None) -> str:
 def phase_title(variant: object, phase: object) -> str:
     """A phase as the table names it ("Round 2: betting", "Second betting round")."""
     return phase_label(str(variant or ""), str(phase or ""))
+
+
+def roll_title(variant: object, phase: object) -> str:
+    """The roll a real-cards hand waits for, named for what it decides ("Roll: the target and its suit")."""
+    return roll_label(str(variant or ""), str(phase or ""))
 
 
 def hand_title(name: object) -> str:

@@ -7,8 +7,15 @@ from django.db.models import Q
 
 import league.services  # noqa: F401 (loaded before league.selectors, which imports it back: the services first)
 from config.errors import ApplicationError
+from games.online.models import MIN_SEATS
 from league import permissions, selectors
 from league.models import League
+
+NOBODY_SEATED = (
+    "Nobody is seated at this game: a casual game is played by people, and its bots do not play it out for nobody. "
+    "Take a seat to start it, or close it."
+)
+TOO_FEW_SEATS = f"A game needs at least {MIN_SEATS} seats taken; take seats or fill them with bots."
 
 
 class NotAllowed(ApplicationError):
@@ -84,6 +91,16 @@ def has_person(seats: Any) -> bool:
     """Whether a person (not a bot) sits in one of `seats`: a casual game is started only with one, since its bots
     do not play it out for nobody (a league's table may be all bots: the organisers run those)."""
     return any(seat.kind == "player" and not seat.left for seat in seats)
+
+
+def start_refusal(table: Any, seats: Any) -> str | None:
+    """Why the game of this open table cannot start with these seats now (None: it can), the same words on the
+    page (a disabled "Start the game" and its reason) and in the service's 409: a casual game needs a person seated
+    (its start fills the other seats with bots), a league's table two seats taken, people's or bots'."""
+    seated = [seat for seat in seats if not seat.left]
+    if table.event_id is None:
+        return None if has_person(seated) else NOBODY_SEATED
+    return TOO_FEW_SEATS if len(seated) < MIN_SEATS else None
 
 
 def can_watch_table(user: Any, table: Any, invite: str | None = None) -> bool:

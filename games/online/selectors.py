@@ -25,7 +25,15 @@ from games.online.models import (
     SeatChange,
     TableStatus,
 )
-from games.online.permissions import can_run_table, can_sit, has_person, is_host, is_own_seat, sit_refusal
+from games.online.permissions import (
+    can_run_table,
+    can_sit,
+    has_person,
+    is_host,
+    is_own_seat,
+    sit_refusal,
+    start_refusal,
+)
 from games.online.prepared import Prepared
 from league.pages import rules_name
 from league.selectors import league_list
@@ -339,8 +347,11 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
         and len(seated) < table.seat_count
     )
     why_not_sit = refusal if seat_free else None
-    # Started by its runner while open; a casual game only with a person seated (the bots play for nobody).
-    startable = runner and table.status == TableStatus.OPEN and (not table.is_casual or has_person(seated))
+    # Run by its runner while open; a casual game only with a person seated (the bots play for nobody). Started
+    # once `start_refusal` has nothing to say; else the runner sees the button disabled and why.
+    runs_open = runner and table.status == TableStatus.OPEN
+    why_not_start = start_refusal(table, seated) if runs_open else None
+    startable = runs_open and (not table.is_casual or has_person(seated))
     return {
         "table": {
             **_summary(
@@ -382,6 +393,8 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
         "you": {"seat": me.number, "engine_seat": me.engine_seat, "away": me.away, "entropy": entropy} if me else None,
         # A seat is free to take now, but not by this user: why, and how to become able to.
         "why_not_sit": why_not_sit,
+        # The game cannot start yet (its runner's view): why, in the words the start's refusal (409) uses.
+        "why_not_start": why_not_start,
         "can": {
             "sit": seat_free and why_not_sit is None,
             "leave": me is not None
@@ -390,7 +403,7 @@ def state_for(shared: TableVersion, *, user: Any) -> dict:
                 table.status == TableStatus.OPEN
                 or (is_cash_table(table) and between_hands and table.status != TableStatus.FINISHED)
             ),
-            "start": startable,
+            "start": runs_open and why_not_start is None,
             # Bots for the empty seats: not at a tournament's table (its registered players only), not with no seat
             # empty, not at a casual table nobody sits at (`table_fill_bots` refuses each).
             "fill_bots": startable and table.tournament_table is None and len(seated) < table.seat_count,

@@ -210,7 +210,7 @@ def result_check(
     Takes the same arguments; raises the same `ApplicationError`s; returns `PreparedResult.summary()`
     (seats with their places and final credits, credits in and out, the rules, hand stacks).
     """
-    whole_number(round, "The round", minimum=1, maximum=MAX_COUNT)
+    whole_number(round, "The round", minimum=1, maximum=MAX_COUNT, field="round")
     event = Event.objects.select_related("season__league").get(pk=event.pk)
     return _prepare_result(actor=actor, event=event, **result).summary()
 
@@ -222,7 +222,7 @@ def result_record(
 ) -> Game:
     """Record a game played at a physical table: seats with buy-ins, re-buys and final credits or places,
     optionally hand by hand or as a replay the engine checks. Nothing is saved if anything is wrong."""
-    round = whole_number(round, "The round", minimum=1, maximum=MAX_COUNT)
+    round = whole_number(round, "The round", minimum=1, maximum=MAX_COUNT, field="round")
     event = lock_event(event.pk)  # league, then event: the app's lock order
     prepared = _prepare_result(actor=actor, event=event, **result)
     parsed, league = prepared.seats, event.season.league

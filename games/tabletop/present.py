@@ -398,6 +398,16 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
         prompt["between"] = between_hands(game, league=table.event_id is not None)
     if now["due"] in ("deal", "between_hands") and table.status == RealTableStatus.PLAYING:
         prompt["tournament"] = tournament_hands.notes(table, game)  # re-buys on their way, players who may re-buy
+    # While the dice are due the engine is still in the phase before the roll: the page names the roll.
+    if now["due"] == "dice" and hand.get("phase"):
+        phase_shown = words.roll_title(table.variant, hand.get("phase"))
+    else:
+        phase_shown = words.phase_title(table.variant, hand.get("phase")) if hand.get("phase") else ""
+    # The Bet column shows the bets in front of the players: during a betting round, and at the roll after one
+    # (its bets still there); before any bet (a Coruscant roll right after the deal, the card turns) it means nothing.
+    betting = now["due"] == "act" and any(
+        verb in CALLING_VERBS for seat in now["seats"] for verb in now["choices"][seat].get("verbs", ())
+    )
     results = game.results()
     explained = []
     if results:
@@ -407,14 +417,15 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
         {
             "hand": {
                 "number": hand.get("number"),
-                "phase": words.phase_title(table.variant, hand.get("phase")) if hand.get("phase") else "",
+                "phase": phase_shown,
                 "target": hand.get("target"),
                 "suit": hand.get("suit"),
             },
             "players": players,
             "pots": [{"amount": p["amount"], "eligible": [names[s] for s in p["eligible"]]} for p in pots],
             "carry_over": view.get("carry_over", 0),
-            "current_bet": current_bet,
+            "current_bet": current_bet if now["due"] == "act" else 0,  # nothing to match at a roll or a reveal
+            "bets_shown": betting or any(p["bet"] for p in players),
             "prompt": prompt,
             "explained": explained,
             "explained_hand": results[-1]["number"] if results else None,

@@ -35,6 +35,7 @@ from games.tabletop.models import (
 )
 from games.tabletop.names import MAX_NAME, check_joining_name, free_name, seat_name
 from games.tabletop.permissions import NotAllowed, check_step, is_host, seat_of
+from games.tabletop.refusals import for_people
 from games.tabletop.state import load_game, snapshot_of
 from league.models import MAX_CREDITS, Event
 from league.services import audit, lock_event
@@ -55,7 +56,8 @@ def _announce(table: RealTable, what: str) -> None:
 
 
 def _user_error(exc: EngineError) -> ApplicationError:
-    return ApplicationError(str(exc), code="illegal_step")
+    """The engine's refusal for the page and the API, its seats and pots numbered from 1 as the pages show them."""
+    return ApplicationError(for_people(str(exc)), code="illegal_step")
 
 
 def _lock(table: RealTable, *, light: bool = False) -> RealTable:

@@ -26,7 +26,15 @@ from games.online.models import (
     SeatKind,
     TableStatus,
 )
-from games.online.permissions import NotAllowed, can_run_table, check_can_open, has_person, seat_filter
+from games.online.permissions import (
+    NOBODY_SEATED,
+    NotAllowed,
+    can_run_table,
+    check_can_open,
+    has_person,
+    seat_filter,
+    start_refusal,
+)
 from games.online.services import clock
 from games.online.services.base import (
     announce,
@@ -43,11 +51,6 @@ from games.online.services.moves import hand_ended
 from games.online.services.turns import changed
 from league.models import MAX_CREDITS, Event, EventStatus, LedgerEntry, LedgerKind, Player
 from league.services import audit, effective_buy_in_policy, lock_event, resolve_game_rules
-
-NOBODY_SEATED = (
-    "Nobody is seated at this game: a casual game is played by people, and its bots do not play it out for nobody. "
-    "Take a seat to start it, or close it."
-)
 
 
 def new_table(*, buy_in: int, **fields: Any) -> OnlineTable:
@@ -245,8 +248,9 @@ def table_start(*, actor: Actor, table: OnlineTable) -> OnlineTable:
             "An organiser may reopen the event on its page first, or open a table at another event."
         )
     seats = list(table.seats.select_related("player").order_by("number"))
-    if len(seats) < MIN_SEATS:
-        raise ConflictError(f"A game needs at least {MIN_SEATS} seats taken; take seats or fill them with bots.")
+    refusal = start_refusal(table, seats)
+    if refusal is not None:
+        raise ConflictError(refusal)
     game = _deal_in(table, seats)
     now = timezone.now()
     league_game = LeagueGame.objects.create(
@@ -290,8 +294,9 @@ def _start_casual(actor: Actor, table: OnlineTable) -> OnlineTable:
     _check_runner(actor, table)
     if table.status != TableStatus.OPEN:
         raise ConflictError(f"The game has already started (the table is {table.get_status_display().lower()}).")
-    if not has_person(table.seats.all()):
-        raise ConflictError(NOBODY_SEATED)
+    refusal = start_refusal(table, table.seats.all())
+    if refusal is not None:
+        raise ConflictError(refusal)
     taken = set(table.seats.values_list("number", flat=True))
     for number in range(table.seat_count):
         if number not in taken:
