@@ -6,7 +6,7 @@ from django.db import transaction
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
-from config.inputs import Actor
+from config.inputs import Actor, refuse_hidden_characters
 from league.models import League, Player
 from league.selectors import player_list
 from league.services.common import audit, check_text
@@ -14,10 +14,18 @@ from league.services.common import audit, check_text
 NAME_RULE = "A player's display name"
 
 
+def checked_name(display_name: Any) -> str:
+    """A player's display name as stored: text within 80 characters, trimmed, with no invisible or direction-changing
+    character (a name that looks like another player's, or turns the text after it around, on every page)."""
+    return refuse_hidden_characters(
+        check_text(display_name, NAME_RULE, field="display_name", max_length=80), NAME_RULE, field="display_name"
+    )
+
+
 @retry_on_conflict
 @transaction.atomic
 def player_create(*, actor: Actor, display_name: str, user: Any = None) -> Player:
-    display_name = check_text(display_name, NAME_RULE, field="display_name", max_length=80)
+    display_name = checked_name(display_name)
     if user is not None and Player.objects.filter(user=user).exists():
         raise ConflictError(f"User {user.get_username()} already has a player profile.")
     player = Player.objects.create(display_name=display_name, user=user, created_by=actor if user is None else user)
@@ -44,7 +52,7 @@ def refuse_namesake(
     organiser confirms they are someone else (`confirm_duplicate`)."""
     if confirm_duplicate:
         return
-    display_name = check_text(display_name, NAME_RULE, field="display_name", max_length=80)  # a bad name: 400 first
+    display_name = checked_name(display_name)  # a bad name: 400 first
     same = guest_namesakes(actor=actor, display_name=display_name, league=league)
     if same:
         where = f"in {league.name}" if league is not None else "among the players you can see"
@@ -61,7 +69,7 @@ def refuse_namesake(
 def player_update(*, actor: Actor, player: Player, display_name: str) -> Player:
     from league.services.standings import standings_rename
 
-    display_name = check_text(display_name, NAME_RULE, field="display_name", max_length=80)
+    display_name = checked_name(display_name)
     # Players are locked alone (see league.services.locks), after any league lock.
     player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
     before = player.display_name
