@@ -4,7 +4,7 @@ its pots and why they went where they did, and the stacks after it; and the tabl
 
 Only what the table made public is here: the steps that stand (no card before its reveal), each hand's commitment
 (the SHA-256 of the seed of its site rolls, public before its deal) and, once the table is finished, each hand's
-seed; the document carries the master seed once the engine has ended the game (the document's own rule)."""
+seed; the document carries the master seed once the table is finished (`seeds.document_with_seed`)."""
 
 from typing import Any
 
@@ -13,7 +13,7 @@ from games.engine.realcards.document import export_document, steps_by_hand
 from games.engine.realcards.explain import explain_hand
 from games.tabletop.models import RealTable, RealTableStatus
 from games.tabletop.present import in_words, step_words
-from games.tabletop.seeds import hand_commitment, hand_seed, revealed
+from games.tabletop.seeds import document_with_seed, hand_commitment, hand_seed, revealed
 from games.tabletop.state import load_game
 
 
@@ -90,10 +90,10 @@ def nothing_to_download(table: RealTable) -> str:
 
 
 def table_document(table: RealTable) -> dict[str, Any] | None:
-    """The started table as a `sabacc-realcards/1` document (its seed only once the engine has ended the game)."""
+    """The started table as a `sabacc-realcards/1` document (its seed once the table is finished)."""
     if table.setup is None:
         return None
-    return export_document(load_game(table))
+    return document_with_seed(table, load_game(table))
 
 
 def pick_hand(history: dict[str, Any], raw: str | None) -> tuple[dict[str, Any] | None, int | None, int | None]:

@@ -30,6 +30,16 @@ def revealed(table: RealTable) -> bool:
     return table.status == RealTableStatus.FINISHED
 
 
+def document_with_seed(table: RealTable, game: RealCardsGame) -> dict[str, Any]:
+    """The game as a `sabacc-realcards/1` document, carrying the master seed once the table is finished: by itself,
+    or ended early by its host (the engine's own export adds it only when its game ended by its rules), so that
+    `replay --verify` checks every site roll of a downloaded game either way."""
+    document = export_document(game)
+    if revealed(table):
+        document["seed"] = table.master
+    return document
+
+
 def commitment_now(table: RealTable, game: RealCardsGame) -> dict[str, Any] | None:
     """The commitment of the hand in play, or of the next hand to deal (public before its deal and its rolls);
     None once the game is over (nothing more is rolled)."""
@@ -49,7 +59,7 @@ def seed_report(table: RealTable, game: RealCardsGame | None) -> dict[str, Any]:
     dealt = hands_dealt(game.steps) if game is not None else 0  # a hand at its reveal counts: it was dealt
     problems: list[str] = []
     if over and game is not None and dealt:
-        document = {**export_document(game), "seed": table.master}
+        document = document_with_seed(table, game)
         try:
             play_document(document)
         except EngineError as exc:

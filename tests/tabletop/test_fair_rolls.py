@@ -132,3 +132,28 @@ def test_the_live_streams_carry_the_commitment_and_never_the_seed():
         answer._iterator.close()
         assert first in message, url
         assert table.master not in message and _seed_of(table.master, 1) not in message, url
+
+
+def test_a_game_its_host_ends_early_downloads_with_its_seed_and_verifies(tmp_path):
+    """A host may end the game before it ends by its rules; once the table is finished its seeds are public (the
+    seeds page shows them), so the downloaded document carries the master seed too and `replay --verify` checks
+    every site roll of it. Before the end, the download has no seed."""
+    import json
+
+    from django.core.management import call_command
+
+    table, host, _, _ = started_table(has_dice=False)
+    play_to_reveal(table, host)
+    download = reverse("tabletop-history-download", args=[table.code])
+    during = json.loads(client_as(host).get(download).content)
+    assert during.get("seed") is None
+    services.realtable_finish(actor=host, table=table)
+    table.refresh_from_db()
+    document = json.loads(Client().get(download).content)
+    assert document["seed"] == table.master
+    assert any(step.get("by") == "site" for step in document["steps"] if isinstance(step, dict))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(document))
+    out = __import__("io").StringIO()
+    call_command("replay", str(path), "--verify", stdout=out)
+    assert out.getvalue().startswith("verified: ") and "site rolls" in out.getvalue()
