@@ -9,7 +9,7 @@ seed; the document carries the master seed once the table is finished (`seeds.do
 from typing import Any
 
 from config.inputs import whole_number_or
-from games.engine.realcards.document import export_document, steps_by_hand
+from games.engine.realcards.document import steps_by_hand
 from games.engine.realcards.explain import explain_hand
 from games.tabletop.models import RealTable, RealTableStatus
 from games.tabletop.present import in_words, step_words
