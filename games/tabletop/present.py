@@ -122,6 +122,13 @@ def _plain_buttons(choices: dict, phase: str | None = None) -> list[dict]:
     return rows
 
 
+def site_roll_words(game: RealCardsGame, roller: str) -> str:
+    """The roll due at a table without dice: nobody rolls, the roller (or the host) has the site roll. The engine's
+    words ("roll the gold and silver dice … (or let the site roll)") are for a table with its own dice."""
+    rolled = game.table.dice_words.removeprefix("roll ")
+    return f'no dice at this table: {roller} taps "Roll for us" and the site rolls {rolled}'
+
+
 def deck_picture(game: RealCardsGame, variant: str, *, leaving: tuple = ()) -> list[dict]:
     """Every card of the deck once per copy, each marked `shown` when this hand already shows all its copies
     (apart from the places in `leaving`: the cards a correction replaces)."""
@@ -376,6 +383,8 @@ def table_view(table: RealTable, *, host: bool, mine: RealSeat | None) -> dict:
             prompt["deck"] = deck_picture(game, table.variant)
         elif now["due"] == "dice":
             prompt["site_only"] = not table.has_dice
+            if not table.has_dice:
+                prompt["says"] = site_roll_words(game, names[now["roller"]])
             if table.variant == "coruscant_shift":
                 prompt["gold"] = [(face, words.signed_number(face)) for face in sorted(set(GOLD_FACES))]
                 prompt["silver"] = list(SILVER_FACES)
