@@ -57,6 +57,12 @@ def signed_number(value: int) -> str:
     return f"+{value}" if value else "0"
 
 
+def price_words(price: object) -> str:
+    """A card action's price as the page says it: "costs 1 credit", "costs 2 credits", or "free" at 0."""
+    amount = int(price or 0)
+    return f"costs {amount} credit{'' if amount == 1 else 's'}" if amount else "free"
+
+
 def card_name(code: object, variant: str | None = None) -> str:
     """One card in words: "-3 triangle", "+7 circle", "Sylop"; Classic: "12 Coins (Commander)", "The Idiot",
     "The Star (-17)". An unknown code is returned as it came (never a 500 for a bad replay)."""

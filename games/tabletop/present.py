@@ -107,7 +107,7 @@ def _plain_buttons(choices: dict, phase: str | None = None) -> list[dict]:
             rows.append({"verb": verb, "label": label, "count": count, "says": says.format(most=high)})
         elif f"{verb}_from" in choices:
             for source, price in choices[f"{verb}_from"].items():
-                cost = f" (costs {price})" if price else ""
+                cost = f" ({words.price_words(price)})" if price else ""
                 rows.append(
                     {"verb": verb, "label": f"{word} {SOURCE_WORDS.get(source, source)}{cost}", "source": source}
                 )
@@ -116,7 +116,7 @@ def _plain_buttons(choices: dict, phase: str | None = None) -> list[dict]:
         elif verb == "allin" and choices.get("all_in_amount") is not None:
             rows.append({"verb": verb, "label": f"All in ({choices['all_in_amount']})"})
         elif verb == "draw" and choices.get("draw_cost"):
-            rows.append({"verb": verb, "label": f"Draw (costs {choices['draw_cost']})"})
+            rows.append({"verb": verb, "label": f"Draw ({words.price_words(choices['draw_cost'])})"})
         else:
             rows.append({"verb": verb, "label": word})
     return rows

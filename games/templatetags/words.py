@@ -1,6 +1,6 @@
 """`{% load words %}`: the game's codes in words on every page (`games.words`), e.g. `{{ code|card_name:variant }}`
 ("-3 triangle", "Sylop", "The Idiot"), `{{ game.variant|variant_title }}`, `{{ game.preset|preset_title }}`,
-`{{ phase|phase_title:variant }}`, `{{ suit|suit_name }}`."""
+`{{ phase|phase_title:variant }}`, `{{ suit|suit_name }}`, `{{ price|price_words }}` ("costs 2 credits", "free")."""
 
 from datetime import datetime
 
@@ -16,7 +16,7 @@ register = template.Library()
 
 
 # `games.words`' own functions serve as filters as they are (value first, then the filter's argument).
-for _name in ("card_name", "cards_words", "variant_title", "preset_title", "hand_title"):
+for _name in ("card_name", "cards_words", "variant_title", "preset_title", "hand_title", "price_words"):
     register.filter(_name, getattr(words, _name))
 
 

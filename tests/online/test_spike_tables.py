@@ -129,6 +129,25 @@ def test_the_api_takes_the_card_verbs(spike_league, humans, open_table, schedule
     assert answer.json()["applied"] and card not in answer.json()["state"]["view"]["cards"]
 
 
+def test_the_draw_button_says_its_price_in_credits_as_the_from_list_does(spike_league, humans, open_table, scheduled):
+    """ "Draw (2)" read as two cards: a paid blind draw says "Draw (costs 2 credits)", as "From" says a price."""
+    world = spike_league
+    world.league.option_overrides = {"gain_cost": 2}
+    world.league.save()
+    table = _running(world, humans, open_table)
+    for user in (world.users["organiser"], humans[0]):
+        legal = table_state(table, user=user)["view"]["legal"]
+        if "draw" in legal["verbs"]:
+            break
+    assert legal["draw_cost"] == 2 and legal["trade_from"]["deck"] == 0, legal
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert 'value="draw" data-key="d">Draw (costs 2 credits)</button>' in page, page
+    assert "Draw (2)" not in page
+    assert '<option value="deck">Draw pile, unseen: free</option>' in page
+
+
 def test_the_clock_stands_spikes_the_first_card_and_checks_or_folds():
     from games.engine.bots import apply_decision
     from tests.engine.spike.helpers import new_game, start

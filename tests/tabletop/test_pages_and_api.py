@@ -231,7 +231,8 @@ def test_corellian_spike_card_actions_show_their_costs_and_work_from_the_page():
     html = client_as(user).get(reverse("tabletop-fragment", args=[table.code])).content.decode()
     for source, price in now["choices"][seat]["trade_from"].items():
         where = SOURCE_WORDS[source]
-        assert f"Trade {where}" + (f" (costs {price})" if price else "") in html
+        worded = f" (costs {price} credit{'' if price == 1 else 's'})" if price else ""
+        assert f"Trade {where}{worded}" in html
     stack = services.load_game(table).stacks[seat]
     source, price = max(now["choices"][seat]["trade_from"].items(), key=lambda item: item[1])
     assert price > 0  # a paid card action: its cost leaves the stack
