@@ -41,8 +41,9 @@ def event_tables(*, event: Event) -> dict[str, Any]:
     """Every table of the event with its games: the tables results are entered at (`Table`), its online and
     real-cards tables (`games.selectors.event_site_tables`: its own and its tournament's) and, for a tournament,
     the tables it seats players at now that no site table plays. Each row: kind, kind_label, name, status, url,
-    tournament_table and `game_list`. Also `by_hand`: games entered by hand at no table, and `other_games`: games
-    whose table is gone. Five queries (six for a tournament)."""
+    tournament_table and `game_list` (a results table's also its `number`). Also `by_hand`: games entered by hand
+    at no table, and `other_games`: games whose table is gone. Five queries (six for a tournament). The event's
+    public page and its organiser page both list these rows."""
     games = list(
         Game.objects.filter(event=event)
         .defer("replay_document", "replay_result", "hands", "options")
@@ -57,6 +58,7 @@ def event_tables(*, event: Event) -> dict[str, Any]:
             {
                 "kind": "table",
                 "name": table.name,
+                "number": table.number,
                 "status": _games_status(game_list),
                 "url": None,
                 "tournament_table": None,

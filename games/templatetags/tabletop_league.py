@@ -1,5 +1,6 @@
-"""Template tags of real-cards tables on other pages and in the table's own fragment: an event's tables and the
-rules to open one with (the event manage page), the league players a host may seat, and a table's landing."""
+"""Template tags of real-cards tables on other pages and in the table's own fragment: the rules to open one with
+(the event manage page, which lists the event's tables through `games.pages.event_tables`), the league players a
+host may seat, and a table's landing."""
 
 from typing import Any
 
@@ -12,12 +13,6 @@ from games.tabletop.selectors import landing_of
 from games.words import rules_title
 
 register = template.Library()
-
-
-@register.simple_tag
-def event_real_tables(event: Any) -> list[RealTable]:
-    """The real-cards tables opened at this event, newest first."""
-    return list(RealTable.objects.filter(event=event, tournament_table__isnull=True).order_by("-created_at")[:20])
 
 
 @register.simple_tag

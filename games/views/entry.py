@@ -10,16 +10,15 @@ from typing import Any
 from django.contrib import messages
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import ApplicationError
-from games import forms, hooks, selectors, services
-from games.models import Game, GameStatus, ResultCorrection, Seat
-from games.online.models import OnlineTable
+from games import forms, hooks, pages, selectors, services
+from games.models import Game, ResultCorrection, Seat
 from league import services as league_services
 from league.forms import show_error
 from league.models import AuditEntry, Event, EventKind, EventStatus, LedgerEntry, LedgerKind, Player
@@ -71,9 +70,10 @@ def _event_page(
         .defer("replay_document", "replay_result", "hands", "options")
         .order_by("round", "played_at", "id")
     )
-    tables = event.tables.annotate(game_count=Count("games", filter=Q(games__status=GameStatus.FINISHED))).order_by(
-        "number"
-    )
+    # Every table of the event, as its public page lists them (results tables, online and real-cards tables, a
+    # tournament's seated tables): one source, `games.pages.event_tables`.
+    tables = pages.event_tables(event=event)["tables"]
+    results_tables = [row for row in tables if row["kind"] == "table"]
     context = {
         "event": event,
         "league": event.season.league,
@@ -89,8 +89,7 @@ def _event_page(
         else None,
         "games": games,
         "tables": tables,
-        "online_tables": OnlineTable.objects.filter(event=event).only("pk", "name", "status").order_by("id"),
-        "table_form": table_form or forms.TableForm(initial={"number": len(tables) + 1}),
+        "table_form": table_form or forms.TableForm(initial={"number": len(results_tables) + 1}),
         "results": event.results.select_related("player").order_by("place", "player__display_name"),
         "statuses": EventStatus,
         "status_error": status_error,

@@ -385,9 +385,67 @@ def test_an_event_page_leads_to_an_online_table_with_the_event_chosen(world, org
 
     table = table_open(actor=world.users["organiser"], event=world.event, name="Back room", seats=4)
     page = organiser_client.get(f"/manage/events/{world.event.pk}/").content.decode()
-    assert f'<a href="/tables/{table.pk}/">Back room</a>' in page
+    assert f'<a href="/tables/{table.pk}/">Online table “Back room”</a>' in page
     Event.objects.filter(pk=world.event.pk).update(status=EventStatus.FINISHED)
     assert (
         'data-action="open-online-table"'
         not in organiser_client.get(f"/manage/events/{world.event.pk}/").content.decode()
     )
+
+
+def _section(page: str, section: str) -> str:
+    return page.split(f'<section id="{section}">', 1)[1].split("</section>", 1)[0]
+
+
+def test_the_organiser_page_lists_every_table_of_the_event_as_its_public_page_does(world, organiser_client):
+    """One source for both pages (`games.pages.event_tables`): online and real-cards tables are tables too, so the
+    organiser page never says "No tables yet." beside them, and lists each with its kind, status and link."""
+    from games.online.services import table_open
+    from games.pages import event_tables
+    from games.services import table_create
+    from games.tabletop.models import RealTable
+
+    Event.objects.filter(pk=world.event.pk).update(status=EventStatus.RUNNING)
+    world.event.refresh_from_db()
+    url = f"/manage/events/{world.event.pk}/"
+    assert "No tables yet." in _section(organiser_client.get(url).content.decode(), "tables")
+    organiser = world.users["organiser"]
+    online = table_open(actor=organiser, event=world.event, name="Back room", seats=4)
+    real = RealTable.objects.create(
+        code="RCT001",
+        host=organiser,
+        event=world.event,
+        variant="coruscant_shift",
+        preset="cantina",
+        starting_credits=100,
+        master="0" * 32,
+    )
+    tables = _section(organiser_client.get(url).content.decode(), "tables")
+    assert "No tables yet." not in tables  # no results table, but two tables of the event
+    assert f'<a href="/tables/{online.pk}/">Online table “Back room”</a>' in tables
+    assert f'<a href="/tabletop/{real.code}/">Real-cards table {real.code}</a>' in tables
+    table_create(actor=organiser, event=world.event, name="Table one", number=1)
+    a, b = world.players[0], world.players[1]
+    game = result_record(
+        actor=organiser,
+        event=world.event,
+        seats=[{"player": a.pk, "final_credits": 900}, {"player": b.pk, "final_credits": 0}],
+        table=Table.objects.get(event=world.event),
+    )
+    page = organiser_client.get(url).content.decode()
+    tables = _section(page, "tables")
+    rows = event_tables(event=world.event)["tables"]
+    assert [row["kind"] for row in rows] == ["table", "online", "real_cards"]
+    items = tables.split("<li")[1:]
+    assert len(items) == len(rows)
+    for item, row in zip(items, rows, strict=True):
+        assert f'data-table-kind="{row["kind"]}"' in item and row["kind_label"] in item
+        assert f"<span data-table-status>{row['status']}</span>" in item
+        assert (row["url"] or "") in item and row["name"][:1].upper() + row["name"][1:] in item
+    assert items[0].startswith(' data-table-kind="table">1. Table one') and f"/manage/games/{game.pk}/" in items[0]
+    # The public page lists the same tables, by the same links.
+    public = organiser_client.get(f"/events/{world.event.pk}/").content.decode()
+    for row in rows[1:]:
+        assert f'<a href="{row["url"]}">' in public and f'<a href="{row["url"]}">' in tables
+    # The form numbers the next results table after the results tables, not after every table.
+    assert 'name="number" value="2"' in page

@@ -50,9 +50,10 @@ PAGES = {
     "league": (lambda w: f"/manage/leagues/{w.league.slug}/", 8),
     "seasons": (lambda w: f"/manage/leagues/{w.league.slug}/seasons/", 6),
     "members": (lambda w: f"/manage/leagues/{w.league.slug}/members/", 5),
-    # 14: the event's real-cards tables and its online tables, one query each, and the same two for the tables
+    # 16: its list of every table is the public page's (games.pages.event_tables: the games with their seats, the
+    # results tables, the online and the real-cards tables, one query each), and the online and real-cards tables
     # still in play (the event runs: its open real-cards tables keep it running when a result is entered by hand)
-    "event": (lambda w: f"/manage/events/{w.event.pk}/", 14),
+    "event": (lambda w: f"/manage/events/{w.event.pk}/", 16),
 }
 
 
