@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from games.forms import REPLAY_FORMATS
 from league.models import Event, League, Standing
-from tests.e2e.test_tournament import confirm
+from tests.e2e.test_tournament import WORK, confirm
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -179,7 +179,7 @@ def test_an_organiser_runs_an_evening_from_the_browser(organiser_page, live_serv
     expect(save).to_be_enabled()
     fits(page)
     save.click()
-    page.wait_for_url(re.compile(r".*/manage/games/\d+/$"))
+    page.wait_for_url(re.compile(r".*/manage/games/\d+/$"), timeout=WORK)
     assert "Recorded" in page.locator("#audit-trail").inner_text()
 
     # Running events do not count yet; finishing the event puts the result into the standings.
@@ -189,7 +189,7 @@ def test_an_organiser_runs_an_evening_from_the_browser(organiser_page, live_serv
     page.goto(live_server.url + f"/manage/events/{event.pk}/")
     page.get_by_role("button", name="Finish event").click()
     confirm(page)
-    page.wait_for_selector("text=Cup night is finished")
+    page.wait_for_selector("text=Cup night is finished", timeout=WORK)  # the standings are recomputed first
     page.goto(live_server.url + "/manage/leagues/outer-rim-sabacc/")
     rows = page.locator("#standings tbody tr")
     assert rows.count() == 3
@@ -227,12 +227,12 @@ def test_an_uploaded_replay_is_checked_by_the_engine_before_it_is_saved(organise
     )
     page.get_by_role("button", name="Check the replay").click()
     verdict = page.locator("#replay-verdict")
-    expect(verdict).to_contain_text("The engine accepts this replay")
+    expect(verdict).to_contain_text("The engine accepts this replay", timeout=WORK)
     assert verdict.locator("tbody tr").first.inner_text().split() == ["1", "Jane", "106"]
     assert "-5c" not in verdict.inner_html()  # the deck order is never shown
     assert Game.objects.count() == 0
     page.get_by_role("button", name="Save result").click()
-    page.wait_for_url(re.compile(r".*/manage/games/\d+/$"))
+    page.wait_for_url(re.compile(r".*/manage/games/\d+/$"), timeout=WORK)
     assert Game.objects.get().replay_document is not None
     fits(page)
     assert page.console_errors == []
@@ -283,8 +283,8 @@ def test_a_correction_adds_a_forgotten_player_with_the_entry_forms_button(organi
     seats.nth(1).get_by_label("Place").fill("3")
     expect(reason).to_contain_text("Balanced: 1,350 credits in and out")
     save.click()
-    expect(page).to_have_url(re.compile(rf"/manage/games/{game.pk}/$"))
-    expect(page.locator("main")).to_contain_text("The correction is saved")
+    expect(page).to_have_url(re.compile(rf"/manage/games/{game.pk}/$"), timeout=WORK)
+    expect(page.locator("main")).to_contain_text("The correction is saved", timeout=WORK)
     assert sorted(Game.objects.get(pk=game.pk).seats.values_list("player__display_name", flat=True)) == [
         "Han",
         "Lando",

@@ -146,7 +146,7 @@ def test_a_player_plays_a_hand_against_bots_with_live_updates(browser, live_serv
     entropy = Game.from_json(table.state, history=table.history).entropy
     mine = next(s.engine_seat for s in table.seats.all() if s.player and s.player.user_id == organiser.pk)
     # The player sees what the server took from their browser, at once (the table's version is unchanged).
-    page.wait_for_selector(f"[data-own-next-entropy]:has-text('{entropy[mine]}')", timeout=10_000)
+    page.wait_for_selector(f"[data-own-next-entropy]:has-text('{entropy[mine]}')", timeout=WAIT)
     assert page.locator("[data-commitment]").inner_text() == Game.from_json(table.state).hand.commitment
     assert done and done[0] == "select"
     reveal = page.locator(".reveal").inner_text()
