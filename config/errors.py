@@ -63,13 +63,12 @@ def _messages(errors: Any, path: str = "") -> list[tuple[str, list[str]]]:
     if isinstance(errors, dict):
         found = []
         for key, value in errors.items():
-            key = str(key)
             if key == NON_FIELD:
                 child = path
-            elif key.isdigit() and path:
+            elif isinstance(key, int) and path:  # a list's item (DRF's ListField keys its errors by index)
                 child = f"{path}[{key}]"
-            else:
-                child = f"{path}.{key}" if path else key
+            else:  # a field, or an object's key (a DictField's)
+                child = f"{path}.{key}" if path else str(key)
             found.extend(_messages(value, child))
         return found
     if isinstance(errors, list | tuple):
