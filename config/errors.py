@@ -3,6 +3,10 @@
 Services raise `ApplicationError` (or a subclass) for anything the caller can put
 right: bad input, a rule that forbids the action, a conflict with the current state.
 Everything else is a bug and becomes a 500 that is logged.
+
+Every error the API answers has one shape, `{"detail": ..., "code": ..., "extra": {...}}`: a serializer's or a
+filter's refusal (DRF's `ValidationError`, bare `{"field": ["message"]}` on its own) becomes `invalid_input`'s
+400, and DRF's other refusals (401, 404, 405, 429, ...) keep their `detail` and gain their `code`.
 """
 
 import logging
@@ -49,8 +53,57 @@ class ForbiddenError(ApplicationError):
     code = "permission_denied"
 
 
+# DRF's key for messages about the input as a whole (`serializers.ValidationError("...")` in `validate`).
+NON_FIELD = "non_field_errors"
+
+
+def _messages(errors: Any, path: str = "") -> list[tuple[str, list[str]]]:
+    """DRF's nested errors as (field path, messages): `seats[1].final_credits`, `starting_chips.gold`, `hands[0].7`.
+    A list serializer's errors hold an empty dict for each item that was fine."""
+    if isinstance(errors, dict):
+        found = []
+        for key, value in errors.items():
+            if key == NON_FIELD:
+                child = path
+            elif isinstance(key, int) and path:  # a list's item (DRF's ListField keys its errors by index)
+                child = f"{path}[{key}]"
+            else:  # a field, or an object's key (a DictField's)
+                child = f"{path}.{key}" if path else str(key)
+            found.extend(_messages(value, child))
+        return found
+    if isinstance(errors, list | tuple):
+        if all(isinstance(item, str) for item in errors):
+            return [(path, [str(item) for item in errors])] if errors else []
+        found = []
+        for index, item in enumerate(errors):
+            if isinstance(item, str):
+                found.append((path, [str(item)]))
+            else:
+                found.extend(_messages(item, f"{path}[{index}]"))
+        return found
+    return [(path, [str(errors)])]
+
+
+def invalid_input(errors: Any) -> ApplicationError:
+    """A serializer's (or a filter's) errors as one user error: `detail` names each wrong field and what it allows,
+    `extra.field` is the first field's path and `extra.fields` DRF's own errors, field by field."""
+    if not isinstance(errors, dict):
+        errors = {NON_FIELD: errors if isinstance(errors, list) else [errors]}
+    found = _messages(errors)
+    problems = "; ".join(f"{path}: {' '.join(messages)}" if path else " ".join(messages) for path, messages in found)
+    extra: dict[str, Any] = {"fields": errors}
+    first = next((path for path, _ in found if path), None)
+    if first:
+        extra = {"field": first, **extra}
+    return ApplicationError(f"Invalid input. {problems}".rstrip(), extra=extra)
+
+
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     """Map user errors to one JSON shape: {"detail": ..., "code": ..., "extra": {...}}."""
+    if isinstance(exc, DjangoValidationError):
+        exc = invalid_input(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    elif isinstance(exc, exceptions.ValidationError):
+        exc = invalid_input(exc.detail)
     if isinstance(exc, ApplicationError):
         set_rollback()  # inside an outer transaction (ATOMIC_REQUESTS, a page), a refusal keeps nothing
         return Response({"detail": exc.message, "code": exc.code, "extra": exc.extra}, status=exc.status_code)
@@ -78,10 +131,19 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
             },
             status=ConflictError.status_code,
         )
-    if isinstance(exc, DjangoValidationError):
-        exc = exceptions.ValidationError(detail=exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
-    elif isinstance(exc, Http404):
+    if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
-    return exception_handler(exc, context)
+    response = exception_handler(exc, context)
+    if response is not None and isinstance(exc, exceptions.APIException):
+        # DRF's own refusals (401, 403, 404, 405, 406, 415, 429): the same shape, with DRF's code for the kind.
+        code = exc.get_codes()
+        response.data = {
+            "detail": str(exc.detail)
+            if isinstance(exc.detail, str)
+            else " ".join(message for _, messages in _messages(exc.detail) for message in messages),
+            "code": code if isinstance(code, str) else exc.default_code,
+            "extra": {},
+        }
+    return response

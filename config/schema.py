@@ -1,7 +1,7 @@
 """The OpenAPI schema tells the truth about errors: every operation documents the error answers it can give.
 
-Every error body is JSON with a `detail` sentence (user errors add `code` and `extra`); a refused field
-list (`{"name": ["This field is required."]}`) names each field instead.
+Every error body is JSON in one shape (`config.errors`): a `detail` sentence, a `code` and `extra`; a refusal of the
+input names each wrong field in `detail` and lists them in `extra.fields` (`{"name": ["This field is required."]}`).
 """
 
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
@@ -12,11 +12,18 @@ from config.query_params import filter_backends_in_use, ordering_fields
 
 
 class ErrorOutput(serializers.Serializer):
-    """An error: `detail` says what is wrong and what is allowed; invalid fields may be listed by name instead."""
+    """An error: `detail` says what is wrong and what is allowed, `code` what kind of refusal it is, `extra` the
+    particulars (for wrong input, `extra.field` the first wrong field and `extra.fields` each one's messages)."""
 
-    detail = serializers.CharField(required=False)
-    code = serializers.CharField(required=False)
-    extra = serializers.DictField(required=False)
+    detail = serializers.CharField(help_text="What is wrong and what is allowed, naming each wrong field.")
+    code = serializers.CharField(
+        help_text="The kind of refusal: `invalid` for wrong input, `not_found`, `not_authenticated`, "
+        "`permission_denied`, `conflict`, `throttled`, `busy`, or a more specific one a refusal names."
+    )
+    extra = serializers.DictField(
+        help_text="Particulars: `field` (the first wrong field, a path such as `seats[1].final_credits`) and "
+        "`fields` (each wrong field's messages, nested as the input is) for wrong input; what a refusal allows."
+    )
 
 
 READ_ERRORS = {

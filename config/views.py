@@ -52,11 +52,22 @@ def favicon(request: HttpRequest) -> HttpResponse:
 # Error pages in the site layout; never Django's debug page when DEBUG is off.
 
 
+# The codes DRF gives the same refusals, so an address no route matches answers as an API view would.
+API_ERROR_CODES = {
+    400: "invalid",
+    403: "permission_denied",
+    404: "not_found",
+    405: "method_not_allowed",
+    429: "throttled",
+}
+
+
 def _error(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
     if request.path.startswith("/api/"):
         # An address under the API that no route matches (a newline in an id, say): JSON as the API's own
         # refusals are, never the site's HTML page.
-        return JsonResponse({"detail": message}, status=status)
+        body = {"detail": message, "code": API_ERROR_CODES.get(status, "error"), "extra": {}}
+        return JsonResponse(body, status=status)
     context = {"status": status, "title": title, "message": message}
     return render(request, "errors/error.html", context, status=status)
 

@@ -106,5 +106,6 @@ def test_9_unknown_or_mistyped_inputs_are_refused_with_a_400(world, method, url,
     players = Player.objects.count()
     response = getattr(client_for(world.users["organiser"]), method)(url.format(**values), fill(body), format="json")
     assert response.status_code == 400, response.content
-    assert field in response.json()
+    answer = response.json()
+    assert answer["code"] == "invalid" and field in answer["extra"]["fields"] and field in answer["detail"]
     assert Player.objects.count() == players

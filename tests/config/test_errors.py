@@ -18,3 +18,29 @@ def test_a_uniqueness_race_is_a_conflict_that_says_nothing_was_saved():
     assert response.data["code"] == "conflict"
     assert "nothing was saved" in response.data["detail"]
     assert "league_slug_key" not in response.data["detail"]  # database internals stay in the log
+
+
+def test_a_serializers_errors_become_one_400_naming_each_path():
+    from rest_framework.exceptions import ValidationError
+
+    errors = {"seats": [{}, {"final_credits": ["Give a whole number."]}], "hands": {1: {"7": ["Too big."]}}}
+    response = api_exception_handler(ValidationError(errors), {})
+    assert response.status_code == 400 and response.data["code"] == "invalid"
+    detail = "Invalid input. seats[1].final_credits: Give a whole number.; hands[1].7: Too big."
+    assert response.data["detail"] == detail
+    assert response.data["extra"]["field"] == "seats[1].final_credits"
+    assert set(response.data["extra"]["fields"]) == {"seats", "hands"}
+
+
+def test_a_model_validation_error_is_the_same_shape():
+    from django.core.exceptions import ValidationError
+
+    response = api_exception_handler(ValidationError({"rebuy_at_or_below": ["Give a stack."]}), {})
+    assert response.status_code == 400
+    assert response.data == {
+        "detail": "Invalid input. rebuy_at_or_below: Give a stack.",
+        "code": "invalid",
+        "extra": {"field": "rebuy_at_or_below", "fields": {"rebuy_at_or_below": ["Give a stack."]}},
+    }
+    plain = api_exception_handler(ValidationError("Append-only."), {})
+    assert plain.data["detail"] == "Invalid input. Append-only." and "field" not in plain.data["extra"]
