@@ -234,7 +234,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Events' and games' status (the same three values) keeps its name beside other fields called "status".
-    "ENUM_NAME_OVERRIDES": {"StatusEnum": "league.models.EventStatus"},
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "league.models.EventStatus",
+        "SiteTableKindEnum": "league.api.serializers.SITE_TABLE_KINDS",
+        "EventKindEnum": "league.models.EventKind",
+    },
 }
 
 # Secrets in a link's path (a seat's hand-over, a join code, an invite, a password reset) never reach a log line:

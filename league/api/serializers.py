@@ -258,8 +258,12 @@ class EventOutput(serializers.ModelSerializer):
         fields = ["tables", "id", "league", "season", *EVENT_FIELDS]
 
 
+# The kinds of table a site table row names (its schema enum: `SiteTableKindEnum`, config.settings).
+SITE_TABLE_KINDS = ("online", "real_cards")
+
+
 class SiteTableOutput(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=["online", "real_cards"])
+    kind = serializers.ChoiceField(choices=SITE_TABLE_KINDS)
     name = serializers.CharField()
     status = serializers.CharField(help_text="open, running, paused, playing or finished")
     url = serializers.CharField(help_text="The table's page.")
