@@ -47,7 +47,9 @@ def test_a_seat_number_too_large_for_the_database_is_a_400_and_writes_nothing(wo
     seats[0][field] = value
     response = post_result(world, seats)
     assert response.status_code == 400, response.content
-    assert field in response.json()["seats"]["0"] and "less than or equal to" in str(response.json())
+    body = response.json()
+    assert body["code"] == "invalid" and field in body["extra"]["fields"]["seats"]["0"]
+    assert f"seats[0].{field}" in body["detail"] and "less than or equal to" in body["detail"]
     assert counts() == before
 
 
@@ -57,7 +59,7 @@ def test_a_round_too_large_for_the_database_is_a_400(world):
     response = post_result(
         world, [{"player": han.pk, "final_credits": 900}, {"player": lando.pk, "final_credits": 0}], round=HUGE
     )
-    assert response.status_code == 400 and "round" in response.json()
+    assert response.status_code == 400 and "round" in response.json()["extra"]["fields"]
     assert counts() == before
 
 
@@ -125,7 +127,7 @@ def test_a_table_number_too_large_for_the_database_is_a_400(world):
     response = client_for(world.users["organiser"]).post(
         f"/api/events/{world.event.pk}/tables/", {"name": "Table X", "number": HUGE}, format="json"
     )
-    assert response.status_code == 400 and "number" in response.json()
+    assert response.status_code == 400 and "number" in response.json()["extra"]["fields"]
     assert not Table.objects.exists()
 
 
