@@ -14,6 +14,7 @@ from games.engine.realcards.due import due
 from games.tabletop import services as tabletop
 from games.tabletop.models import RealTable, RealTableStatus
 from league.models import AuditEntry, ChipSet
+from tests.tabletop.helpers import act_step, roll_dice
 from tests.tournaments.conftest import STRUCTURE, drawn, rebuy_tournament, signed_in
 from tournaments import selectors, services, tasks
 from tournaments.models import Format, Registration, RegistrationStatus
@@ -73,23 +74,18 @@ def play_hand(table: RealTable, host, *, winner: int = 0, all_in: set[int] = fro
     """The host runs one hand for everyone: keep 2, add none, seats in `all_in` go all in and the others call or
     check; the table names `winner` the winner of every pot."""
     tabletop.realtable_step(actor=host, table=table, step={"step": "deal"})
+    play_hand_rest(table, host, winner=winner, all_in=all_in)
+
+
+def play_hand_rest(table: RealTable, host, *, winner: int = 0, all_in: set[int] = frozenset()) -> None:
+    """Finish the hand in play as `play_hand` plays one (seat 0 named the winner by default)."""
     for _ in range(60):
         now = due(game_of(table))
         if now["due"] == "dice":
-            tabletop.realtable_step(
-                actor=host, table=table, step={"step": "dice", "dice": {"number": 0, "suit": "circle"}}
-            )
+            roll_dice(table, host)
         elif now["due"] == "act":
-            seat = now["seats"][0]
-            verbs = now["choices"][seat]["verbs"]
-            step = {"step": "act", "seat": seat}
-            if "select" in verbs:
-                step.update(verb="select", count=0 if now["phase"] == "improve" else 2)
-            elif seat in all_in and "allin" in verbs:
-                step["verb"] = "allin"
-            else:
-                step["verb"] = "check" if "check" in verbs else "call"
-            tabletop.realtable_step(actor=host, table=table, step=step)
+            bets = ("allin", "check", "call") if now["seats"][0] in all_in else ("check", "call")
+            tabletop.realtable_step(actor=host, table=table, step=act_step(now, bets))
         elif now["due"] in ("reveal", "winners"):
             pots = now.get("or_name_winners") or now.get("pots")
             for pot in pots:
@@ -192,33 +188,6 @@ def test_the_clocks_level_reaches_the_next_hands_blinds_never_the_hand_in_play(n
     # The level shows at the table: its page says the blinds in force.
     page = signed_in(night.organiser).get(f"/tabletop/{table.code}/").content.decode()
     assert "25/50" in page
-
-
-def play_hand_rest(table: RealTable, host) -> None:
-    """Finish the hand in play: everyone checks or calls, seat 0 named the winner."""
-    for _ in range(60):
-        now = due(game_of(table))
-        if now["due"] == "dice":
-            tabletop.realtable_step(
-                actor=host, table=table, step={"step": "dice", "dice": {"number": 0, "suit": "circle"}}
-            )
-        elif now["due"] == "act":
-            seat = now["seats"][0]
-            verbs = now["choices"][seat]["verbs"]
-            step = {"step": "act", "seat": seat}
-            if "select" in verbs:
-                step.update(verb="select", count=0 if now["phase"] == "improve" else 2)
-            else:
-                step["verb"] = "check" if "check" in verbs else "call"
-            tabletop.realtable_step(actor=host, table=table, step=step)
-        elif now["due"] in ("reveal", "winners"):
-            for pot in now.get("or_name_winners") or now.get("pots"):
-                tabletop.realtable_step(
-                    actor=host, table=table, step={"step": "winners", "pot": pot["pot"], "seats": [0]}
-                )
-        else:
-            return
-    raise AssertionError("the hand did not end")
 
 
 def test_the_clocks_average_stack_and_chip_leader_are_the_tables_live_stacks(night):
