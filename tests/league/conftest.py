@@ -3,9 +3,11 @@
 from dataclasses import dataclass
 
 import pytest
+from django.test import TestCase
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from league.models import Role, Visibility
+from league.models import EventKind, EventStatus, Role, Visibility
 from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory, UserFactory
 
 
@@ -57,6 +59,30 @@ def world(db) -> World:
 @pytest.fixture
 def private_world(db) -> World:
     return build_world(Visibility.MEMBERS)
+
+
+@pytest.fixture
+def friday_freezeout(world: World):
+    """A freezeout of `world`'s season, planned, starting now: its event "Friday freezeout", the demo structure, a
+    stack of 450, two seats a table; nobody registered yet."""
+    from tournaments import services as tournaments
+    from tournaments.demo import demo_structure
+
+    event = EventFactory(
+        season=world.season,
+        name="Friday freezeout",
+        kind=EventKind.TOURNAMENT,
+        status=EventStatus.PLANNED,
+        starts_at=timezone.now(),
+    )
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return tournaments.tournament_create(
+            actor=world.users["organiser"],
+            event=event,
+            structure=demo_structure(),
+            starting_stack=450,
+            seats_per_table=2,
+        )
 
 
 def client_for(user) -> APIClient:
