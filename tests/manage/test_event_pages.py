@@ -15,7 +15,7 @@ from league.models import AuditEntry, Event, EventKind, EventStatus, LedgerEntry
 from tests.factories import MembershipFactory, PlayerFactory
 from tests.games.test_bad_input import counts
 from tests.games.test_result_record import REPLAY
-from tests.manage.conftest import seat_data
+from tests.manage.conftest import real_table_row, seat_data
 
 pytestmark = pytest.mark.django_db
 
@@ -403,7 +403,6 @@ def test_the_organiser_page_lists_every_table_of_the_event_as_its_public_page_do
     from games.online.services import table_open
     from games.pages import event_tables
     from games.services import table_create
-    from games.tabletop.models import RealTable
 
     Event.objects.filter(pk=world.event.pk).update(status=EventStatus.RUNNING)
     world.event.refresh_from_db()
@@ -411,15 +410,7 @@ def test_the_organiser_page_lists_every_table_of_the_event_as_its_public_page_do
     assert "No tables yet." in _section(organiser_client.get(url).content.decode(), "tables")
     organiser = world.users["organiser"]
     online = table_open(actor=organiser, event=world.event, name="Back room", seats=4)
-    real = RealTable.objects.create(
-        code="RCT001",
-        host=organiser,
-        event=world.event,
-        variant="coruscant_shift",
-        preset="cantina",
-        starting_credits=100,
-        master="0" * 32,
-    )
+    real = real_table_row(host=organiser, event=world.event, code="RCT001")
     tables = _section(organiser_client.get(url).content.decode(), "tables")
     assert "No tables yet." not in tables  # no results table, but two tables of the event
     assert f'<a href="/tables/{online.pk}/">Online table “Back room”</a>' in tables
