@@ -3,6 +3,7 @@ page and the API alike) with the tournament's seats, rules and stacks; each next
 clock's average stack and chip leader are the tables' live stacks; a bust eliminates; a Halcyon table's game lands
 in its round once."""
 
+import contextlib
 import json
 
 import pytest
@@ -190,6 +191,19 @@ def test_the_clocks_level_reaches_the_next_hands_blinds_never_the_hand_in_play(n
     assert "25/50" in page
 
 
+def busted_table(night, *, winner: int = 1, on_commit=None, **options):
+    """A re-buy tournament of three at one real-cards table (returned with the players' ids by seat); everyone goes
+    all in and seat `winner` takes it all. `on_commit` (pytest-django's `django_capture_on_commit_callbacks`): the
+    hand's after-commit work (its reports to the tournament) runs, as after a real commit."""
+    tournament = rebuy_tournament(night, players=night.players[:3], starting_stack=100, **options)
+    table = open_real(night, tournament)
+    players = seated(tournament)
+    with on_commit(execute=True) if on_commit else contextlib.nullcontext():
+        play_hand(table, night.organiser, winner=winner, all_in={0, 1, 2})
+    table.refresh_from_db()
+    return tournament, table, players
+
+
 def test_the_clocks_average_stack_and_chip_leader_are_the_tables_live_stacks(night):
     tournament = freezeout(night, 3)
     before = selectors.clock_summary(tournament)
@@ -294,12 +308,7 @@ def test_a_player_still_playing_at_a_real_cards_table_is_not_seated_at_another_a
 def test_in_a_rebuy_tournament_a_bust_waits_for_the_period_then_eliminates_even_after_the_table_ended(
     night, eager_tasks, django_capture_on_commit_callbacks
 ):
-    tournament = rebuy_tournament(night, players=night.players[:3], starting_stack=100)
-    table = open_real(night, tournament)
-    players = seated(tournament)
-    with django_capture_on_commit_callbacks(execute=True):
-        play_hand(table, night.organiser, winner=1, all_in={0, 1, 2})
-    table.refresh_from_db()
+    tournament, table, players = busted_table(night, on_commit=django_capture_on_commit_callbacks)
     # The table waits for its busted players' re-buys (tests/tabletop/test_tournament_rebuys.py); its host ends it.
     assert table.status == RealTableStatus.PLAYING and game_of(table).stacks == [0, 300, 0]
     tabletop.realtable_finish(actor=night.organiser, table=table)
