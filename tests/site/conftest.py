@@ -63,6 +63,23 @@ def site_world(db) -> SiteWorld:
     return build_site_world()
 
 
+@pytest.fixture
+def redis_site_world(settings) -> SiteWorld:
+    """The site world for the tests of the Redis path: nothing remembered per process (its default there)."""
+    settings.PAGE_STAMP_MAX_AGE = 0
+    return build_site_world()
+
+
+def another_process() -> None:
+    """What a web process holds in memory, gone: the next request is as one in a process that did not write."""
+    from league import page_cache, page_stamps
+
+    page_stamps.forget()
+    page_stamps._slug_leagues.clear()
+    page_stamps._event_leagues.clear()
+    page_cache._front.clear()
+
+
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():
     """Rate-limit counters live in the cache (Redis when configured): each test starts from zero."""
