@@ -51,6 +51,16 @@ def build_world(visibility: str = Visibility.PUBLIC) -> World:
     return World(league, other_league, season, event, users, players)
 
 
+def league_plays(world: World, variant: str, preset: str, overrides: dict | None = None) -> World:
+    """`world`'s league plays `variant` with `preset` (and these option overrides); its season follows the league."""
+    league, season = world.league, world.season
+    league.variant, league.preset, league.option_overrides = variant, preset, overrides or {}
+    league.save()
+    season.variant, season.preset, season.option_overrides = "", "", {}
+    season.save()
+    return world
+
+
 @pytest.fixture
 def world(db) -> World:
     return build_world()

@@ -77,6 +77,22 @@ def league_form_data(**overrides: Any) -> dict[str, Any]:
     return data
 
 
+def league_edit_data(league: Any, **overrides: Any) -> dict[str, Any]:
+    """The league's edit form as its page posts it unchanged (no tie-breakers picked), with `overrides`."""
+    return league_form_data(
+        **{
+            "name": league.name,
+            "slug": league.slug,
+            "buy_in_policy": str(league.buy_in_policy_id),
+            "chip_set": str(league.chip_set_id or ""),
+            "tie_breakers": [],
+            "min_players": str(league.min_players),
+            "ties_share_better_place": "on" if league.ties_share_better_place else "",
+            **overrides,
+        }
+    )
+
+
 @pytest.fixture
 def organiser_client(world: World) -> Client:
     return page_client(world.users["organiser"])
