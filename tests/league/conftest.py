@@ -95,6 +95,27 @@ def friday_freezeout(world: World):
         )
 
 
+def corrected_game(world: World, *, reason: str, han: int, lando: int):
+    """Han and Lando's game at `world`'s event, entered by its organiser as 900 to 0, then corrected to `han` and
+    `lando` credits for `reason`."""
+    from games.services import result_correct, result_record
+
+    first, second = world.players[:2]
+    organiser = world.users["organiser"]
+    game = result_record(
+        actor=organiser,
+        event=world.event,
+        seats=[{"player": first.pk, "final_credits": 900}, {"player": second.pk, "final_credits": 0}],
+    )
+    result_correct(
+        actor=organiser,
+        game=game,
+        reason=reason,
+        seats=[{"player": first.pk, "final_credits": han}, {"player": second.pk, "final_credits": lando}],
+    )
+    return game
+
+
 def client_for(user) -> APIClient:
     client = APIClient()
     if user is not None:
