@@ -207,7 +207,9 @@ def replay_players(world):
     return bob, jane
 
 
-def test_a_replay_backed_entry_takes_its_result_from_the_engine(world):
+def replayed_game(world):
+    """Bob and Jane's game of `REPLAY` (a buy-in of 100 each) at `world`'s event, entered by its organiser; with
+    Bob and Jane."""
     bob, jane = replay_players(world)
     game = result_record(
         actor=world.users["organiser"],
@@ -215,6 +217,11 @@ def test_a_replay_backed_entry_takes_its_result_from_the_engine(world):
         seats=[{"player": bob.pk, "buy_in": 100}, {"player": jane.pk, "buy_in": 100}],
         replay=copy.deepcopy(REPLAY),
     )
+    return game, bob, jane
+
+
+def test_a_replay_backed_entry_takes_its_result_from_the_engine(world):
+    game, bob, jane = replayed_game(world)
     result = dict(Seat.objects.filter(game=game).values_list("player__display_name", "final_credits"))
     assert result == {"Bob": 94, "Jane": 106}
     assert game.preset == "cantina" and game.options["ante"] == 2
