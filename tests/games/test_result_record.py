@@ -11,7 +11,8 @@ from games.models import Game, GameSource, ResultCorrection, Seat
 from games.services import result_correct, result_record
 from league.models import AuditEntry, EventResult, LedgerEntry, LedgerKind, Standing
 from league.selectors import chip_history_for_game, ledger_balance, standings_rows
-from tests.factories import MembershipFactory, PlayerFactory
+from tests.factories import PlayerFactory
+from tests.league.conftest import new_members
 
 # The worked example of the replay format: Bob and Jane, target -5 circle; Jane wins the 12-credit pot.
 REPLAY = {
@@ -200,11 +201,8 @@ def test_hand_by_hand_results_give_the_final_credits_and_history(world):
 
 
 def replay_players(world):
-    bob = PlayerFactory(display_name="Bob")
-    jane = PlayerFactory(display_name="Jane")
-    MembershipFactory(league=world.league, player=bob)
-    MembershipFactory(league=world.league, player=jane)
-    return bob, jane
+    """Bob and Jane, the players of `REPLAY`, members of `world`'s league."""
+    return new_members(world, "Bob", "Jane")
 
 
 def replayed_game(world):

@@ -95,6 +95,11 @@ def friday_freezeout(world: World):
         )
 
 
+def new_members(world: World, *names: str) -> list:
+    """New players of `world`'s league (members, no user), one for each display name."""
+    return [MembershipFactory(league=world.league, player=PlayerFactory(display_name=name)).player for name in names]
+
+
 def corrected_game(world: World, *, reason: str, han: int, lando: int):
     """Han and Lando's game at `world`'s event, entered by its organiser as 900 to 0, then corrected to `han` and
     `lando` credits for `reason`."""
