@@ -4,6 +4,7 @@ at hidden state that only tests may take (outside the engine, cards leave only t
 import random
 
 from games.engine import Dice, Game, parse_card, resolve_options
+from games.engine.bots import apply_decision
 from games.engine.cards import full_deck
 
 
@@ -98,3 +99,21 @@ def finish_hand(game: Game, winner: int, shove: tuple[int, ...] = ()) -> dict:
         else:
             game.call(seat)
     return game.results[-1]
+
+
+def bot_steps(game: Game, bots: list, *, max_hands: int, limit: int | None = None):
+    """Drive `game` with `bots` (one per seat) for at most `max_hands` hands (and `limit` steps), yielding
+    (seat, decision) after every start (seat None) and decision."""
+    done = 0
+    while limit is None or done < limit:
+        if game.in_hand:
+            seat = game.waiting_for()[0]
+            decision = bots[seat].decide(game.view_for(seat))
+            apply_decision(game, seat, decision)
+            yield seat, decision
+        elif not game.is_over and game.hands_played < max_hands and game.can_start_hand():
+            game.start_hand()
+            yield None, None
+        else:
+            return
+        done += 1
