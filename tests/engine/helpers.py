@@ -117,3 +117,15 @@ def bot_steps(game: Game, bots: list, *, max_hands: int, limit: int | None = Non
         else:
             return
         done += 1
+
+
+UNORDERED = ("eligible", "winners", "folded")
+
+
+def normal(value):
+    """A replay's result without the orders that do not matter: names in eligible/winners/folded."""
+    if isinstance(value, dict):
+        return {k: sorted(v) if k in UNORDERED else normal(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [normal(v) for v in value]
+    return value

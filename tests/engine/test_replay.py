@@ -12,11 +12,10 @@ from django.core.management import call_command
 
 from games.engine import Game, ReplayError, resolve_options
 from games.engine.replay import export_replay, play_replay
-from tests.engine.helpers import play_hand
+from tests.engine.helpers import normal, play_hand
 
 REPLAYS = Path(__file__).parent / "replays"
 FIXTURES = sorted(REPLAYS.glob("*.json"))
-UNORDERED = ("eligible", "winners", "folded")
 
 # The worked example's result exactly as the format's documentation gives it.
 BOB_AND_JANE_RESULT = {
@@ -44,15 +43,6 @@ BOB_AND_JANE_RESULT = {
     "finished": False,
     "standings": [{"player": "Jane", "place": 1, "stack": 106}, {"player": "Bob", "place": 2, "stack": 94}],
 }
-
-
-def normal(value):
-    """Drop the orders that do not matter: names in eligible/winners/folded."""
-    if isinstance(value, dict):
-        return {k: sorted(v) if k in UNORDERED else normal(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [normal(v) for v in value]
-    return value
 
 
 def load(name: str) -> dict:
