@@ -1,10 +1,14 @@
-"""The tests that start the app's own processes (a Celery worker, the supervisor): where they run, the embedded
-stack's environment, and bounded waits on a condition or on a line the process prints."""
+"""The tests that start the app's own processes (a Celery worker, the supervisor, a uvicorn server): where they
+run, the embedded stack's environment, a uvicorn on the test's database, and bounded waits on a condition or on a
+line the process prints."""
 
+import contextlib
 import os
+import socket
 import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,3 +52,38 @@ def wait_for_line(process: subprocess.Popen, seconds: float, wanted: Callable[[s
         if wanted(line):
             return
     raise AssertionError(f"not within {seconds:.0f} s: {what}: " + "".join(lines))
+
+
+@contextlib.contextmanager
+def uvicorn_server(**settings: str) -> Iterator[str]:
+    """uvicorn (one process, ASGI, as docker-compose.yml runs the site) on this test's database, with these
+    settings added to the environment: its address while it runs, stopped after."""
+    from django.conf import settings as django_settings
+
+    database = django_settings.DATABASES["default"]
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    login = database["USER"] + (f":{database['PASSWORD']}" if database.get("PASSWORD") else "")
+    env["DATABASE_URL"] = f"postgres://{login}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
+    env.update(settings)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lines = []
+        for line in server.stderr:  # bounded by the process: it either reports it is up or exits
+            lines.append(line)
+            if "Uvicorn running on" in line:
+                break
+        else:
+            raise AssertionError("uvicorn did not start: " + "".join(lines))
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
