@@ -33,6 +33,13 @@ def act(table: OnlineTable, user: Any, decision: Decision, *, key: str | None = 
     )
 
 
+def organiser_selects_none(world: Any, table: OnlineTable) -> dict:
+    """The organiser keeps no card at the selection (one change of `table`, read at its last version)."""
+    return services.table_act(
+        actor=world.users["organiser"], table=table, verb="select", cards=[], version=table.version, key="o"
+    )
+
+
 def bots_play_to_the_end(table: OnlineTable, users: list, scheduled: Any) -> set[str]:
     """A SensibleBot for each of `users` (seeded by the user) plays their turns through `table_act`, and the
     recorded `next_hand` task runs between hands, until the table finishes; returns the verbs played."""
