@@ -21,7 +21,7 @@ from games.engine.fairness import game_problems
 from games.engine.options import build_options
 from games.engine.replay import export_replay, play_replay
 from games.engine.state import Game
-from tests.engine.helpers import bot_steps
+from tests.engine.helpers import bot_steps, replay_decisions
 
 PRESETS = ("classic", "universe")
 MAX_HANDS = 8
@@ -114,12 +114,7 @@ def test_credits_and_cards_are_conserved_and_hidden_cards_stay_hidden(preset, pl
 def test_same_seed_and_decisions_give_the_same_game(preset, players, seed, mix, options):
     first = new_game(preset, players, seed, options)
     decisions = [(s, d) for s, d in steps(first, new_bots(players, mix, seed))]
-    second = new_game(preset, players, seed, options)
-    for seat, decision in decisions:
-        if seat is None:
-            second.start_hand()
-        else:
-            apply_decision(second, seat, decision)
+    second = replay_decisions(new_game(preset, players, seed, options), decisions)
     assert second.to_json() == first.to_json()
     assert second.results == first.results
 

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.bots import RandomBot, SensibleBot, apply_decision
+from games.engine.bots import RandomBot, SensibleBot
 from games.engine.errors import IllegalAction
 from games.engine.fairness import game_problems
 from games.engine.options import build_options
 from games.engine.replay import export_replay, play_replay, replay_result
 from games.engine.state import Game
-from tests.engine.helpers import bot_steps
+from tests.engine.helpers import bot_steps, replay_decisions
 
 PRESETS = ("galaxy_series", "cantina_spike")
 MAX_HANDS = 12
@@ -77,12 +77,7 @@ def test_credits_and_cards_are_conserved_at_every_step(preset, players, seed, mi
 def test_same_seed_and_actions_give_the_same_game(preset, players, seed, mix):
     first = new_game(preset, players, seed)
     decisions = list(steps(first, new_bots(players, mix, seed)))
-    second = new_game(preset, players, seed)
-    for seat, decision in decisions:
-        if seat is None:
-            second.start_hand()
-        else:
-            apply_decision(second, seat, decision)
+    second = replay_decisions(new_game(preset, players, seed), decisions)
     assert second.to_json() == first.to_json()
     assert second.results == first.results
 
