@@ -3,9 +3,8 @@
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
-from games.services import result_correct, result_record
 from league.models import Player
-from tests.league.conftest import client_for
+from tests.league.conftest import client_for, corrected_game
 
 HTTP_METHODS = {"get", "post", "put", "patch", "delete"}
 
@@ -43,22 +42,10 @@ def test_9_chip_set_and_buy_in_policy_may_be_null_in_the_schema(openapi):
 
 
 def test_9_the_corrections_list_is_a_list_in_the_schema_and_in_the_answer(openapi, world):
-    han, lando = world.players[:2]
-    organiser = world.users["organiser"]
-    game = result_record(
-        actor=organiser,
-        event=world.event,
-        seats=[{"player": han.pk, "final_credits": 900}, {"player": lando.pk, "final_credits": 0}],
-    )
-    result_correct(
-        actor=organiser,
-        game=game,
-        reason="recount",
-        seats=[{"player": han.pk, "final_credits": 0}, {"player": lando.pk, "final_credits": 900}],
-    )
+    game = corrected_game(world, reason="recount", han=0, lando=900)
     documented = openapi["paths"]["/api/games/{id}/corrections/"]["get"]["responses"]["200"]
     assert documented["content"]["application/json"]["schema"]["type"] == "array"
-    answer = client_for(organiser).get(f"/api/games/{game.pk}/corrections/").json()
+    answer = client_for(world.users["organiser"]).get(f"/api/games/{game.pk}/corrections/").json()
     assert isinstance(answer, list) and len(answer) == 1
 
 

@@ -6,19 +6,15 @@ lists the server's connections to the test database. With the pool they are one 
 request; with Django's per-thread persistent connections the set grows with each request (each ASGI request runs in
 a new thread), and with CONN_MAX_AGE=0 each request opens and closes its own (none stays to be reused)."""
 
-import os
-import socket
-import subprocess
-import sys
 import urllib.request
-from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.db import connection
 
+from tests.processes import uvicorn_server
+
 REQUESTS = 30
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _pool_max() -> int:
@@ -30,32 +26,8 @@ def _pool_max() -> int:
 @pytest.fixture
 def asgi_server():
     """uvicorn (one process) on this test's database, as docker-compose.yml runs the site."""
-    database = settings.DATABASES["default"]
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    login = database["USER"] + (f":{database['PASSWORD']}" if database.get("PASSWORD") else "")
-    env["DATABASE_URL"] = f"postgres://{login}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        cwd=ROOT,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        lines = []
-        for line in server.stderr:  # bounded by the process: it either reports it is up or exits
-            lines.append(line)
-            if "Uvicorn running on" in line:
-                break
-        else:
-            raise AssertionError("uvicorn did not start: " + "".join(lines))
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    with uvicorn_server() as address:
+        yield address
 
 
 def _server_connections() -> frozenset[int]:

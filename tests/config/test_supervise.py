@@ -8,12 +8,11 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.processes import ROOT, embedded_env, wait_for
 
 SETUP = """
 import django
@@ -27,16 +26,13 @@ for table in tables:
 
 
 def env_for(tmp_path: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL", "CI")}
-    env.update(
-        EMBEDDED_BROKER_DIR=str(tmp_path / "broker"),
-        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    return embedded_env(
+        tmp_path,
         DJANGO_SETTINGS_MODULE="tests.config.fast_bots_settings",
         ONLINE_HAND_PAUSE_SECONDS="0.2",
         ONLINE_SWEEP_BEAT="1",
         DEBUG="true",
     )
-    return env
 
 
 def children_of(pid: int) -> dict[str, int]:
@@ -70,16 +66,6 @@ def hands(db: Path) -> int:
     with sqlite3.connect(db, timeout=10) as connection:
         rows = connection.execute("SELECT results FROM games_onlinetable").fetchall()
     return sum(len(json.loads(results)) for (results,) in rows)
-
-
-def wait_for(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"not within {seconds:.0f} s: {what}")
 
 
 @pytest.mark.timeout(240)

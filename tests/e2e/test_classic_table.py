@@ -7,7 +7,7 @@ from axe_playwright_python.sync_playwright import Axe
 from games.engine import Game
 from games.online import services
 from tests.e2e.test_tables import WAIT, awaited_users, contexts, signed_in, worker  # noqa: F401 (fixtures)
-from tests.league.conftest import build_world
+from tests.league.conftest import build_world, league_plays
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -17,13 +17,8 @@ def classic_world(db):
     world = build_world()
     world.event.status = "planned"
     world.event.save()
-    league = world.league
     # Round 1 may call the hand and round 2 ends it by itself, so the hand is short.
-    league.variant, league.preset, league.option_overrides = "classic", "classic", {"call_round": 1, "max_rounds": 2}
-    league.save()
-    world.season.variant, world.season.preset, world.season.option_overrides = "", "", {}
-    world.season.save()
-    return world
+    return league_plays(world, "classic", "classic", {"call_round": 1, "max_rounds": 2})
 
 
 def act_passively(page) -> str:

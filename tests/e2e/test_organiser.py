@@ -15,21 +15,11 @@ from games.forms import REPLAY_FORMATS
 from league.models import Event, League, Standing
 from tests.e2e.test_tournament import WORK, confirm
 from tests.factories import UserFactory
+from tests.league.conftest import eager_tasks  # noqa: F401 (autouse: the live server's standings task runs at once)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(autouse=True)
-def tasks_in_process():
-    """The live server runs in this process: its standings task runs at once, as without Redis."""
-    from config.celery import app
-
-    previous = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = previous
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from axe_playwright_python.sync_playwright import Axe
 from games.engine import Game
 from games.online import services
 from tests.e2e.test_tables import WAIT, awaited_users, contexts, signed_in, worker  # noqa: F401 (fixtures)
-from tests.league.conftest import build_world
+from tests.league.conftest import build_world, league_plays
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -17,12 +17,7 @@ def spike_world(db):
     world = build_world()
     world.event.status = "planned"
     world.event.save()
-    league = world.league
-    league.variant, league.preset, league.option_overrides = "corellian_spike", "galaxy_series", {}
-    league.save()
-    world.season.variant, world.season.preset, world.season.option_overrides = "", "", {}
-    world.season.save()
-    return world
+    return league_plays(world, "corellian_spike", "galaxy_series")
 
 
 def act_passively(page) -> str:

@@ -3,12 +3,6 @@ the clock and the next hand: a player plays a hand against bots, and two players
 every change arriving live, with no reload; one table served by two server processes; the keyboard
 shortcuts and the bet slider's presets."""
 
-import os
-import socket
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from celery.contrib.testing.worker import start_worker
@@ -21,10 +15,10 @@ from games.engine import Game
 from games.online import services, stream
 from games.online.models import OnlineAction, OnlineSeat
 from tests.league.conftest import build_world
+from tests.processes import uvicorn_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 WAIT = 30_000
-ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 @pytest.fixture
@@ -205,33 +199,8 @@ def test_two_players_in_two_browsers_play_a_hand(browser, live_server, table_wor
 @pytest.fixture
 def second_server(live_server):
     """Another server process (uvicorn, ASGI: the async streams) on the same database and Redis."""
-    database = settings.DATABASES["default"]
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    login = database["USER"] + (f":{database['PASSWORD']}" if database.get("PASSWORD") else "")
-    env["DATABASE_URL"] = f"postgres://{login}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
-    env["ONLINE_STREAM_SECONDS"] = "20"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        cwd=ROOT,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        lines = []
-        for line in server.stderr:  # bounded by the process: it either reports it is up or exits
-            lines.append(line)
-            if "Uvicorn running on" in line:
-                break
-        else:
-            raise AssertionError("uvicorn did not start: " + "".join(lines))
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    with uvicorn_server(ONLINE_STREAM_SECONDS="20") as address:
+        yield address
 
 
 def test_two_server_processes_one_table(browser, live_server, second_server, table_world, contexts):

@@ -10,23 +10,13 @@ import pytest
 from games.tabletop.models import RealTable
 from league.models import Standing
 from tests.e2e.conftest import session_cookie
+from tests.league.conftest import eager_tasks  # noqa: F401 (autouse: the live server's standings task runs at once)
 from tests.tabletop.league_helpers import league_world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 WAIT = 20_000
-
-
-@pytest.fixture(autouse=True)
-def tasks_in_process():
-    """The live server runs in this process: its standings task runs at once, as without Redis."""
-    from config.celery import app
-
-    previous = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = previous
 
 
 def _fits(page) -> None:

@@ -1,10 +1,16 @@
 """Helpers for engine tests: games with stacked decks, written as each player's five cards, and peeks
-at hidden state that only tests may take (outside the engine, cards leave only through the views)."""
+at hidden state that only tests may take (outside the engine, cards leave only through the views); bots driving
+a game of any variant step by step, and replay results compared without the orders that do not matter."""
 
+import json
 import random
 
-from games.engine import Dice, Game, parse_card, resolve_options
+import pytest
+
+from games.engine import Dice, Game, ReplayError, parse_card, resolve_options
+from games.engine.bots import apply_decision
 from games.engine.cards import full_deck
+from games.engine.replay import play_replay
 
 
 def peek_cards(hand, seat: int) -> list:
@@ -98,3 +104,56 @@ def finish_hand(game: Game, winner: int, shove: tuple[int, ...] = ()) -> dict:
         else:
             game.call(seat)
     return game.results[-1]
+
+
+def bot_steps(game: Game, bots: list, *, max_hands: int, limit: int | None = None):
+    """Drive `game` with `bots` (one per seat) for at most `max_hands` hands (and `limit` steps), yielding
+    (seat, decision) after every start (seat None) and decision."""
+    done = 0
+    while limit is None or done < limit:
+        if game.in_hand:
+            seat = game.waiting_for()[0]
+            decision = bots[seat].decide(game.view_for(seat))
+            apply_decision(game, seat, decision)
+            yield seat, decision
+        elif not game.is_over and game.hands_played < max_hands and game.can_start_hand():
+            game.start_hand()
+            yield None, None
+        else:
+            return
+        done += 1
+
+
+def replay_decisions(game: Game, decisions: list) -> Game:
+    """`game` given the steps `bot_steps` took in another (seat None: a hand started; else the seat's decision)."""
+    for seat, decision in decisions:
+        if seat is None:
+            game.start_hand()
+        else:
+            apply_decision(game, seat, decision)
+    return game
+
+
+UNORDERED = ("eligible", "winners", "folded")
+
+
+def normal(value):
+    """A replay's result without the orders that do not matter: names in eligible/winners/folded."""
+    if isinstance(value, dict):
+        return {k: sorted(v) if k in UNORDERED else normal(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [normal(v) for v in value]
+    return value
+
+
+def check_replay_fixture(path, normal_form=normal) -> None:
+    """A replay fixture file (JSON: the replay and its expected result or error) gives that result, compared in
+    `normal_form`, or that error, on one line."""
+    fixture = json.loads(path.read_text())
+    if "error" in fixture:
+        with pytest.raises(ReplayError) as caught:
+            play_replay(fixture["replay"])
+        assert str(caught.value) == fixture["error"]
+        assert "\n" not in str(caught.value)
+    else:
+        assert normal_form(play_replay(fixture["replay"])) == normal_form(fixture["result"])

@@ -15,7 +15,7 @@ from games.engine.coruscant.selection import best_selection, completion_chance, 
 from games.engine.dice import GOLD_FACES, Dice
 from games.engine.options import PRESETS, build_options
 from games.engine.state import Game
-from tests.engine.helpers import peek_cards
+from tests.engine.helpers import full, peek_cards
 from tests.engine.imports import imports_run
 
 # ----- helpers ----------------------------------------------------------------------------------
@@ -36,22 +36,13 @@ def brute_force_best(cards: list[str], target: int, suit: str, fixed: list[str] 
     return best[0], -best[1]
 
 
-def stacked_deck(cards: list[str]) -> list:
-    """`cards` on top (top first), then the rest of the 62 cards in canonical order."""
-    top = [parse_card(c) for c in cards]
-    rest = full_deck()
-    for card in top:
-        rest.remove(card)
-    return top + rest
-
-
 def heads_up(deck_top: list[str], dice: Dice, preset: str = "cantina") -> Game:
     """Two players, seat 0 deals, so seat 1 is dealt first and acts first; the hand is started."""
     options = build_options("coruscant_shift", preset)
     game = Game.new(
         options=options, players=[("Dealer", 100), ("Left", 100)], dealer=0, rng=random.Random(0), preset=preset
     )
-    game.start_hand(deck=stacked_deck(deck_top), dice=dice)
+    game.start_hand(deck=full(deck_top), dice=dice)
     return game
 
 

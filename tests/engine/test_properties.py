@@ -7,6 +7,7 @@ rulings of RULES 1.8 hold at every step (hidden selection sizes, the min bet and
 blinds, no carry past the end, seeds hidden until the game ends and then verifiable).
 """
 
+import functools
 import json
 import random
 
@@ -24,6 +25,7 @@ from games.engine.public_log import public_log
 from games.engine.replay import export_replay, play_replay
 from games.engine.shuffle import server_seed
 from games.engine.state import Game
+from tests.engine.helpers import bot_steps
 
 MAX_HANDS = 15
 DECK_SIZE = 62
@@ -48,21 +50,7 @@ def new_bots(players: int, mix: list[bool], seed: int) -> list:
     return [(SensibleBot if mix[seat] else RandomBot)(random.Random(f"{seed}/{seat}")) for seat in range(players)]
 
 
-def steps(game: Game, bots: list, *, max_hands: int = MAX_HANDS, limit: int | None = None):
-    """Drive `game` with `bots`, yielding (seat, decision) after every start (seat None) and decision."""
-    done = 0
-    while limit is None or done < limit:
-        if game.in_hand:
-            seat = game.waiting_for()[0]
-            decision = bots[seat].decide(game.view_for(seat))
-            apply_decision(game, seat, decision)
-            yield seat, decision
-        elif not game.is_over and game.hands_played < max_hands and game.can_start_hand():
-            game.start_hand()
-            yield None, None
-        else:
-            return
-        done += 1
+steps = functools.partial(bot_steps, max_hands=MAX_HANDS)  # drives a game with bots, step by step
 
 
 def snapshot(game: Game) -> tuple:

@@ -1,1 +1,1 @@
-from tests.league.conftest import eager_tasks, private_world, world  # noqa: F401 (fixtures)
+from tests.league.conftest import eager_tasks, friday_freezeout, private_world, world  # noqa: F401 (fixtures)

@@ -13,7 +13,7 @@ from games.models import Seat
 from games.services import result_record
 from league.forms import LeagueForm, option_specs, preset_choices, variant_choices
 from league.services.leagues import league_create, season_create
-from tests.factories import MembershipFactory, PlayerFactory
+from tests.league.conftest import new_members
 
 pytestmark = pytest.mark.django_db
 EXAMPLE = json.loads(
@@ -51,15 +51,8 @@ def test_a_league_and_a_season_are_created_with_classic(world):
         league_create(actor=world.users["organiser"], name="Bad", variant="classic", preset="cantina")
 
 
-def _players(world, *names):
-    players = [PlayerFactory(display_name=name) for name in names]
-    for player in players:
-        MembershipFactory(league=world.league, player=player)
-    return players
-
-
 def test_manual_entry_with_a_classic_replay_keeps_the_sabacc_pot_unpaid(world):
-    ann, bob = _players(world, "Ann", "Bob")
+    ann, bob = new_members(world, "Ann", "Bob")
     game = result_record(
         actor=world.users["organiser"],
         event=world.event,

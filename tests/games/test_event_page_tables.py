@@ -4,13 +4,12 @@ no table; the API's event detail lists the same site tables."""
 
 import pytest
 from django.test import Client, TestCase
-from django.utils import timezone
 
 from games.online import schedule
 from games.online import services as online
 from games.services import result_record
 from games.tabletop import services as tabletop
-from league.models import EventKind, EventStatus
+from league.models import EventStatus
 from tests.factories import EventFactory
 from tests.league.conftest import build_world
 
@@ -88,21 +87,11 @@ def test_a_game_at_an_online_table_shows_under_it_and_one_entered_by_hand_says_s
     assert f'href="/games/{by_hand.pk}/"' in hand_panel and f'href="/games/{table.game_id}/"' not in hand_panel
 
 
-def test_a_tournaments_tables_show_and_link_its_pages(world):
+def test_a_tournaments_tables_show_and_link_its_pages(world, friday_freezeout):
     from tournaments import services as tournaments
-    from tournaments.demo import demo_structure
 
-    organiser = world.users["organiser"]
-    event = EventFactory(
-        season=world.season,
-        name="Friday freezeout",
-        kind=EventKind.TOURNAMENT,
-        status=EventStatus.PLANNED,
-        starts_at=timezone.now(),
-    )
-    tournament = tournaments.tournament_create(
-        actor=organiser, event=event, structure=demo_structure(), starting_stack=450, seats_per_table=2
-    )
+    organiser, tournament = world.users["organiser"], friday_freezeout
+    event = tournament.event
     for player in world.players[:4]:
         tournaments.tournament_register(actor=organiser, tournament=tournament, player=player)
     tournaments.tournament_publish_seed(actor=organiser, tournament=tournament)

@@ -11,7 +11,8 @@ from games.models import Game, GameSource, ResultCorrection, Seat
 from games.services import result_correct, result_record
 from league.models import AuditEntry, EventResult, LedgerEntry, LedgerKind, Standing
 from league.selectors import chip_history_for_game, ledger_balance, standings_rows
-from tests.factories import MembershipFactory, PlayerFactory
+from tests.factories import PlayerFactory
+from tests.league.conftest import new_members
 
 # The worked example of the replay format: Bob and Jane, target -5 circle; Jane wins the 12-credit pot.
 REPLAY = {
@@ -200,14 +201,13 @@ def test_hand_by_hand_results_give_the_final_credits_and_history(world):
 
 
 def replay_players(world):
-    bob = PlayerFactory(display_name="Bob")
-    jane = PlayerFactory(display_name="Jane")
-    MembershipFactory(league=world.league, player=bob)
-    MembershipFactory(league=world.league, player=jane)
-    return bob, jane
+    """Bob and Jane, the players of `REPLAY`, members of `world`'s league."""
+    return new_members(world, "Bob", "Jane")
 
 
-def test_a_replay_backed_entry_takes_its_result_from_the_engine(world):
+def replayed_game(world):
+    """Bob and Jane's game of `REPLAY` (a buy-in of 100 each) at `world`'s event, entered by its organiser; with
+    Bob and Jane."""
     bob, jane = replay_players(world)
     game = result_record(
         actor=world.users["organiser"],
@@ -215,6 +215,11 @@ def test_a_replay_backed_entry_takes_its_result_from_the_engine(world):
         seats=[{"player": bob.pk, "buy_in": 100}, {"player": jane.pk, "buy_in": 100}],
         replay=copy.deepcopy(REPLAY),
     )
+    return game, bob, jane
+
+
+def test_a_replay_backed_entry_takes_its_result_from_the_engine(world):
+    game, bob, jane = replayed_game(world)
     result = dict(Seat.objects.filter(game=game).values_list("player__display_name", "final_credits"))
     assert result == {"Bob": 94, "Jane": 106}
     assert game.preset == "cantina" and game.options["ante"] == 2

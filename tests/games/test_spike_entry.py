@@ -16,7 +16,7 @@ from league.forms import LeagueForm, option_specs, preset_choices, variant_choic
 from league.providers import games
 from league.services.leagues import league_create, season_create
 from tests.engine.spike.helpers import scripted_document
-from tests.factories import MembershipFactory, PlayerFactory
+from tests.league.conftest import new_members
 
 pytestmark = pytest.mark.django_db
 EXAMPLE = json.loads(
@@ -60,21 +60,20 @@ def test_a_league_and_a_season_are_created_with_corellian_spike(world):
         league_create(actor=world.users["organiser"], name="Bad", variant="corellian_spike", preset="better")
 
 
-def _players(world, *names):
-    players = [PlayerFactory(display_name=name) for name in names]
-    for player in players:
-        MembershipFactory(league=world.league, player=player)
-    return players
-
-
-def test_manual_entry_with_a_corellian_spike_replay(world):
-    bob, jane = _players(world, "Bob", "Jane")
+def example_game(world):
+    """Bob and Jane's game of `EXAMPLE` (a buy-in of 50 each) entered at `world`'s event; with Bob and Jane."""
+    bob, jane = new_members(world, "Bob", "Jane")
     game = result_record(
         actor=world.users["organiser"],
         event=world.event,
         seats=[{"player": bob.pk, "buy_in": 50}, {"player": jane.pk, "buy_in": 50}],
         replay=copy.deepcopy(EXAMPLE),
     )
+    return game, bob, jane
+
+
+def test_manual_entry_with_a_corellian_spike_replay(world):
+    game, bob, _ = example_game(world)
     assert (game.variant, game.preset) == ("corellian_spike", "galaxy_series")
     assert game.options["market_prices"] == [1, 2, 3]
     assert dict(Seat.objects.filter(game=game).values_list("player__display_name", "final_credits")) == {
@@ -85,7 +84,7 @@ def test_manual_entry_with_a_corellian_spike_replay(world):
 
 
 def test_manual_entry_accepts_a_sabacc_pot_left_unpaid_and_still_checks_the_credits(world):
-    ann, bob = _players(world, "Ann", "Bob")
+    ann, bob = new_members(world, "Ann", "Bob")
     # Two Nulrheks: Bob's +1 wins the main pot; the Sabacc pot (2) carries over and the game ends there.
     document = scripted_document({"Ann": ["+9c", "-6s"], "Bob": ["+7c", "-6t"]}, stacks=50)
     game = result_record(
@@ -120,13 +119,7 @@ def test_the_hand_history_of_a_corellian_spike_game_names_no_hidden_card(world):
 
 
 def test_the_game_page_of_a_corellian_spike_game_shows_the_reveal(world, client):
-    bob, jane = _players(world, "Bob", "Jane")
-    game = result_record(
-        actor=world.users["organiser"],
-        event=world.event,
-        seats=[{"player": bob.pk, "buy_in": 50}, {"player": jane.pk, "buy_in": 50}],
-        replay=copy.deepcopy(EXAMPLE),
-    )
+    game, _, _ = example_game(world)
     steps = len(public_history_steps())
     page = client.get(f"/games/{game.pk}/?hand=1&step={steps}")
     assert page.status_code == 200

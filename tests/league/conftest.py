@@ -3,9 +3,11 @@
 from dataclasses import dataclass
 
 import pytest
+from django.test import TestCase
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from league.models import Role, Visibility
+from league.models import EventKind, EventStatus, Role, Visibility
 from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory, UserFactory
 
 
@@ -49,6 +51,16 @@ def build_world(visibility: str = Visibility.PUBLIC) -> World:
     return World(league, other_league, season, event, users, players)
 
 
+def league_plays(world: World, variant: str, preset: str, overrides: dict | None = None) -> World:
+    """`world`'s league plays `variant` with `preset` (and these option overrides); its season follows the league."""
+    league, season = world.league, world.season
+    league.variant, league.preset, league.option_overrides = variant, preset, overrides or {}
+    league.save()
+    season.variant, season.preset, season.option_overrides = "", "", {}
+    season.save()
+    return world
+
+
 @pytest.fixture
 def world(db) -> World:
     return build_world()
@@ -57,6 +69,56 @@ def world(db) -> World:
 @pytest.fixture
 def private_world(db) -> World:
     return build_world(Visibility.MEMBERS)
+
+
+@pytest.fixture
+def friday_freezeout(world: World):
+    """A freezeout of `world`'s season, planned, starting now: its event "Friday freezeout", the demo structure, a
+    stack of 450, two seats a table; nobody registered yet."""
+    from tournaments import services as tournaments
+    from tournaments.demo import demo_structure
+
+    event = EventFactory(
+        season=world.season,
+        name="Friday freezeout",
+        kind=EventKind.TOURNAMENT,
+        status=EventStatus.PLANNED,
+        starts_at=timezone.now(),
+    )
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return tournaments.tournament_create(
+            actor=world.users["organiser"],
+            event=event,
+            structure=demo_structure(),
+            starting_stack=450,
+            seats_per_table=2,
+        )
+
+
+def new_members(world: World, *names: str) -> list:
+    """New players of `world`'s league (members, no user), one for each display name."""
+    return [MembershipFactory(league=world.league, player=PlayerFactory(display_name=name)).player for name in names]
+
+
+def corrected_game(world: World, *, reason: str, han: int, lando: int):
+    """Han and Lando's game at `world`'s event, entered by its organiser as 900 to 0, then corrected to `han` and
+    `lando` credits for `reason`."""
+    from games.services import result_correct, result_record
+
+    first, second = world.players[:2]
+    organiser = world.users["organiser"]
+    game = result_record(
+        actor=organiser,
+        event=world.event,
+        seats=[{"player": first.pk, "final_credits": 900}, {"player": second.pk, "final_credits": 0}],
+    )
+    result_correct(
+        actor=organiser,
+        game=game,
+        reason=reason,
+        seats=[{"player": first.pk, "final_credits": han}, {"player": second.pk, "final_credits": lando}],
+    )
+    return game
 
 
 def client_for(user) -> APIClient:

@@ -6,9 +6,8 @@ import io
 
 import pytest
 
-from games.services import result_correct, result_record
 from league.services import ledger_adjust
-from tests.league.conftest import client_for
+from tests.league.conftest import client_for, corrected_game
 
 SEES_AUDIT = {"admin": True, "organiser": True, "other_organiser": False, "member": False, "anonymous": False}
 
@@ -16,18 +15,8 @@ SEES_AUDIT = {"admin": True, "organiser": True, "other_organiser": False, "membe
 @pytest.fixture
 def audited(world):
     organiser = world.users["organiser"]
-    han, lando = world.players[:2]
-    game = result_record(
-        actor=organiser,
-        event=world.event,
-        seats=[{"player": han.pk, "final_credits": 900}, {"player": lando.pk, "final_credits": 0}],
-    )
-    result_correct(
-        actor=organiser,
-        game=game,
-        reason="Lando's count was wrong",
-        seats=[{"player": han.pk, "final_credits": 600}, {"player": lando.pk, "final_credits": 300}],
-    )
+    han = world.players[0]
+    game = corrected_game(world, reason="Lando's count was wrong", han=600, lando=300)
     ledger_adjust(actor=organiser, event=world.event, player=han, amount=5, reason="a chip under the table")
     return world, game
 

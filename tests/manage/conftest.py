@@ -22,6 +22,22 @@ def page_client(user: Any) -> Client:
     return client
 
 
+def real_table_row(*, host: Any, event: Any, code: str) -> Any:
+    """A Coruscant Shift (cantina) real-cards table opened at `event`, as its row alone (no seat, no game): listed on
+    the event's pages."""
+    from games.tabletop.models import RealTable
+
+    return RealTable.objects.create(
+        code=code,
+        host=host,
+        event=event,
+        variant="coruscant_shift",
+        preset="cantina",
+        starting_credits=100,
+        master="0" * 32,
+    )
+
+
 def seat_data(seats: list[dict[str, Any]], *, prefix: str = "seat", total: int = 8) -> dict[str, Any]:
     """A result form's player lines, as the browser posts them."""
     data: dict[str, Any] = {
@@ -59,6 +75,22 @@ def league_form_data(**overrides: Any) -> dict[str, Any]:
     }
     data.update(overrides)
     return data
+
+
+def league_edit_data(league: Any, **overrides: Any) -> dict[str, Any]:
+    """The league's edit form as its page posts it unchanged (no tie-breakers picked), with `overrides`."""
+    return league_form_data(
+        **{
+            "name": league.name,
+            "slug": league.slug,
+            "buy_in_policy": str(league.buy_in_policy_id),
+            "chip_set": str(league.chip_set_id or ""),
+            "tie_breakers": [],
+            "min_players": str(league.min_players),
+            "ties_share_better_place": "on" if league.ties_share_better_place else "",
+            **overrides,
+        }
+    )
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ from django.utils import timezone
 from games.models import Game, ResultCorrection, Table
 from games.services import result_record
 from league.models import AuditEntry, Event, EventKind, EventStatus, LedgerEntry, LedgerKind, Membership, Standing
-from tests.factories import MembershipFactory, PlayerFactory
+from tests.factories import PlayerFactory
 from tests.games.test_bad_input import counts
-from tests.games.test_result_record import REPLAY
-from tests.manage.conftest import seat_data
+from tests.games.test_result_record import REPLAY, replay_players, replayed_game
+from tests.manage.conftest import real_table_row, seat_data
 
 pytestmark = pytest.mark.django_db
 
@@ -170,12 +170,6 @@ def test_a_finishing_order_gives_the_winner_every_credit(world, organiser_client
     }
 
 
-def replay_players(world):
-    bob = MembershipFactory(league=world.league, player=PlayerFactory(display_name="Bob")).player
-    jane = MembershipFactory(league=world.league, player=PlayerFactory(display_name="Jane")).player
-    return bob, jane
-
-
 def replay_file(document) -> SimpleUploadedFile:
     return SimpleUploadedFile("game.json", json.dumps(document).encode(), content_type="application/json")
 
@@ -267,13 +261,7 @@ def test_a_correction_needs_a_reason_and_then_shows_in_the_audit_trail(world, or
 
 
 def test_a_replayed_game_cannot_be_corrected_by_hand(world, organiser_client):
-    bob, jane = replay_players(world)
-    game = result_record(
-        actor=world.users["organiser"],
-        event=world.event,
-        seats=[{"player": bob.pk, "buy_in": 100}, {"player": jane.pk, "buy_in": 100}],
-        replay=copy.deepcopy(REPLAY),
-    )
+    game, bob, jane = replayed_game(world)
     finals = {bob.pk: 100, jane.pk: 100}
     response = organiser_client.post(f"/manage/games/{game.pk}/correct/", correction_data(game, finals))
     assert response.status_code == 400
@@ -403,7 +391,6 @@ def test_the_organiser_page_lists_every_table_of_the_event_as_its_public_page_do
     from games.online.services import table_open
     from games.pages import event_tables
     from games.services import table_create
-    from games.tabletop.models import RealTable
 
     Event.objects.filter(pk=world.event.pk).update(status=EventStatus.RUNNING)
     world.event.refresh_from_db()
@@ -411,15 +398,7 @@ def test_the_organiser_page_lists_every_table_of_the_event_as_its_public_page_do
     assert "No tables yet." in _section(organiser_client.get(url).content.decode(), "tables")
     organiser = world.users["organiser"]
     online = table_open(actor=organiser, event=world.event, name="Back room", seats=4)
-    real = RealTable.objects.create(
-        code="RCT001",
-        host=organiser,
-        event=world.event,
-        variant="coruscant_shift",
-        preset="cantina",
-        starting_credits=100,
-        master="0" * 32,
-    )
+    real = real_table_row(host=organiser, event=world.event, code="RCT001")
     tables = _section(organiser_client.get(url).content.decode(), "tables")
     assert "No tables yet." not in tables  # no results table, but two tables of the event
     assert f'<a href="/tables/{online.pk}/">Online table “Back room”</a>' in tables

@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLPattern, get_resolver
 from django.utils import timezone
 
 from games.models import Game, GameStatus, Table
@@ -24,6 +24,7 @@ from games.online import services as online
 from games.online.models import OnlineTable
 from league.models import EmailInvite, EventKind, EventStatus, Role, Visibility
 from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory, UserFactory
+from tests.routes import walk_routes
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
 from tournaments.structures import Level, structure_to_json
@@ -104,19 +105,10 @@ def _methods(pattern: URLPattern) -> tuple[str, ...]:
     return ("get", "post")  # a function view: its decorators answer the methods it refuses
 
 
-def _walk(patterns, prefix: str = ""):
-    for pattern in patterns:
-        text = prefix + str(pattern.pattern).lstrip("^").rstrip("$")
-        if isinstance(pattern, URLResolver):
-            yield from _walk(pattern.url_patterns, text)
-        elif isinstance(pattern, URLPattern):
-            yield text, pattern
-
-
 def object_routes() -> list[Route]:
     """Routes whose first argument names an object (the API's `.json` format twins left out)."""
     routes, seen = [], set()
-    for text, pattern in _walk(get_resolver().url_patterns):
+    for text, pattern in walk_routes(get_resolver().url_patterns):
         if text.startswith(NOT_OBJECTS) or text in SKIPPED or pattern.name in STREAMS or "(?P<format>" in text:
             continue
         params = [a or b for a, b in re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", text)]

@@ -8,7 +8,7 @@ from django.test import override_settings
 
 from league.models import AuditEntry, League, Membership, Player, Role, Season
 from tests.factories import PlayerFactory, UserFactory
-from tests.manage.conftest import league_form_data, page_client
+from tests.manage.conftest import league_edit_data, league_form_data, page_client
 
 pytestmark = pytest.mark.django_db
 
@@ -92,15 +92,7 @@ def test_editing_a_league_audits_only_what_changed(world, organiser_client):
     league = world.league
     response = organiser_client.get(f"/manage/leagues/{league.slug}/edit/")
     assert response.status_code == 200
-    data = league_form_data(
-        name=league.name,
-        slug=league.slug,
-        buy_in_policy=str(league.buy_in_policy_id),
-        chip_set=str(league.chip_set_id or ""),
-        tie_breakers=[],
-        min_players="4",
-        ties_share_better_place="on" if league.ties_share_better_place else "",
-    )
+    data = league_edit_data(league, min_players="4")
     response = organiser_client.post(f"/manage/leagues/{league.slug}/edit/", data)
     assert response.status_code == 302
     league.refresh_from_db()

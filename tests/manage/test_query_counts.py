@@ -5,11 +5,10 @@ import pytest
 from django.conf import settings
 
 from games.services import result_record, table_create
-from games.tabletop.models import RealTable
 from league.models import EventStatus, Role
 from league.services import event_create
 from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory
-from tests.manage.conftest import page_client
+from tests.manage.conftest import page_client, real_table_row
 
 pytestmark = pytest.mark.django_db
 
@@ -26,15 +25,7 @@ def grow(world, times: int, start: int = 0) -> None:
         MembershipFactory(league=world.league, player=PlayerFactory(display_name=f"Guest {n}"))
         MembershipFactory(league=world.league, player=PlayerFactory(user=None), role=Role.ORGANISER)
         table_create(actor=organiser, event=world.event, name=f"Table {n}", number=n + 1)
-        RealTable.objects.create(  # a real-cards table opened at the event (listed on its page)
-            code=f"RQC{n:03d}",
-            host=organiser,
-            event=world.event,
-            variant="coruscant_shift",
-            preset="cantina",
-            starting_credits=100,
-            master="0" * 32,
-        )
+        real_table_row(host=organiser, event=world.event, code=f"RQC{n:03d}")  # listed on the event's page
         a, b = world.players[n % 4], world.players[4 + n % 4]
         result_record(
             actor=organiser,

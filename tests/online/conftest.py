@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from games.engine import Game
 from games.online import schedule, services, tasks
 from games.online.models import OnlineTable
 from tests.factories import MembershipFactory, PlayerFactory, UserFactory
@@ -39,6 +40,18 @@ class Schedule:
             if table.status == "finished":
                 break
         return count
+
+
+def to_next_hand_pause(table: OnlineTable, scheduled: Schedule) -> None:
+    """Let the clock play the hand out until the table waits for its next hand."""
+    for _ in range(50):  # the clock acts for whoever is awaited (sitting-out seats are acted for at once)
+        table.refresh_from_db()
+        if not Game.from_json(table.state).in_hand:
+            break
+        scheduled.run(scheduled.last("turn_timeout"))
+    else:
+        raise AssertionError("the hand did not end")
+    table.refresh_from_db()
 
 
 @pytest.fixture(autouse=True)
@@ -83,12 +96,17 @@ def open_table(world):
     return make
 
 
-@pytest.fixture
-def heads_up(world, humans, open_table, scheduled):
-    """A running two-seat table: the organiser and a member, first hand dealt."""
+def start_heads_up(world, humans, open_table) -> OnlineTable:
+    """A running two-seat table of the league's variant: the organiser and a member, first hand dealt."""
     table = open_table(seats=2, turn_seconds=20)
     services.seat_take(actor=world.users["organiser"], table=table)
     services.seat_take(actor=humans[0], table=table)
     services.table_start(actor=world.users["organiser"], table=table)
     table.refresh_from_db()
     return table
+
+
+@pytest.fixture
+def heads_up(world, humans, open_table, scheduled):
+    """A running two-seat table: the organiser and a member, first hand dealt."""
+    return start_heads_up(world, humans, open_table)

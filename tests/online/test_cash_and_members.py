@@ -14,20 +14,9 @@ from games.online.permissions import NotAllowed, can_open_table, can_run_table
 from games.online.selectors import table_state
 from league.models import LedgerEntry, LedgerKind, Membership
 from tests.league.conftest import client_for
+from tests.online.conftest import to_next_hand_pause
 
 pytestmark = pytest.mark.django_db
-
-
-def between_hands(table, scheduled) -> None:
-    """Let the clock play the hand out until the table waits for its next hand."""
-    for _ in range(50):  # the clock acts for whoever is awaited (sitting-out seats are acted for at once)
-        table.refresh_from_db()
-        if not Game.from_json(table.state).in_hand:
-            break
-        scheduled.run(scheduled.last("turn_timeout"))
-    else:
-        raise AssertionError("the hand did not end")
-    table.refresh_from_db()
 
 
 def ledger_sum(game_id, player) -> int:
@@ -57,7 +46,7 @@ def test_a_player_joins_a_running_cash_table_between_hands_with_the_buy_in_in_th
     assert cash_table.version == version and not OnlineSeat.objects.filter(table=cash_table, player__user=late).exists()
     assert not LedgerEntry.objects.filter(player__user=late).exists()
 
-    between_hands(cash_table, scheduled)
+    to_next_hand_pause(cash_table, scheduled)
     assert table_state(cash_table, user=late)["can"]["sit"] is True
     seat = services.seat_take(actor=late, table=cash_table)
     cash_table.refresh_from_db()
@@ -77,7 +66,7 @@ def test_leaving_cashes_out_at_once_and_a_rejoin_gets_the_old_seat_and_the_game_
     world, humans, cash_table, scheduled
 ):
     org, mem = world.users["organiser"], humans[0]
-    between_hands(cash_table, scheduled)
+    to_next_hand_pause(cash_table, scheduled)
     stack = Game.from_json(cash_table.state).stacks[
         OnlineSeat.objects.get(table=cash_table, player__user=mem).engine_seat
     ]
@@ -97,7 +86,7 @@ def test_leaving_cashes_out_at_once_and_a_rejoin_gets_the_old_seat_and_the_game_
     assert Seat.objects.get(game_id=cash_table.game_id, player__user=mem).buy_in == 2 * cash_table.buy_in
     assert OnlineSeat.objects.filter(table=cash_table, left=False).count() == 3
     assert scheduled.run(scheduled.last("next_hand")) is True
-    between_hands(cash_table, scheduled)
+    to_next_hand_pause(cash_table, scheduled)
     services.table_close(actor=org, table=cash_table)
     cash_table.refresh_from_db()
     assert cash_table.status == TableStatus.FINISHED
@@ -254,21 +243,12 @@ def test_my_tables_on_my_own_page_lists_where_i_sit_and_what_i_played(world, hum
 
 def test_the_organiser_turns_the_setting_on_from_the_league_form(world):
     from league.models import AuditEntry
-    from tests.manage.conftest import league_form_data
+    from tests.manage.conftest import league_edit_data
 
     league = world.league
     organiser = Client()
     organiser.force_login(world.users["organiser"])
-    data = league_form_data(
-        name=league.name,
-        slug=league.slug,
-        buy_in_policy=str(league.buy_in_policy_id),
-        chip_set=str(league.chip_set_id or ""),
-        tie_breakers=[],
-        min_players=str(league.min_players),
-        ties_share_better_place="on" if league.ties_share_better_place else "",
-        members_may_open_tables="on",
-    )
+    data = league_edit_data(league, members_may_open_tables="on")
     response = organiser.post(f"/manage/leagues/{league.slug}/edit/", data)
     assert response.status_code == 302, response.content.decode()[:2000]
     league.refresh_from_db()
@@ -297,7 +277,7 @@ def test_the_lobby_hears_of_seats_and_status_not_of_every_decision(
                 actor=humans[0], table=cash_table, verb="select", cards=[], version=cash_table.version, key="k1"
             )
         assert len(heard["table"]) == 1 and heard["lobby"] == []
-        between_hands(cash_table, scheduled)
+        to_next_hand_pause(cash_table, scheduled)
         heard["lobby"].clear()
         with django_capture_on_commit_callbacks(execute=True):
             services.seat_take(actor=humans[1], table=cash_table)

@@ -10,33 +10,18 @@ from django.test import Client
 
 from config.errors import ApplicationError
 from games.engine.bots import SensibleBot
-from games.engine.replay import play_replay
-from games.models import Game as LeagueGame
-from games.models import GameStatus
 from games.online import services
-from games.online.models import TableStatus
 from games.online.selectors import table_state
-from tests.online.helpers import act
+from tests.league.conftest import league_plays
+from tests.online.conftest import start_heads_up
+from tests.online.helpers import act, assert_the_game_landed_in_the_league, bots_play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def classic_league(world):
-    world.league.variant, world.league.preset, world.league.option_overrides = "classic", "classic", {}
-    world.league.save()
-    world.season.variant, world.season.preset, world.season.option_overrides = "", "", {}
-    world.season.save()
-    return world
-
-
-def _running(world, humans, open_table, **fields):
-    table = open_table(seats=2, turn_seconds=20, **fields)
-    services.seat_take(actor=world.users["organiser"], table=table)
-    services.seat_take(actor=humans[0], table=table)
-    services.table_start(actor=world.users["organiser"], table=table)
-    table.refresh_from_db()
-    return table
+    return league_plays(world, "classic", "classic")
 
 
 def _actor(world, humans, table):
@@ -58,42 +43,20 @@ def test_a_classic_game_is_played_online_and_lands_in_the_league(
     world = classic_league
     world.league.option_overrides = {"hands": 2, "call_round": 1}
     world.league.save()
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     users = [world.users["organiser"], humans[0]]
-    bots = {user.pk: SensibleBot(random.Random(user.pk)) for user in users}
-    seen = set()
     with django_capture_on_commit_callbacks(execute=True):
-        for step in range(3000):
-            table.refresh_from_db()
-            if table.status == TableStatus.FINISHED:
-                break
-            for user in users:
-                view = table_state(table, user=user)["view"]
-                if view["legal"]["verbs"]:
-                    decision = bots[user.pk].decide(view)
-                    seen.add(decision.verb)
-                    act(table, user, decision, key=f"{step}-{user.pk}")
-                    break
-            else:
-                scheduled.run(scheduled.last("next_hand"))
-    table.refresh_from_db()
-    assert table.status == TableStatus.FINISHED
+        seen = bots_play_to_the_end(table, users, scheduled)
     # Both kinds of turn were played online (which verbs, in two hands, depends on the game's random seed: the
     # betting may have been all-ins and raises only).
     assert seen & {"draw", "trade", "stand"}
     assert seen & {"check", "call", "bet", "raise", "fold", "allin"}
-    game = LeagueGame.objects.get(pk=table.game_id)
-    assert game.status == GameStatus.FINISHED and game.replay_document["variant"] == "classic"
-    result = play_replay(game.replay_document)
-    finals = {s.player.display_name: s.final_credits for s in game.seats.all()}
-    assert result["stacks"] == finals
-    # Whatever the game left on the table went to the players (RULES 1.5 "Credits left at the end").
-    assert "unpaid" not in game.replay_result and sum(finals.values()) == 2 * table.buy_in
+    assert_the_game_landed_in_the_league(table, "classic")
 
 
 def test_play_turns_need_their_fields_and_refusals_change_nothing(classic_league, humans, open_table, scheduled):
     world = classic_league
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     actor = _actor(world, humans, table)
     version = table.version
     with pytest.raises(ApplicationError, match="Trade needs `card`"):
@@ -111,7 +74,7 @@ def test_play_turns_need_their_fields_and_refusals_change_nothing(classic_league
 
 def test_the_table_page_shows_the_fields_the_rolls_and_the_sabacc_pot(classic_league, humans, open_table, scheduled):
     world = classic_league
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     actor = _actor(world, humans, table)
     view = table_state(table, user=actor)["view"]
     locked = view["cards"][0]
@@ -135,7 +98,7 @@ def test_the_reveal_on_the_table_page_tells_the_sabacc_pot(classic_league, human
     world = classic_league
     world.league.option_overrides = {"call_round": 1}
     world.league.save()
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     users = [world.users["organiser"], humans[0]]
     bots = {user.pk: SensibleBot(random.Random(user.pk)) for user in users}
     for step in range(500):
@@ -157,7 +120,7 @@ def test_the_reveal_on_the_table_page_tells_the_sabacc_pot(classic_league, human
 
 def test_a_play_turn_shows_one_form_and_no_empty_betting_bar(classic_league, humans, open_table, scheduled):
     world = classic_league
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     actor = _actor(world, humans, table)
     assert set(table_state(table, user=actor)["view"]["legal"]["verbs"]) <= {"draw", "trade", "stand"}
     client = Client()
@@ -176,7 +139,7 @@ def test_a_player_locks_the_card_they_take_as_taken_and_cannot_probe_the_pile_by
     from games.online.services.base import load_game as _load
 
     world = classic_league
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     actor = _actor(world, humans, table)
     game = _load(table)
     top = game.hand._draw[0].code  # hidden: read by the test only
@@ -230,7 +193,7 @@ def test_a_trade_locking_the_card_it_gives_up_is_refused_whatever_tops_the_pile(
     from games.online.services.base import load_game as _load
 
     world = classic_league
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     actor = _actor(world, humans, table)
     me = table_state(table, user=actor)["you"]["engine_seat"]
     held = _rigged(_load(table), me, "-17", "-17").view_for(me)["cards"]
@@ -259,7 +222,7 @@ def test_the_play_form_stands_with_a_lock_though_it_also_sends_a_card_to_trade(
     """The page's play form sends its trade choice with every button: a stand ignores it (as the engine's
     decision does), also in the check made from what the player sees."""
     world = classic_league
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     actor = _actor(world, humans, table)
     held = table_state(table, user=actor)["view"]["cards"]
     client = Client()

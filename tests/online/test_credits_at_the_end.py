@@ -19,6 +19,7 @@ from games.online import services
 from games.online.models import OnlineTable, TableStatus
 from games.online.services import tables
 from league.models import LedgerEntry, LedgerKind
+from tests.league.conftest import league_plays
 
 pytestmark = pytest.mark.django_db
 
@@ -27,10 +28,7 @@ MAX_TASKS = 5_000
 
 
 def _play_to_the_end(world, scheduled, variant: str, preset: str, *, seats: int, hands: int, kind: str, people=None):
-    world.league.variant, world.league.preset, world.league.option_overrides = variant, preset, {}
-    world.league.save()
-    world.season.variant, world.season.preset, world.season.option_overrides = "", "", {}
-    world.season.save()
+    league_plays(world, variant, preset)
     world.event.status = "planned"
     world.event.save()
     organiser = world.users["organiser"]

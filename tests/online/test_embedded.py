@@ -1,25 +1,12 @@
 """The embedded default (`make run` without Redis): a Celery worker process beside the server takes
 tasks from kombu's filesystem transport, so delayed tasks run later and in another process."""
 
-import os
 import subprocess
 import sys
-import time
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def embedded_env(tmp_path: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL", "CI")}
-    env.update(
-        EMBEDDED_BROKER_DIR=str(tmp_path / "broker"),
-        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        DJANGO_SETTINGS_MODULE="config.settings.base",
-    )
-    return env
+from tests.processes import ROOT, embedded_env, wait_for_line
 
 
 def run_python(code: str, env: dict) -> str:
@@ -53,17 +40,7 @@ def test_a_worker_process_takes_a_delayed_task_from_the_embedded_broker(tmp_path
         text=True,
     )
     try:
-        deadline = time.monotonic() + 60
-        lines = []
-        while time.monotonic() < deadline:  # bounded wait on the worker's own report
-            line = worker.stdout.readline()
-            lines.append(line)
-            if not line and worker.poll() is not None:
-                raise AssertionError("the worker stopped: " + "".join(lines))
-            if "config.ping" in line and "succeeded" in line:
-                break
-        else:
-            raise AssertionError("".join(lines))
+        wait_for_line(worker, 60, lambda line: "config.ping" in line and "succeeded" in line, "the ping succeeded")
         assert not list(broker.glob("*.msg"))  # consumed
     finally:
         worker.terminate()

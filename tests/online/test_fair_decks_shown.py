@@ -13,6 +13,7 @@ from games.engine.shuffle import deck_from_seed, server_seed
 from games.engine.variant import get_variant
 from games.online import services
 from games.online.models import OnlineTable
+from tests.league.conftest import league_plays
 
 pytestmark = pytest.mark.django_db
 
@@ -59,13 +60,8 @@ def test_the_table_page_shows_the_commitment_and_only_my_own_entropy(world, huma
 
 @pytest.mark.parametrize("variant", ["coruscant_shift", "corellian_spike", "classic"])
 def test_the_seeds_page_gives_each_variants_own_recipe(world, humans, open_table, variant):
-    world.league.variant, world.league.preset, world.league.option_overrides = variant, "", {}
-    world.league.preset = {"coruscant_shift": "better", "corellian_spike": "galaxy_series", "classic": "classic"}[
-        variant
-    ]
-    world.league.save()
-    world.season.variant, world.season.preset, world.season.option_overrides = "", "", {}
-    world.season.save()
+    preset = {"coruscant_shift": "better", "corellian_spike": "galaxy_series", "classic": "classic"}[variant]
+    league_plays(world, variant, preset)
     table = OnlineTable.objects.get(pk=open_table().pk)
     client = Client()
     client.force_login(humans[0])

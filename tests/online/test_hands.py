@@ -14,6 +14,7 @@ from games.engine.replay import play_replay
 from games.models import Game as LeagueGame
 from games.online import services
 from tests.league.conftest import client_for
+from tests.online.conftest import to_next_hand_pause
 
 pytestmark = pytest.mark.django_db
 SECRET_KEYS = {"deck", "server_seed", "seed", "reshuffles", "state", "history"}
@@ -25,17 +26,6 @@ def keys_in(value) -> set[str]:
     if isinstance(value, list):
         return {k for v in value for k in keys_in(v)}
     return set()
-
-
-def to_next_hand_pause(table, scheduled) -> None:
-    for _ in range(50):  # the clock acts for whoever is awaited (sitting-out seats are acted for at once)
-        table.refresh_from_db()
-        if not Game.from_json(table.state).in_hand:
-            break
-        scheduled.run(scheduled.last("turn_timeout"))
-    else:
-        raise AssertionError("the hand did not end")
-    table.refresh_from_db()
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from games.engine.bots import SensibleBot
 from games.online import services
 from games.online.models import TableStatus
 from games.online.selectors import table_state
+from tests.league.conftest import league_plays
 from tests.online.helpers import act
 
 pytestmark = pytest.mark.django_db
@@ -29,10 +30,7 @@ def _phase_links(page: str) -> list[tuple[str, str, str]]:
 def test_the_phase_label_links_the_rules_of_the_phase_at_every_step(
     variant, world, humans, open_table, scheduled, django_capture_on_commit_callbacks
 ):
-    world.league.variant, world.league.preset, world.league.option_overrides = variant, PRESETS[variant], {}
-    world.league.save()
-    world.season.variant, world.season.preset, world.season.option_overrides = "", "", {}
-    world.season.save()
+    league_plays(world, variant, PRESETS[variant])
     table = open_table(seats=2, turn_seconds=20)
     users = [world.users["organiser"], humans[0]]
     for user in users:

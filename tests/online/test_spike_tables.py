@@ -1,40 +1,22 @@
 """Online tables of Corellian Spike: opened with the league's variant, played through `table_act` with the
 card verbs, the table page drawing the market and the Sabacc pot, the finished game landing in the league."""
 
-import random
-
 import pytest
 from django.test import Client
 
 from config.errors import ApplicationError
-from games.engine.bots import SensibleBot
-from games.engine.replay import play_replay
-from games.models import Game as LeagueGame
-from games.models import GameStatus
 from games.online import services
-from games.online.models import TableStatus
 from games.online.selectors import table_state
-from tests.online.helpers import act
+from tests.league.conftest import league_plays
+from tests.online.conftest import start_heads_up
+from tests.online.helpers import assert_the_game_landed_in_the_league, bots_play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def spike_league(world):
-    world.league.variant, world.league.preset, world.league.option_overrides = "corellian_spike", "galaxy_series", {}
-    world.league.save()
-    world.season.variant, world.season.preset, world.season.option_overrides = "", "", {}
-    world.season.save()
-    return world
-
-
-def _running(world, humans, open_table, **fields):
-    table = open_table(seats=2, turn_seconds=20, **fields)
-    services.seat_take(actor=world.users["organiser"], table=table)
-    services.seat_take(actor=humans[0], table=table)
-    services.table_start(actor=world.users["organiser"], table=table)
-    table.refresh_from_db()
-    return table
+    return league_plays(world, "corellian_spike", "galaxy_series")
 
 
 def test_a_table_opens_with_the_leagues_variant_and_a_preset_of_it(spike_league, humans, open_table, scheduled):
@@ -52,41 +34,19 @@ def test_a_corellian_spike_game_is_played_online_and_lands_in_the_league(
     # Three hands keep the test short; the game then ends by the hands limit.
     world.league.option_overrides = {"hands": 3}
     world.league.save()
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     users = [world.users["organiser"], humans[0]]
-    bots = {user.pk: SensibleBot(random.Random(user.pk)) for user in users}
-    seen = set()
     with django_capture_on_commit_callbacks(execute=True):
-        for step in range(3000):
-            table.refresh_from_db()
-            if table.status == TableStatus.FINISHED:
-                break
-            for user in users:
-                view = table_state(table, user=user)["view"]
-                if view["legal"]["verbs"]:
-                    decision = bots[user.pk].decide(view)
-                    seen.add(decision.verb)
-                    act(table, user, decision, key=f"{step}-{user.pk}")
-                    break
-            else:
-                scheduled.run(scheduled.last("next_hand"))
-    table.refresh_from_db()
-    assert table.status == TableStatus.FINISHED
+        seen = bots_play_to_the_end(table, users, scheduled)
     # Both kinds of turn were played online (which verbs, in three hands, depends on the game's random seed).
     assert seen & {"stand", "draw", "trade", "buy", "spike"}
     assert seen & {"check", "call", "bet", "raise", "fold", "allin"}
-    game = LeagueGame.objects.get(pk=table.game_id)
-    assert game.status == GameStatus.FINISHED and game.replay_document["variant"] == "corellian_spike"
-    result = play_replay(game.replay_document)
-    finals = {s.player.display_name: s.final_credits for s in game.seats.all()}
-    assert result["stacks"] == finals
-    # Whatever the game left on the table went to the players (RULES 1.5 "Credits left at the end").
-    assert "unpaid" not in game.replay_result and sum(finals.values()) == 2 * table.buy_in
+    assert_the_game_landed_in_the_league(table, "corellian_spike")
 
 
 def test_card_verbs_need_their_fields_and_wrong_ones_change_nothing(spike_league, humans, open_table, scheduled):
     world = spike_league
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     state = table_state(table, user=world.users["organiser"])
     actor = world.users["organiser"] if state["view"]["legal"]["verbs"] else humans[0]
     with pytest.raises(ApplicationError, match="Trade needs `card`"):
@@ -101,7 +61,7 @@ def test_card_verbs_need_their_fields_and_wrong_ones_change_nothing(spike_league
 
 def test_the_table_page_draws_the_market_and_the_sabacc_pot(spike_league, humans, open_table, scheduled):
     world = spike_league
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     client = Client()
     client.force_login(world.users["organiser"])
     page = client.get(f"/tables/{table.pk}/").content.decode()
@@ -112,7 +72,7 @@ def test_the_api_takes_the_card_verbs(spike_league, humans, open_table, schedule
     from tests.league.conftest import client_for
 
     world = spike_league
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     for user in (world.users["organiser"], humans[0]):
         client = client_for(user)
         legal = client.get(f"/api/tables/{table.pk}/legal/").json()
@@ -134,7 +94,7 @@ def test_the_draw_button_says_its_price_in_credits_as_the_from_list_does(spike_l
     world = spike_league
     world.league.option_overrides = {"gain_cost": 2}
     world.league.save()
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     for user in (world.users["organiser"], humans[0]):
         legal = table_state(table, user=user)["view"]["legal"]
         if "draw" in legal["verbs"]:
@@ -169,7 +129,7 @@ def test_the_trade_forms_from_list_says_each_source_costs_credits_not_a_count(
 ):
     """ "From: Pilot (1)" read as one card there: each source says its price in credits ("free" at 0)."""
     world = spike_league
-    table = _running(world, humans, open_table)
+    table = start_heads_up(world, humans, open_table)
     for user in (world.users["organiser"], humans[0]):
         legal = table_state(table, user=user)["view"]["legal"]
         if "trade" in legal["verbs"]:

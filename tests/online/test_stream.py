@@ -8,6 +8,7 @@ from django.test import Client
 
 from games.online import services
 from games.online.models import OnlineTable
+from tests.online.helpers import organiser_selects_none
 
 
 def open_stream(client, url, **headers):
@@ -45,14 +46,7 @@ def test_a_change_reaches_a_connected_viewer_with_their_own_view(settings, world
     try:
         first_id, first = next_state(chunks)
         assert int(first_id) == first["version"] == live_table.version
-        services.table_act(
-            actor=world.users["organiser"],
-            table=live_table,
-            verb="select",
-            cards=[],
-            version=live_table.version,
-            key="o",
-        )
+        organiser_selects_none(world, live_table)
         second_id, second = next_state(chunks)
         assert second["version"] == live_table.version + 1 == int(second_id)
         assert "Waiting for <strong>Mem</strong>" in second["html"]  # the organiser has selected: only Mem is left
@@ -108,14 +102,7 @@ def test_an_open_stream_holds_no_database_connection_while_it_waits(settings, wo
         assert connection.connection is None
         next_state(chunks)  # the stream read the table and rendered it: both reads are done
         assert connection.connection is None
-        services.table_act(
-            actor=world.users["organiser"],
-            table=live_table,
-            verb="select",
-            cards=[],
-            version=live_table.version,
-            key="o",
-        )
+        organiser_selects_none(world, live_table)
         assert connection.connection is not None  # the act used one: the stream must give its own back again
         _, second = next_state(chunks)
         assert second["version"] == live_table.version + 1

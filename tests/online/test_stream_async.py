@@ -9,7 +9,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import AsyncClient
 
-from games.online import renders, services, stream, views
+from games.online import renders, stream, views
+from tests.online.helpers import organiser_selects_none
 from tests.online.test_stream import live_table  # noqa: F401 (fixture)
 
 
@@ -73,14 +74,7 @@ def test_asgi_streams_of_one_table_share_each_read_and_each_viewer_gets_their_ow
                 assert (await next_state(chunks))[0] == live_table.version
             reads.clear()
             made = renders.made
-            await sync_to_async(services.table_act)(
-                actor=world.users["organiser"],
-                table=live_table,
-                verb="select",
-                cards=[],
-                version=live_table.version,
-                key="o",
-            )
+            await sync_to_async(organiser_selects_none)(world, live_table)
             seconds = [await next_state(chunks) for _, chunks in streams]
             assert {version for version, _ in seconds} == {live_table.version + 1}
             if redis:
@@ -124,14 +118,7 @@ def test_a_viewer_of_a_rendered_state_is_served_on_the_event_loop_with_only_thei
             for _, chunks in streams:
                 assert (await next_state(chunks))[0] == live_table.version
             in_threads, made, ahead = stream.rendered_in_threads, renders.made, stream.sent_ahead
-            await sync_to_async(services.table_act)(
-                actor=world.users["organiser"],
-                table=live_table,
-                verb="select",
-                cards=[],
-                version=live_table.version,
-                key="o",
-            )
+            await sync_to_async(organiser_selects_none)(world, live_table)
             seconds = [await next_state(chunks) for _, chunks in streams]
             assert {version for version, _ in seconds} == {live_table.version + 1}
             # A new state's rendering (and a seat's engine view) is made in a thread, never on the loop. (How many

@@ -10,6 +10,7 @@ from django.test import Client
 from games.online import renders, services
 from games.online.models import OnlineTable
 from games.online.selectors import table_state
+from tests.online.helpers import organiser_selects_none
 from tests.online.test_stream import next_state, open_stream
 
 
@@ -111,9 +112,7 @@ def test_streams_of_one_seat_render_once_per_version(settings, world, humans, tr
         firsts = [next_state(chunks) for _, chunks in opened]
         assert {int(event_id) for event_id, _ in firsts} == {table.version}
         made = renders.made
-        services.table_act(
-            actor=world.users["organiser"], table=table, verb="select", cards=[], version=table.version, key="o"
-        )
+        organiser_selects_none(world, table)
         seconds = [next_state(chunks) for _, chunks in opened]
         assert {state["version"] for _, state in seconds} == {table.version + 1}
         assert renders.made == made + 1  # three streams of one seat: one rendering

@@ -13,7 +13,7 @@ from games.models import Game, Table
 from games.services import result_record
 from league.models import EventKind, EventStatus
 from tests.factories import EventFactory
-from tests.league.conftest import World, build_world
+from tests.league.conftest import World, build_world, friday_freezeout, world  # noqa: F401 (fixtures)
 
 
 @dataclass
@@ -25,20 +25,20 @@ class SiteWorld:
 
 
 def build_site_world() -> SiteWorld:
-    world = build_world()
-    organiser = world.users["organiser"]
-    han, lando, leia = world.players[:3]
+    base = build_world()
+    organiser = base.users["organiser"]
+    han, lando, leia = base.players[:3]
     with TestCase.captureOnCommitCallbacks(execute=True):
         finished = result_record(
             actor=organiser,
-            event=world.event,
+            event=base.event,
             seats=[{"player": han.pk, "buy_in": 450}, {"player": lando.pk, "buy_in": 450}],
             hands=[{str(han.pk): 30, str(lando.pk): -30}, {str(han.pk): -100, str(lando.pk): 100}],
         )
-        world.event.status = EventStatus.FINISHED
-        world.event.save(update_fields=["status"])
+        base.event.status = EventStatus.FINISHED
+        base.event.save(update_fields=["status"])
         running = EventFactory(
-            season=world.season,
+            season=base.season,
             name="Running cup",
             kind=EventKind.TOURNAMENT,
             status=EventStatus.RUNNING,
@@ -54,13 +54,30 @@ def build_site_world() -> SiteWorld:
         )
     from league.services import standings_recompute
 
-    standings_recompute(league_id=world.league.pk)
-    return SiteWorld(world, finished, replayed, running)
+    standings_recompute(league_id=base.league.pk)
+    return SiteWorld(base, finished, replayed, running)
 
 
 @pytest.fixture
 def site_world(db) -> SiteWorld:
     return build_site_world()
+
+
+@pytest.fixture
+def redis_site_world(settings) -> SiteWorld:
+    """The site world for the tests of the Redis path: nothing remembered per process (its default there)."""
+    settings.PAGE_STAMP_MAX_AGE = 0
+    return build_site_world()
+
+
+def another_process() -> None:
+    """What a web process holds in memory, gone: the next request is as one in a process that did not write."""
+    from league import page_cache, page_stamps
+
+    page_stamps.forget()
+    page_stamps._slug_leagues.clear()
+    page_stamps._event_leagues.clear()
+    page_cache._front.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ from league import page_cache, page_stamps, services
 from league.models import League, Visibility
 from league.services import versions
 from tests.factories import EventFactory
-from tests.site.conftest import build_site_world
+from tests.site.conftest import another_process
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -24,18 +24,9 @@ pytestmark = [
 
 
 @pytest.fixture
-def world(settings):
-    settings.PAGE_STAMP_MAX_AGE = 0  # the Redis path's default: nothing remembered per process
+def world(redis_site_world):
     assert versions.redis_versions()
-    return build_site_world()
-
-
-def _another_process() -> None:
-    """What a web process holds in memory, gone: the next request is as one in a process that did not write."""
-    page_stamps.forget()
-    page_stamps._slug_leagues.clear()
-    page_stamps._event_leagues.clear()
-    page_cache._front.clear()
+    return redis_site_world
 
 
 def _held(league_id: int):
@@ -100,7 +91,7 @@ def test_a_reader_filling_after_a_newer_write_never_wins(world):
     # Two writes' after-commit steps run out of order: the older one can't move the copy back.
     assert not versions.store(league_id, (stale_row[3], stale_row[1], stale_row[2], stale_row[4]))
     assert _held(league_id) == newer
-    _another_process()
+    another_process()
     assert _get(f"/leagues/{base.league.slug}/").status_code == 404
 
 
@@ -119,7 +110,7 @@ def test_with_redis_down_pages_read_the_database_and_writes_still_commit(world, 
     down = mock.patch.object(versions, "client", side_effect=redis.ConnectionError("Redis is down"))
     with down, mock.patch.object(page_cache, "cache") as cache:
         cache.get.side_effect = cache.set.side_effect = redis.ConnectionError("Redis is down")
-        _another_process()
+        another_process()
         services.player_update(actor=base.users["admin"], player=base.players[0], display_name="Han the Bold")
         response = _get(url)
         assert response.status_code == 200 and "Han the Bold" in response.content.decode()

@@ -17,19 +17,9 @@ from games.services import result_correct, result_record
 from league import services
 from league.models import EventStatus, League, Visibility
 from tests.factories import EventFactory, LeagueFactory, PlayerFactory, SeasonFactory
+from tests.league.conftest import eager_tasks  # noqa: F401 (autouse: the standings task runs in-process, as with a worker)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks():
-    """The standings task runs in-process (also with REDIS_URL set), as the pages would see it with a worker."""
-    from config.celery import app
-
-    previous = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = previous
 
 
 def _get(client: Client, url: str) -> str:

@@ -5,32 +5,18 @@ import re
 
 import pytest
 from django.test import Client, TestCase
-from django.utils import timezone
 
-from league.models import EventKind, EventStatus, LedgerEntry, LedgerKind, Visibility
-from tests.factories import EventFactory
-from tests.league.conftest import build_world
+from league.models import LedgerEntry, LedgerKind
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_buy_in_into_a_running_freezeout_shows_as_the_same_net_on_the_page_and_in_the_api(db):
+def test_a_buy_in_into_a_running_freezeout_shows_as_the_same_net_on_the_page_and_in_the_api(world, friday_freezeout):
     from tournaments import services as tournaments
-    from tournaments.demo import demo_structure
 
-    world = build_world(Visibility.PUBLIC)
-    organiser, han = world.users["organiser"], world.players[0]
-    event = EventFactory(
-        season=world.season,
-        name="Friday freezeout",
-        kind=EventKind.TOURNAMENT,
-        status=EventStatus.PLANNED,
-        starts_at=timezone.now(),
-    )
+    organiser, han = world.users["organiser"], world.players[0]  # a public league's world
+    tournament, event = friday_freezeout, friday_freezeout.event
     with TestCase.captureOnCommitCallbacks(execute=True):
-        tournament = tournaments.tournament_create(
-            actor=organiser, event=event, structure=demo_structure(), starting_stack=450
-        )
         tournaments.tournament_register(actor=organiser, tournament=tournament, player=han)
 
     page = Client().get(f"/players/{han.pk}/").content.decode()

@@ -15,10 +15,10 @@ from django.core.cache import cache
 from django.test import Client
 
 from config import shared_cache, viewer_cache
-from league import page_cache, page_stamps, services
+from league import services
 from league.models import Membership, Role, Visibility
 from tests.factories import MembershipFactory, PlayerFactory, UserFactory
-from tests.site.conftest import build_site_world
+from tests.site.conftest import another_process
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -29,18 +29,9 @@ PASSWORD = "a-long-secret-1"
 
 
 @pytest.fixture
-def world(settings):
-    settings.PAGE_STAMP_MAX_AGE = 0  # the Redis path's default: nothing remembered per process
+def world(redis_site_world):
     assert viewer_cache.held()
-    return build_site_world()
-
-
-def _another_process() -> None:
-    """What a web process holds in memory, gone: the next request is as one in a process that did not write."""
-    page_stamps.forget()
-    page_stamps._slug_leagues.clear()
-    page_stamps._event_leagues.clear()
-    page_cache._front.clear()
+    return redis_site_world
 
 
 def _signed_in(user) -> Client:
@@ -76,7 +67,7 @@ def test_a_warm_signed_in_page_reads_no_database_for_its_viewer(world, django_as
     client = _signed_in(world.base.users["member"])
     url = _urls(world)[page]
     assert client.get(url).status_code == 200  # the viewer copied to Redis, the page cached for them
-    _another_process()
+    another_process()
     assert client.get(url).status_code == 200  # the league's state and the page from Redis
     # The league and event pages: the session, the viewer, the league's state and the page, all from Redis.
     # The player page reads its player's row (and who may see it) in its one query.

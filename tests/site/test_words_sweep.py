@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import get_resolver
 from django.utils import timezone
 
 from games.engine.bots import SensibleBot
@@ -28,6 +28,7 @@ from league import services as league_services
 from league.demo import DEMO_ORGANISER, DEMO_PLAYER
 from league.models import Event, EventStatus, League, Player, Season
 from tests.online.helpers import act
+from tests.routes import walk_routes
 from tournaments.demo import load_demo_data
 from tournaments.models import Tournament
 
@@ -197,15 +198,6 @@ def demo(db, recorded, django_capture_on_commit_callbacks):
 # ----- the routes -----------------------------------------------------------------------------------------
 
 
-def _walk(patterns, prefix: str = ""):
-    for pattern in patterns:
-        text = prefix + str(pattern.pattern).lstrip("^").rstrip("$")
-        if isinstance(pattern, URLResolver):
-            yield from _walk(pattern.url_patterns, text)
-        elif isinstance(pattern, URLPattern):
-            yield text, pattern
-
-
 def _values(param: str, route: str) -> list:
     if param == "slug":
         return list(League.objects.values_list("slug", flat=True))
@@ -226,7 +218,7 @@ def _values(param: str, route: str) -> list:
 
 def page_addresses() -> list[str]:
     addresses = []
-    for route, pattern in _walk(get_resolver().url_patterns):
+    for route, pattern in walk_routes(get_resolver().url_patterns):
         if route.startswith(SKIPPED_PREFIXES) or pattern.name in STREAMS | DOWNLOADS:
             continue
         params = [a or b for a, b in re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", route)]

@@ -5,7 +5,6 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games.engine.realcards.due import due
 from games.tabletop import services
 from games.tabletop.models import RealTable
 from league.models import Event, EventStatus, League, Player, Role
@@ -18,6 +17,7 @@ from tests.factories import (
     SeasonFactory,
     UserFactory,
 )
+from tests.tabletop.helpers import play_to_reveal
 
 BUY_IN = 4  # with Coruscant Shift's cantina ante of 2, a two-player game named to one seat ends in two hands
 
@@ -67,22 +67,7 @@ def seated_league_table(world: LeagueWorld, *, has_dice: bool = True) -> RealTab
 def play_hand_named(table: RealTable, actor, winner: int = 0) -> None:
     """One Coruscant hand by `actor` for every seat (keep 2 cards, check or call), its pot named to `winner`."""
     table.refresh_from_db()
-    services.realtable_step(actor=actor, table=table, step={"step": "deal"})
-    roll = {"dice": {"number": 0, "suit": "circle"}} if table.has_dice else {"by": "site"}
-    services.realtable_step(actor=actor, table=table, step={"step": "dice", **roll})
-    for _ in range(40):
-        table.refresh_from_db()
-        now = due(services.load_game(table))
-        if now["due"] != "act":
-            break
-        seat = now["seats"][0]
-        verbs = now["choices"][seat]["verbs"]
-        step = {"step": "act", "seat": seat}
-        if "select" in verbs:
-            step.update(verb="select", count=0 if now["phase"] == "improve" else 2)
-        else:
-            step["verb"] = "check" if "check" in verbs else "call"
-        services.realtable_step(actor=actor, table=table, step=step)
+    now = play_to_reveal(table, actor)
     for pot in now.get("or_name_winners", []):
         services.realtable_step(
             actor=actor, table=table, step={"step": "winners", "pot": pot["pot"], "seats": [winner]}

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.tabletop import services
 from tests.factories import client_as
-from tests.tabletop.helpers import current_due, play_to_reveal, started_table
+from tests.tabletop.helpers import act_to_reveal, current_due, play_to_reveal, roll_dice, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,8 @@ def test_each_hands_commitment_is_shown_before_its_roll_and_its_seed_only_at_the
     guest = Client().get(f"/api/tabletop/{table.code}/", HTTP_X_TABLETOP_GUEST=bob).json()
     assert guest["commitment"] == {"hand": 1, "commitment": first} and "seed" not in guest
     # The site rolls; the hand plays to its reveal; still no seed anywhere, the commitment stays.
-    play_to_reveal_rest(table, host)
+    roll_dice(table, host)  # no dice at this table: the site's roll
+    act_to_reveal(table, host)
     for where, body in _bodies(table, clients).items():
         assert master not in body and _seed_of(master, 1) not in body, where
     for seat, cards in ((0, ["+1c", "+2c"]), (1, ["-5s", "+9t"]), (2, ["0", "-10t"])):
@@ -75,24 +76,6 @@ def test_each_hands_commitment_is_shown_before_its_roll_and_its_seed_only_at_the
     assert f'data-commitment="{first}" data-server-seed="{seed}"' in page  # the browser's own check reads these
     history = Client().get(reverse("tabletop-history", args=[table.code]), {"hand": 1}).content.decode()
     assert f"<code data-seed>{seed}</code>" in history
-
-
-def play_to_reveal_rest(table, host) -> None:
-    """The hand dealt already: the site rolls, then everyone keeps 2 cards and checks up to the reveal."""
-    services.realtable_step(actor=host, table=table, step={"step": "dice", "by": "site"})
-    for _ in range(40):
-        now = current_due(table)
-        if now["due"] != "act":
-            return
-        seat = now["seats"][0]
-        verbs = now["choices"][seat]["verbs"]
-        step = {"step": "act", "seat": seat}
-        if "select" in verbs:
-            step.update(verb="select", count=0 if now["phase"] == "improve" else 2)
-        else:
-            step["verb"] = next(verb for verb in ("check", "call") if verb in verbs)
-        services.realtable_step(actor=host, table=table, step=step)
-    raise AssertionError("the hand did not reach its reveal")
 
 
 def test_a_site_roll_that_is_not_the_seeds_is_caught_by_the_check():

@@ -12,7 +12,7 @@ from games.tabletop.models import RealTable
 from games.tabletop.present import SOURCE_WORDS
 from games.words import codes_in
 from tests.factories import UserFactory, client_as
-from tests.tabletop.helpers import current_due, play_to_reveal, started_table
+from tests.tabletop.helpers import act_to_reveal, current_due, play_to_reveal, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -157,15 +157,7 @@ def test_every_variant_renders_while_its_roll_is_due(variant, preset):
     """A variant's public fields read the dice: the page shows the table while the roll is still to be entered."""
     table, host, ann, _ = started_table(variant=variant, preset=preset)
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
-    for _ in range(12):
-        now = current_due(table)
-        if now["due"] == "dice":
-            break
-        seat = now["seats"][0]
-        verbs = now["choices"][seat]["verbs"]
-        verb = next(v for v in ("check", "call", "stand") if v in verbs)
-        services.realtable_step(actor=host, table=table, step={"step": "act", "seat": seat, "verb": verb})
-    assert current_due(table)["due"] == "dice"
+    assert act_to_reveal(table, host, bets=("check", "call", "stand"))["due"] == "dice"
     for client in (client_as(host), client_as(ann)):
         page = client.get(reverse("tabletop-table", args=[table.code]))
         assert page.status_code == 200 and "Pot" in page.content.decode()

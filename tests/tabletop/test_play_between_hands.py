@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from games.tabletop import services
 from tests.factories import client_as
-from tests.tabletop.helpers import current_due, started_table
+from tests.tabletop.helpers import current_due, play_to_reveal, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -132,22 +132,10 @@ def test_a_rebuy_for_a_player_out_of_credits():
     table, host, _, _ = started_table(preset="casino")
     client = client_as(host)
     assert _step(client, table, {"step": "leave", "seat": "2"}).status_code == 200  # Bob leaves: heads-up
-    services.realtable_step(actor=host, table=table, step={"step": "deal"})
-    services.realtable_step(actor=host, table=table, step={"step": "dice", "dice": {"number": 0, "suit": "circle"}})
-    for _ in range(20):
-        now = current_due(table)
-        if now["due"] != "act":
-            break
-        seat = now["seats"][0]
-        verbs = now["choices"][seat]["verbs"]
-        if "select" in verbs:
-            step = {"verb": "select", "count": 2}
-        elif seat == 1 and "allin" in verbs:
-            step = {"verb": "allin"}
-        else:
-            step = {"verb": next(v for v in ("call", "check", "allin") if v in verbs)}
-        services.realtable_step(actor=host, table=table, step={"step": "act", "seat": seat, **step})
-    assert current_due(table)["due"] == "reveal"
+    passive = ("call", "check", "allin")
+    assert (
+        play_to_reveal(table, host, bets=lambda seat: ("allin", *passive) if seat == 1 else passive)["due"] == "reveal"
+    )
     # The host names himself the winner of every pot.
     for _ in range(4):
         now = current_due(table)

@@ -8,14 +8,7 @@ from games.tabletop import cache, services
 from games.tabletop.present import table_view
 from tests.tabletop.helpers import play_to_reveal, started_table
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.forget()
-    yield
-    cache.forget()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_play_cache")]
 
 
 def _same(table) -> None:

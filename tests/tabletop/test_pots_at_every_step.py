@@ -12,7 +12,7 @@ from games.history import pots_in_play
 from games.tabletop import services
 from games.tabletop.present import public_view
 from tests.factories import client_as
-from tests.tabletop.helpers import current_due, started_table
+from tests.tabletop.helpers import act_to_reveal, current_due, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -65,15 +65,8 @@ def test_a_seat_that_folded_before_the_roll_pays_into_the_pot_but_may_not_win_it
     holds her ante but names only the two seats still in (the API and `pots_in_play` agree)."""
     table, host, ann, _ = started_table(variant="corellian_spike", preset="cantina_spike")
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
-    for _ in range(20):
-        now = current_due(table)
-        if now["due"] != "act":
-            break
-        seat = now["seats"][0]
-        verbs = now["choices"][seat]["verbs"]
-        verb = "fold" if seat == 1 and "fold" in verbs else next(v for v in ("check", "call", "stand") if v in verbs)
-        services.realtable_step(actor=host, table=table, step={"step": "act", "seat": seat, "verb": verb})
-    assert current_due(table)["due"] == "dice"
+    everyone = ("check", "call", "stand")
+    assert act_to_reveal(table, host, bets=lambda seat: ("fold", *everyone) if seat == 1 else everyone)["due"] == "dice"
     game = services.load_game(table)
     assert game.game.hand.folded == {1}
     view = public_view(game)

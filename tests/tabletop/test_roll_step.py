@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.tabletop import services
 from tests.factories import client_as
-from tests.tabletop.helpers import current_due, started_table
+from tests.tabletop.helpers import act_to_reveal, current_due, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -60,19 +60,7 @@ def test_a_coruscant_roll_after_the_deal_is_named_and_has_no_bet_column():
 def test_a_spike_roll_shows_the_bets_of_the_round_that_just_ended():
     table, host, ann, _ = started_table(variant="corellian_spike", preset="cantina_spike")
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
-    for _ in range(30):
-        now = current_due(table)
-        if now["due"] != "act":
-            break
-        seat = now["seats"][0]
-        choices = now["choices"][seat]
-        step = {"step": "act", "seat": seat}
-        if "bet" in choices["verbs"]:
-            step.update(verb="bet", amount=choices["min_bet"])
-        else:
-            step["verb"] = next(verb for verb in ("call", "check", "stand") if verb in choices["verbs"])
-        services.realtable_step(actor=host, table=table, step=step)
-    assert current_due(table)["due"] == "dice"
+    assert act_to_reveal(table, host, bets=("bet", "call", "check", "stand"))["due"] == "dice"  # each bets the least
     bets = [p["bet"] for p in client_as(ann).get(f"/api/tabletop/{table.code}/").json()["players"]]
     assert any(bets)
     page = client_as(host).get(reverse("tabletop-table", args=[table.code])).content.decode()

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.tabletop import services
 from tests.factories import client_as
-from tests.tabletop.helpers import current_due, started_table
+from tests.tabletop.helpers import act_to_reveal, current_due, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -25,20 +25,9 @@ VARIANTS = [
 def _to_the_roll(table, host) -> dict:
     """The host deals and plays every turn passively (stand, check or call) until the dice are due."""
     services.realtable_step(actor=host, table=table, step={"step": "deal"})
-    for _ in range(60):
-        now = current_due(table)
-        if now["due"] == "dice":
-            return now
-        assert now["due"] == "act", now
-        seat = now["seats"][0]
-        verbs = now["choices"][seat]["verbs"]
-        step = {"step": "act", "seat": seat}
-        if "select" in verbs:
-            step.update(verb="select", count=2)
-        else:
-            step["verb"] = next(verb for verb in ("check", "call", "stand") if verb in verbs)
-        services.realtable_step(actor=host, table=table, step=step)
-    raise AssertionError("no roll came due")
+    now = act_to_reveal(table, host, bets=("check", "call", "stand"))
+    assert now["due"] == "dice", now
+    return now
 
 
 def _capfirst(text: str) -> str:

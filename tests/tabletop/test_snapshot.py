@@ -16,14 +16,7 @@ from games.tabletop.models import RealTable
 from games.tabletop.present import public_view, table_view
 from tests.tabletop.helpers import play_to_reveal, started_table
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.forget()
-    yield
-    cache.forget()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_play_cache")]
 
 
 def assert_same(loaded, fresh) -> None:

@@ -14,7 +14,7 @@ from games.tabletop import services as tabletop
 from games.tabletop import tournament as realcards_tables
 from games.tabletop.models import RealTable, RealTableStatus
 from league.models import AuditEntry, LedgerEntry, LedgerKind
-from tests.tabletop.test_tournament_tables import eager_tasks, game_of, open_real, play_hand, seated
+from tests.tabletop.test_tournament_tables import busted_table, eager_tasks, game_of, open_real, play_hand, seated
 from tests.tournaments.conftest import STRUCTURE, drawn, rebuy_tournament, signed_in
 from tournaments import selectors, services
 from tournaments.models import Registration, RegistrationStatus
@@ -22,15 +22,6 @@ from tournaments.services.online import rebuy_period_sweep
 
 pytestmark = pytest.mark.django_db
 __all__ = ["eager_tasks"]  # the fixture, imported for the tests below
-
-
-def busted_table(night, *, winner: int = 1, **options):
-    """A re-buy tournament of three at one real-cards table; everyone goes all in and seat `winner` takes it all."""
-    tournament = rebuy_tournament(night, players=night.players[:3], starting_stack=100, **options)
-    table = open_real(night, tournament)
-    play_hand(table, night.organiser, winner=winner, all_in={0, 1, 2})
-    table.refresh_from_db()
-    return tournament, table, seated(tournament)
 
 
 def book(night, tournament, player_id: int, kind: str = "rebuy"):
@@ -162,12 +153,7 @@ def test_an_add_on_reaches_the_table_once_and_a_second_is_refused_with_nothing_w
 def test_the_table_waits_during_the_rebuy_period_and_ends_once_it_closes(
     night, eager_tasks, django_capture_on_commit_callbacks
 ):
-    tournament = rebuy_tournament(night, players=night.players[:3], starting_stack=100)
-    table = open_real(night, tournament)
-    players = seated(tournament)
-    with django_capture_on_commit_callbacks(execute=True):
-        play_hand(table, night.organiser, winner=1, all_in={0, 1, 2})
-    table.refresh_from_db()
+    tournament, table, players = busted_table(night, on_commit=django_capture_on_commit_callbacks)
     assert table.status == RealTableStatus.PLAYING and not game_of(table).game.over
     assert AuditEntry.objects.filter(action="tournament_bust_deferred").count() == 2
     # The host may not deal a hand nobody can play (the engine says why), nor end the table while chips come.

@@ -3,6 +3,7 @@ page and the API alike) with the tournament's seats, rules and stacks; each next
 clock's average stack and chip leader are the tables' live stacks; a bust eliminates; a Halcyon table's game lands
 in its round once."""
 
+import contextlib
 import json
 
 import pytest
@@ -14,6 +15,7 @@ from games.engine.realcards.due import due
 from games.tabletop import services as tabletop
 from games.tabletop.models import RealTable, RealTableStatus
 from league.models import AuditEntry, ChipSet
+from tests.tabletop.helpers import act_step, roll_dice
 from tests.tournaments.conftest import STRUCTURE, drawn, rebuy_tournament, signed_in
 from tournaments import selectors, services, tasks
 from tournaments.models import Format, Registration, RegistrationStatus
@@ -73,23 +75,18 @@ def play_hand(table: RealTable, host, *, winner: int = 0, all_in: set[int] = fro
     """The host runs one hand for everyone: keep 2, add none, seats in `all_in` go all in and the others call or
     check; the table names `winner` the winner of every pot."""
     tabletop.realtable_step(actor=host, table=table, step={"step": "deal"})
+    play_hand_rest(table, host, winner=winner, all_in=all_in)
+
+
+def play_hand_rest(table: RealTable, host, *, winner: int = 0, all_in: set[int] = frozenset()) -> None:
+    """Finish the hand in play as `play_hand` plays one (seat 0 named the winner by default)."""
     for _ in range(60):
         now = due(game_of(table))
         if now["due"] == "dice":
-            tabletop.realtable_step(
-                actor=host, table=table, step={"step": "dice", "dice": {"number": 0, "suit": "circle"}}
-            )
+            roll_dice(table, host)
         elif now["due"] == "act":
-            seat = now["seats"][0]
-            verbs = now["choices"][seat]["verbs"]
-            step = {"step": "act", "seat": seat}
-            if "select" in verbs:
-                step.update(verb="select", count=0 if now["phase"] == "improve" else 2)
-            elif seat in all_in and "allin" in verbs:
-                step["verb"] = "allin"
-            else:
-                step["verb"] = "check" if "check" in verbs else "call"
-            tabletop.realtable_step(actor=host, table=table, step=step)
+            bets = ("allin", "check", "call") if now["seats"][0] in all_in else ("check", "call")
+            tabletop.realtable_step(actor=host, table=table, step=act_step(now, bets))
         elif now["due"] in ("reveal", "winners"):
             pots = now.get("or_name_winners") or now.get("pots")
             for pot in pots:
@@ -194,31 +191,17 @@ def test_the_clocks_level_reaches_the_next_hands_blinds_never_the_hand_in_play(n
     assert "25/50" in page
 
 
-def play_hand_rest(table: RealTable, host) -> None:
-    """Finish the hand in play: everyone checks or calls, seat 0 named the winner."""
-    for _ in range(60):
-        now = due(game_of(table))
-        if now["due"] == "dice":
-            tabletop.realtable_step(
-                actor=host, table=table, step={"step": "dice", "dice": {"number": 0, "suit": "circle"}}
-            )
-        elif now["due"] == "act":
-            seat = now["seats"][0]
-            verbs = now["choices"][seat]["verbs"]
-            step = {"step": "act", "seat": seat}
-            if "select" in verbs:
-                step.update(verb="select", count=0 if now["phase"] == "improve" else 2)
-            else:
-                step["verb"] = "check" if "check" in verbs else "call"
-            tabletop.realtable_step(actor=host, table=table, step=step)
-        elif now["due"] in ("reveal", "winners"):
-            for pot in now.get("or_name_winners") or now.get("pots"):
-                tabletop.realtable_step(
-                    actor=host, table=table, step={"step": "winners", "pot": pot["pot"], "seats": [0]}
-                )
-        else:
-            return
-    raise AssertionError("the hand did not end")
+def busted_table(night, *, winner: int = 1, on_commit=None, **options):
+    """A re-buy tournament of three at one real-cards table (returned with the players' ids by seat); everyone goes
+    all in and seat `winner` takes it all. `on_commit` (pytest-django's `django_capture_on_commit_callbacks`): the
+    hand's after-commit work (its reports to the tournament) runs, as after a real commit."""
+    tournament = rebuy_tournament(night, players=night.players[:3], starting_stack=100, **options)
+    table = open_real(night, tournament)
+    players = seated(tournament)
+    with on_commit(execute=True) if on_commit else contextlib.nullcontext():
+        play_hand(table, night.organiser, winner=winner, all_in={0, 1, 2})
+    table.refresh_from_db()
+    return tournament, table, players
 
 
 def test_the_clocks_average_stack_and_chip_leader_are_the_tables_live_stacks(night):
@@ -325,12 +308,7 @@ def test_a_player_still_playing_at_a_real_cards_table_is_not_seated_at_another_a
 def test_in_a_rebuy_tournament_a_bust_waits_for_the_period_then_eliminates_even_after_the_table_ended(
     night, eager_tasks, django_capture_on_commit_callbacks
 ):
-    tournament = rebuy_tournament(night, players=night.players[:3], starting_stack=100)
-    table = open_real(night, tournament)
-    players = seated(tournament)
-    with django_capture_on_commit_callbacks(execute=True):
-        play_hand(table, night.organiser, winner=1, all_in={0, 1, 2})
-    table.refresh_from_db()
+    tournament, table, players = busted_table(night, on_commit=django_capture_on_commit_callbacks)
     # The table waits for its busted players' re-buys (tests/tabletop/test_tournament_rebuys.py); its host ends it.
     assert table.status == RealTableStatus.PLAYING and game_of(table).stacks == [0, 300, 0]
     tabletop.realtable_finish(actor=night.organiser, table=table)

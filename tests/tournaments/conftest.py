@@ -71,6 +71,17 @@ def signed_in(user) -> Client:
     return client
 
 
+def colour_up_control_room(night) -> str:
+    """The control room of a freezeout of two levels, 5/10 then 50/100: from level 2 no forced bet needs the
+    5-credit chips of the standard set (5, 50, 100, ...)."""
+    structure = [
+        {"small_blind": 5, "big_blind": 10, "length": 10},
+        {"small_blind": 50, "big_blind": 100, "length": 10},
+    ]
+    tournament = services.tournament_create(actor=night.organiser, event=night.event, structure=structure)
+    return signed_in(night.organiser).get(f"/manage/tournaments/{tournament.pk}/").content.decode()
+
+
 def query_counts(client: Client, paths: list[str]) -> list[int]:
     """How many queries each page costs `client` (each answering 200): pinned by the tests that add rows."""
     counts = []
@@ -92,15 +103,15 @@ def snapshot():
     )
 
 
-def drawn(night, tournament, players: int | list = 4, *, clock: bool = True):
+def drawn(night, tournament, players: int | list = 4, *, clock: bool = True, now: datetime | None = None):
     """The first `players` of the night (or these players) registered, the seats drawn and (unless `clock` is off)
-    the clock running."""
+    the clock running (started at `now`, else now)."""
     for player in night.players[:players] if isinstance(players, int) else players:
         services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
     services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
     services.tournament_draw(actor=night.organiser, tournament=tournament)
     if clock:
-        services.tournament_clock_start(actor=night.organiser, tournament=tournament)
+        services.tournament_clock_start(actor=night.organiser, tournament=tournament, now=now)
     tournament.refresh_from_db()
     return tournament
 

@@ -12,16 +12,11 @@ from tournaments import selectors, services
 from tournaments.models import Format, TournamentStatus
 from tournaments.templatetags.clock_text import clock_time
 
-from .conftest import signed_in
+from .conftest import colour_up_control_room, drawn, signed_in
 
 
 def run(night, tournament, players=4):
-    for player in night.players[:players]:
-        services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
-    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
-    services.tournament_draw(actor=night.organiser, tournament=tournament)
-    services.tournament_clock_start(actor=night.organiser, tournament=tournament)
-    tournament.refresh_from_db()
+    drawn(night, tournament, players)
 
 
 def test_a_finished_tournaments_clock_is_stopped_and_says_so(night, tournament):
@@ -72,10 +67,4 @@ def test_a_halcyon_clock_shows_its_tables_ante_and_no_chip_race(night):
 
 
 def test_the_same_levels_at_a_freezeout_do_prompt_the_chip_race(night):
-    structure = [
-        {"small_blind": 5, "big_blind": 10, "length": 10},
-        {"small_blind": 50, "big_blind": 100, "length": 10},
-    ]
-    tournament = services.tournament_create(actor=night.organiser, event=night.event, structure=structure)
-    page = signed_in(night.organiser).get(f"/manage/tournaments/{tournament.pk}/").content.decode()
-    assert "Chip race and colour-up" in page
+    assert "Chip race and colour-up" in colour_up_control_room(night)

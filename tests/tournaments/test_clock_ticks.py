@@ -9,17 +9,11 @@ from tournaments.models import ClockEvent
 from tournaments.services.clock import level_due
 from tournaments.structures import structure_from_json
 
-from .conftest import START
+from .conftest import START, drawn
 
 
 def started(night, tournament, count=6):
-    for player in night.players[:count]:
-        services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
-    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
-    services.tournament_draw(actor=night.organiser, tournament=tournament)
-    services.tournament_clock_start(actor=night.organiser, tournament=tournament, now=START)
-    tournament.refresh_from_db()
-    return tournament
+    return drawn(night, tournament, count, now=START)
 
 
 def announced(tournament):

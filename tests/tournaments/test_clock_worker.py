@@ -20,11 +20,11 @@ from django.conf import settings
 
 from league.models import EventKind, EventStatus, Role
 from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory, UserFactory
+from tests.processes import ROOT, wait_for, wait_for_line
 from tournaments import services
 from tournaments.models import ClockEvent, Tournament
 from tournaments.structures import Level, structure_to_json
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 LEVEL_SECONDS = 4
 COMPRESSED = structure_to_json(
     [Level(small_blind=5 * n, big_blind=10 * n, length=LEVEL_SECONDS, unit="seconds") for n in range(1, 40)]
@@ -68,33 +68,18 @@ def start_worker(tmp_path: Path) -> subprocess.Popen:
         text=True,
         start_new_session=True,  # its own process group: killing it kills the embedded beat too
     )
-    deadline = time.monotonic() + 90
-    lines = []
-    while time.monotonic() < deadline:  # bounded wait on the worker's own report
-        line = worker.stdout.readline()
-        lines.append(line)
-        if not line and worker.poll() is not None:
-            raise AssertionError("the worker stopped: " + "".join(lines))
-        if "ready." in line:
-            return worker
-    worker.kill()
-    raise AssertionError("the worker did not become ready: " + "".join(lines))
+    try:
+        wait_for_line(worker, 90, lambda line: "ready." in line, "the worker became ready")
+    except AssertionError:
+        worker.kill()
+        raise
+    return worker
 
 
 def kill(worker: subprocess.Popen) -> None:
     if worker.poll() is None:
         os.killpg(worker.pid, signal.SIGKILL)
     worker.wait(timeout=30)
-
-
-def wait_for(condition, seconds: float = 60.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"not reached within {seconds} s")
 
 
 def levels_announced(tournament: Tournament) -> list[tuple[int, int]]:

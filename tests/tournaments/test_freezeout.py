@@ -11,6 +11,8 @@ from tests.factories import MembershipFactory as Members
 from tournaments import services
 from tournaments.models import Registration, RegistrationStatus
 
+from .conftest import drawn
+
 
 def tables_now(tournament) -> dict[int, set[int]]:
     tables: dict[int, set[int]] = {}
@@ -30,11 +32,7 @@ def test_random_elimination_orders_keep_tables_balanced_down_to_a_final_table(ni
         structure=[{"big_blind": 10, "small_blind": 5, "length": 10}],
         seats_per_table=6,
     )
-    for player in field:
-        services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
-    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
-    services.tournament_draw(actor=night.organiser, tournament=tournament)
-    services.tournament_clock_start(actor=night.organiser, tournament=tournament)
+    drawn(night, tournament, field)
     rng = random.Random(seed)
     left = list(field)
     while len(left) > 1:

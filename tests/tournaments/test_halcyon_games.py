@@ -13,6 +13,8 @@ from tournaments.models import Format, Registration, RegistrationStatus
 from tournaments.services.halcyon import seat_name, table_results
 from tournaments.structures import Level, structure_to_json
 
+from .conftest import drawn
+
 HALCYON_STRUCTURE = structure_to_json([Level(ante=1, length=1, unit="hands")])
 
 
@@ -28,13 +30,7 @@ def halcyon_night(night, players: int, per_table: int):
         seats_per_table=per_table,
         payout_template="top_3",
     )
-    for player in night.players[:players]:
-        services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
-    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
-    services.tournament_draw(actor=night.organiser, tournament=tournament)
-    services.tournament_clock_start(actor=night.organiser, tournament=tournament)
-    tournament.refresh_from_db()
-    return tournament
+    return drawn(night, tournament, players)
 
 
 def seated(tournament) -> dict[int, list[int]]:

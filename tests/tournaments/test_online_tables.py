@@ -9,7 +9,7 @@ from games.online.models import OnlineTable, TableStatus
 from games.online.services import level_changed
 from tournaments import services
 
-from .conftest import START
+from .conftest import START, drawn
 
 
 def test_a_new_level_goes_to_the_events_open_tables_and_is_announced_to_running_ones(night, tournament):
@@ -34,11 +34,7 @@ def test_the_clock_tick_hands_the_new_level_to_the_tables_after_commit(
     night, tournament, django_capture_on_commit_callbacks
 ):
     waiting = online.table_open(actor=night.organiser, event=night.event, name="Table 1", seats=4)
-    for player in night.players[:4]:
-        services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
-    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
-    services.tournament_draw(actor=night.organiser, tournament=tournament)
-    services.tournament_clock_start(actor=night.organiser, tournament=tournament, now=START)
+    drawn(night, tournament, 4, now=START)
     with django_capture_on_commit_callbacks(execute=True):
         services.tournament_clock_tick(tournament_id=tournament.pk, now=START + timedelta(minutes=10))
     waiting.refresh_from_db()

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from league.models import AuditEntry, EventStatus, LedgerEntry, LedgerKind, Player, Visibility
 from tournaments.models import Registration, RegistrationStatus, Tournament
 
-from .conftest import query_counts, signed_in
+from .conftest import colour_up_control_room, query_counts, signed_in
 
 
 def do(client, tournament, action, **fields):
@@ -186,14 +186,7 @@ def test_the_tournament_pages_read_a_fixed_number_of_queries_however_many_player
 
 
 def test_the_control_room_prompts_the_colour_up_when_a_chip_is_no_longer_needed(night):
-    from tournaments import services
-
-    structure = [
-        {"small_blind": 5, "big_blind": 10, "length": 10},
-        {"small_blind": 50, "big_blind": 100, "length": 10},
-    ]
-    tournament = services.tournament_create(actor=night.organiser, event=night.event, structure=structure)
-    page = signed_in(night.organiser).get(f"/manage/tournaments/{tournament.pk}/").content.decode()
+    page = colour_up_control_room(night)
     # With the standard chips (5, 50, 100, ...), from level 2 no forced bet needs the 5-credit chips.
     assert "Chip race and colour-up" in page
     assert "From level 2 no forced bet needs the 5-credit chips" in page

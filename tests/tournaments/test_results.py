@@ -12,16 +12,11 @@ from league.models import EventResult, EventStatus, LedgerEntry, LedgerKind, Sta
 from tournaments import services
 from tournaments.models import Registration, RegistrationStatus
 
-from .conftest import START
+from .conftest import START, drawn
 
 
 def running(night, tournament, count):
-    for player in night.players[:count]:
-        services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
-    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
-    services.tournament_draw(actor=night.organiser, tournament=tournament)
-    services.tournament_clock_start(actor=night.organiser, tournament=tournament, now=START)
-    tournament.refresh_from_db()
+    drawn(night, tournament, count, now=START)
     return night.players[:count]
 
 

@@ -8,7 +8,7 @@ from tests.factories import EventFactory, UserFactory
 from tournaments import seating, services
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 
-from .conftest import START, STRUCTURE
+from .conftest import START, STRUCTURE, drawn
 
 
 def state(model):
@@ -87,10 +87,7 @@ def test_the_seed_hash_is_published_before_the_draw_and_the_draw_is_reproducible
 
 
 def started(night, tournament, count=10):
-    register(night, tournament, night.players[:count])
-    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
-    services.tournament_draw(actor=night.organiser, tournament=tournament)
-    return services.tournament_clock_start(actor=night.organiser, tournament=tournament, now=START)
+    return drawn(night, tournament, count, now=START)
 
 
 def test_the_clock_pauses_and_resumes_as_recorded_intervals(night, tournament):

@@ -9,7 +9,7 @@ from league.models import AuditEntry
 from tournaments import services
 from tournaments.models import Tournament
 
-from .conftest import signed_in
+from .conftest import drawn, signed_in
 
 FORM = {
     "format": "freezeout",
@@ -115,12 +115,7 @@ def test_a_refused_structure_is_explained_beside_the_editor_and_writes_nothing(n
 
 
 def test_the_structure_cannot_change_once_the_clock_has_started(night, tournament):
-    for player in night.players[:4]:
-        services.tournament_register(actor=night.organiser, tournament=tournament, player=player)
-    services.tournament_publish_seed(actor=night.organiser, tournament=tournament)
-    services.tournament_draw(actor=night.organiser, tournament=tournament)
-    services.tournament_clock_start(actor=night.organiser, tournament=tournament)
-    tournament.refresh_from_db()
+    drawn(night, tournament, 4)
     before = tournament.structure
     posted = json.dumps([{"small_blind": 50, "big_blind": 100, "length": 12}])
     organiser = signed_in(night.organiser)

@@ -6,6 +6,7 @@ nothing; export then replay reproduces the game and its seeds verify; illegal ac
 change nothing; and no view ever shows another player's unlocked cards.
 """
 
+import functools
 import json
 import random
 
@@ -20,6 +21,7 @@ from games.engine.fairness import game_problems
 from games.engine.options import build_options
 from games.engine.replay import export_replay, play_replay
 from games.engine.state import Game
+from tests.engine.helpers import bot_steps, replay_decisions
 
 PRESETS = ("classic", "universe")
 MAX_HANDS = 8
@@ -70,21 +72,7 @@ def new_bots(players: int, mix: list[bool], seed: int) -> list:
     return [kind(random.Random(f"{seed}/{seat}")) for seat, kind in enumerate(kinds)]
 
 
-def steps(game: Game, bots: list, *, limit: int | None = None):
-    """Drive `game` with `bots`, yielding (seat, decision) after every start (seat None) and decision."""
-    done = 0
-    while limit is None or done < limit:
-        if game.in_hand:
-            seat = game.waiting_for()[0]
-            decision = bots[seat].decide(game.view_for(seat))
-            apply_decision(game, seat, decision)
-            yield seat, decision
-        elif not game.is_over and game.hands_played < MAX_HANDS and game.can_start_hand():
-            game.start_hand()
-            yield None, None
-        else:
-            return
-        done += 1
+steps = functools.partial(bot_steps, max_hands=MAX_HANDS)  # drives a game with bots, step by step
 
 
 def hidden(game: Game, seat: int) -> set[str]:
@@ -126,12 +114,7 @@ def test_credits_and_cards_are_conserved_and_hidden_cards_stay_hidden(preset, pl
 def test_same_seed_and_decisions_give_the_same_game(preset, players, seed, mix, options):
     first = new_game(preset, players, seed, options)
     decisions = [(s, d) for s, d in steps(first, new_bots(players, mix, seed))]
-    second = new_game(preset, players, seed, options)
-    for seat, decision in decisions:
-        if seat is None:
-            second.start_hand()
-        else:
-            apply_decision(second, seat, decision)
+    second = replay_decisions(new_game(preset, players, seed, options), decisions)
     assert second.to_json() == first.to_json()
     assert second.results == first.results
 

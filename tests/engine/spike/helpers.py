@@ -8,6 +8,7 @@ from games.engine.cards import full_deck
 from games.engine.options import build_options
 from games.engine.replay import play_replay
 from games.engine.spike.dice import SpikeDice
+from tests.engine.helpers import full
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 # Dice that do not match: no spikes.
@@ -26,15 +27,6 @@ def new_game(
         variant="corellian_spike",
         preset=preset,
     )
-
-
-def full(codes: list[str]) -> list:
-    """The listed cards on top (first = top), then the rest of the 62 in canonical order."""
-    cards = [parse_card(c) for c in codes]
-    rest = full_deck()
-    for card in cards:
-        rest.remove(card)
-    return cards + rest
 
 
 def start(game: Game, *hands: list[str], then: list[str] = (), dice: tuple[int, int] | None = NO_MATCH):

@@ -6,6 +6,7 @@ nothing, export then replay reproduces the game, illegal actions are refused and
 view ever shows a card its viewer may not see.
 """
 
+import functools
 import json
 import random
 import re
@@ -14,12 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.bots import RandomBot, SensibleBot, apply_decision
+from games.engine.bots import RandomBot, SensibleBot
 from games.engine.errors import IllegalAction
 from games.engine.fairness import game_problems
 from games.engine.options import build_options
 from games.engine.replay import export_replay, play_replay, replay_result
 from games.engine.state import Game
+from tests.engine.helpers import bot_steps, replay_decisions
 
 PRESETS = ("galaxy_series", "cantina_spike")
 MAX_HANDS = 12
@@ -45,21 +47,7 @@ def new_bots(players: int, mix: list[bool], seed: int) -> list:
     return [(SensibleBot if mix[seat] else RandomBot)(random.Random(f"{seed}/{seat}")) for seat in range(players)]
 
 
-def steps(game: Game, bots: list, *, limit: int | None = None):
-    """Drive `game` with `bots`, yielding (seat, decision) after every start (seat None) and decision."""
-    done = 0
-    while limit is None or done < limit:
-        if game.in_hand:
-            seat = game.waiting_for()[0]
-            decision = bots[seat].decide(game.view_for(seat))
-            apply_decision(game, seat, decision)
-            yield seat, decision
-        elif not game.is_over and game.hands_played < MAX_HANDS and game.can_start_hand():
-            game.start_hand()
-            yield None, None
-        else:
-            return
-        done += 1
+steps = functools.partial(bot_steps, max_hands=MAX_HANDS)  # drives a game with bots, step by step
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -89,12 +77,7 @@ def test_credits_and_cards_are_conserved_at_every_step(preset, players, seed, mi
 def test_same_seed_and_actions_give_the_same_game(preset, players, seed, mix):
     first = new_game(preset, players, seed)
     decisions = list(steps(first, new_bots(players, mix, seed)))
-    second = new_game(preset, players, seed)
-    for seat, decision in decisions:
-        if seat is None:
-            second.start_hand()
-        else:
-            apply_decision(second, seat, decision)
+    second = replay_decisions(new_game(preset, players, seed), decisions)
     assert second.to_json() == first.to_json()
     assert second.results == first.results
 

@@ -12,19 +12,11 @@ from django.core.management import call_command
 from games.engine import ReplayError
 from games.engine.public_log import public_log
 from games.engine.replay import export_replay, play_replay, replay_game, replay_result
+from tests.engine.helpers import normal
 from tests.engine.spike.helpers import new_game, start
 
 REPLAYS = Path(__file__).parents[1] / "replays" / "spike"
 FIXTURES = sorted(REPLAYS.glob("*.json"))
-UNORDERED = ("eligible", "winners", "folded")
-
-
-def normal(value):
-    if isinstance(value, dict):
-        return {k: sorted(v) if k in UNORDERED else normal(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [normal(v) for v in value]
-    return value
 
 
 def example() -> dict:
