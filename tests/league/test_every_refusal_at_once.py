@@ -1,6 +1,7 @@
 """Several wrong fields of a league or a season are all reported at once, by the service (one refusal naming
-each field), the API (400, `extra.fields` by field, as an input error's) and the organiser's forms (each error beside its field);
-a variant chosen with no preset (an empty selection on the form) gets a clear refusal naming the presets."""
+each field), the API (400, `extra.fields` by field, as an input error's) and the organiser's forms (each error
+beside its field); a variant chosen with no preset (an empty selection on the form) gets a clear refusal naming the
+presets."""
 
 import re
 
