@@ -6,7 +6,9 @@ Everything else is a bug and becomes a 500 that is logged.
 
 Every error the API answers has one shape, `{"detail": ..., "code": ..., "extra": {...}}`: a serializer's or a
 filter's refusal (DRF's `ValidationError`, bare `{"field": ["message"]}` on its own) becomes `invalid_input`'s
-400, and DRF's other refusals (401, 404, 405, 429, ...) keep their `detail` and gain their `code`.
+400, and DRF's other refusals (401, 404, 405, 429, ...) keep their `detail` and gain their `code`. Whatever names
+the fields it refuses, a serializer or a service, answers them the same way: `extra.field` the first field's path
+and `extra.fields` each field's messages, nested as the input is (`nested_fields`).
 """
 
 import logging
@@ -84,6 +86,38 @@ def _messages(errors: Any, path: str = "") -> list[tuple[str, list[str]]]:
     return [(path, [str(errors)])]
 
 
+def nested_fields(messages: dict[str, list[str]]) -> dict[str, Any]:
+    """Messages by field path (`points_parameters.table`, `NON_FIELD` for the input as a whole) nested as the input
+    is, the shape of `extra.fields` that DRF's own errors have: `{"points_parameters": {"table": [...]}}`. Messages
+    about an object that also has messages about its fields sit under its own `NON_FIELD`, as DRF puts them."""
+    nested: dict[str, Any] = {}
+    for path, found in messages.items():
+        *parents, leaf = (path or NON_FIELD).split(".")
+        node = nested
+        for key in parents:
+            child = node.get(key)
+            if not isinstance(child, dict):
+                child = node[key] = {NON_FIELD: child} if child else {}
+            node = child
+        if isinstance(node.get(leaf), dict):
+            node[leaf].setdefault(NON_FIELD, []).extend(found)
+        else:
+            node.setdefault(leaf, []).extend(found)
+    return nested
+
+
+def field_messages(extra: dict[str, Any], message: str) -> dict[str, list[str]]:
+    """A refusal's messages by field path (`NON_FIELD` for those that name none): read from `extra.fields`, or, for a
+    refusal of one field, its `extra.field` and its message. What the pages' forms and the admin show by field."""
+    fields = extra.get("fields")
+    if not isinstance(fields, dict):
+        return {extra.get("field") or NON_FIELD: [message]}
+    by_path: dict[str, list[str]] = {}
+    for path, found in _messages(fields):
+        by_path.setdefault(path or NON_FIELD, []).extend(found)
+    return by_path
+
+
 def invalid_input(errors: Any) -> ApplicationError:
     """A serializer's (or a filter's) errors as one user error: `detail` names each wrong field and what it allows,
     `extra.field` is the first field's path and `extra.fields` DRF's own errors, field by field."""
@@ -106,7 +140,11 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = invalid_input(exc.detail)
     if isinstance(exc, ApplicationError):
         set_rollback()  # inside an outer transaction (ATOMIC_REQUESTS, a page), a refusal keeps nothing
-        return Response({"detail": exc.message, "code": exc.code, "extra": exc.extra}, status=exc.status_code)
+        extra = exc.extra
+        field = extra.get("field")
+        if isinstance(field, str) and field and "fields" not in extra:  # a service's refusal of one field
+            extra = {**extra, "fields": nested_fields({field: [exc.message]})}
+        return Response({"detail": exc.message, "code": exc.code, "extra": extra}, status=exc.status_code)
     if isinstance(exc, OperationalError) and is_transient(exc):
         # A lock race still lost after config.db.retry_on_conflict ran the write again: nothing was saved.
         logger.warning("lock race lost after retries: %s", exc)

@@ -13,7 +13,8 @@ from config.query_params import filter_backends_in_use, ordering_fields
 
 class ErrorOutput(serializers.Serializer):
     """An error: `detail` says what is wrong and what is allowed, `code` what kind of refusal it is, `extra` the
-    particulars (for wrong input, `extra.field` the first wrong field and `extra.fields` each one's messages)."""
+    particulars (for any refusal that names fields, wrong input or a service's, `extra.field` the first wrong field
+    and `extra.fields` each one's messages)."""
 
     detail = serializers.CharField(help_text="What is wrong and what is allowed, naming each wrong field.")
     code = serializers.CharField(
@@ -22,7 +23,8 @@ class ErrorOutput(serializers.Serializer):
     )
     extra = serializers.DictField(
         help_text="Particulars: `field` (the first wrong field, a path such as `seats[1].final_credits`) and "
-        "`fields` (each wrong field's messages, nested as the input is) for wrong input; what a refusal allows."
+        "`fields` (each wrong field's messages, nested as the input is) for any refusal that names fields, wrong "
+        "input or a service's; what a refusal allows."
     )
 
 

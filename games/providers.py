@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from games import hooks
 from games.engine import EngineError, resolve_options
 from games.engine.options import option_specs, variant_presets
-from games.selectors import event_site_tables, unfinished_tables, unfinished_tables_refusal
+from games.selectors import event_site_tables, events_site_tables, unfinished_tables, unfinished_tables_refusal
 from league.models import Event, EventStatus
 from league.providers import RulesRefused, StatusRefusal
 
@@ -58,6 +58,9 @@ class Games:
 
     def event_tables(self, *, event_id: int) -> list[dict[str, Any]]:
         return event_site_tables(event_id)
+
+    def events_tables(self, *, event_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+        return events_site_tables(event_ids)
 
     def taking_part(self, *, event_ids: list[int]) -> list[QuerySet]:
         """(event id, player id) of everyone seated at the events' online and real-cards tables (bots are no

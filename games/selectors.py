@@ -66,18 +66,22 @@ def event_site_tables(event_id: int) -> list[dict[str, Any]]:
     opened, as plain rows: kind, name, status (as said: open, running, paused, playing, finished), url,
     `tournament_table` (the tournament's table number it plays, or None) and `game` (the league game it
     landed as, or None). Two queries; what a table holds of its game (state, seeds, steps) is not read."""
-    online = OnlineTable.objects.filter(event_id=event_id).order_by("created_at", "id")
-    real = RealTable.objects.filter(event_id=event_id).order_by("created_at", "id")
-    return [
-        *(
-            {**_online_row(table), "tournament_table": table.tournament_table, "game": table.game_id}
-            for table in online.only("pk", "name", "status", "tournament_table", "game_id")
-        ),
-        *(
-            {**_real_row(table), "tournament_table": table.tournament_table, "game": table.game_id}
-            for table in real.only("pk", "code", "status", "tournament_table", "game_id")
-        ),
-    ]
+    return events_site_tables([event_id])[event_id]
+
+
+def events_site_tables(event_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """`event_site_tables` of several events at once, by event id (an empty list for an event without tables):
+    two queries however many events, for a list of events."""
+    online = OnlineTable.objects.filter(event_id__in=event_ids).order_by("created_at", "id")
+    real = RealTable.objects.filter(event_id__in=event_ids).order_by("created_at", "id")
+    by_event: dict[int, list[dict[str, Any]]] = {event_id: [] for event_id in event_ids}
+    for table in online.only("pk", "event_id", "name", "status", "tournament_table", "game_id"):
+        row = {**_online_row(table), "tournament_table": table.tournament_table, "game": table.game_id}
+        by_event[table.event_id].append(row)
+    for table in real.only("pk", "event_id", "code", "status", "tournament_table", "game_id"):
+        row = {**_real_row(table), "tournament_table": table.tournament_table, "game": table.game_id}
+        by_event[table.event_id].append(row)
+    return by_event
 
 
 def unfinished_tables(event_id: int, *, except_online: int | None = None) -> list[dict[str, Any]]:

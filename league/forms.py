@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
 
-from config.errors import ApplicationError
+from config.errors import ApplicationError, field_messages
 from league.models import BuyInPolicy, ChipSet, EventKind, League, Role, Season, Visibility
 from league.pages import option_in_words
 from league.providers import games
@@ -36,11 +36,9 @@ OPTION_IN_MESSAGE = re.compile(r"[Oo]ption '(\w+)'")
 
 def show_error(form: forms.Form, exc: ApplicationError) -> None:
     """Put a service's refusal beside the field it names, or above the form when it names none; a refusal of
-    several fields (`extra["errors"]`, see `league.services.Refusals`) beside each of them."""
+    several fields (`extra["fields"]`, see `league.services.Refusals`) beside each of them."""
     form.refused_codes = (*getattr(form, "refused_codes", ()), exc.code)
-    errors = exc.extra.get("errors")
-    if not isinstance(errors, dict):
-        errors = {exc.extra.get("field"): [exc.message]}
+    errors = field_messages(exc.extra, exc.message)
     for field, messages in errors.items():
         for message in messages:
             form.add_error(form_field(form, field, message), message)
@@ -63,9 +61,7 @@ def show_checks(form: forms.Form, check: Any, fields: dict[str, Any]) -> None:
     try:
         check(fields)
     except ApplicationError as exc:
-        errors = exc.extra.get("errors")
-        if not isinstance(errors, dict):
-            errors = {exc.extra.get("field"): [exc.message]}
+        errors = field_messages(exc.extra, exc.message)
         refused = set(form.errors) - {NON_FIELD_ERRORS}
         for field, messages in errors.items():
             for message in messages:

@@ -12,6 +12,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models
 from django.db.models import Q
 
+from config.errors import field_messages
+
 # Credit columns are 64-bit (up to 9.2e18); counts are 32-bit (up to 2,147,483,647). Input is bounded
 # well below, so no sum overflows: a game's credits (so every stack, pot and ledger line) by
 # MAX_CREDITS, an event's and a season's credits in all by MAX_EVENT_CREDITS and MAX_SEASON_CREDITS,
@@ -137,9 +139,8 @@ class BuyInPolicy(models.Model):
 
 def _as_validation_error(exc: Exception, fields: set[str]) -> ValidationError:
     """A service's ApplicationError as a model ValidationError on the fields it names (admin forms show them
-    there; a refusal of several fields, `extra["errors"]`, on each of them)."""
-    extra = getattr(exc, "extra", {})
-    named = extra.get("errors") if isinstance(extra.get("errors"), dict) else {extra.get("field"): [str(exc)]}
+    there; a refusal of several fields, `extra["fields"]`, on each of them)."""
+    named = field_messages(getattr(exc, "extra", {}), str(exc))
     errors: dict[str, list[str]] = {}
     for field, messages in named.items():
         field = {"rules": "preset"}.get(field, field)

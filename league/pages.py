@@ -35,6 +35,10 @@ from league.services import season_rules
 from league.standings.compute import ResultRow, compute_standings
 from league.standings.formulas import FixedPoints
 
+# Where the standings hold a notice of a query value the league page does not take, filled in by the page (for
+# htmx, which swaps the standings alone); the cached fragment keeps the slot only.
+STANDINGS_NOTICE_SLOT: SafeString = mark_safe("<!--page-cache:standings-notice-->")
+
 # Sortable standings columns: the URL's `sort` key, the row field, and the natural direction.
 STANDING_SORTS: dict[str, tuple[str, bool]] = {
     "rank": ("rank", False),
@@ -179,6 +183,7 @@ def league_fragments(
         "provisional": standings_body(provisional, my_player_id) if provisional else None,
         "running": running,
         "events_body": events_body(league_events(league=league, season=season)),
+        "notice_slot": STANDINGS_NOTICE_SLOT,
     }
     return {
         "known": True,

@@ -51,6 +51,10 @@ class GamesProvider(Protocol):
         status, url, tournament_table, game; what the event page lists beside the tables results are entered at."""
         ...
 
+    def events_tables(self, *, event_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+        """`event_tables` of several events, by event id, in a fixed number of queries (a list of events)."""
+        ...
+
     def taking_part(self, *, event_ids: list[int]) -> list[QuerySet]:
         """Who takes part in these events beyond their results: queries of `(event id, player id)` pairs (seated at
         an online or real-cards table, in a tournament's field), which league counts in its own query."""

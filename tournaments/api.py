@@ -96,6 +96,14 @@ class TournamentSeatOutput(serializers.Serializer):
     name = serializers.CharField()
 
 
+class TournamentDrawnSeatOutput(serializers.Serializer):
+    table = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField(help_text="registered (still in, or the winner), eliminated")
+
+
 class TournamentPlaceOutput(serializers.Serializer):
     place = serializers.IntegerField()
     player = serializers.IntegerField()
@@ -194,7 +202,12 @@ class TournamentOutput(serializers.Serializer):
     seed_hash = serializers.CharField(allow_null=True, help_text="SHA-256 of the draw seed, published before it.")
     seed = serializers.CharField(allow_null=True, help_text="The draw seed, revealed after the draw only.")
     clock = ClockOutput()
-    seats = TournamentSeatOutput(many=True)
+    seats = TournamentSeatOutput(many=True, help_text="Where the players still in sit now.")
+    drawn = TournamentDrawnSeatOutput(
+        many=True,
+        help_text="Where the draw seated each player (a late registrant: their first seat), kept after they go out "
+        "and after the tournament is complete, when `seats` is empty; table then seat order.",
+    )
     places = TournamentPlaceOutput(many=True)
     waiting = serializers.ListField(child=serializers.IntegerField())
     online_tables = TournamentOnlineTableOutput(many=True, help_text="The tables played online now.")
@@ -286,6 +299,17 @@ def _detail(tournament) -> dict[str, Any]:
                 "stack": stacks.get(r.player_id),
             }
             for table in selectors.tables(rows)
+            for r in table["seats"]
+        ],
+        "drawn": [
+            {
+                "table": r.drawn_table,
+                "seat": r.drawn_seat,
+                "player": r.player_id,
+                "name": r.player.display_name,
+                "status": r.status,
+            }
+            for table in selectors.drawn_tables(rows)
             for r in table["seats"]
         ],
         "places": [

@@ -98,8 +98,15 @@ class Registration(models.Model):
     entries = models.PositiveIntegerField(default=0, help_text="Buy-ins and re-entries paid.")
     rebuys = models.PositiveIntegerField(default=0)
     addons = models.PositiveIntegerField(default=0)
+    # Where the player sits now: cleared when they go out (the seat may be given to another) and at the end.
     table_number = models.PositiveIntegerField(null=True, blank=True)
     seat_number = models.PositiveIntegerField(null=True, blank=True)
+    # Where the draw put them (a late registrant: where they were first seated), kept for good: a finished
+    # tournament still shows who was drawn to which table.
+    drawn_table = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The table the draw gave (late: the first seat); kept after they go out."
+    )
+    drawn_seat = models.PositiveIntegerField(null=True, blank=True)
     place = models.PositiveIntegerField(null=True, blank=True)
     eliminated_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     prize = models.PositiveBigIntegerField(default=0, help_text="Credits won, booked when the tournament completes.")

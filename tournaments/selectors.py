@@ -358,6 +358,20 @@ def tables(registrations: list[Registration]) -> list[dict[str, Any]]:
     ]
 
 
+def drawn_tables(registrations: list[Registration]) -> list[dict[str, Any]]:
+    """The tables as the draw made them, every player drawn in seat order whether still in or out (late registrants
+    at their first seat): what a finished tournament shows, its seats being cleared. Empty before the draw, and for
+    a tournament drawn before the drawn seats were kept (2026-11-28)."""
+    by_table: dict[int, list[Registration]] = {}
+    for registration in registrations:
+        if registration.drawn_table is not None:
+            by_table.setdefault(registration.drawn_table, []).append(registration)
+    return [
+        {"number": number, "seats": sorted(seats, key=lambda item: (item.drawn_seat or 0, item.pk))}
+        for number, seats in sorted(by_table.items())
+    ]
+
+
 def moves_to_make(tournament: Tournament, registrations: list[Registration]) -> list[seating.Move]:
     """The moves balancing would make now (nothing written): what the control room shows after eliminations."""
     if tournament.drawn_at is None:

@@ -96,6 +96,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "waiting": [r for r in registrations if r.status == RegistrationStatus.WAITING],
         "out": sorted((r for r in registrations if r.place), key=lambda r: r.place),
         "tables": tables,
+        "drawn_tables": selectors.drawn_tables(registrations),
         "mine": mine,
         "my_table": my_table,
         # A seated player's table played on real cards: they act at their own seat on their phone.

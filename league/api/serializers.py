@@ -248,16 +248,6 @@ class TableInput(StrictInput):
     number = serializers.IntegerField(min_value=1, max_value=MAX_COUNT)
 
 
-class EventOutput(serializers.ModelSerializer):
-    league = serializers.CharField(source="season.league.slug", read_only=True)
-    chip_set = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
-    tables = TableOutput(many=True, read_only=True)
-
-    class Meta:
-        model = Event
-        fields = ["tables", "id", "league", "season", *EVENT_FIELDS]
-
-
 # The kinds of table a site table row names (its schema enum: `SiteTableKindEnum`, config.settings).
 SITE_TABLE_KINDS = ("online", "real_cards")
 
@@ -271,18 +261,34 @@ class SiteTableOutput(serializers.Serializer):
     game = serializers.IntegerField(allow_null=True, help_text="The league game it landed as.")
 
 
-class EventDetailOutput(EventOutput):
-    """One event: also its online and real-cards tables, as its page lists them (`tables` are the tables results
-    are entered at)."""
+class EventListOutput(serializers.ListSerializer):
+    """A list of events reads their site tables once for all of them (two queries), not once per event."""
 
+    def to_representation(self, data: Any) -> list:
+        events = list(data.all() if hasattr(data, "all") else data)
+        self.site_tables = games().events_tables(event_ids=[event.pk for event in events])
+        return super().to_representation(events)
+
+
+class EventOutput(serializers.ModelSerializer):
+    """An event, in a list and alone: also its online and real-cards tables (`site_tables`), as its page lists them
+    (`tables` are the tables results are entered at)."""
+
+    league = serializers.CharField(source="season.league.slug", read_only=True)
+    chip_set = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
+    tables = TableOutput(many=True, read_only=True)
     site_tables = serializers.SerializerMethodField()
 
-    class Meta(EventOutput.Meta):
-        fields = [*EventOutput.Meta.fields, "site_tables"]
+    class Meta:
+        model = Event
+        fields = ["tables", "id", "league", "season", *EVENT_FIELDS, "site_tables"]
+        list_serializer_class = EventListOutput
 
     @extend_schema_field(SiteTableOutput(many=True))
     def get_site_tables(self, event: Event) -> list[dict]:
-        return SiteTableOutput(games().event_tables(event_id=event.pk), many=True).data
+        batch = getattr(self.parent, "site_tables", None)
+        rows = batch.get(event.pk, []) if batch is not None else games().event_tables(event_id=event.pk)
+        return SiteTableOutput(rows, many=True).data
 
 
 class EventInput(StrictInput):

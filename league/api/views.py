@@ -499,10 +499,6 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericView
     def get_queryset(self):
         return selectors.event_list(user=self.request.user)
 
-    @extend_schema(responses=s.EventDetailOutput)
-    def retrieve(self, request: Request, pk: str) -> Response:
-        return Response(s.EventDetailOutput(self.get_object()).data)
-
     @extend_schema(request=s.EventInput, responses={201: s.EventOutput})
     def create(self, request: Request) -> Response:
         fields = _valid(request, s.EventInput)

@@ -8,14 +8,14 @@ from typing import Any
 
 from django.db.models import Model
 
-from config.errors import ApplicationError
+from config.errors import NON_FIELD, ApplicationError, field_messages, nested_fields
 from config.inputs import Actor
 from league.models import ALL_TIME, AuditEntry, League, season_scope
 
 __all__ = ["ALL_TIME", "NO_FIELD", "Refusals", "audit", "season_scope"]
 
-# The key of `extra["errors"]` for a refusal that names no field (DRF's name for the same).
-NO_FIELD = "non_field_errors"
+# The key in `extra["fields"]` of a refusal that names no field (DRF's name for the same).
+NO_FIELD = NON_FIELD
 
 
 def audit(
@@ -84,8 +84,9 @@ class Refusals:
 
     Run each check in `with refusals.check():`, then `refusals.raise_any()`. One refusal is raised as it came;
     several become one ApplicationError whose message holds them all, with `extra["field"]` naming the first
-    field and `extra["errors"]` every field's messages ({field: [message, ...]}). Only plain 400 refusals are
-    collected: a conflict or a forbidden action is raised at once."""
+    field and `extra["fields"]` every field's messages, nested as the input is (`config.errors.nested_fields`, the
+    shape of the API's input errors). Only plain 400 refusals are collected: a conflict or a forbidden action is
+    raised at once."""
 
     def __init__(self) -> None:
         self.found: list[tuple[str, str]] = []
@@ -116,12 +117,11 @@ class Refusals:
         for field, message in self.found:
             errors.setdefault(field, []).append(message)
         first = next((field for field, _ in self.found if field != NO_FIELD), NO_FIELD)
-        extra = {"errors": errors} if first == NO_FIELD else {"field": first, "errors": errors}
+        fields = nested_fields(errors)
+        extra = {"fields": fields} if first == NO_FIELD else {"field": first, "fields": fields}
         raise ApplicationError(" ".join(message for _, message in self.found), extra=extra)
 
 
 def refusal_errors(exc: ApplicationError) -> dict[str, list[str]]:
-    """A refusal's messages by the field each names ({NO_FIELD: [...]} for those that name none)."""
-    if isinstance(exc.extra.get("errors"), dict):
-        return exc.extra["errors"]
-    return {exc.extra.get("field") or NO_FIELD: [exc.message]}
+    """A refusal's messages by the field path each names ({NO_FIELD: [...]} for those that name none)."""
+    return field_messages(exc.extra, exc.message)

@@ -96,3 +96,14 @@ def test_9_unknown_or_mistyped_inputs_are_refused_with_a_400(world, method, url,
     answer = response.json()
     assert answer["code"] == "invalid" and field in answer["extra"]["fields"] and field in answer["detail"]
     assert Player.objects.count() == players
+
+
+def test_9_the_events_list_and_detail_both_give_site_tables_in_the_schema(openapi):
+    schemas = openapi["components"]["schemas"]
+    site_tables = schemas["EventOutput"]["properties"]["site_tables"]
+    assert site_tables["type"] == "array" and site_tables["items"] == {"$ref": "#/components/schemas/SiteTableOutput"}
+    page = openapi["paths"]["/api/events/"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    listed = schemas[page["$ref"].rsplit("/", 1)[1]]["properties"]["results"]["items"]
+    detail = openapi["paths"]["/api/events/{id}/"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert listed == detail["schema"] == {"$ref": "#/components/schemas/EventOutput"}
+    assert "EventDetailOutput" not in schemas  # one event shape, in the list as alone

@@ -2,14 +2,45 @@
 
 from django.db import IntegrityError
 
-from config.errors import ApplicationError, ConflictError, api_exception_handler
+from config.errors import ApplicationError, ConflictError, api_exception_handler, field_messages, nested_fields
 
 
 def test_application_errors_keep_their_message_code_and_status():
     response = api_exception_handler(ApplicationError("Bad seat: pick 1 to 8.", extra={"field": "seat"}), {})
     assert response.status_code == 400
-    assert response.data == {"detail": "Bad seat: pick 1 to 8.", "code": "invalid", "extra": {"field": "seat"}}
+    assert response.data == {
+        "detail": "Bad seat: pick 1 to 8.",
+        "code": "invalid",
+        # A service's refusal of one field answers its messages where an input error does (`extra.fields`).
+        "extra": {"field": "seat", "fields": {"seat": ["Bad seat: pick 1 to 8."]}},
+    }
     assert api_exception_handler(ConflictError("Taken."), {}).status_code == 409
+    assert api_exception_handler(ConflictError("Taken."), {}).data["extra"] == {}  # names no field: nothing added
+
+
+def test_a_services_refusal_of_a_dotted_field_nests_as_the_input_does():
+    refused = ApplicationError("Unknown name x.", extra={"field": "points_parameters.expression"})
+    extra = api_exception_handler(refused, {}).data["extra"]
+    assert extra == {
+        "field": "points_parameters.expression",
+        "fields": {"points_parameters": {"expression": ["Unknown name x."]}},
+    }
+
+
+def test_nested_fields_and_field_messages_read_each_other_back():
+    flat = {"name": ["Give a name."], "points_parameters": ["Give a table."], "points_parameters.table": ["Too long."]}
+    nested = nested_fields(flat)
+    assert nested == {
+        "name": ["Give a name."],
+        "points_parameters": {"non_field_errors": ["Give a table."], "table": ["Too long."]},
+    }
+    assert field_messages({"field": "name", "fields": nested}, "ignored") == {
+        "name": ["Give a name."],
+        "points_parameters": ["Give a table."],
+        "points_parameters.table": ["Too long."],
+    }
+    assert field_messages({"field": "seat"}, "Bad seat.") == {"seat": ["Bad seat."]}
+    assert field_messages({}, "Bad.") == {"non_field_errors": ["Bad."]}
 
 
 def test_a_uniqueness_race_is_a_conflict_that_says_nothing_was_saved():

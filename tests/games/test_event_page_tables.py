@@ -148,3 +148,32 @@ def test_the_apis_event_detail_lists_the_same_site_tables_as_the_page(world):
     ]
     section = _tables(Client(), event)
     assert all(f'href="{row["url"]}"' in section for row in detail["site_tables"])
+
+
+def _open_site_tables(world, count: int) -> list:
+    """`count` more running events, each with an online table and a real-cards table."""
+    organiser = world.users["organiser"]
+    events = []
+    for index in range(count):
+        event = EventFactory(season=world.season, name=f"Night {index}", status=EventStatus.RUNNING)
+        online.table_open(actor=organiser, event=event, name=f"Table {index}", seats=2)
+        tabletop.realtable_open_league(actor=organiser, event=event)
+        events.append(event)
+    return events
+
+
+def test_the_apis_event_list_gives_each_events_site_tables_in_a_fixed_number_of_queries(
+    world, django_assert_num_queries
+):
+    _open_site_tables(world, 1)
+    # count, the page, its results tables, then its online and its real-cards tables: one query each for the page.
+    with django_assert_num_queries(5):
+        few = Client().get("/api/events/").json()
+    _open_site_tables(world, 3)
+    with django_assert_num_queries(5):
+        many = Client().get("/api/events/").json()
+    assert many["count"] == few["count"] + 3
+    listed = {row["id"]: row["site_tables"] for row in many["results"]}
+    assert sum(len(tables) for tables in listed.values()) == 8  # two for each of the four nights, none elsewhere
+    for event_id, tables in listed.items():  # each event's rows are its own, as its detail gives them
+        assert tables == Client().get(f"/api/events/{event_id}/").json()["site_tables"]

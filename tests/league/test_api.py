@@ -110,7 +110,12 @@ def test_an_api_entry_error_names_the_problem_and_writes_nothing(world):
     response = record(client, world, [1000, 0, 0])
     assert response.status_code == 400
     assert "Credits do not balance: 1350 came in" in response.data["detail"]
-    assert response.data["extra"] == {"field": "final_credits", "credits_in": 1350, "credits_out": 1000}
+    assert response.data["extra"] == {
+        "field": "final_credits",
+        "fields": {"final_credits": [response.data["detail"]]},
+        "credits_in": 1350,
+        "credits_out": 1000,
+    }
     assert client.get("/api/games/").data["count"] == 0
 
 

@@ -1,6 +1,7 @@
 """Several wrong fields of a league or a season are all reported at once, by the service (one refusal naming
-each field), the API (400, `extra.errors` by field) and the organiser's forms (each error beside its field);
-a variant chosen with no preset (an empty selection on the form) gets a clear refusal naming the presets."""
+each field), the API (400, `extra.fields` by field, as an input error's) and the organiser's forms (each error
+beside its field); a variant chosen with no preset (an empty selection on the form) gets a clear refusal naming the
+presets."""
 
 import re
 
@@ -36,7 +37,7 @@ def test_the_league_service_names_every_wrong_field_at_once(world):
             tie_breakers=["luck"],
             preset="",
         )
-    errors = refused.value.extra["errors"]
+    errors = refused.value.extra["fields"]
     assert set(errors) == {"preset", "tie_breakers", "best_n", "min_players", "visibility"}
     assert refused.value.extra["field"] == "preset"
     assert CORUSCANT_PRESETS in errors["preset"][0]
@@ -54,7 +55,7 @@ def test_the_league_update_names_every_wrong_field_and_changes_nothing(world):
     league = world.league
     with pytest.raises(ApplicationError) as refused:
         services.league_update(actor=world.users["organiser"], league=league, name=" ", slug="Bad Slug", best_n=0)
-    assert set(refused.value.extra["errors"]) == {"name", "slug", "best_n"}
+    assert set(refused.value.extra["fields"]) == {"name", "slug", "best_n"}
     league.refresh_from_db()
     assert league.best_n is None and league.name.startswith("League")
 
@@ -66,9 +67,10 @@ def test_the_api_answers_400_with_every_field_the_service_refuses(world):
     response = api.post("/api/leagues/", body, format="json")
     assert response.status_code == 400
     extra = response.json()["extra"]
-    assert set(extra["errors"]) == {"preset", "points_formula", "tie_breakers"}
-    assert CORUSCANT_PRESETS in extra["errors"]["preset"][0]
+    assert set(extra["fields"]) == {"preset", "points_formula", "tie_breakers"}
+    assert CORUSCANT_PRESETS in extra["fields"]["preset"][0]
     assert extra["field"] == "preset"
+    assert "errors" not in extra  # one shape: the fields under `fields`, as an input error names them
     assert not League.objects.filter(name="Outer Rim").exists()
 
 
@@ -189,4 +191,4 @@ def test_the_season_api_names_every_wrong_field(world):
     body = {"ends_on": "2000-01-01", "points_parameters": {"table": [3, 2, 1]}}
     response = api.patch(f"/api/seasons/{world.season.pk}/", body, format="json")
     assert response.status_code == 400
-    assert set(response.json()["extra"]["errors"]) == {"ends_on", "points_parameters"}
+    assert set(response.json()["extra"]["fields"]) == {"ends_on", "points_parameters"}

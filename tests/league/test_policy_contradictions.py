@@ -32,7 +32,7 @@ CONTRADICTIONS = [
 
 
 def refused_fields(exc: ApplicationError) -> dict:
-    return exc.extra.get("errors") or {exc.extra["field"]: [exc.message]}
+    return exc.extra.get("fields") or {exc.extra["field"]: [exc.message]}
 
 
 @pytest.mark.parametrize(("wrong", "given", "field", "words"), CONTRADICTIONS, ids=[c[0] for c in CONTRADICTIONS])
@@ -51,7 +51,7 @@ def test_every_wrong_field_is_named_at_once(world):
     fields = {"buy_in": 0, "rebuys_allowed": False, "max_rebuys": 3, "rebuy_amount": 300, "addon_amount": 5}
     with pytest.raises(ApplicationError) as refused:
         services.buy_in_policy_create(actor=world.users["admin"], name="  ", **fields)
-    errors = refused.value.extra["errors"]
+    errors = refused.value.extra["fields"]
     assert set(errors) == {"name", "buy_in", "max_rebuys", "rebuy_amount", "addon_amount"}
     assert refused.value.extra["field"] == "name"
     assert all(message in refused.value.message for messages in errors.values() for message in messages)
@@ -82,7 +82,7 @@ def test_the_api_answers_400_naming_every_contradicting_field(world):
     assert response.status_code == 400
     answer = response.json()
     assert answer["extra"]["field"] == "max_rebuys"
-    assert set(answer["extra"]["errors"]) == {"max_rebuys", "addon_amount"}
+    assert set(answer["extra"]["fields"]) == {"max_rebuys", "addon_amount"}
     assert "Re-buys are not allowed" in answer["detail"] and "Add-ons are not allowed" in answer["detail"]
     for field, value in (("buy_in", 0), ("rebuys_allowed", True)):
         response = api.post("/api/buy-in-policies/", {"name": "House", field: value}, format="json")

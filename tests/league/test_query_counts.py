@@ -35,7 +35,7 @@ def fill(world, rows: int) -> None:
     ("url", "queries"),
     [
         ("/api/seasons/", 2),  # count, page with league and buy-in policy joined
-        ("/api/events/", 3),  # count, page, tables of the page's events
+        ("/api/events/", 5),  # count, page, tables of the page's events, their online and real-cards tables
         ("/api/memberships/", 2),  # count, page with players and leagues joined
         ("/api/ledger/", 2),  # count, page with players, authors and events joined
         ("/api/games/", 3),  # count, page, seats with their players

@@ -149,7 +149,7 @@ def tournament_register(
     if not full:
         _book(tournament, player, LedgerKind.BUY_IN, tournament.starting_stack, actor)
         _seat_late(tournament, registration)
-        registration.save(update_fields=["table_number", "seat_number"])
+        registration.save(update_fields=["table_number", "seat_number", "drawn_table", "drawn_seat"])
     _field_changed(tournament)
     _audit(actor=actor, tournament=tournament, action="tournament_register", obj=registration)
     return registration

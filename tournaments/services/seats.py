@@ -20,7 +20,8 @@ from tournaments.services.common import _audit, _check_manager, _lock, _refuse_l
 def _seat_late(tournament: Tournament, registration: Registration) -> None:
     """After the draw, a late registrant or a returning player takes the worst free seat of the smallest table.
 
-    A new table opens when every table is full; balancing evens the tables out afterwards.
+    A new table opens when every table is full; balancing evens the tables out afterwards. A late registrant's
+    first seat is kept as where they were drawn (`drawn_table`, `drawn_seat`).
     """
     if tournament.drawn_at is None:
         return
@@ -38,6 +39,8 @@ def _seat_late(tournament: Tournament, registration: Registration) -> None:
         registration.table_number, registration.seat_number = table.number, table.worst_free_seat()
     else:
         registration.table_number, registration.seat_number = max(tables, default=0) + 1, 1
+    if registration.drawn_table is None:  # their first seat stands for the draw they missed; a return keeps it
+        registration.drawn_table, registration.drawn_seat = registration.table_number, registration.seat_number
 
 
 @retry_on_conflict
@@ -82,7 +85,8 @@ def tournament_draw(*, actor: Actor, tournament: Tournament, now: datetime | Non
         raise _refuse_logic(exc, "registrations") from exc
     for registration in field:
         registration.table_number, registration.seat_number = draw[registration.player_id]
-    Registration.objects.bulk_update(field, ["table_number", "seat_number"])
+        registration.drawn_table, registration.drawn_seat = draw[registration.player_id]
+    Registration.objects.bulk_update(field, ["table_number", "seat_number", "drawn_table", "drawn_seat"])
     tournament.drawn_at = now or timezone.now()
     tournament.save(update_fields=["drawn_at"])
     _audit(actor=actor, tournament=tournament, action="tournament_draw", data={"seed": tournament.draw_seed})
