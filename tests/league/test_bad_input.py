@@ -4,7 +4,6 @@ Numbers past what a database integer column holds are refused before they reach 
 they would otherwise be a 500); ids from another league are refused without naming what is hidden.
 """
 
-
 import pytest
 
 from config.errors import ApplicationError, ConflictError
