@@ -1,7 +1,8 @@
 """Play now, alone (issue 23): a brand-new account signs up and, with no organiser and no league, plays a whole casual
-game against bots at a phone's width on the embedded default (SQLite, the Celery worker in its own process), then
-finds it in My games with its hand history and fair-deck page; no league's standings, ledger or chip history
-changed. Screenshots of the new pages at 390 and 1280 px go to tests/e2e/screenshots/casual/ (git-ignored)."""
+game against bots at a phone's width on the embedded default (SQLite, the Celery worker in its own process; the bots
+quick, `tests/config/fast_bots_settings.py`), then finds it in My games with its hand history and fair-deck page; no
+league's standings, ledger or chip history changed. Screenshots of the new pages at 390 and 1280 px go to
+tests/e2e/screenshots/casual/ (git-ignored)."""
 
 import json
 import time
