@@ -75,24 +75,17 @@ def embedded_site(tmp_path, migrated_sqlite):
         yield site
 
 
-@pytest.fixture(scope="module")
-def shared_embedded_site(tmp_path_factory, migrated_sqlite):
-    """One embedded stack for a module's tests, for those that each sign up their own accounts (a stack takes
-    half a minute to start)."""
-    with embedded_stack(tmp_path_factory.mktemp("embedded"), migrated_sqlite) as site:
-        yield site
-
-
 @contextmanager
-def embedded_stack(tmp_path: Path, migrated_sqlite):
+def embedded_stack(tmp_path: Path, migrated_sqlite, settings_module: str = "config.settings.base"):
     """The stack on a copy of the run's migrated SQLite database (`migrated_sqlite` in tests/conftest.py, made by
-    `manage.py migrate` with these settings), as `make run` leaves it after its `migrate`."""
+    `manage.py migrate` with these settings), as `make run` leaves it after its `migrate`. `settings_module` may
+    change what the tests need changed (the casual games' quicker bots), never the database's schema."""
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL", "CI")}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     env.update(
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
         EMBEDDED_BROKER_DIR=str(tmp_path / "broker"),
-        DJANGO_SETTINGS_MODULE="config.settings.base",
+        DJANGO_SETTINGS_MODULE=settings_module,
         DEBUG="true",
         ONLINE_HAND_PAUSE_SECONDS="2",
     )

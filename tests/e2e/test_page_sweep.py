@@ -181,13 +181,13 @@ def fill(route: Route, objects: Objects, keys: dict[str, dict[str, str]]) -> str
         return reverse(route.name, kwargs=keys[route.name])
     if route.name in NAMED_ARGUMENTS:
         return reverse(route.name, kwargs=NAMED_ARGUMENTS[route.name])
-    if route.name == "online-do":  # a table's POST-only actions (join, leave, start...): the probe sees 405
+    if route.name == "online-do":  # a table's POST-only actions (join, leave, start...): the browser gets 405
         return reverse(route.name, kwargs={"pk": objects.online_table.pk, "what": "join"})
     if route.name == "join-code":  # the demo league's invite link (`_demo_objects` turns it on)
         return reverse(route.name, kwargs={"slug": objects.league.slug, "code": objects.league.join_code})
     if route.name == "join-invite":
         return reverse(route.name, kwargs={"pk": objects.invite.pk, "token": objects.invite.token})
-    if route.name == "tabletop-do":  # a real-cards table's POST-only actions: the probe sees 405
+    if route.name == "tabletop-do":  # a real-cards table's POST-only actions: the browser gets 405
         return reverse(route.name, kwargs={"code": objects.real_table.code, "what": "join"})
     if route.name == "tabletop-claim":  # a seat's hand-over link (opening it takes nothing; its button does)
         seat = objects.real_table.seats.exclude(handover="").get()
@@ -240,12 +240,12 @@ def _check(page, url: str, axe_script: str, seen: set[str]) -> list[str]:
     page.on("console", on_console)
     page.on("pageerror", on_page_error)
     try:
-        probe = page.request.get(url, max_redirects=0)
-        if probe.status == 405:
-            return []  # a form's POST-only action (add a guest, start an event): not a page to look at
-        if probe.status == 200 and "<html" not in probe.text()[:500].lower():
-            return []  # an htmx fragment (a preview swapped into a form), looked at inside its page
+        # The browser's own answer says what the route is (no second request, no second rendering by the server).
         response = page.goto(url, wait_until="load")
+        if response is not None and response.status == 405:
+            return []  # a form's POST-only action (add a guest, start an event): not a page to look at
+        if response is not None and response.status == 200 and "<html" not in response.text()[:500].lower():
+            return []  # an htmx fragment (a preview swapped into a form), looked at inside its page
         if page.url in seen:
             return errors
         seen.add(page.url)
