@@ -143,7 +143,12 @@ def test_the_headers_sign_up_on_the_invite_page_also_comes_back_to_the_table(gam
     header = re.search(r'<nav class="user-nav".*?</nav>', page, re.S).group(0)
     sign_up = re.search(r'href="([^"]*/accounts/signup/[^"]*)"', header).group(1)
     assert sign_up == f"{reverse('account_signup')}?next=/tables/{game.pk}/" and game.invite not in sign_up
-    data = {"username": "chewie", "email": "chewie@example.org", "password1": "wookiee-life-42", "password2": "wookiee-life-42"}
+    data = {
+        "username": "chewie",
+        "email": "chewie@example.org",
+        "password1": "wookiee-life-42",
+        "password2": "wookiee-life-42",
+    }
     signed_up = browser.post(sign_up, data)
     assert signed_up.status_code == 302 and signed_up["Location"] == table_url
     assert browser.get(table_url).status_code == 200  # the session kept the link
