@@ -232,10 +232,10 @@ SPECTACULAR_SETTINGS = {
         "Leagues, seasons, tournaments, tables and games of Sabacc: everything the site's pages do, with the same "
         "permissions.\n\n"
         "**Signing in.** Reads of public leagues need none; every write does. `POST /api/auth/token/` (under "
-        "*auth* below) with your site account's `username` (or e-mail) and `password` answers `{\"token\": ...}`: "
+        '*auth* below) with the `username` (or e-mail) and `password` of your account answers `{"token": ...}`: '
         "press **Authorize** and enter `Token ` and the token, or send the header `Authorization: Token <token>`. "
         "A browser signed in to the site is signed in here too. No account yet? [Sign up](/accounts/signup/).\n\n"
-        "**Errors** have one shape: `{\"detail\": ..., \"code\": ..., \"extra\": {...}}`; `detail` says what is "
+        '**Errors** have one shape: `{"detail": ..., "code": ..., "extra": {...}}`; `detail` says what is '
         "wrong and what is allowed, and a refused request writes nothing.\n\n"
         "[Back to the site](/) · [How to play](/rules/) · [The schema itself](/api/schema/)"
     ),
