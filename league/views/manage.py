@@ -198,7 +198,9 @@ def _form_values(form: forms.LeagueForm) -> Any:
 @manager_required
 def league_create(request: HttpRequest) -> HttpResponse:
     if not permissions.can_create_league(request.user):
-        raise PermissionDenied("Only site admins may create leagues here.")
+        raise PermissionDenied(
+            "Only site admins may create leagues here: ask one to start yours and make you its organiser."
+        )
     return _league_form_page(request, None)
 
 
