@@ -75,7 +75,8 @@ def load_games_demo(out: TextIO) -> None:
     # The same words as the README's table of demo accounts.
     out.write(f"  {DEMO_ORGANISER:<10} organiser of the three demo leagues (not a site admin)\n")
     out.write(
-        f"  {DEMO_PLAYER:<10} a player: plays as {DEMO_PLAYER_CLAIMS}, with two seasons of results, a ledger and charts\n"
+        f"  {DEMO_PLAYER:<10} a player: plays as {DEMO_PLAYER_CLAIMS}, "
+        "with two seasons of results, a ledger and charts\n"
     )
     out.write(f"  {DEMO_ADMIN:<10} site admin (staff): everything, and /admin/\n")
     if League.objects.filter(slug=DEMO_LEAGUE).exists():
