@@ -4,7 +4,10 @@ Every error body is JSON in one shape (`config.errors`): a `detail` sentence, a 
 input names each wrong field in `detail` and lists them in `extra.fields` (`{"name": ["This field is required."]}`).
 """
 
+import inspect
+
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from drf_spectacular.plumbing import get_doc
 from rest_framework import serializers
 from rest_framework.filters import OrderingFilter
 
@@ -45,7 +48,25 @@ WRITE_ERRORS = {
 }
 
 
+# The apps whose classes speak for an endpoint. config's shared bases (the query-parameter check, the CSV
+# renderers) document how the API works inside: drf-spectacular's fallback to a base's docstring showed those
+# as the description of every view without one of its own (the token endpoint read "Mixed into every API view").
+ENDPOINT_APPS = ("league", "games", "tournaments", "accounts")
+
+
+def view_description(view_class: type) -> str:
+    """The docstring of the view class, or else of the nearest base an app defines; never a shared base's."""
+    for klass in view_class.__mro__:
+        if klass.__doc__ and (klass is view_class or klass.__module__.partition(".")[0] in ENDPOINT_APPS):
+            return "\n".join(line.rstrip() for line in inspect.cleandoc(klass.__doc__).rstrip().split("\n"))
+    return ""
+
+
 class AutoSchema(SpectacularAutoSchema):
+    def get_description(self) -> str:  # type: ignore[override]
+        action = getattr(self.view, getattr(self.view, "action", self.method.lower()), None)
+        return get_doc(action) or view_description(self.view.__class__)
+
     def _get_response_bodies(self, direction: str = "response"):
         responses = super()._get_response_bodies(direction)
         errors = dict(READ_ERRORS)

@@ -72,8 +72,12 @@ def load_games_demo(out: TextIO) -> None:
     player_user = demo_user(DEMO_PLAYER, staff=False)
     demo_user(DEMO_ADMIN, staff=True)
     out.write(f"Demo logins (password for all three: {DEMO_PASSWORD}):\n")
-    out.write(f"  {DEMO_ORGANISER:<10} league organiser of the Coruscant Circuit (not a site admin)\n")
-    out.write(f"  {DEMO_PLAYER:<10} a player: plays as {DEMO_PLAYER_CLAIMS}, with a season of history\n")
+    # The same words as the README's table of demo accounts.
+    out.write(f"  {DEMO_ORGANISER:<10} organiser of the three demo leagues (not a site admin)\n")
+    out.write(
+        f"  {DEMO_PLAYER:<10} a player: plays as {DEMO_PLAYER_CLAIMS}, "
+        "with two seasons of results, a ledger and charts\n"
+    )
     out.write(f"  {DEMO_ADMIN:<10} site admin (staff): everything, and /admin/\n")
     if League.objects.filter(slug=DEMO_LEAGUE).exists():
         out.write(f"Demo league {DEMO_LEAGUE!r} is already there.\n")

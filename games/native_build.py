@@ -107,6 +107,13 @@ def main() -> int:
     if not stale:
         print("The compiled engine is up to date.")
         return 0
+    # Said before the compiler's long silence (minutes on a busy 2-core machine), so a first `make run` does not
+    # look stuck.
+    print(
+        f"Compiling {len(stale)} engine module(s) with Cython on {os.cpu_count() or 1} core(s): about a minute on 2 "
+        "idle cores the first time, then only the modules whose source changed.",
+        flush=True,
+    )
     try:
         manifest = build(stale)
     except Exception as exc:  # any failure leaves plain Python: correct, only slower

@@ -227,7 +227,18 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sabacc leagues API",
-    "DESCRIPTION": "Leagues, seasons, tournaments, tables and games of Sabacc.",
+    # What a newcomer needs before the first call (Swagger UI and Redoc show it as Markdown); docs/api.md in full.
+    "DESCRIPTION": (
+        "Leagues, seasons, tournaments, tables and games of Sabacc: everything the site's pages do, with the same "
+        "permissions.\n\n"
+        "**Signing in.** Reads of public leagues need none; every write does. `POST /api/auth/token/` (under "
+        '*auth* below) with the `username` (or e-mail) and `password` of your account answers `{"token": ...}`: '
+        "press **Authorize** and enter `Token ` and the token, or send the header `Authorization: Token <token>`. "
+        "A browser signed in to the site is signed in here too. No account yet? [Sign up](/accounts/signup/).\n\n"
+        '**Errors** have one shape: `{"detail": ..., "code": ..., "extra": {...}}`; `detail` says what is '
+        "wrong and what is allowed, and a refused request writes nothing.\n\n"
+        "[Back to the site](/) · [How to play](/rules/) · [The schema itself](/api/schema/)"
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

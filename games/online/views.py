@@ -74,8 +74,9 @@ def _remember_invite(request: HttpRequest, table: OnlineTable) -> None:
 
 
 def _invited_page(request: HttpRequest, table: OnlineTable) -> HttpResponse:
-    """A signed-out visitor with a casual game's right invite token: whose game it is and how to get in (signing in
-    or up comes back to the table, the token kept in the session)."""
+    """A visitor with a casual game's right invite token who cannot see the table: signed out, whose game it is and
+    how to get in (signing in or up comes back to the table, the token kept in the session); signed in after it
+    started, that it takes no more seats and how to play anyway."""
     here = reverse("online-table", args=[table.pk])
     host = table.created_by.get_username() if table.created_by_id else None
     seated = table.seats.filter(left=False).count()
@@ -453,7 +454,9 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         row = _row_without_state(pk)
         if row is not None and row.is_casual and invite_matches(row, given):
             _remember_invite(request, row)
-            if not request.user.is_authenticated:
+            # Signed out, or signed in too late (the game started without them): whose game it was and the way on,
+            # never a bare "No such table" for a link that was right.
+            if not request.user.is_authenticated or not can_watch_table(request.user, row, given):
                 return _invited_page(request, row)
     table = _table_or_404(request, pk)
     if "invite" in request.GET:

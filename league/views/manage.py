@@ -198,7 +198,9 @@ def _form_values(form: forms.LeagueForm) -> Any:
 @manager_required
 def league_create(request: HttpRequest) -> HttpResponse:
     if not permissions.can_create_league(request.user):
-        raise PermissionDenied("Only site admins may create leagues here.")
+        raise PermissionDenied(
+            "Only site admins may create leagues here: ask one to start yours and make you its organiser."
+        )
     return _league_form_page(request, None)
 
 
@@ -330,7 +332,10 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
             pages.points_in_words(season.points_formula, season.points_parameters) if season.points_formula else ""
         )
     status = _status(form)
-    return _render(request, "manage/seasons.html", {"league": league, "seasons": season_list, "form": form}, status)
+    # No event in any season yet: the page names the next step (a newcomer organiser stopped here).
+    first_event = bool(season_list) and not any(season.event_count for season in season_list)
+    context = {"league": league, "seasons": season_list, "form": form, "first_event": first_event}
+    return _render(request, "manage/seasons.html", context, status)
 
 
 @require_http_methods(["GET", "POST"])

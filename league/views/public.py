@@ -8,7 +8,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from league import page_cache, page_stamps, pages, selectors
 from league.models import JoinMode, JoinRequest, Season
-from league.permissions import can_manage_league
+from league.permissions import can_create_league, can_manage_league
 
 # Where a cached league page holds the viewer's own "Ask to join" box (their request pending, declined or none).
 ASK_SLOT: SafeString = mark_safe("<!--page-cache:ask-to-join-->")
@@ -19,7 +19,8 @@ def league_list_page(request: HttpRequest) -> HttpResponse:
     for league in leagues:
         league.rules_in_words = pages.league_rules_in_words(league, None)
         league.points_in_words = pages.points_in_words(league.points_formula, league.points_parameters)
-    return render(request, "league/league_list.html", {"leagues": leagues, "typed": "", "error": ""})
+    context = {"leagues": leagues, "typed": "", "error": "", "can_create": can_create_league(request.user)}
+    return render(request, "league/league_list.html", context)
 
 
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:

@@ -1,8 +1,13 @@
 """Item 9 of the hardening issue: the schema tells the truth, and input serializers are strict."""
 
+import inspect
+
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
+import config.api_views
+import config.query_params
+import config.renderers
 from league.models import Player
 from tests.league.conftest import client_for, corrected_game
 
@@ -107,3 +112,21 @@ def test_9_the_events_list_and_detail_both_give_site_tables_in_the_schema(openap
     detail = openapi["paths"]["/api/events/{id}/"]["get"]["responses"]["200"]["content"]["application/json"]
     assert listed == detail["schema"] == {"$ref": "#/components/schemas/EventOutput"}
     assert "EventDetailOutput" not in schemas  # one event shape, in the list as alone
+
+
+def test_no_operation_is_described_by_a_shared_bases_docstring(openapi):
+    """The API docs read "Mixed into every API view: a read with a query parameter ..." as what the token endpoint
+    does, and "Errors of a CSV endpoint are JSON" as what GET /api/leagues/ does: drf-spectacular fell back to a
+    base class's docstring. config's shared bases describe the machinery; an endpoint says what it does or
+    nothing."""
+    shared = [
+        inspect.cleandoc(klass.__doc__).splitlines()[0]
+        for module in (config.query_params, config.renderers, config.api_views)
+        for _, klass in inspect.getmembers(module, inspect.isclass)
+        if klass.__module__ == module.__name__ and klass.__doc__
+    ]
+    assert any(line.startswith("Mixed into every API view") for line in shared)  # the one a reader saw
+    described = [(path, method, op.get("description") or "") for path, method, op in operations(openapi)]
+    for path, method, description in described:
+        assert not any(description.startswith(line) for line in shared), (method, path, description[:80])
+    assert any(description for _, _, description in described)  # views' own docstrings still describe them

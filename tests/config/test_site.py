@@ -1,6 +1,7 @@
 """The health check and the home page."""
 
 import os
+import re
 
 import pytest
 from django.db import connection
@@ -67,6 +68,28 @@ def test_api_docs_load_without_a_cdn(client):
     assert "cdn.jsdelivr" not in response.content.decode()
     schema = client.get("/api/schema/")
     assert schema.status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_api_docs_tell_a_newcomer_how_to_sign_in_and_lead_back_to_the_site(client):
+    """The docs' first lines (the schema's description, shown by Swagger UI and Redoc): how to get a token and
+    send it, the error shape, and links back, so a reader who came from the footer is not stranded."""
+    description = client.get("/api/schema/?format=json").json()["info"]["description"]
+    assert "`POST /api/auth/token/`" in description and "`Authorization: Token <token>`" in description
+    assert "**Authorize**" in description and "[Sign up](/accounts/signup/)" in description
+    assert '`{"detail": ..., "code": ..., "extra": {...}}`' in description
+    assert "[Back to the site](/)" in description and "[How to play](/rules/)" in description
+
+
+@pytest.mark.django_db
+def test_the_redoc_page_loads_nothing_from_another_site(client):
+    """drf-spectacular's Redoc page links Google Fonts: offline those fail in the console, online they tell a third
+    party who reads the docs. Ours keeps the local Redoc bundle and no address outside the site in the page (the
+    bundle's own footer logo is out of reach: docs/api.md)."""
+    html = client.get("/api/redoc/").content.decode()
+    assert "/static/drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js" in html
+    assert not re.findall(r'(?:href|src)="(?:https?:)?//', html)
+    assert "googleapis" not in html and "gstatic" not in html
 
 
 @pytest.mark.django_db

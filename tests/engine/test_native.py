@@ -120,3 +120,23 @@ def test_a_declaration_or_a_declared_module_changes_every_digest(tmp_path, monke
     native._DECLARED.clear()
     edited = native.digest(source)
     assert len({alone, declared, edited}) == 3
+
+
+def test_the_build_says_what_it_compiles_before_the_compilers_long_silence(monkeypatch, capsys):
+    """A first `make run` sat for minutes on `python -m games.native_build` with nothing printed: the build now says
+    what it compiles and how long that takes before it starts, and what it did after."""
+    from games import native_build
+
+    printed_before_building = []
+
+    def build(modules):
+        printed_before_building.append(capsys.readouterr().out)
+        return {"modules": dict.fromkeys(modules)}
+
+    monkeypatch.setattr(native_build, "out_of_date", lambda manifest: ("games.engine.cards", "games.engine.pots"))
+    monkeypatch.setattr(native_build, "build", build)
+    monkeypatch.setattr(sys, "argv", ["native_build"])
+    assert native_build.main() == 0
+    assert printed_before_building[0].startswith("Compiling 2 engine module(s) with Cython on ")
+    assert "about a minute" in printed_before_building[0]
+    assert capsys.readouterr().out.startswith("Compiled 2 engine module(s) with Cython")

@@ -2,6 +2,7 @@
 in, or "staff" only), enforced by the API, the service and the predicate the pages ask."""
 
 import pytest
+from django.test import Client
 
 from config.errors import ForbiddenError
 from league import permissions
@@ -53,3 +54,24 @@ def test_the_creator_manages_the_new_league_at_once_on_the_same_user_object(worl
     assert not permissions.can_manage_league(outsider, world.league)  # reads and caches the roles
     league = league_create(actor=outsider, name="Fresh league")
     assert permissions.can_manage_league(outsider, league)
+
+
+@pytest.mark.parametrize("creators", ["anyone", "staff"])
+def test_the_pages_tell_a_signed_in_user_how_to_get_a_league_of_their_own(world, settings, creators):
+    """A newcomer looking for their own league: with "anyone" the Leagues page links the form; with "staff" the
+    Leagues page, the organiser page and the refused form each say whom to ask, never a bare refusal."""
+    settings.LEAGUE_CREATORS = creators
+    browser = Client()
+    browser.force_login(world.users["outsider"])
+    leagues = browser.get("/leagues/").content.decode()
+    dashboard = browser.get("/manage/").content.decode()
+    form = browser.get("/manage/leagues/new/")
+    ask = "only its admins start leagues: ask one to start yours and make you its organiser"
+    if creators == "anyone":
+        assert '<p id="own-league">A league of your own? <a href="/manage/leagues/new/">Start one</a>' in leagues
+        assert ask not in leagues and ask not in dashboard and form.status_code == 200
+    else:
+        assert ask in leagues and 'href="/manage/leagues/new/"' not in leagues
+        assert ask in dashboard and "New league" not in dashboard
+        assert form.status_code == 403 and "ask one to start yours and make you its organiser" in form.content.decode()
+    assert 'id="own-league"' not in Client().get("/leagues/").content.decode()  # signed out: sign up first

@@ -5,7 +5,9 @@ import datetime
 
 import pytest
 from django.test import override_settings
+from django.utils import timezone
 
+from league import services
 from league.models import AuditEntry, League, Membership, Player, Role, Season
 from tests.factories import PlayerFactory, UserFactory
 from tests.manage.conftest import league_edit_data, league_form_data, page_client
@@ -161,6 +163,23 @@ def test_seasons_are_created_and_edited_and_bad_dates_are_refused(world, organis
     assert response.status_code == 302
     season.refresh_from_db()
     assert (season.name, season.ends_on, season.points_formula) == ("Winter 26", datetime.date(2027, 2, 28), "")
+
+
+def test_a_new_leagues_first_season_points_to_its_first_event(world, organiser_client):
+    """A newcomer organiser created a season and found no way on from the seasons page: until a season has an
+    event, the page names the next step and links the event form; after, a plain "New event" link stays."""
+    organiser_client.post("/manage/leagues/new/", league_form_data())
+    league = League.objects.get(name="Outer Rim League")
+    url = f"/manage/leagues/{league.slug}/seasons/"
+    assert 'id="next-step"' not in organiser_client.get(url).content.decode()  # no season yet: create one first
+    created = organiser_client.post(url, {"name": "Winter", "starts_on": "2026-12-01"}, follow=True)
+    page = created.content.decode()
+    event_form = f'href="/manage/leagues/{league.slug}/events/new/"'
+    assert 'id="next-step"' in page and f"Next: <a {event_form}>add the first event</a>" in page
+    season = Season.objects.get(league=league, name="Winter")
+    services.event_create(actor=world.users["organiser"], season=season, name="Night one", starts_at=timezone.now())
+    page = organiser_client.get(url).content.decode()
+    assert 'id="next-step"' not in page and f"<a {event_form}>New event</a>" in page
 
 
 def test_guests_are_added_with_a_claim_code_shown_to_share(world, organiser_client):

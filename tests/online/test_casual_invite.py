@@ -6,6 +6,7 @@ and signs in or up back to it; existing tables got tokens in a migration. (The t
 tests/config/test_log_redaction.py.)"""
 
 import importlib
+import re
 
 import pytest
 from django.apps import apps
@@ -132,6 +133,47 @@ def test_a_signed_out_friend_with_the_link_is_told_whose_game_it_is_and_signs_in
     assert browser.get(table_url).status_code == 200
     assert browser.post(reverse("online-do", args=[game.pk, "join"])).status_code == 302
     assert game.seats.filter(user=friend).exists()
+
+
+def test_the_headers_sign_up_on_the_invite_page_also_comes_back_to_the_table(game):
+    """A friend who taps the header's Sign up (not the page's own button) still lands at the table, seat free."""
+    browser = Client()
+    table_url = reverse("online-table", args=[game.pk])
+    page = browser.get(f"{table_url}?invite={game.invite}").content.decode()
+    header = re.search(r'<nav class="user-nav".*?</nav>', page, re.S).group(0)
+    sign_up = re.search(r'href="([^"]*/accounts/signup/[^"]*)"', header).group(1)
+    assert sign_up == f"{reverse('account_signup')}?next=/tables/{game.pk}/" and game.invite not in sign_up
+    data = {
+        "username": "chewie",
+        "email": "chewie@example.org",
+        "password1": "wookiee-life-42",
+        "password2": "wookiee-life-42",
+    }
+    signed_up = browser.post(sign_up, data)
+    assert signed_up.status_code == 302 and signed_up["Location"] == table_url
+    assert browser.get(table_url).status_code == 200  # the session kept the link
+    assert browser.post(reverse("online-do", args=[game.pk, "join"])).status_code == 302
+    assert game.seats.filter(user__username="chewie").exists()
+
+
+def test_a_friend_signed_in_too_late_is_told_the_game_started_and_how_to_play_not_no_such_table(game, rey):
+    """The link was right but the host started without them: a page that says so and offers Play now, not a 404;
+    a wrong token still answers as a missing table, and the late friend gets no seat and sees no cards."""
+    late = UserFactory(username="bb8")
+    browser = Client()
+    browser.force_login(late)
+    table_url = reverse("online-table", args=[game.pk])
+    services.table_start(actor=rey, table=game)
+    page = browser.get(f"{table_url}?invite={game.invite}")
+    text = page.content.decode()
+    assert page.status_code == 200 and "rey's game" in text and "has started: it no longer takes seats" in text
+    assert "Ask rey for the link of their next game" in text and "data-play-now" in text
+    assert f'href="{reverse("online-lobby")}#play-now"' in text and "sign in to see it" not in text
+    assert 'class="mine"' not in text and "data-act-form" not in text  # no table, no cards
+    assert browser.get(f"{table_url}?invite=wrong").status_code == 404
+    assert not game.seats.filter(user=late).exists()
+    again = browser.get(table_url).content.decode()  # the session kept the right link: the same page, not a 404
+    assert "has started: it no longer takes seats" in again
 
 
 def test_a_finished_game_says_it_is_over_to_a_seated_player_and_closing_twice_says_closed(game, rey):

@@ -401,6 +401,11 @@ def test_the_table_says_why_a_seat_cannot_be_taken_and_how_to_become_able_to(wor
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert f"data-why-not-sit>{why}<" in page.replace("&#x27;", "'") and "Take a seat" not in page
     assert "no player profile" in table_state(table, user=UserFactory(username="newcomer"))["why_not_sit"]
+    # A newcomer who cannot sit here is shown a way on: a casual game of their own (not a dead end).
+    assert 'data-play-instead>Meanwhile, <a href="/tables/#play-now">play a casual game of your own</a>' in page
+    member = Client()
+    member.force_login(humans[0])
+    assert "data-play-instead" not in member.get(f"/tables/{table.pk}/").content.decode()
     assert table_state(table, user=AnonymousUser())["why_not_sit"].startswith("Sign in to take a seat")
     assert (
         table_state(table, user=humans[0])["why_not_sit"] is None and table_state(table, user=humans[0])["can"]["sit"]

@@ -157,4 +157,9 @@ def test_the_header_shows_who_is_signed_in_with_their_player_and_a_sign_out_form
     assert ">jyn-erso</a>" in html and 'href="/me/"' in html
     assert '<form class="inline" method="post" action="/accounts/logout/">' in html
     anonymous = Client().get("/leagues/").content.decode()
-    assert 'href="/accounts/login/?next=/leagues/"' in anonymous and 'href="/accounts/signup/"' in anonymous
+    # Both ways in come back to the page they were taken from (a friend on a league's or a game's page).
+    assert (
+        'href="/accounts/login/?next=/leagues/"' in anonymous and 'href="/accounts/signup/?next=/leagues/"' in anonymous
+    )
+    home = Client().get("/").content.decode()
+    assert 'href="/accounts/login/"' in home and 'href="/accounts/signup/"' in home  # home is where both land anyway

@@ -8,7 +8,7 @@ from django.test import Client
 
 from league import permissions
 from league.demo import DEMO_ADMIN, DEMO_LEAGUE, DEMO_ORGANISER, DEMO_PASSWORD, DEMO_PLAYER
-from league.models import League, Player
+from league.models import League, Player, Role
 from tournaments.demo import load_demo_data
 
 pytestmark = pytest.mark.django_db
@@ -98,6 +98,11 @@ def test_the_demo_has_one_account_per_role_and_prints_them():
     assert not player.is_staff and not permissions.can_manage_league(player, league)
     han = Player.objects.get(user=player)
     assert han.display_name == "Han" and han.event_results.count() >= 3
+    # What `make run` prints of the two accounts is true of the data (a newcomer compared it with the README).
+    seasons = set(han.event_results.values_list("event__season_id", flat=True))
+    assert len(seasons) == 2 and "with two seasons of results, a ledger and charts" in printed
+    organised = League.objects.filter(memberships__player__user=organiser, memberships__role=Role.ORGANISER)
+    assert organised.count() == 3 and "organiser of the three demo leagues (not a site admin)" in printed
     again = io.StringIO()
     load_demo_data(again)
     assert DEMO_PLAYER in again.getvalue() and Player.objects.filter(user=player).count() == 1

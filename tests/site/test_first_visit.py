@@ -106,3 +106,18 @@ def test_a_player_in_no_league_is_shown_where_to_go_on_their_own_page_only():
     other.force_login(UserFactory())
     theirs = other.get(f"/players/{player.pk}/")
     assert "in no league yet" not in theirs.content.decode() and "Find a league" not in theirs.content.decode()
+
+
+def test_an_account_without_a_player_is_told_play_now_needs_none_and_what_a_player_is_for():
+    """A newcomer read "Your account has no player yet" beside Play now as a step they had to take first: the
+    notice says casual games need no player, and what one is for (a league's standings, results, chip history)."""
+    page = home(UserFactory(username="rookie"))
+    notice = re.search(r'<p class="message" id="no-player">(.*?)</p>', page, re.S).group(1)
+    assert "You need none for Play now" in notice and "standings, results and chip history" in notice
+    assert 'href="/accounts/profile/"' in notice
+    client = Client()
+    client.force_login(UserFactory(username="rookie-two"))
+    profile = client.get("/accounts/profile/").content.decode()
+    assert "A player is you in a league" in profile and "casual games need none" in profile
+    player = PlayerFactory(user=UserFactory(username="settled"), display_name="Settled")
+    assert 'id="no-player"' not in home(player.user)
