@@ -224,8 +224,9 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewS
         return Response(selectors.chip_history_for_game(game_id=game.pk))
 
 
+# In games rather than in the league API, which never imports games.
 class EventTablesView(APIView):
-    """`/api/events/{id}/tables/`: here rather than in the league API, which never imports games."""
+    """Add a table of the event, for results entered by hand (organisers of the event's league)."""
 
     @extend_schema(
         request=league_serializers.TableInput,

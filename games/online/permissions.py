@@ -151,8 +151,8 @@ def sit_refusal(user: Any, table: Any) -> str | None:
         return f"Sign in to take a seat; members of {table.event.season.league} play here."
     if selectors.user_player_id(user) is None:
         return (
-            f"Your account has no player profile yet: ask an organiser of {table.event.season.league} to add you "
-            "as a member (or for a claim code to claim the player they keep for you)."
+            f"Your account is not a player of {table.event.season.league} yet (no player profile): ask one of its "
+            "organisers to add you as a member, or for a claim code to claim the player they keep for you."
         )
     if table.event.season.league_id not in selectors.user_league_roles(user):
         return (

@@ -158,9 +158,7 @@ def player_fragments(
         "season": season,
         "credits_chart": pages.chart(
             "credits-chart",
-            f"Net credits over time, {season.league.name} {season.name}"
-            if season
-            else "Net credits over time, all time",
+            f"{season.league.name} {season.name}" if season else "All time",
             x=[step["at"] for step in steps],
             x_labels=[f"{step['at']:%d %b %Y} · {step['label']}" for step in steps],
             series=[{"label": player.display_name, "values": [step["cumulative"] for step in steps]}],

@@ -1,6 +1,8 @@
 """The Classic table-page partial (templates/tables/variants/classic.html) renders an engine view:
 fields (public), rolls and Shifts as they happen, and both pots; nobody's hand cards."""
 
+import re
+
 from django.template.loader import render_to_string
 
 from tests.engine.classic.helpers import act, check_round, hand_of, new_game, seat, start
@@ -18,6 +20,8 @@ def test_partial_shows_fields_rolls_shifts_and_pots_but_no_hand_card():
     assert "data-sabacc-pot>3<" in html and "data-hand-pot>3<" in html
     # A declared total is the two-card total after the deal (Ruling 3.2.2), said so: the cards change after it.
     assert "declared 7 at the deal" in html and "declared 11 at the deal" in html
+    # Set apart from the count of cards in hand that follows it (on a phone the two ran together).
+    assert re.search(r"declared 7 at the deal</small>\s*<span[^>]*>·</span>\s*<span class=\"held\">", html)
     for name in ("Bob", "Cat"):
         for code in hand_of(game, name):
             assert f">{code}<" not in html and f'data-code="{code}"' not in html

@@ -51,6 +51,9 @@ def test_a_league_without_seasons_sends_the_organiser_to_create_one(world, organ
 
 
 def test_tables_are_added_and_a_taken_number_is_refused_beside_it(world, organiser_client):
+    # The form says a table is optional: a result entered by hand needs none (a newcomer read it as a first step).
+    page = organiser_client.get(f"/manage/events/{world.event.pk}/").content.decode()
+    assert "Optional: a named table" in page and "a result can be entered without one" in page
     url = f"/manage/events/{world.event.pk}/tables/"
     assert organiser_client.post(url, {"name": "Table one", "number": "1"}).status_code == 302
     response = organiser_client.post(url, {"name": "Again", "number": "1"})

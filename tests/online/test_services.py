@@ -400,7 +400,8 @@ def test_the_table_says_why_a_seat_cannot_be_taken_and_how_to_become_able_to(wor
     client.force_login(outsider)
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert f"data-why-not-sit>{why}<" in page.replace("&#x27;", "'") and "Take a seat" not in page
-    assert "no player profile" in table_state(table, user=UserFactory(username="newcomer"))["why_not_sit"]
+    why = table_state(table, user=UserFactory(username="newcomer"))["why_not_sit"]
+    assert "no player profile" in why and "claim code" in why and "not a player of" in why
     # A newcomer who cannot sit here is shown a way on: a casual game of their own (not a dead end).
     assert 'data-play-instead>Meanwhile, <a href="/tables/#play-now">play a casual game of your own</a>' in page
     member = Client()

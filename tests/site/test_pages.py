@@ -83,6 +83,9 @@ def test_the_player_page_shows_figures_chart_results_and_a_paginated_ledger(site
     html = client_as().get(f"/players/{han.pk}/").content.decode()
     assert 'id="figure-events">1<' in html  # the finished event only; the running one is provisional
     data = _chart_data(html, "credits-chart")
+    # One heading says what the chart is, its caption only the span shown (not the heading again).
+    assert "<h2>Net credits over time</h2>" in html and "<h3>All time</h3>" in html
+    assert html.count("Net credits over time") == 1
     assert data["time"] is True and data["series"][0]["label"] == "Han"
     assert data["series"][0]["values"][0] == -70
     hands = _chart_data(html, "hands-chart")
