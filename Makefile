@@ -32,7 +32,7 @@ EMBEDDED_BROKER_DIR ?= /tmp/sabacc-broker-$(notdir $(CURDIR))-$(PORT)
 run: demo
 	@echo "Serving at http://$(HOST):$(PORT)/  sign in as organiser, player or admin (password sabacc-demo); leagues: /leagues/, tables: /tables/, API docs: /api/docs/, admin: /admin/; Ctrl-C stops"
 	@echo "A Celery worker and beat run beside the server (bots, turn clock, next hand, the sweep, the tournament clock), restarted if they stop (config/supervise.py)."
-	export EMBEDDED_BROKER_DIR=$(EMBEDDED_BROKER_DIR); \
+	@export EMBEDDED_BROKER_DIR=$(EMBEDDED_BROKER_DIR); \
 	$(BIN)/python -m config.supervise --schedule $(EMBEDDED_BROKER_DIR)/beat-schedule & celery=$$!; \
 	trap 'kill $$celery 2>/dev/null' EXIT INT TERM; \
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)

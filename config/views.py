@@ -1,5 +1,7 @@
 """Site-wide pages and the health check."""
 
+import os
+
 from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.db import connections
@@ -21,6 +23,10 @@ def _database_state() -> dict[str, str]:
 
 def _broker_state() -> dict[str, str]:
     if not settings.REDIS_URL:
+        folder = getattr(settings, "EMBEDDED_BROKER_DIR", "")
+        if folder:  # `make run`: a worker beside the server takes its tasks from files in this folder
+            usable = os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)
+            return {"status": "up" if usable else "down", "mode": "embedded folder"}
         return {"status": "not configured", "mode": "in-process"}
     import redis
 

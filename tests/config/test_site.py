@@ -28,6 +28,20 @@ def test_healthz_reports_a_stopped_broker_as_down(client, settings):
 
 
 @pytest.mark.django_db
+def test_healthz_reports_the_embedded_folder_broker_of_make_run(client, settings, tmp_path):
+    """`make run` sends tasks through files in EMBEDDED_BROKER_DIR to the worker beside it: not "in-process"."""
+    settings.REDIS_URL = ""
+    settings.EMBEDDED_BROKER_DIR = str(tmp_path)
+    body = client.get("/healthz").json()
+    assert body["broker"] == {"status": "up", "mode": "embedded folder"}
+    settings.EMBEDDED_BROKER_DIR = str(tmp_path / "gone")  # tasks could not be written: the site is not healthy
+    response = client.get("/healthz")
+    assert response.status_code == 503 and response.json()["broker"] == {"status": "down", "mode": "embedded folder"}
+    settings.EMBEDDED_BROKER_DIR = ""
+    assert client.get("/healthz").json()["broker"] == {"status": "not configured", "mode": "in-process"}
+
+
+@pytest.mark.django_db
 def test_healthz_reports_a_configured_broker_as_up_when_it_answers(client, settings):
     if not settings.REDIS_URL:
         settings.REDIS_URL = "redis://127.0.0.1:6379/0"
