@@ -6,7 +6,7 @@ and `services.league_create(...)` keep working.
 """
 
 from league.services.chips import buy_in_policy_check, buy_in_policy_create, chip_set_create
-from league.services.common import ALL_TIME, NO_FIELD, Refusals, audit, plain, refuse_unknown_fields, season_scope
+from league.services.common import ALL_TIME, Refusals, audit, plain, refuse_unknown_fields, season_scope
 from league.services.events import (
     EVENT_FIELDS,
     credit_limits_check,
@@ -63,7 +63,6 @@ __all__ = [
     "EVENT_FIELDS",
     "LEAGUE_FIELDS",
     "LOCK_ORDER",
-    "NO_FIELD",
     "SEASON_FIELDS",
     "Refusals",
     "SeatRow",

@@ -12,10 +12,7 @@ from config.errors import NON_FIELD, ApplicationError, field_messages, nested_fi
 from config.inputs import Actor
 from league.models import ALL_TIME, AuditEntry, League, season_scope
 
-__all__ = ["ALL_TIME", "NO_FIELD", "Refusals", "audit", "season_scope"]
-
-# The key in `extra["fields"]` of a refusal that names no field (DRF's name for the same).
-NO_FIELD = NON_FIELD
+__all__ = ["ALL_TIME", "Refusals", "audit", "season_scope"]
 
 
 def audit(
@@ -100,7 +97,7 @@ class Refusals:
             if exc.status_code != ApplicationError.status_code:
                 raise
             self.first = self.first or exc
-            for field, messages in refusal_errors(exc).items():
+            for field, messages in field_messages(exc.extra, exc.message).items():
                 self.found += [(field, message) for message in messages]
 
     @property
@@ -116,12 +113,7 @@ class Refusals:
         errors: dict[str, list[str]] = {}
         for field, message in self.found:
             errors.setdefault(field, []).append(message)
-        first = next((field for field, _ in self.found if field != NO_FIELD), NO_FIELD)
+        first = next((field for field, _ in self.found if field != NON_FIELD), NON_FIELD)
         fields = nested_fields(errors)
-        extra = {"fields": fields} if first == NO_FIELD else {"field": first, "fields": fields}
+        extra = {"fields": fields} if first == NON_FIELD else {"field": first, "fields": fields}
         raise ApplicationError(" ".join(message for _, message in self.found), extra=extra)
-
-
-def refusal_errors(exc: ApplicationError) -> dict[str, list[str]]:
-    """A refusal's messages by the field path each names ({NO_FIELD: [...]} for those that name none)."""
-    return field_messages(exc.extra, exc.message)
