@@ -116,6 +116,18 @@ def drawn(night, tournament, players: int | list = 4, *, clock: bool = True, now
     return tournament
 
 
+def reentry_tournament(night) -> Tournament:
+    """A re-entry tournament of tables of four, registration open until level 2 ends (nobody registered yet)."""
+    return services.tournament_create(
+        actor=night.organiser,
+        event=night.event,
+        structure=STRUCTURE,
+        format=Format.REENTRY,
+        seats_per_table=4,
+        late_registration_level=2,
+    )
+
+
 def rebuy_tournament(night, *, players: list, rebuy_amount: int = 300, max_rebuys: int = 2, **options) -> Tournament:
     """A re-buy tournament (re-buys of `rebuy_amount` until level 2 ends, at most `max_rebuys` each) with these
     players registered, the seats drawn and the clock running."""

@@ -8,9 +8,9 @@ from datetime import timedelta
 from django.test import Client
 
 from tournaments import services
-from tournaments.models import Format, Registration
+from tournaments.models import Registration
 
-from .conftest import START, STRUCTURE, drawn
+from .conftest import START, drawn, reentry_tournament
 
 
 def _finished_at_the_venue(night, tournament) -> dict[int, tuple[int, int]]:
@@ -81,14 +81,7 @@ def test_before_the_draw_nobody_has_a_drawn_seat(night, tournament):
 
 
 def test_a_late_registrant_is_drawn_where_first_seated_and_a_reentry_keeps_the_first_seat(night):
-    tournament = services.tournament_create(
-        actor=night.organiser,
-        event=night.event,
-        structure=STRUCTURE,
-        format=Format.REENTRY,
-        seats_per_table=4,
-        late_registration_level=2,
-    )
+    tournament = reentry_tournament(night)
     drawn(night, tournament, players=6, clock=False)
     services.tournament_clock_start(actor=night.organiser, tournament=tournament, now=START)
     late = services.tournament_register(

@@ -8,7 +8,7 @@ from tests.factories import EventFactory, UserFactory
 from tournaments import seating, services
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament, TournamentStatus
 
-from .conftest import START, STRUCTURE, drawn
+from .conftest import START, STRUCTURE, drawn, reentry_tournament
 
 
 def state(model):
@@ -196,14 +196,7 @@ def test_moving_the_clock_forward_or_back_starts_that_level_afresh(night, tourna
 
 
 def test_a_reentry_books_a_new_buy_in_and_seats_the_player_again(night):
-    tournament = services.tournament_create(
-        actor=night.organiser,
-        event=night.event,
-        structure=STRUCTURE,
-        format=Format.REENTRY,
-        seats_per_table=4,
-        late_registration_level=2,
-    )
+    tournament = reentry_tournament(night)
     tournament = started(night, tournament, count=6)
     player = night.players[0]
     with pytest.raises(ConflictError, match="still in"):
