@@ -41,24 +41,20 @@ def event_result_rows(event_id: int) -> list[SeatRow]:
     return places if places is not None else finished_seat_rows(event_id)
 
 
+def _table_row(table: OnlineTable | RealTable, *, kind: str, name: str, url: str) -> dict[str, Any]:
+    """A table as the plain row the event's pages and refusals name it by; its status as said, the display's first
+    words ("running", not "Running: ...")."""
+    return {"kind": kind, "name": name, "status": table.get_status_display().split(":")[0].lower(), "url": url}
+
+
 def _online_row(table: OnlineTable) -> dict[str, Any]:
-    """An online table as the plain row the event's pages and refusals name it by."""
-    return {
-        "kind": "online",
-        "name": f"online table “{table.name}”",
-        "status": table.get_status_display().split(":")[0].lower(),
-        "url": reverse("online-table", args=[table.pk]),
-    }
+    url = reverse("online-table", args=[table.pk])
+    return _table_row(table, kind="online", name=f"online table “{table.name}”", url=url)
 
 
 def _real_row(table: RealTable) -> dict[str, Any]:
-    """A real-cards table as the plain row the event's pages and refusals name it by."""
-    return {
-        "kind": "real_cards",
-        "name": f"real-cards table {table.code}",
-        "status": table.get_status_display().split(":")[0].lower(),
-        "url": reverse("tabletop-table", args=[table.code]),
-    }
+    url = reverse("tabletop-table", args=[table.code])
+    return _table_row(table, kind="real_cards", name=f"real-cards table {table.code}", url=url)
 
 
 def event_site_tables(event_id: int) -> list[dict[str, Any]]:

@@ -210,6 +210,17 @@ def step_words(step: dict, names: list[str], variant: str) -> str:
     return _between_words(kind, step, name)
 
 
+# The between-hands steps told in one sentence: `{who}` is the seat's name, the rest are the step's own fields.
+_BETWEEN_SENTENCES = {
+    "rebuy": "{who} re-bought {amount} credits",
+    "add_on": "{who} added on {amount} credits",
+    "join": "seated {name} with {stack} credits",
+    "leave": "{who} left the table with their stack",
+    "close": "closed the table",
+    "leftovers": "paid out what was left in the pots",
+}
+
+
 def _between_words(kind: Any, step: dict, name: Any) -> str:
     """A between-hands step in words (the host's forms, a tournament's chips)."""
     if kind == "levels":
@@ -219,19 +230,11 @@ def _between_words(kind: Any, step: dict, name: Any) -> str:
         if step.get("min_bet"):
             parts.append(f"min bet {step['min_bet']}")
         return "set the levels from the next hand: " + ", ".join(parts)
-    if kind == "rebuy":
-        return f"{name(step.get('seat'))} re-bought {step.get('amount')} credits"
-    if kind == "add_on":
-        return f"{name(step.get('seat'))} added on {step.get('amount')} credits"
-    if kind == "join":
-        return f"seated {step.get('name')} with {step.get('stack')} credits"
-    if kind == "leave":
-        return f"{name(step.get('seat'))} left the table with their stack"
-    if kind == "close":
-        return "closed the table"
-    if kind == "leftovers":
-        return "paid out what was left in the pots"
-    return str(kind)
+    sentence = _BETWEEN_SENTENCES.get(kind) if isinstance(kind, str) else None
+    if sentence is None:
+        return str(kind)
+    fields = {key: step.get(key) for key in ("amount", "name", "stack")}
+    return sentence.format(who=name(step.get("seat")), **fields)
 
 
 def pot_name(index: Any) -> str:
