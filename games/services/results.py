@@ -43,6 +43,10 @@ from league.services import (
 )
 from league.services.common import check_text
 
+# A seat's result as recorded: what the Seat row stores beside its player and number, and what the audit row
+# keeps of each seat (a correction's before and after).
+SEAT_RESULT_FIELDS = ("buy_in", "rebuys", "rebuy_credits", "addon_credits", "final_credits", "place", "knockouts")
+
 
 def _seats_create(game: Game, parsed: list[SeatInput]) -> None:
     """One Seat row per player of a recorded (or corrected) result."""
@@ -51,14 +55,8 @@ def _seats_create(game: Game, parsed: list[SeatInput]) -> None:
             game=game,
             player=s.player,
             number=s.number,
-            buy_in=s.buy_in,
-            rebuys=s.rebuys,
-            rebuy_credits=s.rebuy_credits,
-            addon_credits=s.addon_credits,
-            final_credits=s.final_credits,
-            place=s.place,
-            knockouts=s.knockouts,
             biggest_pot=s.biggest_pot,
+            **{name: getattr(s, name) for name in SEAT_RESULT_FIELDS},
         )
         for s in parsed
     )
@@ -98,16 +96,7 @@ def _write_ledger(game: Game, seats: list[SeatInput], *, actor: Actor, sign: int
 
 
 def _seat_summary(seat: Seat | SeatInput) -> dict[str, Any]:
-    return {
-        "player": seat.player.pk,
-        "buy_in": seat.buy_in,
-        "rebuys": seat.rebuys,
-        "rebuy_credits": seat.rebuy_credits,
-        "addon_credits": seat.addon_credits,
-        "final_credits": seat.final_credits,
-        "place": seat.place,
-        "knockouts": seat.knockouts,
-    }
+    return {"player": seat.player.pk, **{name: getattr(seat, name) for name in SEAT_RESULT_FIELDS}}
 
 
 def _after_change(game: Game, event: Event, action: str) -> None:
