@@ -154,9 +154,7 @@ class ChipPoint(serializers.Serializer):
     credits = serializers.IntegerField()
 
 
-class ChipSeries(serializers.Serializer):
-    player = serializers.IntegerField()
-    display_name = serializers.CharField()
+class ChipSeries(league_serializers.NamedPlayerOutput):
     points = ChipPoint(many=True)
 
 

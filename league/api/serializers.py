@@ -412,9 +412,14 @@ class CumulativePointOutput(serializers.Serializer):
     net_credits = serializers.IntegerField()
 
 
-class PlayerChipHistoryOutput(serializers.Serializer):
+class NamedPlayerOutput(serializers.Serializer):
+    """A player as every per-player answer leads with them: the id, then the name shown."""
+
     player = serializers.IntegerField()
     display_name = serializers.CharField()
+
+
+class PlayerChipHistoryOutput(NamedPlayerOutput):
     season = serializers.IntegerField(allow_null=True)
     games = PlayerGameHistoryOutput(many=True)
     cumulative = CumulativePointOutput(many=True)
@@ -433,9 +438,7 @@ class SeasonPointOutput(serializers.Serializer):
     net_credits = serializers.IntegerField()
 
 
-class SeasonSeriesOutput(serializers.Serializer):
-    player = serializers.IntegerField()
-    display_name = serializers.CharField()
+class SeasonSeriesOutput(NamedPlayerOutput):
     points = SeasonPointOutput(many=True)
 
 
