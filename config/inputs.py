@@ -3,7 +3,8 @@
 
 PostgreSQL refuses NUL characters in text and JSON, and Python's JSON parser recurses once per nesting level;
 `int()` of a form field takes `'¹'`, `' 12 '` and a thousand digits. All are refused up front with a 400 that says
-what is wrong. `Actor` is the type of a service's `actor`: the request's user, signed in or not.
+what is wrong. `Actor` is the type of a service's `actor`: the request's user, signed in or not (`signed_in`,
+`user_or_none`).
 """
 
 import unicodedata
@@ -25,6 +26,16 @@ def __getattr__(name: str) -> Any:
 
         return AbstractBaseUser | AnonymousUser
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def signed_in(actor: Any) -> bool:
+    """Whether a service's `actor` (the request's user, or None for a task) is a signed-in user."""
+    return signed_in(actor)
+
+
+def user_or_none(actor: Any) -> Any:
+    """The signed-in user who acts, for the rows that record who did it (None: anonymous, or a task)."""
+    return actor if signed_in(actor) else None
 
 
 def _refuse(message: str, field: str | None) -> Exception:

@@ -14,7 +14,7 @@ from django.utils import timezone
 from config.db import retry_on_conflict
 from config.errors import ApplicationError
 from config.events import publish
-from config.inputs import Actor, whole_number
+from config.inputs import Actor, user_or_none, whole_number
 from games.models import Game, GameSource, GameStatus, ResultCorrection, Seat, Table
 from games.selectors import event_result_rows, unfinished_tables
 from games.services.checks import (
@@ -75,7 +75,7 @@ def _write_ledger(game: Game, seats: list[SeatInput], *, actor: Actor, sign: int
                     kind=kind,
                     amount=sign * amount,
                     hand=hand,
-                    author=actor if getattr(actor, "is_authenticated", False) else None,
+                    author=user_or_none(actor),
                     correction=correction,
                     reason="correction" if correction else "",
                 )
@@ -229,7 +229,7 @@ def result_record(
         replay_result=prepared.replay_result,
         hands=prepared.history,
         played_at=played_at or timezone.now(),
-        recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
+        recorded_by=user_or_none(actor),
     )
     _seats_create(game, parsed)
     _write_ledger(game, parsed, actor=actor)
@@ -288,7 +288,7 @@ def result_correct(*, actor: Actor, game: Game, reason: str, seats: list[dict[st
         raise ApplicationError("The correction changes nothing; send the result as it should be.")
     correction = ResultCorrection.objects.create(
         game=game,
-        author=actor if getattr(actor, "is_authenticated", False) else None,
+        author=user_or_none(actor),
         reason=reason,
         before=before,
         after=after,
@@ -299,7 +299,7 @@ def result_correct(*, actor: Actor, game: Game, reason: str, seats: list[dict[st
     reversal: dict[tuple[int, str], int] = {}
     for player_id, kind, amount in LedgerEntry.objects.filter(game=game).values_list("player_id", "kind", "amount"):
         reversal[(player_id, kind)] = reversal.get((player_id, kind), 0) + amount
-    author = actor if getattr(actor, "is_authenticated", False) else None
+    author = user_or_none(actor)
     LedgerEntry.objects.bulk_create(
         LedgerEntry(
             event=event,

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import ApplicationError, ConflictError
-from config.inputs import Actor
+from config.inputs import Actor, signed_in
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.tabletop.permissions import NotAllowed, is_host, seat_of
 from games.tabletop.services import _bump, _lock, handover_secret, seat_holder
@@ -67,7 +67,7 @@ def _check_may_take(table: RealTable, seat: RealSeat, actor: Actor) -> None:
     """A league (or tournament) table's seat is a league player's: only that player, signed in, takes it."""
     if table.event_id is None:
         return
-    if not getattr(actor, "is_authenticated", False):
+    if not signed_in(actor):
         raise NotAllowed(
             f"This seat is {seat.name}'s, a league player's: sign in as {seat.name} to take it (guests do not sit at "
             "a league table)."
@@ -94,12 +94,12 @@ def realseat_claim(*, actor: Actor, guest: str = "", table: RealTable, secret: o
     if mine is not None:
         raise ConflictError(f"You already sit at this table, as {mine.name}: one seat per phone.")
     _check_may_take(table, seat, actor)
-    signed_in = getattr(actor, "is_authenticated", False)
+    is_user = signed_in(actor)
     holder = seat_holder(actor)
     seat.user, seat.guest_token = holder["user"], holder["guest_token"]
     seat.handover = ""
     seat.save(update_fields=["user", "guest_token", "handover"])
-    by = actor.get_username() if signed_in else f"{seat.name} (a guest's phone)"
+    by = actor.get_username() if is_user else f"{seat.name} (a guest's phone)"
     change = {
         "claimed": {"seat": seat.number, "name": seat.name},
         "by": by,
@@ -112,6 +112,6 @@ def realseat_claim(*, actor: Actor, guest: str = "", table: RealTable, secret: o
         action="real_table.claim",
         obj=table,
         league=table.event.season.league if table.event_id is not None else None,
-        data={"seat": seat.number, "guest": not signed_in},
+        data={"seat": seat.number, "guest": not is_user},
     )
     return seat

@@ -6,7 +6,7 @@ Checks only: the writes are `services.py`'s, which call these under the table's 
 from typing import Any
 
 from config.errors import ApplicationError, ConflictError
-from config.inputs import Actor
+from config.inputs import Actor, signed_in
 from games.tabletop.models import RealSeat, RealTable
 from games.tabletop.permissions import NotAllowed
 from league.models import Event, EventKind, EventStatus, Membership, Player
@@ -20,7 +20,7 @@ MAX_NAME = 40
 def check_can_open(actor: Actor, event: Event) -> None:
     """Only an organiser of the event's league opens its real-cards tables (the pages and the API alike)."""
     league = event.season.league
-    if not getattr(actor, "is_authenticated", False):
+    if not signed_in(actor):
         raise NotAllowed(f"Sign in as an organiser of {league} to open a real-cards table at {event}.")
     if not can_manage_league(actor, league):
         raise NotAllowed(f"Only organisers of {league} open real-cards tables at its events.")
@@ -77,7 +77,7 @@ def _not_seated(table: RealTable, player: Player) -> None:
 def joining_player(table: RealTable, actor: Actor) -> dict:
     """The seat fields of a signed-in league member joining by the code or the QR: their league player."""
     league = table.event.season.league
-    if not getattr(actor, "is_authenticated", False):
+    if not signed_in(actor):
         raise NotAllowed(
             f"This table plays a game of {league}: its seats are the league's players, so guests cannot sit here. "
             "Sign in with your account (or ask the host to seat you)."

@@ -7,7 +7,7 @@ enter every hand shown at the reveal; a player may enter their own hand."""
 import secrets
 
 from config.errors import ForbiddenError
-from config.inputs import Actor
+from config.inputs import Actor, signed_in
 from games.tabletop.models import RealSeat, RealTable
 
 
@@ -16,13 +16,13 @@ class NotAllowed(ForbiddenError):
 
 
 def is_host(actor: Actor, table: RealTable) -> bool:
-    return bool(getattr(actor, "is_authenticated", False)) and actor.pk == table.host_id
+    return signed_in(actor) and actor.pk == table.host_id
 
 
 def seat_of(table: RealTable, actor: Actor, guest: str = "") -> RealSeat | None:
     """The viewer's own seat: by their account, or by the guest secret kept in their session."""
     seats = list(table.seats.all())
-    if getattr(actor, "is_authenticated", False):
+    if signed_in(actor):
         for seat in seats:
             if seat.user_id == actor.pk:
                 return seat

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
-from config.inputs import Actor
+from config.inputs import Actor, signed_in
 from games.engine.errors import EngineError
 from games.engine.realcards.due import due
 from games.engine.realcards.game import RealCardsGame
@@ -144,7 +144,7 @@ def realtable_open(
     host_plays: bool = True,
 ) -> RealTable:
     """Open a casual real-cards table, checked by the engine; the host takes seat 1 unless they only run it."""
-    if not getattr(actor, "is_authenticated", False):
+    if not signed_in(actor):
         raise NotAllowed("Sign in (or sign up) to open a real-cards table.")
     preset = checked_preset(variant, preset)
     options = {} if options is None else options
@@ -247,8 +247,8 @@ def _next_number(table: RealTable) -> int:
 def seat_holder(actor: Actor) -> dict[str, Any]:
     """Who holds a seat a phone takes: a signed-in user by their account, anyone else as a guest by a new secret
     (theirs to keep in their session)."""
-    signed_in = getattr(actor, "is_authenticated", False)
-    return {"user": actor if signed_in else None, "guest_token": "" if signed_in else secrets.token_urlsafe(24)}
+    is_user = signed_in(actor)
+    return {"user": actor if is_user else None, "guest_token": "" if is_user else secrets.token_urlsafe(24)}
 
 
 @transaction.atomic
@@ -266,8 +266,8 @@ def realseat_join(*, actor: Actor, guest: str = "", table: RealTable, name: str 
         )
         _bump(table, "seats")
         return seat
-    signed_in = getattr(actor, "is_authenticated", False)
-    name = seat_name(name or actor.get_username()) if signed_in else seat_name(name, "Your name")
+    is_user = signed_in(actor)
+    name = seat_name(name or actor.get_username()) if is_user else seat_name(name, "Your name")
     seat = RealSeat.objects.create(
         table=table,
         number=_next_number(table),

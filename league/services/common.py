@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Model
 
 from config.errors import NON_FIELD, ApplicationError, field_messages, nested_fields
-from config.inputs import Actor
+from config.inputs import Actor, user_or_none
 from league.models import ALL_TIME, AuditEntry, League, season_scope
 
 __all__ = ["ALL_TIME", "Refusals", "audit", "season_scope"]
@@ -19,7 +19,7 @@ def audit(
     *, actor: Actor, action: str, obj: Model, league: League | None = None, data: dict | None = None
 ) -> AuditEntry:
     return AuditEntry.objects.create(
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        actor=user_or_none(actor),
         action=action,
         league=league,
         object_type=obj._meta.label,

@@ -10,7 +10,7 @@ from django.db.models.functions import Abs
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
-from config.inputs import Actor
+from config.inputs import Actor, signed_in, user_or_none
 from league.models import (
     MAX_CREDITS,
     MAX_EVENT_CREDITS,
@@ -135,7 +135,7 @@ def ledger_adjust(*, actor: Actor, event: Event, player: Any, amount: int, reaso
 
     reason = check_text(reason, "An adjustment's reason", field="reason", max_length=255)
     _check_amount(amount, "An adjustment's amount must be")
-    if not getattr(actor, "is_authenticated", False):
+    if not signed_in(actor):
         raise ApplicationError("An adjustment needs an author: log in first.")
     event = lock_event(event.pk)
     league = event.season.league
@@ -202,6 +202,6 @@ def ledger_book(
         kind=kind,
         amount=amount,
         reason=reason[:255],
-        author=actor if getattr(actor, "is_authenticated", False) else None,
+        author=user_or_none(actor),
         reversal=reversal,
     )

@@ -9,7 +9,7 @@ from django.utils.text import slugify
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError, ForbiddenError
 from config.events import publish
-from config.inputs import Actor
+from config.inputs import Actor, signed_in
 from league.models import League, Membership, Player, Role, Season
 from league.selectors import owns_guest, remember_role
 from league.services.common import Refusals, audit, check_text, refuse_unknown_fields, save_audited
@@ -115,7 +115,7 @@ def league_create(*, actor: Actor, name: str, **fields: Any) -> League:
     """
     from league.permissions import can_create_league
 
-    if getattr(actor, "is_authenticated", False) and not can_create_league(actor):
+    if signed_in(actor) and not can_create_league(actor):
         raise ForbiddenError("On this site only site admins may create leagues; ask one to create yours.")
     fields["name"] = name
     fields.setdefault("points_formula", "linear")
@@ -126,7 +126,7 @@ def league_create(*, actor: Actor, name: str, **fields: Any) -> League:
     name = fields.pop("name")
     fields["slug"] = free_slug(fields.get("slug") or slugify(name)[:80])
     league = League.objects.create(name=name, **fields)
-    if getattr(actor, "is_authenticated", False):
+    if signed_in(actor):
         Membership.objects.create(league=league, player=player_for_user(user=actor), role=Role.ORGANISER)
         remember_role(actor, league.pk, Role.ORGANISER)
     audit(actor=actor, action="league.create", obj=league, league=league, data={"name": name})

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError
-from config.inputs import Actor, whole_number
+from config.inputs import Actor, signed_in, whole_number
 from league import services as league_services
 from league.models import LedgerKind, Player
 from tournaments.models import Format, Registration, RegistrationStatus, Tournament
@@ -64,7 +64,7 @@ def tournament_rebuy(
         else realcards_tables.realcards_place(event_id=tournament.event_id, player_id=player.pk)
     )
     seat = place or real  # where the player sits at a table the site keeps the chips of, if they do
-    own = kind == "rebuy" and getattr(actor, "is_authenticated", False) and player.user_id == actor.pk
+    own = kind == "rebuy" and signed_in(actor) and player.user_id == actor.pk
     if not (own and seat is not None):
         _check_manager(actor, tournament.event)
     if not _registration_open(tournament, now):

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from config.db import retry_on_conflict
 from config.errors import ApplicationError, ConflictError, ForbiddenError
-from config.inputs import Actor, whole_number
+from config.inputs import Actor, signed_in, whole_number
 from games.engine.variant import get_variant
 from league import services as league_services
 from league.models import EventKind, EventStatus, LedgerEntry, LedgerKind, Membership, Player
@@ -118,7 +118,7 @@ def _may_register(actor: Actor, tournament: Tournament, player: Player) -> None:
     event = tournament.event
     if can_manage_event(actor, event):
         return
-    own = getattr(actor, "is_authenticated", False) and player.user_id == actor.pk
+    own = signed_in(actor) and player.user_id == actor.pk
     if not own:
         raise ForbiddenError("Players register themselves; only an organiser may register someone else.")
     if not Membership.objects.filter(league=event.season.league, player=player).exists():

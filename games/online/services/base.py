@@ -3,11 +3,10 @@ saving its engine state, saving the row, announcing a change, and the table's se
 chips, a free seat, the seat of each engine seat). Public: every service module and the tournament moves use it."""
 
 import functools
-from typing import Any
 
 from config.errors import ConflictError
 from config.events import publish
-from config.inputs import Actor, whole_number_from
+from config.inputs import whole_number_from
 from games.engine import Game
 from games.online.models import OnlineSeat, OnlineTable
 
@@ -22,11 +21,6 @@ def lobby_topic() -> str:
     from django.conf import settings
 
     return f"{getattr(settings, 'ONLINE_EVENT_PREFIX', 'online')}.lobby"
-
-
-def user_or_none(actor: Actor) -> Any:
-    """The signed-in user who acts, for the rows that record who did it (None: anonymous)."""
-    return actor if getattr(actor, "is_authenticated", False) else None
 
 
 def lock_table(table: OnlineTable | int) -> OnlineTable:

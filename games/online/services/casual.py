@@ -5,7 +5,7 @@ history is written, and no league player is needed: the host's seat is their acc
 from django.db import transaction
 
 from config.errors import ApplicationError
-from config.inputs import Actor, whole_number_from
+from config.inputs import Actor, signed_in, whole_number_from
 from games.engine.bots import BOTS
 from games.online.models import (
     MAX_SEATS,
@@ -41,7 +41,7 @@ def casual_open(
     """Open a casual game with the host seated: the variant's first preset unless one is given, `seats` seats
     (2-8), the empty ones filled with `bot_kind` bots when the host starts it; `hands` makes it a short game, over
     after that many hands. A refusal writes nothing."""
-    if not getattr(actor, "is_authenticated", False):
+    if not signed_in(actor):
         raise NotAllowed("Sign in (or sign up) to play.")
     preset = checked_preset(variant, preset)
     seats = whole_number_from(seats, "Seats", MIN_SEATS, MAX_SEATS)

@@ -13,7 +13,7 @@ from django.db import transaction
 
 from config.errors import ApplicationError, ConflictError
 from config.events import publish
-from config.inputs import Actor
+from config.inputs import Actor, user_or_none
 from games import hooks as game_hooks
 from games.engine import Game
 from games.models import Seat
@@ -500,7 +500,7 @@ def rebuy_queue(
         target=table,
         status=ChangeStatus.ON_THE_WAY,
         stack=amount,
-        requested_by=actor if getattr(actor, "is_authenticated", False) else None,
+        requested_by=user_or_none(actor),
     )
     # A new version, so every viewer's page shows the chips on their way (and the re-buy button goes).
     table.version += 1

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import ApplicationError, ConflictError
-from config.inputs import Actor, whole_number_from
+from config.inputs import Actor, user_or_none, whole_number_from
 from games.engine import EngineError, Game
 from games.engine.bots import BOTS
 from games.models import Game as LeagueGame
@@ -43,7 +43,6 @@ from games.online.services.base import (
     save_game,
     seat_name,
     starting_chips,
-    user_or_none,
 )
 from games.online.services.clock import turn_key
 from games.online.services.finish import end_at_break, finish_game

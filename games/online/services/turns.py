@@ -11,12 +11,12 @@ from typing import Any
 
 from django.db import transaction
 
-from config.inputs import Actor
+from config.inputs import Actor, user_or_none
 from games import hooks as game_hooks
 from games.engine import Game
 from games.engine.bots import Decision, apply_decision
 from games.online.models import ActionSource, OnlineAction, OnlineSeat, OnlineTable, TableStatus
-from games.online.services.base import announce, engine_seats, save_game, save_table, user_or_none
+from games.online.services.base import announce, engine_seats, save_game, save_table
 from games.online.services.clock import default_decision, set_clock, turn_key
 from games.online.services.finish import decided, finish_game
 
