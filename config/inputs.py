@@ -30,7 +30,7 @@ def __getattr__(name: str) -> Any:
 
 def signed_in(actor: Any) -> bool:
     """Whether a service's `actor` (the request's user, or None for a task) is a signed-in user."""
-    return signed_in(actor)
+    return bool(getattr(actor, "is_authenticated", False))
 
 
 def user_or_none(actor: Any) -> Any:
