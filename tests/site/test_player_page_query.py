@@ -6,10 +6,12 @@ import re
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
 
 from league import page_cache
 from tests.factories import SeasonFactory
+from tests.site.test_query_counts import PORTABLE_PLAYER
 
 pytestmark = pytest.mark.django_db
 
@@ -110,3 +112,18 @@ def test_a_wrong_value_neither_fills_nor_changes_the_cached_page(site_world, set
     html = clean.content.decode()
     assert 'id="query-notice"' not in html and "42424" not in html
     assert "page-cache:" not in html  # no slot left behind
+
+
+def test_a_refused_value_costs_the_reads_up_to_its_check(site_world, settings, django_assert_num_queries):
+    """With the default page warm (one query: who may see it), a refused value adds the four reads the page's body
+    makes before it knows the value is wrong (results, games with hands, the ledger's count and page), then serves
+    the default's cached copy."""
+    settings.PAGE_STAMP_MAX_AGE = 0
+    url = f"/players/{site_world.base.players[0].pk}/"
+    portable = PORTABLE_PLAYER[2] if connection.vendor != "postgresql" else 0
+    Client().get(url)
+    with django_assert_num_queries(1 + portable):
+        assert Client().get(url).status_code == 200
+    for params in ({"scope": "999999"}, {"page": "abc"}, {"game": "5", "scope": "x", "page": "0"}):
+        with django_assert_num_queries(1 + 4 + portable):
+            assert Client().get(url, params).status_code == 400
