@@ -4,7 +4,7 @@ The replay document (it holds the deck order) is never served; the result's publ
 """
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, serializers, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -164,6 +164,16 @@ class GameChipHistoryOutput(serializers.Serializer):
     series = ChipSeries(many=True)
 
 
+@extend_schema_view(
+    list=extend_schema(
+        summary="Games of the leagues you can see",
+        description="Every game's result, online and recorded by hand: its event, round, rules, when it was played "
+        "and each seat's buy-in, re-buys, final credits, place and knockouts. Filter by event, season, player "
+        "(`seats__player`), league, status or source. A game's replay, which holds the deck order, is never "
+        "served: `has_replay` says one is stored.",
+    ),
+    retrieve=extend_schema(summary="One game's result", description="A game as the list shows it."),
+)
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = GameOutput
     lookup_value_regex = ID_PATTERN
@@ -178,7 +188,17 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewS
     def get_queryset(self):
         return game_selectors.game_list(user=self.request.user)
 
-    @extend_schema(request=ResultInput, responses={201: GameOutput}, summary="Record a game played at a table")
+    @extend_schema(
+        request=ResultInput,
+        responses={201: GameOutput},
+        summary="Record a game played at a table",
+        description="Records the result of a game played with real cards at an event (the league's organisers and "
+        "site admins; else 403): each seat's player, buy-in, re-buys and final credits or place, and if you have "
+        "them its hands (credits won or lost, each hand summing to 0) or a replay the engine checks. The ledger, "
+        "the event's results and the standings follow. Nothing is saved if anything is wrong: a 400 names the "
+        "field and what it takes (credits that do not add up, a player not of the league, hands and a replay "
+        "both sent).",
+    )
     def create(self, request: Request) -> Response:
         data = ResultInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
@@ -193,7 +213,15 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewS
             GameOutput(game_selectors.game_list(user=request.user).get(pk=game.pk)).data, status=status.HTTP_201_CREATED
         )
 
-    @extend_schema(request=CorrectionInput, responses={201: CorrectionOutput}, summary="Correct a recorded result")
+    @extend_schema(
+        request=CorrectionInput,
+        responses={201: CorrectionOutput},
+        summary="Correct a recorded result",
+        description="Replaces a finished game's seats with the result as it should be, with a reason (the league's "
+        "organisers and site admins). The old ledger lines are reversed by new ones, never edited, and the result "
+        "before and after is kept with its author and reason. A correction that changes nothing, or of a game not "
+        "finished, is a 400.",
+    )
     @action(detail=True, methods=["post"])
     def corrections(self, request: Request, pk: str) -> Response:
         game = self.get_object()

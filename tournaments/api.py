@@ -336,7 +336,10 @@ def _detail(tournament) -> dict[str, Any]:
 
 
 class TournamentClockView(APIView):
-    """`/api/tournaments/{id}/clock/`: level, time left, the field's figures and payouts, computed on the server."""
+    """The clock as the projector page shows it, worked out on the server when asked: the level in play and the
+    next, the seconds left and until the next break, whether it is paused, players left and entries, the average
+    stack and the chip leader where stacks are known, the prize pool and the payouts (projected, then as booked).
+    Anyone who may see the league may read it; compare `server_time` with your own clock to count down."""
 
     permission_classes = [AllowAny]  # visibility follows the league: members-only leagues stay 404 to outsiders
 
@@ -347,7 +350,10 @@ class TournamentClockView(APIView):
 
 
 class TournamentDetailView(APIView):
-    """`/api/tournaments/{id}/`: the tournament as its public page shows it."""
+    """The tournament as its public page shows it: format, status and stacks, the clock, where the players still in
+    sit and where the draw seated everyone, the places of those out, its online and real-cards tables, balancing
+    moves, and the draw seed's hash (the seed itself once the draw is made). Anyone who may see the league may read
+    it; a members-only league's tournament is a 404 to others."""
 
     permission_classes = [AllowAny]
 
@@ -357,8 +363,10 @@ class TournamentDetailView(APIView):
 
 
 class TournamentEntryView(APIView):
-    """`/api/tournaments/{id}/entry/`: the signed-in player registers or unregisters themselves, or re-buys at
-    their online table when out of chips in the re-buy period."""
+    """Register yourself for the tournament, unregister, or re-buy at your online table when out of chips (or at or
+    below `rebuy_at_or_below`) in the re-buy period; answers the tournament as it then stands. For signed-in members
+    of the league with a player (else 403, saying to join the league); registration closed or already registered
+    is a 409."""
 
     permission_classes = [IsAuthenticated]
 
@@ -383,7 +391,11 @@ class TournamentEntryView(APIView):
 
 
 class TournamentActionView(APIView):
-    """`/api/tournaments/{id}/actions/`: the control room's actions (organisers of the league and site admins)."""
+    """Runs one of the control room's actions (the league's organisers and site admins only, asked before the input
+    is read: anyone else gets 403): register or eliminate a player, re-buys and add-ons, publish the seed and draw,
+    start, pause and move the clock, balance the tables, payouts and a deal, complete or call off, and the rest
+    `action` lists. Answers a sentence saying what was done; a refusal says what is wrong (400) or clashes with
+    the tournament as it stands (409)."""
 
     permission_classes = [IsAuthenticated]
 

@@ -112,6 +112,7 @@ def _table_action(
     summary: str,
     *,
     name: str,
+    description: str = "",
     url_path: str | None = None,
     given: type[serializers.Serializer] = NoInput,
     arguments: Callable[[dict], dict] = lambda data: {},
@@ -129,7 +130,10 @@ def _table_action(
     run.__name__ = run.__qualname__ = name
     run = action(detail=True, methods=["post"], url_path=url_path)(run)
     schema = extend_schema(
-        request=None if given is NoInput else given, responses={200: OpenApiTypes.OBJECT}, summary=summary
+        request=None if given is NoInput else given,
+        responses={200: OpenApiTypes.OBJECT},
+        summary=summary,
+        description=description or None,
     )
     return schema(run)
 
@@ -163,12 +167,24 @@ class TableViewSet(ViewSet):
         operation_id="tables_list",
         responses={200: build_array_type(build_basic_type(OpenApiTypes.OBJECT))},
         summary="The lobby: open, running and paused tables",
+        description="The online tables of the leagues you can see (signed out: public leagues only) that are open "
+        "for seats, running or paused: each with its league and event, rules, buy-in, seats free, the players' "
+        "names, the turn time and whether you may sit. Casual games are not listed: yours are in `mine`, a "
+        "friend's reaches you as its share link.",
     )
     def list(self, request: Request) -> Response:
         tables = selectors.lobby_tables(user=request.user)
         return Response([selectors.table_summary(t, user=request.user) for t in tables])
 
-    @extend_schema(request=TableOpenInput, responses={201: OpenApiTypes.OBJECT}, summary="Open a table")
+    @extend_schema(
+        request=TableOpenInput,
+        responses={201: OpenApiTypes.OBJECT},
+        summary="Open a table",
+        description="Opens an online table at a planned or running event: the league's organisers and site admins "
+        "may, and its members where the league lets members open tables (else 403, saying who may). Answers 201 "
+        "with the table as you see it; it takes seats until someone who runs it starts it. An event you cannot "
+        "see is a 404, a finished event or a field out of range a 400 naming it.",
+    )
     def create(self, request: Request) -> Response:
         data = validated(TableOpenInput, request.data)
         event = Event.objects.filter(pk=data.pop("event"), season__league__in=league_list(user=request.user)).first()
@@ -202,6 +218,10 @@ class TableViewSet(ViewSet):
         parameters=[OpenApiParameter("invite", str, required=False, description=INVITE_HELP)],
         responses={200: OpenApiTypes.OBJECT},
         summary="The table as you see it",
+        description="The table's status, seats and stacks, the pot and the hand in play with your own cards only "
+        "(never another player's, nor the deck), what you may do now, and the table's `version`, which an action "
+        "must carry. Anyone who may see the league may read it; a casual game answers 404 without its invite "
+        "token (`?invite=`) unless you are its host or seated.",
     )
     def retrieve(self, request: Request, pk: str) -> Response:
         return self._state(self._table(pk))
@@ -210,6 +230,9 @@ class TableViewSet(ViewSet):
         parameters=[OpenApiParameter("invite", str, required=False, description=INVITE_HELP)],
         responses={200: OpenApiTypes.OBJECT},
         summary="What you may do now, with the bounds",
+        description="Only your choices at the table now and the `version` to send with them: the verbs, the "
+        "phase, the cards you may select and the bounds of a bet, a raise and a call, in credits. No verbs when "
+        "it is not your decision or you have no seat.",
     )
     @action(detail=True, methods=["get"])
     def legal(self, request: Request, pk: str) -> Response:
@@ -217,7 +240,17 @@ class TableViewSet(ViewSet):
         legal = state["view"]["legal"] if state["view"] and "legal" in state["view"] else {"verbs": []}
         return Response({"version": state["table"]["version"], "legal": legal})
 
-    @extend_schema(request=ActInput, responses={200: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT}, summary="Act")
+    @extend_schema(
+        request=ActInput,
+        responses={200: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        summary="Act",
+        description="Makes your decision at the table (seated players only), against the `version` you last saw "
+        "and with a `key` of your choosing: a repeat with the same key gets the first answer and acts once. "
+        "Answers what was applied and the table as you see it after. Refused with 400 when the rules do not "
+        "allow the decision now (the message says what they allow) or you have no seat (`not_seated`); with 409 "
+        "when the table has moved on (`stale`, the table as it is now in `extra.state`), it is not your decision "
+        "(`not_your_turn`), the table is not running, or the key was used for another decision (`key_reused`).",
+    )
     @action(detail=True, methods=["post"])
     def act(self, request: Request, pk: str) -> Response:
         table = self._table(pk)
@@ -230,18 +263,43 @@ class TableViewSet(ViewSet):
         services.seat_take,
         "Take a seat",
         name="join",
+        description="Sits your player (a member of the league with a player profile) at the table: before the game "
+        "starts, or between hands at a running cash table, whose buy-in is then booked in the ledger at once. "
+        "`seat` picks a seat number, else the first free one. A casual game takes friends through its share link "
+        "(`invite`) before it starts. Refused with 409 when you are seated already, the seat is taken or none is "
+        "free, the game has started (not a cash table) or is over, or at a tournament's table (its draw seats "
+        "the players).",
         given=JoinInput,
         arguments=lambda data: {"number": data.get("seat"), "invite": data.get("invite")},
     )
-    leave = _table_action(services.seat_leave, "Leave your seat", name="leave")
+    leave = _table_action(
+        services.seat_leave,
+        "Leave your seat",
+        name="leave",
+        description="Gives up your seat: any time before the game starts; once it runs only at a cash table, "
+        "between hands, where your stack is cashed out in the ledger at once. Refused with 409 at any other "
+        "running game (step away instead: the clock acts for you), at a tournament's table, and when the game is "
+        "over.",
+    )
     bots = _table_action(
         services.table_fill_bots,
         "Fill empty seats with bots",
         name="bots",
+        description="Seats a bot of the kind asked in every empty seat, before the game starts (who runs the "
+        "table: the league's organisers and site admins, a casual game's host). Bots play for the house: they are "
+        "in no league's results, ledger or standings. Refused with 409 once the game has started, at a "
+        "tournament's table, and with nobody seated.",
         given=BotsInput,
         arguments=lambda data: {"kind": data["bot"]},
     )
-    start = _table_action(services.table_start, "Start the game", name="start")
+    start = _table_action(
+        services.table_start,
+        "Start the game",
+        name="start",
+        description="Deals the first hand (who runs the table: the league's organisers and site admins, a casual "
+        "game's host); from then on each awaited player has the table's turn time to act. Refused with 409 with "
+        "fewer than two seated or when the game has started already.",
+    )
     pause = _table_action(services.table_pause, "Pause the game", name="pause")
     resume = _table_action(services.table_resume, "Resume the game", name="resume")
     entropy = _table_action(

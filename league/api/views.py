@@ -138,8 +138,17 @@ def _csv_response(filename: str, header: list[str], rows: list[list]) -> HttpRes
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Leagues you can see"),
-    retrieve=extend_schema(summary="One league"),
+    list=extend_schema(
+        summary="Leagues you can see",
+        description="The public leagues, and the members-only leagues you belong to (a site admin: every league), "
+        "each with its rules, points formula, chip set and buy-in policy. Anyone may call it; signed out, public "
+        "leagues only.",
+    ),
+    retrieve=extend_schema(
+        summary="One league",
+        description="A league by its slug, as the list shows it. A members-only league is a 404 to anyone not its "
+        "member, as a league that does not exist.",
+    ),
 )
 class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.LeagueOutput
@@ -153,14 +162,29 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
     def get_queryset(self):
         return selectors.league_list(user=self.request.user)
 
-    @extend_schema(request=s.LeagueInput, responses={201: s.LeagueOutput}, summary="Create a league (you organise it)")
+    @extend_schema(
+        request=s.LeagueInput,
+        responses={201: s.LeagueOutput},
+        summary="Create a league (you organise it)",
+        description="Creates a league with you as its first organiser (signed-in users, or site admins alone where "
+        "the site sets `LEAGUE_CREATORS=staff`: else 403). Answers 201 with the league, at the slug asked for (or "
+        "made from the name) or, when another league has it, the first free `<slug>-2`, `<slug>-3`, ...; rules "
+        "the variant does not have are a 400 naming the variants and the chosen variant's presets.",
+    )
     def create(self, request: Request) -> Response:
         require_league_creator(request.user)
         fields = _valid(request, s.LeagueInput)
         league = services.league_create(actor=request.user, name=fields.pop("name"), **fields)
         return Response(s.LeagueOutput(league, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.LeagueInput, responses=s.LeagueOutput, summary="Change a league's settings")
+    @extend_schema(
+        request=s.LeagueInput,
+        responses=s.LeagueOutput,
+        summary="Change a league's settings",
+        description="Changes the fields sent, and only those (the league's organisers and site admins; else 403). "
+        "Every change is audited and shows on the league's pages at once; wrong values are a 400 naming each "
+        "field, and a slug another league has a 409, with nothing saved.",
+    )
     def partial_update(self, request: Request, slug: str) -> Response:
         league = self.get_object()
         require_organiser(request.user, league)
@@ -172,7 +196,16 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         """The league without list filters: a lookup by slug, visibility checked in Python."""
         return selectors.league_by_slug(user=request.user, slug=slug)
 
-    @extend_schema(parameters=[SEASON_PARAM], responses=s.StandingsOutput, summary="Stored standings table")
+    @extend_schema(
+        parameters=[SEASON_PARAM],
+        responses=s.StandingsOutput,
+        summary="Stored standings table",
+        description="The league's standings over its finished events, all time or one season: each player's rank, "
+        "points, wins, net credits, average place, events played and counted, and biggest pot, with the points "
+        "formula and tie-breakers that ranked them. Recomputed in the background after every change of a result "
+        "and served as stored; empty until the league's first finished event. Anyone who may see the league may "
+        "read it.",
+    )
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, slug: str) -> HttpResponse:
         league = self._league(request, slug)
@@ -193,6 +226,8 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         parameters=[SEASON_PARAM],
         responses={(200, "text/csv"): OpenApiTypes.STR},
         summary="Standings as CSV",
+        description="The same standings as a CSV file to download (players by name, one row each), all time or one "
+        "season. Errors are JSON, as everywhere in the API.",
     )
     @action(detail=True, methods=["get"], url_path="standings/csv", renderer_classes=CSV_RENDERERS)
     def standings_csv(self, request: Request, slug: str) -> HttpResponse:

@@ -8,7 +8,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 
+from config.inputs import is_digits
 from league import page_cache, page_stamps, pages, selectors
 from league.models import Player
 from league.permissions import can_edit_player
@@ -47,25 +49,66 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
 
     The whole page is rendered once per state of the leagues the viewer can see (their data versions), the
     player's row and kind of viewer, then served from the cache (`league.page_cache.serve_page`) after one
-    query; "My tables" on the player's own page is filled in afresh each time."""
+    query; "My tables" on the player's own page is filled in afresh each time. A value the page does not take
+    (a season the player has no results in, a game not played hand by hand, a ledger page past the last) is
+    answered as the league page answers one: a 400 with the page of the default in its place and a notice
+    naming what was wrong and what is allowed, served from the default's cached copy with the notice filled
+    in, so a made-up value never makes or changes an entry."""
     state = page_stamps.player_for_viewer(user=request.user, pk=pk)
     if state is None or not state.visible:
         raise Http404("No such player.")
-    raw = {name: request.GET.get(name) for name in ("scope", "game", "page")}
-    params = [page_cache.plain_param(raw["scope"], allowed=("all",))]
-    params += [page_cache.plain_param(raw["game"]), page_cache.plain_param(raw["page"])]
     is_me = state.user_id is not None and state.user_id == request.user.pk
-    return page_cache.serve_page(
-        request,
-        name="player",
-        stamps=[stamp for _, stamp in state.leagues],
-        parts=[repr((state.pk, state.display_name, state.user_id, state.created_by_id, state.claim_code)), *params],
-        render=lambda csrf_token: _render_player_page(request, pk, state, raw, csrf_token),
-        slots={page_cache.MY_TABLES_SLOT: lambda: _my_tables(request, pk)} if is_me else None,
-    )
+
+    def serve(raw: dict[str, str | None], notice: str) -> HttpResponse:
+        slots = {NOTICE_SLOT: lambda: notice}
+        if is_me:
+            slots[page_cache.MY_TABLES_SLOT] = lambda: _my_tables(request, pk)
+        row = repr((state.pk, state.display_name, state.user_id, state.created_by_id, state.claim_code))
+        return page_cache.serve_page(
+            request,
+            name="player",
+            stamps=[stamp for _, stamp in state.leagues],
+            parts=[row, *_cache_params(raw)],
+            render=lambda csrf_token: _render_player_page(
+                request, pk, state, raw, csrf_token, notice=NOTICE_SLOT if csrf_token else notice
+            ),
+            slots=slots,
+        )
+
+    raw = {name: request.GET.get(name) for name in ("scope", "game", "page")}
+    try:
+        return serve(raw, "")
+    except UnknownQuery as refused:  # raised before anything was stored: serve the default in its place
+        defaults = {name: None if name in refused.params else value for name, value in raw.items()}
+        response = serve(defaults, refused.notice)
+    response.status_code = 400
+    return response
 
 
-def _render_player_page(request: HttpRequest, pk: int, state, raw: dict, csrf_token) -> str:
+class UnknownQuery(Exception):
+    """The address names a season, game or ledger page the player page does not have; `notice` (HTML, the
+    visitor's values escaped) says which and what the page takes."""
+
+    def __init__(self, params: list[str], notice: str) -> None:
+        super().__init__(", ".join(params))
+        self.params = params
+        self.notice = notice
+
+
+# Where a player page holds the notice of a query value it does not take (filled in on each request, never cached).
+NOTICE_SLOT: SafeString = mark_safe("<!--page-cache:player-query-notice-->")
+
+
+def _cache_params(raw: dict[str, str | None]) -> list[str | None]:
+    """The query's values as parts of a cache key: None (render uncached) for one not worth an entry."""
+    return [
+        page_cache.plain_param(raw["scope"], allowed=("all",)),
+        page_cache.plain_param(raw["game"]),
+        page_cache.plain_param(raw["page"]),
+    ]
+
+
+def _render_player_page(request: HttpRequest, pk: int, state, raw: dict, csrf_token, *, notice: str = "") -> str:
     # The player as the stamp query read them (who may see them is decided there): no second read.
     player = Player(
         pk=state.pk,
@@ -80,8 +123,7 @@ def _render_player_page(request: HttpRequest, pk: int, state, raw: dict, csrf_to
     def build() -> dict:
         return player_fragments(player=player, user=request.user, league_ids=league_ids, audit=audit, **raw)
 
-    params = [page_cache.plain_param(raw["scope"], allowed=("all",))]
-    params += [page_cache.plain_param(raw["game"]), page_cache.plain_param(raw["page"])]
+    params = _cache_params(raw)
     if None in params:
         fragments = build()
     else:
@@ -94,6 +136,7 @@ def _render_player_page(request: HttpRequest, pk: int, state, raw: dict, csrf_to
         "player": player,
         "leagues": fragments["leagues"],
         "body_html": fragments["body_html"],
+        "query_notice": notice,  # the slot, or the notice of this request
         "is_me": is_me,
         "can_manage": can_edit_player(request.user, player),
         # "My tables": online tables are the player's own business, filled in on each request, never cached
@@ -140,14 +183,31 @@ def player_fragments(
     """The player page's body rendered (figures, charts, results, ledger page) and the player's leagues."""
     results = list(pages.player_results(user=user, player=player, league_ids=league_ids).only(*PAGE_RESULT_FIELDS))
     seasons = pages.player_seasons(results)
-    scope = scope or "all"
     season = next((s for s in seasons if str(s.pk) == scope), None)
-    scope = str(season.pk) if season else "all"
-    steps = pages.credits_over_time(player=player, league_ids=league_ids, season=season)
     games = pages.games_with_hands(player=player, league_ids=league_ids)
-    chosen = next((g for g in games if str(g["game"]) == game), games[0] if games else None)
-    hands = pages.game_hands(player=player, league_ids=league_ids, game_id=chosen["game"]) if chosen else []
+    chosen = next((g for g in games if str(g["game"]) == game), None)
     ledger = pages.ledger_page(player=player, league_ids=league_ids, page=page, audit=audit)
+    wrong = []
+    if scope not in (None, "", "all") and season is None:
+        wrong.append({"param": "scope", "value": scope})
+    if game not in (None, "") and chosen is None:
+        wrong.append({"param": "game", "value": game})
+    if page not in (None, "") and not (is_digits(page) and 1 <= int(page) <= ledger.paginator.num_pages):
+        wrong.append({"param": "page", "value": page})
+    if wrong:  # raised before the cache stores anything: a made-up value makes no entry
+        context = {
+            "notices": wrong,
+            "player": player,
+            "seasons": seasons,
+            "first_game": games[0] if games else None,
+            "pages": ledger.paginator.num_pages,
+        }
+        notice = render_to_string("players/_query_notice.html", context)
+        raise UnknownQuery([w["param"] for w in wrong], notice)
+    scope = str(season.pk) if season else "all"
+    chosen = chosen or (games[0] if games else None)
+    steps = pages.credits_over_time(player=player, league_ids=league_ids, season=season)
+    hands = pages.game_hands(player=player, league_ids=league_ids, game_id=chosen["game"]) if chosen else []
     leagues = pages.player_leagues(user=user, player=player)
     context = {
         "player": player,

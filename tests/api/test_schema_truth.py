@@ -1,6 +1,7 @@
 """Item 9 of the hardening issue: the schema tells the truth, and input serializers are strict."""
 
 import inspect
+import re
 
 import pytest
 from drf_spectacular.generators import SchemaGenerator
@@ -130,3 +131,44 @@ def test_no_operation_is_described_by_a_shared_bases_docstring(openapi):
     for path, method, description in described:
         assert not any(description.startswith(line) for line in shared), (method, path, description[:80])
     assert any(description for _, _, description in described)  # views' own docstrings still describe them
+
+
+# The operations most used (tables and acting, leagues and standings, results, tournaments): each says in a sentence
+# or two who may call it, what it answers and its main refusals, in its own words (not its viewset's, nor its path).
+DESCRIBED = [
+    ("get", "/api/tables/"),
+    ("post", "/api/tables/"),
+    ("get", "/api/tables/{id}/"),
+    ("get", "/api/tables/{id}/legal/"),
+    ("post", "/api/tables/{id}/act/"),
+    ("post", "/api/tables/{id}/join/"),
+    ("post", "/api/tables/{id}/leave/"),
+    ("post", "/api/tables/{id}/bots/"),
+    ("post", "/api/tables/{id}/start/"),
+    ("get", "/api/leagues/"),
+    ("post", "/api/leagues/"),
+    ("get", "/api/leagues/{slug}/"),
+    ("patch", "/api/leagues/{slug}/"),
+    ("get", "/api/leagues/{slug}/standings/"),
+    ("get", "/api/leagues/{slug}/standings/csv/"),
+    ("get", "/api/games/"),
+    ("post", "/api/games/"),
+    ("post", "/api/games/{id}/corrections/"),
+    ("get", "/api/tournaments/{id}/"),
+    ("get", "/api/tournaments/{id}/clock/"),
+    ("post", "/api/tournaments/{id}/entry/"),
+    ("post", "/api/tournaments/{id}/actions/"),
+]
+
+
+def test_the_most_used_operations_are_described_for_their_users(openapi):
+    descriptions = []
+    for method, path in DESCRIBED:
+        operation = openapi["paths"][path][method]
+        text = operation.get("description", "")
+        assert len(text.split()) >= 12 and text != operation.get("summary"), (method, path, text)
+        assert not text.startswith("`/api/"), (method, path)  # the path is shown beside it already
+        descriptions.append(text)
+    writes = [text for (method, _), text in zip(DESCRIBED, descriptions, strict=True) if method != "get"]
+    assert all(re.search(r"\b40\d\b", text) for text in writes), "a write names its main refusals"
+    assert len(set(descriptions)) == len(DESCRIBED)  # each in its own words, none its viewset's shared line

@@ -8,6 +8,7 @@ import uuid
 from dataclasses import dataclass, field
 
 import pytest
+from django.utils import timezone
 
 from games.engine import Game
 from games.online import schedule, services, tasks
@@ -27,7 +28,10 @@ class Schedule:
         return next(call for call in reversed(self.calls) if call[0] == name)
 
     def run(self, call: tuple[str, list, float]):
+        """Run the task as its worker would once its countdown has passed: the turn clock's at the deadline."""
         name, args, _ = call
+        if name == "turn_timeout":
+            time_runs_out(*args)
         return getattr(tasks, name).run(*args)
 
     def drain(self, table: OnlineTable, *, limit: int = 20_000) -> int:
@@ -40,6 +44,13 @@ class Schedule:
             if table.status == "finished":
                 break
         return count
+
+
+def time_runs_out(table_id: int, turn_version: int) -> None:
+    """The clock reaches the turn's deadline: the table's stored deadline for `turn_version`, when still ahead, is
+    moved to now (the task acts only once it has passed; a later turn's deadline is left alone)."""
+    now = timezone.now()
+    OnlineTable.objects.filter(pk=table_id, turn_version=turn_version, deadline__gt=now).update(deadline=now)
 
 
 def to_next_hand_pause(table: OnlineTable, scheduled: Schedule) -> None:

@@ -1,11 +1,15 @@
 """The turn clock, bots and the next hand, as Celery tasks: each acts once, even run twice or late."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games.engine import Game
-from games.online import services, tasks
-from games.online.models import OnlineAction, OnlineSeat, TableStatus
+from games.online import schedule, services, tasks
+from games.online.models import OnlineAction, OnlineSeat, OnlineTable, TableStatus
 from games.online.selectors import table_state
+from tests.online.conftest import start_heads_up
 
 pytestmark = pytest.mark.django_db
 
@@ -25,6 +29,46 @@ def test_a_timeout_acts_for_every_awaited_player_once_even_run_twice(heads_up, s
     timed_out = actions(heads_up, source="timeout")
     assert [(a.verb, a.phase) for a in timed_out] == [("select", "select"), ("select", "select")]
     assert all(s.timeouts == 1 and not s.away for s in OnlineSeat.objects.filter(table=heads_up))
+
+
+def _clock(table: OnlineTable) -> tuple:
+    """What a timeout would change: the table's version, state, deadline and due work, and its seats' counts."""
+    table.refresh_from_db()
+    seats = sorted(OnlineSeat.objects.filter(table=table).values_list("number", "timeouts", "away"))
+    return table.version, table.state, table.deadline, table.due, table.due_at, seats
+
+
+def test_a_timeout_run_before_the_deadline_changes_nothing_and_the_sweep_sends_it_when_due(
+    monkeypatch, heads_up, scheduled
+):
+    _, args, countdown = scheduled.last("turn_timeout")
+    before = _clock(heads_up)
+    assert before[2] > timezone.now() and countdown == 20
+    assert tasks.turn_timeout.run(*args) == 0  # early (as Celery runs it in-process: at once)
+    assert _clock(heads_up) == before and not actions(heads_up, source="timeout")
+    real_now = timezone.now
+    sent = []
+    monkeypatch.setattr(schedule, "dispatch", lambda name, args, countdown: sent.append((name, args)))
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + timedelta(seconds=10))
+    assert schedule.sweep() == 0 and tasks.turn_timeout.run(*args) == 0  # 10 s of 20: still ahead
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + timedelta(seconds=22))  # the deadline has passed
+    assert schedule.sweep() == 1 and sent == [("turn_timeout", args)]
+    assert tasks.turn_timeout.run(*args) == 2  # both players were awaited at select: both keep nothing
+    assert len(actions(heads_up, source="timeout")) == 2
+
+
+def test_in_process_tasks_do_not_run_a_players_clock_out_at_once(
+    world, humans, open_table, django_capture_on_commit_callbacks
+):
+    """No broker (`runserver`, `shell`): every task runs as it is sent, the turn clock's too, at once."""
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        table = start_heads_up(world, humans, open_table)
+    assert callbacks  # the clock's task was sent, and run
+    table.refresh_from_db()
+    game = Game.from_json(table.state)
+    assert len(game.waiting_for()) == 2 and table.deadline > timezone.now()
+    assert not actions(table, source="timeout")
+    assert not OnlineSeat.objects.filter(table=table, timeouts__gt=0).exists()
 
 
 def test_a_timeout_after_the_player_acted_does_nothing(world, humans, heads_up, scheduled):

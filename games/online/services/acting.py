@@ -11,6 +11,7 @@ import secrets
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from config.errors import ApplicationError, ConflictError
 from config.inputs import Actor, whole_number_from
@@ -241,9 +242,13 @@ def table_act(
 def turn_timeout(*, table_id: int, turn_version: int) -> int:
     """The turn clock ran out: act for every player still awaited at `turn_version`, once.
 
-    Returns how many seats were acted for (0 when the decision was already made or the table paused)."""
+    Returns how many seats were acted for (0 when the decision was already made, the table paused, or its stored
+    deadline is still ahead: a task run early, as Celery runs every task at once in-process, waits for the sweep,
+    which sends it again once the deadline has passed)."""
     table = lock_table_if_any(table_id)
     if table is None or table.status != TableStatus.RUNNING or table.turn_version != turn_version:
+        return 0
+    if table.deadline is not None and table.deadline > timezone.now():
         return 0
     game = load_game(table)
     seats = engine_seats(table)
