@@ -31,6 +31,7 @@ from league.models import MAX_CREDITS
 # Every variant's verbs: Coruscant Shift's, then Corellian Spike's card verbs (the engine refuses a verb
 # of another variant, saying which verbs it has).
 VERBS = ("select", "check", "call", "bet", "raise", "fold", "allin", "stand", "draw", "trade", "buy", "spike")
+CLASSIC_VERBS = ("draw", "trade", "stand", "check", "call", "bet", "raise", "fold", "allin")
 MAX_KEY_LENGTH = 80
 
 
@@ -46,10 +47,7 @@ def _decision(
     """`classic`: Classic Sabacc's extra fields (`unlock`, `lock`, `call_hand`), given only at a classic table."""
     if classic is not None:
         return _classic_decision(verb, amount, card, **classic)
-    if verb not in VERBS:
-        raise ApplicationError(
-            f"Unknown action {verb!r}; the actions are: {', '.join(VERBS)}.", extra={"field": "verb"}
-        )
+    _known(verb, VERBS)
     if verb == "select":
         if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards) or len(cards) > 10:
             raise ApplicationError(
@@ -59,9 +57,7 @@ def _decision(
         return Decision("select", cards=tuple(cards))
     if verb in ("bet", "raise"):
         return Decision(verb, amount=_amount(verb, amount))
-    for name, value in (("card", card), ("source", source)):
-        if value is not None and (not isinstance(value, str) or len(value) > 10):
-            raise ApplicationError(f"`{name}` is a short text such as +7c or pilot.", extra={"field": name})
+    _short_texts("a short text such as +7c or pilot", card=card, source=source)
     if verb in ("trade", "spike") and card is None:
         raise ApplicationError(
             f"{verb.capitalize()} needs `card`, the card of your hand you give.", extra={"field": "card"}
@@ -71,6 +67,20 @@ def _decision(
             f"{verb.capitalize()} needs `source`: deck, pilot, wing, gunner or discard.", extra={"field": "source"}
         )
     return Decision(verb, card=card, source=source)
+
+
+def _known(verb: Any, verbs: tuple[str, ...]) -> None:
+    if verb not in verbs:
+        raise ApplicationError(
+            f"Unknown action {verb!r}; the actions are: {', '.join(verbs)}.", extra={"field": "verb"}
+        )
+
+
+def _short_texts(what: str, **values: Any) -> None:
+    """Each of `values` that is given is a text of at most 10 characters (`what` says what it looks like)."""
+    for name, value in values.items():
+        if value is not None and (not isinstance(value, str) or len(value) > 10):
+            raise ApplicationError(f"`{name}` is {what}.", extra={"field": name})
 
 
 def _amount(verb: str, amount: Any) -> int:
@@ -88,14 +98,8 @@ def _amount(verb: str, amount: Any) -> int:
 def _classic_decision(verb: Any, amount: Any, card: Any, unlock: Any, lock: Any, call_hand: Any) -> Decision:
     """A Classic Sabacc decision: a play turn (draw, trade with `card`, stand; each with an optional `unlock`
     and `lock`) or a betting action that may call the hand."""
-    verbs = ("draw", "trade", "stand", "check", "call", "bet", "raise", "fold", "allin")
-    if verb not in verbs:
-        raise ApplicationError(
-            f"Unknown action {verb!r}; the actions are: {', '.join(verbs)}.", extra={"field": "verb"}
-        )
-    for name, value in (("card", card), ("unlock", unlock), ("lock", lock)):
-        if value is not None and (not isinstance(value, str) or len(value) > 10):
-            raise ApplicationError(f"`{name}` is a card code such as +7s or -17.", extra={"field": name})
+    _known(verb, CLASSIC_VERBS)
+    _short_texts("a card code such as +7s or -17", card=card, unlock=unlock, lock=lock)
     if call_hand not in (None, False, True):
         raise ApplicationError("`call_hand` is true or false.", extra={"field": "call_hand"})
     if verb in ("draw", "trade", "stand"):
