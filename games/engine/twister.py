@@ -134,20 +134,27 @@ class Twister:
     @cython.boundscheck(False)
     @cython.wraparound(False)
     def _next(self) -> cython.uint:
-        """MT19937's next 32-bit output (CPython's `genrand_uint32`)."""
+        """MT19937's next 32-bit output (CPython's `genrand_uint32`), each word twisted as it is reached.
+
+        CPython twists all 624 words at once when the last is used up; a hand's generator draws a hundred or two.
+        Word k's twist reads word k + 1 before its own twist and word k + 397 (k + 397 - 624 from word 227 on) as
+        the batch would find it (after its twist when that word comes earlier), so twisting each word just before
+        it is output gives the same words in the same order."""
         state = self._state
-        if self._index >= _N:
-            for kk in range(_N - _M):
-                y = (state[kk] & _UPPER) | (state[kk + 1] & _LOWER)
-                state[kk] = state[kk + _M] ^ (y >> 1) ^ (_MATRIX if y & 1 else 0)
-            for kk in range(_N - _M, _N - 1):
-                y = (state[kk] & _UPPER) | (state[kk + 1] & _LOWER)
-                state[kk] = state[kk + (_M - _N)] ^ (y >> 1) ^ (_MATRIX if y & 1 else 0)
+        kk = self._index
+        if kk >= _N:
+            kk = 0
+        if kk < _N - _M:
+            y = (state[kk] & _UPPER) | (state[kk + 1] & _LOWER)
+            state[kk] = state[kk + _M] ^ (y >> 1) ^ (_MATRIX if y & 1 else 0)
+        elif kk < _N - 1:
+            y = (state[kk] & _UPPER) | (state[kk + 1] & _LOWER)
+            state[kk] = state[kk + (_M - _N)] ^ (y >> 1) ^ (_MATRIX if y & 1 else 0)
+        else:
             y = (state[_N - 1] & _UPPER) | (state[0] & _LOWER)
             state[_N - 1] = state[_M - 1] ^ (y >> 1) ^ (_MATRIX if y & 1 else 0)
-            self._index = 0
-        y = state[self._index]
-        self._index += 1
+        y = state[kk]
+        self._index = kk + 1
         y ^= y >> 11
         y ^= (y << 7) & _TEMPER_B
         y ^= (y << 15) & _TEMPER_C
