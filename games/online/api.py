@@ -386,9 +386,9 @@ class TableViewSet(ViewSet):
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT},
         summary="The finished hands as the table saw them (the public hand history)",
-        description="Every finished hand step by step as everyone at the table saw it: the players, the bets, "
-        "the cards shown at the reveal and who won what; never a folded hand or the deck. Anyone who may see the "
-        "table may read it, while the game runs and after; empty until the first hand ends.",
+        description="Every finished hand step by step, told in words as everyone at the table saw it, with its "
+        "dealer and its result: public information only, never a card that stayed hidden nor the deck's order. "
+        "Anyone who may see the table may read it, while the game runs and after; empty until a hand ends.",
     )
     @action(detail=True, methods=["get"])
     def hands(self, request: Request, pk: str) -> Response:
