@@ -288,9 +288,9 @@ class RealTableViewSet(ViewSet):
         request=RealTableHandoverInput,
         responses={200: OpenApiTypes.OBJECT},
         summary="A new hand-over link for a seat nobody holds (host): `handover_url`; the old link stops working",
-        description="Makes a new link (`handover_url`) with which a phone takes over a seat nobody holds; the seat's old link stops working. The table's host only (else 403). "
-        "Refused with 400 for a seat number the table does not have, with 409 when the seat is held by a phone "
-        "already or the game is over.",
+        description="Makes a new link (`handover_url`) with which a phone takes over a seat nobody holds; the "
+        "seat's old link stops working. The table's host only (else 403). Refused with 400 for a seat number the "
+        "table does not have, with 409 when the seat is held by a phone already or the game is over.",
     )
     @action(detail=True, methods=["post"])
     def handover(self, request: Request, code: str) -> Response:
