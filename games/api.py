@@ -172,7 +172,12 @@ class GameChipHistoryOutput(serializers.Serializer):
         "(`seats__player`), league, status or source. A game's replay, which holds the deck order, is never "
         "served: `has_replay` says one is stored.",
     ),
-    retrieve=extend_schema(summary="One game's result", description="A game as the list shows it."),
+    retrieve=extend_schema(
+        summary="One game's result",
+        description="One game by its id, as the list shows it: its event, round, rules and status, and each seat's "
+        "buy-in, re-buys, final credits, place and knockouts. Anyone who may see the league may read it; a game "
+        "of a members-only league is a 404 to others, as a game that does not exist.",
+    ),
 )
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = GameOutput
@@ -236,14 +241,26 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewS
         )
         return Response(CorrectionOutput(correction, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses=CorrectionOutput(many=True), summary="A game's result corrections")
+    @extend_schema(
+        responses=CorrectionOutput(many=True),
+        summary="A game's result corrections",
+        description="Every correction of the game's result, newest first, for anyone who may see the league: when "
+        "each was made and, for the league's organisers and site admins only, who made it, why, and the result "
+        "before and after (null for everyone else). Empty for a game never corrected.",
+    )
     @corrections.mapping.get
     def corrections_list(self, request: Request, pk: str) -> Response:
         game = self.get_object()
         corrections = ResultCorrection.objects.filter(game=game).select_related("author", "game__event__season__league")
         return Response(CorrectionOutput(corrections, many=True, context={"request": request}).data)
 
-    @extend_schema(responses=GameChipHistoryOutput, summary="Each player's credits through the game")
+    @extend_schema(
+        responses=GameChipHistoryOutput,
+        summary="Each player's credits through the game",
+        description="Each player's credits through the game, read from the ledger: after buying in (hand 0), then "
+        "after every hand when the hands are known (`hands_known`), else once at the end. A corrected game shows "
+        "its latest result. Anyone who may see the league may read it.",
+    )
     @action(detail=True, methods=["get"], url_path="chip-history")
     def chip_history(self, request: Request, pk: str) -> Response:
         game = self.get_object()
@@ -258,6 +275,9 @@ class EventTablesView(APIView):
         request=league_serializers.TableInput,
         responses={201: league_serializers.TableOutput},
         summary="Add a table to an event",
+        description="Adds a numbered table to the event, where results recorded by hand are played (the league's "
+        "organisers and site admins; else 403). Answers 201 with the table. An event you cannot see is a 404; a "
+        "number the event already has, or a name or number out of range, a 400.",
         operation_id="events_tables_create",
     )
     def post(self, request: Request, pk: int) -> Response:

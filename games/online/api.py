@@ -138,6 +138,13 @@ def _table_action(
     return schema(run)
 
 
+# Who runs an online table (fills it with bots, starts, pauses, resumes, ends and closes it), in the words of the docs.
+WHO_RUNS = (
+    "the league's organisers and site admins, and the member who opened a league table while they are a member; "
+    "a casual game's host"
+)
+
+
 class TableViewSet(ViewSet):
     """Tables of the leagues you can see. Every answer about one table is the table as *you* see it."""
 
@@ -197,6 +204,10 @@ class TableViewSet(ViewSet):
         request=CasualInput,
         responses={201: OpenApiTypes.OBJECT},
         summary="Play now: open a casual game (no league) with you seated; `start` fills empty seats with bots",
+        description="Opens a game of no league for any signed-in user (else 401), with you seated as its host: the "
+        "variant's first preset unless you name one, and bots of the kind asked for the seats nobody takes when "
+        "you start it. Answers 201 with the table and its share link, which lets friends join before the start. "
+        "Casual games count in no league's results. A preset the variant lacks or a number out of range is a 400.",
     )
     @action(detail=False, methods=["post"])
     def casual(self, request: Request) -> Response:
@@ -207,6 +218,10 @@ class TableViewSet(ViewSet):
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT},
         summary="My games: your casual games and your league tables, apart, with results and links",
+        description="Your online games, newest first, up to 100 of each kind: `casual` (those you host or sat at) "
+        "and `league` (the league tables your player sat at), each with its status, players and bots, your seat, "
+        "place and final credits once it is over, and links to the table, its hands, fair decks and replay. "
+        "Signed-in users only: signed out, 401.",
     )
     @action(detail=False, methods=["get"])
     def mine(self, request: Request) -> Response:
@@ -286,7 +301,7 @@ class TableViewSet(ViewSet):
         "Fill empty seats with bots",
         name="bots",
         description="Seats a bot of the kind asked in every empty seat, before the game starts (who runs the "
-        "table: the league's organisers and site admins, a casual game's host). Bots play for the house: they are "
+        f"table: {WHO_RUNS}). Bots play for the house: they are "
         "in no league's results, ledger or standings. Refused with 409 once the game has started, at a "
         "tournament's table, and with nobody seated.",
         given=BotsInput,
@@ -296,31 +311,84 @@ class TableViewSet(ViewSet):
         services.table_start,
         "Start the game",
         name="start",
-        description="Deals the first hand (who runs the table: the league's organisers and site admins, a casual "
-        "game's host); from then on each awaited player has the table's turn time to act. Refused with 409 with "
+        description=f"Deals the first hand (who runs the table: {WHO_RUNS}); from then on each awaited player has "
+        "the table's turn time to act. Refused with 409 with "
         "fewer than two seated or when the game has started already.",
     )
-    pause = _table_action(services.table_pause, "Pause the game", name="pause")
-    resume = _table_action(services.table_resume, "Resume the game", name="resume")
-    entropy = _table_action(
-        services.seat_entropy, "Add entropy to the next deck", name="entropy", given=EntropyInput, arguments=dict
+    pause = _table_action(
+        services.table_pause,
+        "Pause the game",
+        name="pause",
+        description=f"Stops the turn clock and the bots: nobody acts until the game resumes (who runs the table: "
+        f"{WHO_RUNS}; anyone else gets 403). Answers the table as you see it, paused. Refused with 409 when the "
+        "table is not running (not started, paused already, or over).",
     )
-    rebuy = _table_action(services.seat_rebuy, "Re-buy when out of credits", name="rebuy")
+    resume = _table_action(
+        services.table_resume,
+        "Resume the game",
+        name="resume",
+        description=f"Plays on after a pause (who runs the table: {WHO_RUNS}; anyone else gets 403): the awaited "
+        "player gets a fresh turn time, and if you are seated and were marked away you are back. Refused with 409 "
+        "when the table is not paused.",
+    )
+    entropy = _table_action(
+        services.seat_entropy,
+        "Add entropy to the next deck",
+        name="entropy",
+        description="Mixes random text from your device into the next hand's deck, so that no one, the site "
+        "included, alone decides its order (seated players only, between hands of a running or paused game; a "
+        "later text replaces yours). Nothing anyone sees changes and the table's `version` stays as it is. "
+        "Refused with 400 when you have no seat, a hand is being played or the text is not 1 to 200 printable "
+        "characters; with 409 when the game has not started or is over.",
+        given=EntropyInput,
+        arguments=dict,
+    )
+    rebuy = _table_action(
+        services.seat_rebuy,
+        "Re-buy when out of credits",
+        name="rebuy",
+        description="Buys you back in when your stack is gone, between hands, for the event's re-buy amount (else "
+        "the table's buy-in), booked in the ledger at once. At a tournament's table the tournament takes it, in "
+        "its re-buy period, and the chips join your stack at the next hand break. Refused with 400 when you have "
+        "no seat; with 409 when the game is not running, the rules or the event's buy-in policy allow no (more) "
+        "re-buys, you still have credits or a hand is being played, or the tournament's re-buy period is over.",
+    )
     close = _table_action(
-        services.table_close, "Close a cash table between hands, or a casual game before it starts", name="close"
+        services.table_close,
+        "Close a cash table between hands, or a casual game before it starts",
+        name="close",
+        description=f"Ends a cash game (one that never ends by itself) between hands: the game lands in the league "
+        "with every stack as it stands and the hands' seeds are revealed. A casual game that has not started "
+        f"closes at once, unplayed, with no result. Who runs the table may ({WHO_RUNS}; else 403). Refused with "
+        "409 when the game is not a cash game, has not started (a league table) or is over already, a hand is "
+        "being played, or a player or a re-buy is on the way to the table.",
     )
     end = _table_action(
         services.table_end,
         "End a league table's game at its next hand break, booked from the stacks as they stand",
         name="end",
+        description=f"Ends a running or paused league table's game at its next hand break (at once when between "
+        f"hands); its result is booked from the stacks as they stand (who runs the table: {WHO_RUNS}; else 403). "
+        "Refused with 409 at a casual game (it ends by itself, or its host closes it), at a tournament's table "
+        "(its tournament ends it), at a cash table (close it instead), when the game is not running or paused, "
+        "and when it already ends at the next break.",
     )
     come_back = _table_action(
-        services.seat_return, "Come back after being marked away", url_path="return", name="come_back"
+        services.seat_return,
+        "Come back after being marked away",
+        url_path="return",
+        name="come_back",
+        description="Tells the table you are back after the clock marked you away (it acts for an away player): "
+        "your decisions wait for you again, and a table that paused itself because nobody was there plays on. "
+        "Refused with 400 when you have no seat at the table, with 409 when you are not marked away.",
     )
 
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT},
         summary="The finished hands as the table saw them (the public hand history)",
+        description="Every finished hand step by step, told in words as everyone at the table saw it, with its "
+        "dealer and its result: public information only, never a card that stayed hidden nor the deck's order. "
+        "Anyone who may see the table may read it, while the game runs and after; empty until a hand ends.",
     )
     @action(detail=True, methods=["get"])
     def hands(self, request: Request, pk: str) -> Response:
@@ -330,6 +398,10 @@ class TableViewSet(ViewSet):
         parameters=[OpenApiParameter("hand", int, required=False, description="Stop after this hand (1, 2, ...).")],
         responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
         summary="The game as sabacc-replay/2, once it is over (409 while it runs: the decks would show folded hands)",
+        description="The whole game as a replay document (every hand's deck and every decision) that any copy of "
+        "the rules can play again, for anyone who may see the table, once the game is over; `hand` stops it after "
+        "that hand. Answers 409 while the game runs (`replay_not_yet`: the decks would show folded hands) or when "
+        "no hand was finished, 400 for a hand the table did not play.",
     )
     @action(detail=True, methods=["get"])
     def replay(self, request: Request, pk: str) -> Response:
@@ -342,6 +414,10 @@ class TableViewSet(ViewSet):
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT},
         summary="Each hand's seed commitment and, once the game is over, its revealed seeds and the engine's check",
+        description="How to check that the decks were fair: each finished hand's commitment (the hash of its "
+        "seed, published before its deal) and, once the game is over, the seed itself, the players' entropy and "
+        "whether the deck follows from them (`verified`, with any `problems`). Anyone who may see the table may "
+        "read it; while the game runs the seeds stay hidden.",
     )
     @action(detail=True, methods=["get"])
     def seeds(self, request: Request, pk: str) -> Response:

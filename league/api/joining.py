@@ -131,11 +131,24 @@ def _settings(request: Request, league: League) -> dict[str, Any]:
 class JoinSettingsView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=JoinSettingsOutput, summary="How people join a league (organisers)")
+    @extend_schema(
+        responses=JoinSettingsOutput,
+        summary="How people join a league (organisers)",
+        description="How people join the league: by invite only, by its invite link or code (with the code and the "
+        "link to share), or by request that an organiser approves. The league's organisers and site admins only "
+        "(else 403); a league you cannot see is a 404.",
+    )
     def get(self, request: Request, slug: str) -> Response:
         return Response(JoinSettingsOutput(_settings(request, _managed(request, slug))).data)
 
-    @extend_schema(request=JoinSettingsInput, responses=JoinSettingsOutput, summary="Choose how people join")
+    @extend_schema(
+        request=JoinSettingsInput,
+        responses=JoinSettingsOutput,
+        summary="Choose how people join",
+        description="Sets how people join the league: `invite`, `code` (which makes an invite code when the league "
+        "has none) or `request` (the league's organisers and site admins; else 403). Answers the settings as they "
+        "now stand; a mode not among the three is a 400.",
+    )
     def patch(self, request: Request, slug: str) -> Response:
         league = _managed(request, slug)
         data = JoinSettingsInput(data=request.data)
@@ -149,14 +162,27 @@ class JoinCodeView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=EmptyInput, responses=JoinSettingsOutput, summary="A new invite code")
+    @extend_schema(
+        request=EmptyInput,
+        responses=JoinSettingsOutput,
+        summary="A new invite code",
+        description="Makes a new invite code, and with it a new link to share; the old code and link stop working "
+        "at once. The league's organisers and site admins only (else 403). Answers the join settings with the "
+        "new code; any field sent is a 400.",
+    )
     def post(self, request: Request, slug: str) -> Response:
         league = _managed(request, slug)
         EmptyInput(data=request.data).is_valid(raise_exception=True)
         league = joining.join_code_rotate(actor=request.user, league=league)
         return Response(JoinSettingsOutput(_settings(request, league)).data)
 
-    @extend_schema(responses=JoinSettingsOutput, summary="Revoke the invite code")
+    @extend_schema(
+        responses=JoinSettingsOutput,
+        summary="Revoke the invite code",
+        description="Revokes the invite code: its link stops working until an organiser makes a new code. The "
+        "league's organisers and site admins only (else 403); a league you cannot see is a 404. Answers the join "
+        "settings, with no code.",
+    )
     def delete(self, request: Request, slug: str) -> Response:
         league = joining.join_code_revoke(actor=request.user, league=_managed(request, slug))
         return Response(JoinSettingsOutput(_settings(request, league)).data)
@@ -187,14 +213,26 @@ class _JoinByGuessView(APIView):
         return Response(JoinedOutput(membership).data)
 
 
-def _join_by_guess_schema(request: Any, summary: str) -> Any:
+def _join_by_guess_schema(request: Any, summary: str, description: str) -> Any:
     """The schema of a `_JoinByGuessView`: its input, the membership it answers and the 429 of too many guesses."""
     return extend_schema_view(
-        post=extend_schema(request=request, responses={200: JoinedOutput, 429: GUESSES}, summary=summary)
+        post=extend_schema(
+            request=request,
+            responses={200: JoinedOutput, 429: GUESSES},
+            summary=summary,
+            description=description,
+        )
     )
 
 
-@_join_by_guess_schema(JoinCodeSchema, "Join a league by its invite code")
+@_join_by_guess_schema(
+    JoinCodeSchema,
+    "Join a league by its invite code",
+    "Makes you a member of the league whose invite code you give (the code alone, with the league's slug, or the "
+    "whole invite link pasted), with your player, made from your username if you have none. Signed-in users only. "
+    "Answers your membership; as a member already, the one you have. A wrong, old or revoked code is a 404, and "
+    "too many wrong codes from your address a 429 for ten minutes.",
+)
 class JoinByCodeView(_JoinByGuessView):
     input_class = JoinCodeInput
 
@@ -208,7 +246,14 @@ class JoinByCodeView(_JoinByGuessView):
             raise joining.JoinNotFound(joining.WRONG_CODE) from exc
 
 
-@_join_by_guess_schema(InviteTokenInput, "Join a league by an e-mail invite")
+@_join_by_guess_schema(
+    InviteTokenInput,
+    "Join a league by an e-mail invite",
+    "Makes you a member of the league that invited you by e-mail, with the invite's id and token from the link it "
+    "sent (signed-in users only; the invite is used once, though its taker may follow it again). Answers your "
+    "membership. A wrong token, or an invite someone else took, is a 404; too many wrong tries from your address "
+    "a 429.",
+)
 class JoinByInviteView(_JoinByGuessView):
     input_class = InviteTokenInput
 
@@ -219,7 +264,14 @@ class JoinByInviteView(_JoinByGuessView):
 class AskToJoinView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=EmptyInput, responses={201: AskOutput, 200: AskOutput}, summary="Ask to join a league")
+    @extend_schema(
+        request=EmptyInput,
+        responses={201: AskOutput, 200: AskOutput},
+        summary="Ask to join a league",
+        description="Asks the organisers of a league that takes requests to let you in (signed-in users): 201 with "
+        "status `pending`; asking again changes nothing, and a member gets 200 with `member`. A league that does "
+        "not take requests is a 400 (ask an organiser to invite you); one you cannot see a 404.",
+    )
     def post(self, request: Request, slug: str) -> Response:
         league = _league(request, slug)
         EmptyInput(data=request.data).is_valid(raise_exception=True)
@@ -232,7 +284,12 @@ class AskToJoinView(APIView):
 class JoinRequestListView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=JoinRequestOutput(many=True), summary="Pending requests to join (organisers)")
+    @extend_schema(
+        responses=JoinRequestOutput(many=True),
+        summary="Pending requests to join (organisers)",
+        description="The requests to join the league that wait for an answer, each with who asked and when. The "
+        "league's organisers and site admins only (else 403); a league you cannot see is a 404.",
+    )
     def get(self, request: Request, slug: str) -> Response:
         league = _managed(request, slug)
         rows = JoinRequest.objects.filter(league=league, status=JoinRequestStatus.PENDING).select_related("user")
@@ -249,7 +306,16 @@ def _request(league: League, pk: int) -> JoinRequest:
 class JoinRequestApproveView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=ApproveInput, responses=JoinedOutput, summary="Approve a request to join")
+    @extend_schema(
+        request=ApproveInput,
+        responses=JoinedOutput,
+        summary="Approve a request to join",
+        description="Lets the person who asked into the league, with their own player or, with `guest`, taking over "
+        "one of the league's guests (their results come with it); they are told (by e-mail when they have an "
+        "address). The league's "
+        "organisers and site admins only (else 403). A request answered already is a 409, as is taking over a "
+        "guest for an account that has a player; a `guest` not of the league a 400; an unknown request a 404.",
+    )
     def post(self, request: Request, slug: str, pk: int) -> Response:
         league = _managed(request, slug)
         join_request = _request(league, pk)
@@ -267,7 +333,14 @@ class JoinRequestApproveView(APIView):
 class JoinRequestDeclineView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=EmptyInput, responses={204: None}, summary="Decline a request to join")
+    @extend_schema(
+        request=EmptyInput,
+        responses={204: None},
+        summary="Decline a request to join",
+        description="Turns a request to join down; the person who asked hears of it (by e-mail when they have an "
+        "address) and may ask again later. The league's organisers and site admins only (else 403). Answers 204; "
+        "a request answered already is a 409, an unknown one a 404.",
+    )
     def post(self, request: Request, slug: str, pk: int) -> Response:
         league = _managed(request, slug)
         join_request = _request(league, pk)
@@ -279,7 +352,14 @@ class JoinRequestDeclineView(APIView):
 class EmailInviteView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=EmailInviteInput, responses={201: InviteOutput}, summary="Invite by e-mail (organisers)")
+    @extend_schema(
+        request=EmailInviteInput,
+        responses={201: InviteOutput},
+        summary="Invite by e-mail (organisers)",
+        description="Sends an e-mail inviting its address to the league, with a link that makes them a member when "
+        "they sign up or sign in with it. The league's organisers and site admins only (else 403). Answers 201 "
+        "with the invite; an address that is not an e-mail address is a 400.",
+    )
     def post(self, request: Request, slug: str) -> Response:
         league = _managed(request, slug)
         data = EmailInviteInput(data=request.data)

@@ -242,7 +242,12 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         return _csv_response(f"{league.slug}-standings-{suffix}.csv", header, rows)
 
     @extend_schema(
-        parameters=[SEASON_PARAM], responses=s.LeagueChipHistoryOutput, summary="Every player's cumulative credits"
+        parameters=[SEASON_PARAM],
+        responses=s.LeagueChipHistoryOutput,
+        summary="Every player's cumulative credits",
+        description="For each player of the league, their net credits after each event, all time or one season: "
+        "the series the league page's chart draws. Anyone who may see the league may read it; a season that is "
+        "not the league's is a 400 listing its season ids.",
     )
     @action(detail=True, methods=["get"], url_path="chip-history")
     def chip_history(self, request: Request, slug: str) -> Response:
@@ -252,6 +257,19 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         return Response({"league": league.slug, "season": season.pk if season else None, "series": series})
 
 
+@extend_schema_view(
+    list=extend_schema(
+        summary="Seasons of the leagues you can see",
+        description="The seasons of the public leagues and of those you belong to, each with its dates and the "
+        "rules, points formula and buy-in policy it sets over its league's. Filter by league (`league`); sort by "
+        "start or name. Anyone may call it; signed out, public leagues only.",
+    ),
+    retrieve=extend_schema(
+        summary="One season",
+        description="A season by its id, as the list shows it. A season of a members-only league is a 404 to "
+        "anyone not its member, as a season that does not exist.",
+    ),
+)
 class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.SeasonOutput
     lookup_value_regex = ID_PATTERN
@@ -261,7 +279,15 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericVie
     def get_queryset(self):
         return selectors.season_list(user=self.request.user)
 
-    @extend_schema(request=s.SeasonInput, responses={201: s.SeasonOutput})
+    @extend_schema(
+        request=s.SeasonInput,
+        responses={201: s.SeasonOutput},
+        summary="Add a season to a league",
+        description="Adds a season to the league named by its slug (`league`), with its name and start date, and if "
+        "you like its end, rules, points formula and buy-in policy (the league's organisers and site admins; "
+        "else 403). Answers 201 with the season. A league you cannot see is a 400 as one that does not exist; "
+        "rules the variant does not have or fields that contradict each other are a 400 naming every such field.",
+    )
     def create(self, request: Request) -> Response:
         fields = _valid(request, s.SeasonInput)
         league = _parent(fields, "league", "A season belongs to a league: give its slug.")
@@ -269,7 +295,14 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericVie
         season = services.season_create(actor=request.user, league=league, **fields)
         return Response(s.SeasonOutput(season).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.SeasonInput, responses=s.SeasonOutput)
+    @extend_schema(
+        request=s.SeasonInput,
+        responses=s.SeasonOutput,
+        summary="Change a season",
+        description="Changes the fields sent, and only those (the league's organisers and site admins; else 403); a "
+        "season stays in its league. The standings are computed again, as its rules may have changed. Wrong values "
+        "are a 400 naming every wrong field, with nothing saved; a season you cannot see is a 404.",
+    )
     def partial_update(self, request: Request, pk: str) -> Response:
         season = self.get_object()
         require_organiser(request.user, season.league)
@@ -295,6 +328,20 @@ class PlayerFilter(django_filters.FilterSet):
         return queryset.filter(memberships__league__in=visible)
 
 
+@extend_schema_view(
+    list=extend_schema(
+        summary="Players you can see",
+        description="The players of the leagues you can see, yourself and the guests you entered (a site admin: "
+        "every player), each with whether they are a guest and, for those who answer for a guest (the organisers "
+        "of its leagues, who entered it, site admins), its claim code. Filter by league (`league`), search by "
+        "name, sort by name or date.",
+    ),
+    retrieve=extend_schema(
+        summary="One player",
+        description="A player by id, as the list shows it. A player you cannot see (none of their leagues is one "
+        "you can see) is a 404, as a player that does not exist.",
+    ),
+)
 class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.PlayerOutput
     lookup_value_regex = ID_PATTERN
@@ -306,7 +353,15 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
     def get_queryset(self):
         return selectors.player_list(user=self.request.user)
 
-    @extend_schema(request=s.GuestInput, responses={201: s.PlayerOutput}, summary="Enter a guest player")
+    @extend_schema(
+        request=s.GuestInput,
+        responses={201: s.PlayerOutput},
+        summary="Enter a guest player",
+        description="Enters a player with no account, to record their results until they claim the player with its "
+        "claim code (league organisers and site admins; else 403). The guest is in no league until added as a "
+        "member. A name like one of the players you can see is a 409 (`duplicate_name`, with `extra.namesakes`) "
+        "unless `confirm_duplicate` is true; an empty or unusable name is a 400.",
+    )
     def create(self, request: Request) -> Response:
         if not request.user.is_authenticated:
             self.permission_denied(request)
@@ -317,7 +372,14 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         player = services.player_create(actor=request.user, **fields)
         return Response(s.PlayerOutput(player, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.PlayerInput, responses=s.PlayerOutput, summary="Rename a player")
+    @extend_schema(
+        request=s.PlayerInput,
+        responses=s.PlayerOutput,
+        summary="Rename a player",
+        description="Changes a player's display name everywhere, the standings included: your own player, or a guest "
+        "by whoever answers for it (the organisers of its leagues, who entered it); site admins any player. "
+        "Anyone else gets 403. A name empty, too long or with invisible characters is a 400.",
+    )
     def partial_update(self, request: Request, pk: str) -> Response:
         player = self.get_object()
         require_player_editor(request.user, player)
@@ -325,7 +387,15 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         player = services.player_update(actor=request.user, player=player, **fields)
         return Response(s.PlayerOutput(player, context={"request": request}).data)
 
-    @extend_schema(request=s.ClaimInput, responses=s.PlayerOutput, summary="Link a guest player to your account")
+    @extend_schema(
+        request=s.ClaimInput,
+        responses=s.PlayerOutput,
+        summary="Link a guest player to your account",
+        description="Makes a guest player yours, with the claim code an organiser gave you: its results, ledger and "
+        "memberships become your account's (signed-in users; one player per account). A wrong code is a 400; a "
+        "player already linked to an account, or an account that has a player already, a 409; a player you "
+        "neither can see nor hold the code of, a 404.",
+    )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def claim(self, request: Request, pk: str) -> Response:
         fields = _valid(request, s.ClaimInput)
@@ -348,6 +418,10 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         parameters=[LEAGUE_PARAM, SEASON_PARAM],
         responses=s.PlayerChipHistoryOutput,
         summary="A player's credits over time",
+        description="A player's credits in one league (`league`, required), all time or one season: through each "
+        "game they played, and their net credits after each, as their page's charts draw them, with the total "
+        "and the part still in play. Anyone who may see the league may read it; without `league` a 400, a league "
+        "you cannot see a 404.",
     )
     @action(detail=True, methods=["get"], url_path="chip-history")
     def chip_history(self, request: Request, pk: str) -> Response:
@@ -360,6 +434,10 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         parameters=[LEAGUE_PARAM, SEASON_PARAM],
         responses={(200, "text/csv"): OpenApiTypes.STR},
         summary="A player's ledger as CSV",
+        description="A player's ledger lines in one league (`league`, required), all time or one season, as a CSV "
+        "file read from the player's side: money paid in and taken home, chips won and lost, the stack and the "
+        "net after each line. Reasons and authors are filled in for the league's organisers and site admins only. "
+        "Without `league` a 400, a league you cannot see a 404.",
     )
     @action(detail=True, methods=["get"], url_path="ledger/csv", renderer_classes=CSV_RENDERERS)
     def ledger_csv(self, request: Request, pk: str) -> HttpResponse:
@@ -438,6 +516,19 @@ def reversals_rising(lines: list[LedgerEntry]) -> list[LedgerEntry]:
     return ordered
 
 
+@extend_schema_view(
+    list=extend_schema(
+        summary="Members of the leagues you can see",
+        description="Who belongs to which league, with their role (player or organiser) and since when, for the "
+        "public leagues and those you belong to. Filter by league (`league`), player or role. Anyone may call it; "
+        "signed out, public leagues only.",
+    ),
+    retrieve=extend_schema(
+        summary="One membership",
+        description="A membership by its id, as the list shows it; one of a members-only league is a 404 to anyone "
+        "not its member, as one that does not exist.",
+    ),
+)
 class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.MembershipOutput
     lookup_value_regex = ID_PATTERN
@@ -446,7 +537,15 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Generi
     def get_queryset(self):
         return selectors.membership_list(user=self.request.user)
 
-    @extend_schema(request=s.MembershipInput, responses={201: s.MembershipOutput})
+    @extend_schema(
+        request=s.MembershipInput,
+        responses={201: s.MembershipOutput},
+        summary="Add a player to a league",
+        description="Adds a player to the league as a player or an organiser (the league's organisers and site "
+        "admins; else 403). A guest of another league stays its own: only those who answer for it may add it "
+        "(else 403). A player you cannot see is a 400 as one that does not exist, a guest made organiser a 400 "
+        "(they have no account to sign in with), a player already a member a 409.",
+    )
     def create(self, request: Request) -> Response:
         fields = _valid(request, s.MembershipInput)
         require_organiser(request.user, fields["league"])
@@ -457,7 +556,14 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Generi
         membership = services.membership_add(actor=request.user, **fields)
         return Response(s.MembershipOutput(membership).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.MembershipUpdateInput, responses=s.MembershipOutput)
+    @extend_schema(
+        request=s.MembershipUpdateInput,
+        responses=s.MembershipOutput,
+        summary="Change a member's role",
+        description="Makes a member a player or an organiser (the league's organisers and site admins; else 403). A "
+        "league keeps at least one organiser: stepping down the last one is a 409; making a guest an organiser is "
+        "a 400.",
+    )
     def partial_update(self, request: Request, pk: str) -> Response:
         membership = self.get_object()
         require_organiser(request.user, membership.league)
@@ -465,7 +571,13 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Generi
         membership = services.membership_update(actor=request.user, membership=membership, **fields)
         return Response(s.MembershipOutput(membership).data)
 
-    @extend_schema(responses={204: None})
+    @extend_schema(
+        responses={204: None},
+        summary="Remove a member from a league",
+        description="Takes a player out of the league (the league's organisers and site admins; else 403); their "
+        "results and ledger lines stay. Answers 204. Removing the league's last organiser is a 409: name another "
+        "first.",
+    )
     def destroy(self, request: Request, pk: str) -> Response:
         membership = self.get_object()
         require_organiser(request.user, membership.league)
@@ -473,6 +585,18 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Generi
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@extend_schema_view(
+    list=extend_schema(
+        summary="Chip sets",
+        description="Every chip set of the site (they are shared by all leagues): its denominations with their "
+        "colours and credit values, the starting chips and the stake they make. Anyone may read them.",
+    ),
+    retrieve=extend_schema(
+        summary="One chip set",
+        description="A chip set by its slug, as the list shows it, with its denominations and starting stake. A "
+        "slug no chip set has is a 404.",
+    ),
+)
 class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.ChipSetOutput
     lookup_field = "slug"
@@ -483,7 +607,14 @@ class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericVi
     def get_queryset(self):
         return selectors.chip_set_list()
 
-    @extend_schema(request=s.ChipSetInput, responses={201: s.ChipSetOutput}, summary="Create a chip set (site admins)")
+    @extend_schema(
+        request=s.ChipSetInput,
+        responses={201: s.ChipSetOutput},
+        summary="Create a chip set (site admins)",
+        description="Creates a chip set for every league to use (site admins only; else 403): its denominations, "
+        "each with its own name and credit value, and the starting chips. A name or slug another set has is a "
+        "409; no denomination, two with the same name or value, or starting chips naming an unknown one a 400.",
+    )
     def create(self, request: Request) -> Response:
         require_admin(request.user)
         fields = _valid(request, s.ChipSetInput)
@@ -496,6 +627,9 @@ class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericVi
         parameters=[OpenApiParameter("credits", OpenApiTypes.INT, required=True, description="A stack in credits.")],
         responses=s.StackAsChipsOutput,
         summary="A stack shown as the fewest chips of this set",
+        description="Shows a stack of `credits` as the fewest chips of this set, each denomination with its count, "
+        "and the credits no chip can make (`remainder`). Anyone may ask; `credits` left out or not a whole number "
+        "from 0 to 1,000,000,000 is a 400.",
     )
     @action(detail=True, methods=["get"])
     def stack(self, request: Request, slug: str) -> Response:
@@ -506,6 +640,19 @@ class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericVi
         return Response(stack_as_chips(list(chip_set.denominations.all()), credits))
 
 
+@extend_schema_view(
+    list=extend_schema(
+        summary="Buy-in policies",
+        description="Every buy-in policy of the site (shared by all leagues): the buy-in, whether re-buys and "
+        "add-ons are allowed, their amounts and the cap on re-buys. A league, a season or an event names one. "
+        "Anyone may read them.",
+    ),
+    retrieve=extend_schema(
+        summary="One buy-in policy",
+        description="A buy-in policy by its id, as the list shows it: its buy-in, re-buys and add-ons. An id no "
+        "policy has is a 404.",
+    ),
+)
 class BuyInPolicyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.BuyInPolicyOutput
     lookup_value_regex = ID_PATTERN
@@ -515,6 +662,9 @@ class BuyInPolicyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Gener
         request=s.BuyInPolicySerializer,
         responses={201: s.BuyInPolicyOutput},
         summary="Create a policy (site admins)",
+        description="Creates a buy-in policy for every league to use (site admins only; else 403). Amounts are whole "
+        "credits, a buy-in at least 1; a re-buy or add-on amount is at least 1 when allowed and 0 when not. Fields "
+        "that contradict each other are one 400 naming them all; a name another policy has is a 409.",
     )
     def create(self, request: Request) -> Response:
         require_admin(request.user)
@@ -523,6 +673,19 @@ class BuyInPolicyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Gener
         return Response(s.BuyInPolicyOutput(policy).data, status=status.HTTP_201_CREATED)
 
 
+@extend_schema_view(
+    list=extend_schema(
+        summary="Events of the leagues you can see",
+        description="The events (single games and tournaments) of the public leagues and those you belong to: name, "
+        "kind, status, start, chip set, buy-in policy, whether it counts for the standings, and its tables online "
+        "and with real cards. Filter by league (`league`), season, status or kind; sort by start or name.",
+    ),
+    retrieve=extend_schema(
+        summary="One event",
+        description="An event by its id, as the list shows it, with its tables. An event of a members-only league "
+        "is a 404 to anyone not its member, as an event that does not exist.",
+    ),
+)
 class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewSet):
     serializer_class = s.EventOutput
     lookup_value_regex = ID_PATTERN
@@ -534,7 +697,14 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericView
     def get_queryset(self):
         return selectors.event_list(user=self.request.user)
 
-    @extend_schema(request=s.EventInput, responses={201: s.EventOutput})
+    @extend_schema(
+        request=s.EventInput,
+        responses={201: s.EventOutput},
+        summary="Plan an event",
+        description="Adds an event (a single game or a tournament) to a season (`season`, its id), with its name and "
+        "start (the league's organisers and site admins; else 403). Answers 201 with the event. A season left out, "
+        "or one you cannot see, is a 400; so is a kind or status not in the list.",
+    )
     def create(self, request: Request) -> Response:
         fields = _valid(request, s.EventInput)
         season = _parent(fields, "season", "An event belongs to a season: give its id.")
@@ -542,7 +712,15 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericView
         event = services.event_create(actor=request.user, season=season, **fields)
         return Response(s.EventOutput(event).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.EventInput, responses=s.EventOutput)
+    @extend_schema(
+        request=s.EventInput,
+        responses=s.EventOutput,
+        summary="Change an event",
+        description="Changes the fields sent, and only those, its status included (the league's organisers and site "
+        "admins; else 403); the standings follow. Refused with 409 when the status may not be set by hand: a "
+        "tournament's event follows its tournament (`event_follows_tournament`, `tournament_not_complete`), and "
+        "an event is not finished while a table's game is still played (`tables_in_play`). Wrong values are a 400.",
+    )
     def partial_update(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         require_organiser(request.user, event.season.league)
@@ -551,7 +729,15 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericView
         event = services.event_update(actor=request.user, event=event, **fields)
         return Response(s.EventOutput(event).data)
 
-    @extend_schema(request=s.AdjustmentInput, responses={201: s.LedgerEntryOutput}, summary="Adjust a player's credits")
+    @extend_schema(
+        request=s.AdjustmentInput,
+        responses={201: s.LedgerEntryOutput},
+        summary="Adjust a player's credits",
+        description="Adds credits to a player at this event (or takes them, with a negative amount), with a reason, "
+        "as a ledger line of its own (the league's organisers and site admins; else 403). The event's results and "
+        "the standings follow. An amount of 0 or out of range, no reason, a player not of the league, or credits "
+        "past the event's or season's limit are a 400, with nothing saved.",
+    )
     @action(detail=True, methods=["post"])
     def adjustments(self, request: Request, pk: str) -> Response:
         event = self.get_object()
@@ -561,6 +747,15 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericView
         return Response(s.LedgerEntryOutput(entry, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
+@extend_schema_view(
+    list=extend_schema(
+        summary="Ledger lines of the leagues you can see",
+        description="Every credit movement of the leagues you can see, one line each: buy-ins, re-buys, add-ons, "
+        "hands won and lost, payouts and adjustments, as the change of the player's stack at the table (a buy-in "
+        "positive, a payout negative), with the correction it belongs to. Reasons and authors are shown to the "
+        "league's organisers and site admins only. Filter by event, game, player, season, kind or league.",
+    ),
+)
 class LedgerViewSet(mixins.ListModelMixin, GenericViewSet):
     serializer_class = s.LedgerEntryOutput
     filterset_class = id_filterset(
