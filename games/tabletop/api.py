@@ -21,7 +21,7 @@ from games.tabletop.names import MAX_NAME
 from games.tabletop.permissions import is_host, seat_of
 from games.tabletop.present import table_view
 from games.tabletop.views import guest_token
-from league.models import Event
+from league.selectors import event_list
 
 GUEST_HEADER = "X-Tabletop-Guest"
 GUEST_PARAMETER = OpenApiParameter(
@@ -113,7 +113,8 @@ class RealTableViewSet(ViewSet):
         "With `event`, a league table of a single-game event (its league's organisers only, else 403): the "
         "league's rules unless given, the event's buy-in as starting credits, the league's players as its seats, "
         "and its result booked in the league when it ends. Answers 201 with the table and its join `code`. Rules "
-        "the engine refuses are a 400, an unknown event a 404, a tournament's or a finished event a 409.",
+        "the engine refuses are a 400, an unknown event (or one of a league you cannot see) a 404, a tournament's "
+        "or a finished event a 409.",
     )
     def create(self, request: Request) -> Response:
         data = validated(RealTableOpenInput, request.data)
@@ -121,9 +122,9 @@ class RealTableViewSet(ViewSet):
         return self._state(table, status.HTTP_201_CREATED)
 
     def _open_league(self, data: dict) -> RealTable:
-        event = Event.objects.select_related("season__league").filter(pk=data.pop("event")).first()
-        if event is None:
-            raise NotFound("No event has this id.")
+        event = event_list(user=self.request.user).filter(pk=data.pop("event")).first()
+        if event is None:  # a members-only league's event is not named to someone who cannot see it
+            raise NotFound("No event has this id (or it belongs to a league you cannot see).")
         if "starting_credits" in data:
             raise ApplicationError(
                 "A league table's starting credits are its event's buy-in; leave starting_credits out.",

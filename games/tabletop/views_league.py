@@ -18,7 +18,7 @@ from games.tabletop import history, seeds, services
 from games.tabletop.selectors import landing_of
 from games.tabletop.state import load_game
 from games.tabletop.views import _answer, _table_or_404
-from league.models import Event
+from league.selectors import event_list
 
 
 def _refused(request: HttpRequest, exc: ApplicationError, back: str) -> HttpResponse:
@@ -29,9 +29,9 @@ def _refused(request: HttpRequest, exc: ApplicationError, back: str) -> HttpResp
 @require_POST
 def tabletop_league_open(request: HttpRequest, pk: int) -> HttpResponse:
     """The event manage page's "Real-cards table" form (organisers of the event's league only)."""
-    event = Event.objects.select_related("season__league").filter(pk=pk).first()
-    if event is None:
-        raise Http404("No event has this number.")
+    event = event_list(user=request.user).filter(pk=pk).first()
+    if event is None:  # a members-only league's event is not named to someone who cannot see it
+        raise Http404("No event has this number (or it belongs to a league you cannot see).")
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("event-detail", args=[pk]), reverse("account_login"))
     variant, preset = rules_choice(request.POST)

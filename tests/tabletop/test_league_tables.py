@@ -8,6 +8,7 @@ import threading
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
+from django.test import Client
 from django.urls import reverse
 
 from config.errors import ApplicationError, ConflictError
@@ -15,7 +16,7 @@ from games.models import Game, Seat
 from games.tabletop import services
 from games.tabletop.models import RealSeat, RealTable, RealTableStatus
 from games.tabletop.permissions import NotAllowed
-from league.models import EventKind, EventResult, LedgerEntry, LedgerKind, Membership, Standing
+from league.models import EventKind, EventResult, LedgerEntry, LedgerKind, Membership, Standing, Visibility
 from league.selectors import chip_history_for_game, chip_history_for_player
 from league.services import standings_recompute
 from tests.factories import EventFactory, PlayerFactory, client_as
@@ -70,6 +71,24 @@ def test_an_organiser_opens_a_league_table_and_pages_and_api_refuse_the_same_peo
         .status_code
         == 404
     )
+
+
+def test_a_members_only_leagues_event_is_not_found_by_who_cannot_see_it():
+    # As online tables: someone who cannot see the league learns nothing of it, its name or its event's, from the
+    # page's form or the API (404, not a 403 naming the league); its organiser still opens the table.
+    world = league_world()
+    world.league.visibility = Visibility.MEMBERS
+    world.league.save()
+    before = RealTable.objects.count()
+    for client in (client_as(world.outsider), Client()):
+        page = client.post(reverse("tabletop-league-open", args=[world.event.pk]), {})
+        api = client.post("/api/tabletop/", {"event": world.event.pk}, content_type="application/json")
+        assert page.status_code == 404 and api.status_code == 404, (page.status_code, api.status_code)
+        for answer in (page, api):
+            text = answer.content.decode()
+            assert world.league.name not in text and world.event.name not in text
+    assert RealTable.objects.count() == before  # nothing written
+    assert _api_open(world.organiser, world.event).status_code == 201
 
 
 def test_tournament_events_and_finished_events_take_no_league_table():
