@@ -66,10 +66,6 @@ class TokenView(StrictQueryParams, ObtainAuthToken):
 
     @extend_schema(
         summary="Trade a username (or e-mail address) and password for an API token",
-        description="Answers your API token for a username (or e-mail address) and password; send it on every "
-        "request as `Authorization: Token <token>`. Anyone may call it. A wrong username or password is a 400; "
-        "too many attempts on one account or from one address are a 429 with `Retry-After`, even with the right "
-        "password.",
         request=inline_serializer(
             "TokenInput", {"username": serializers.CharField(), "password": serializers.CharField()}
         ),
@@ -80,4 +76,7 @@ class TokenView(StrictQueryParams, ObtainAuthToken):
         tags=["auth"],
     )
     def post(self, request, *args, **kwargs):
+        """Answers your API token for a username (or e-mail address) and password; send it on every request as
+        `Authorization: Token <token>`. Anyone may call it. A wrong username or password is a 400; too many
+        attempts on one account or from one address are a 429 with `Retry-After`, even with the right password."""
         return super().post(request, *args, **kwargs)

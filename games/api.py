@@ -197,14 +197,13 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewS
         request=ResultInput,
         responses={201: GameOutput},
         summary="Record a game played at a table",
-        description="Records the result of a game played with real cards at an event (the league's organisers and "
-        "site admins; else 403): each seat's player, buy-in, re-buys and final credits or place, and if you have "
-        "them its hands (credits won or lost, each hand summing to 0) or a replay the engine checks. The ledger, "
-        "the event's results and the standings follow. Nothing is saved if anything is wrong: a 400 names the "
-        "field and what it takes (credits that do not add up, a player not of the league, hands and a replay "
-        "both sent).",
     )
     def create(self, request: Request) -> Response:
+        """Records the result of a game played with real cards at an event (the league's organisers and site admins;
+        else 403): each seat's player, buy-in, re-buys and final credits or place, and if you have them its hands
+        (credits won or lost, each hand summing to 0) or a replay the engine checks. The ledger, the event's
+        results and the standings follow. Nothing is saved if anything is wrong: a 400 names the field and what it
+        takes (credits that do not add up, a player not of the league, hands and a replay both sent)."""
         data = ResultInput(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
@@ -222,13 +221,13 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewS
         request=CorrectionInput,
         responses={201: CorrectionOutput},
         summary="Correct a recorded result",
-        description="Replaces a finished game's seats with the result as it should be, with a reason (the league's "
-        "organisers and site admins). The old ledger lines are reversed by new ones, never edited, and the result "
-        "before and after is kept with its author and reason. A correction that changes nothing, or of a game not "
-        "finished, is a 400.",
     )
     @action(detail=True, methods=["post"])
     def corrections(self, request: Request, pk: str) -> Response:
+        """Replaces a finished game's seats with the result as it should be, with a reason (the league's organisers
+        and site admins). The old ledger lines are reversed by new ones, never edited, and the result before and
+        after is kept with its author and reason. A correction that changes nothing, or of a game not finished, is
+        a 400."""
         game = self.get_object()
         require_organiser(request.user, game.event.season.league)
         data = CorrectionInput(data=request.data, context={"request": request})
@@ -244,12 +243,12 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewS
     @extend_schema(
         responses=CorrectionOutput(many=True),
         summary="A game's result corrections",
-        description="Every correction of the game's result, newest first, for anyone who may see the league: when "
-        "each was made and, for the league's organisers and site admins only, who made it, why, and the result "
-        "before and after (null for everyone else). Empty for a game never corrected.",
     )
     @corrections.mapping.get
     def corrections_list(self, request: Request, pk: str) -> Response:
+        """Every correction of the game's result, newest first, for anyone who may see the league: when each was made
+        and, for the league's organisers and site admins only, who made it, why, and the result before and after
+        (null for everyone else). Empty for a game never corrected."""
         game = self.get_object()
         corrections = ResultCorrection.objects.filter(game=game).select_related("author", "game__event__season__league")
         return Response(CorrectionOutput(corrections, many=True, context={"request": request}).data)
@@ -257,12 +256,12 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericViewS
     @extend_schema(
         responses=GameChipHistoryOutput,
         summary="Each player's credits through the game",
-        description="Each player's credits through the game, read from the ledger: after buying in (hand 0), then "
-        "after every hand when the hands are known (`hands_known`), else once at the end. A corrected game shows "
-        "its latest result. Anyone who may see the league may read it.",
     )
     @action(detail=True, methods=["get"], url_path="chip-history")
     def chip_history(self, request: Request, pk: str) -> Response:
+        """Each player's credits through the game, read from the ledger: after buying in (hand 0), then after every
+        hand when the hands are known (`hands_known`), else once at the end. A corrected game shows its latest
+        result. Anyone who may see the league may read it."""
         game = self.get_object()
         return Response(selectors.chip_history_for_game(game_id=game.pk))
 
@@ -275,12 +274,12 @@ class EventTablesView(APIView):
         request=league_serializers.TableInput,
         responses={201: league_serializers.TableOutput},
         summary="Add a table to an event",
-        description="Adds a numbered table to the event, where results recorded by hand are played (the league's "
-        "organisers and site admins; else 403). Answers 201 with the table. An event you cannot see is a 404; a "
-        "number the event already has, or a name or number out of range, a 400.",
         operation_id="events_tables_create",
     )
     def post(self, request: Request, pk: int) -> Response:
+        """Adds a numbered table to the event, where results recorded by hand are played (the league's organisers and
+        site admins; else 403). Answers 201 with the table. An event you cannot see is a 404; a number the event
+        already has, or a name or number out of range, a 400."""
         event = get_object_or_404(selectors.event_list(user=request.user), pk=pk)
         require_organiser(request.user, event.season.league)
         data = league_serializers.TableInput(data=request.data, context={"request": request})

@@ -174,12 +174,12 @@ class TableViewSet(ViewSet):
         operation_id="tables_list",
         responses={200: build_array_type(build_basic_type(OpenApiTypes.OBJECT))},
         summary="The lobby: open, running and paused tables",
-        description="The online tables of the leagues you can see (signed out: public leagues only) that are open "
-        "for seats, running or paused: each with its league and event, rules, buy-in, seats free, the players' "
-        "names, the turn time and whether you may sit. Casual games are not listed: yours are in `mine`, a "
-        "friend's reaches you as its share link.",
     )
     def list(self, request: Request) -> Response:
+        """The online tables of the leagues you can see (signed out: public leagues only) that are open for seats,
+        running or paused: each with its league and event, rules, buy-in, seats free, the players' names, the turn
+        time and whether you may sit. Casual games are not listed: yours are in `mine`, a friend's reaches you as
+        its share link."""
         tables = selectors.lobby_tables(user=request.user)
         return Response([selectors.table_summary(t, user=request.user) for t in tables])
 
@@ -187,12 +187,12 @@ class TableViewSet(ViewSet):
         request=TableOpenInput,
         responses={201: OpenApiTypes.OBJECT},
         summary="Open a table",
-        description="Opens an online table at a planned or running event: the league's organisers and site admins "
-        "may, and its members where the league lets members open tables (else 403, saying who may). Answers 201 "
-        "with the table as you see it; it takes seats until someone who runs it starts it. An event you cannot "
-        "see is a 404, a finished event or a field out of range a 400 naming it.",
     )
     def create(self, request: Request) -> Response:
+        """Opens an online table at a planned or running event: the league's organisers and site admins may, and its
+        members where the league lets members open tables (else 403, saying who may). Answers 201 with the table
+        as you see it; it takes seats until someone who runs it starts it. An event you cannot see is a 404, a
+        finished event or a field out of range a 400 naming it."""
         data = validated(TableOpenInput, request.data)
         event = Event.objects.filter(pk=data.pop("event"), season__league__in=league_list(user=request.user)).first()
         if event is None:
@@ -204,13 +204,13 @@ class TableViewSet(ViewSet):
         request=CasualInput,
         responses={201: OpenApiTypes.OBJECT},
         summary="Play now: open a casual game (no league) with you seated; `start` fills empty seats with bots",
-        description="Opens a game of no league for any signed-in user (else 401), with you seated as its host: the "
-        "variant's first preset unless you name one, and bots of the kind asked for the seats nobody takes when "
-        "you start it. Answers 201 with the table and its share link, which lets friends join before the start. "
-        "Casual games count in no league's results. A preset the variant lacks or a number out of range is a 400.",
     )
     @action(detail=False, methods=["post"])
     def casual(self, request: Request) -> Response:
+        """Opens a game of no league for any signed-in user (else 401), with you seated as its host: the variant's
+        first preset unless you name one, and bots of the kind asked for the seats nobody takes when you start it.
+        Answers 201 with the table and its share link, which lets friends join before the start. Casual games
+        count in no league's results. A preset the variant lacks or a number out of range is a 400."""
         data = validated(CasualInput, request.data)
         table = services.casual_open(actor=request.user, bot_kind=data.pop("bot"), **data)
         return self._state(table, status.HTTP_201_CREATED)
@@ -218,13 +218,13 @@ class TableViewSet(ViewSet):
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT},
         summary="My games: your casual games and your league tables, apart, with results and links",
-        description="Your online games, newest first, up to 100 of each kind: `casual` (those you host or sat at) "
-        "and `league` (the league tables your player sat at), each with its status, players and bots, your seat, "
-        "place and final credits once it is over, and links to the table, its hands, fair decks and replay. "
-        "Signed-in users only: signed out, 401.",
     )
     @action(detail=False, methods=["get"])
     def mine(self, request: Request) -> Response:
+        """Your online games, newest first, up to 100 of each kind: `casual` (those you host or sat at) and `league`
+        (the league tables your player sat at), each with its status, players and bots, your seat, place and final
+        credits once it is over, and links to the table, its hands, fair decks and replay. Signed-in users only:
+        signed out, 401."""
         if not request.user.is_authenticated:
             raise NotAuthenticated("Sign in to see your games.")
         return Response(my_games.my_games(request.user))
@@ -233,24 +233,24 @@ class TableViewSet(ViewSet):
         parameters=[OpenApiParameter("invite", str, required=False, description=INVITE_HELP)],
         responses={200: OpenApiTypes.OBJECT},
         summary="The table as you see it",
-        description="The table's status, seats and stacks, the pot and the hand in play with your own cards only "
-        "(never another player's, nor the deck), what you may do now, and the table's `version`, which an action "
-        "must carry. Anyone who may see the league may read it; a casual game answers 404 without its invite "
-        "token (`?invite=`) unless you are its host or seated.",
     )
     def retrieve(self, request: Request, pk: str) -> Response:
+        """The table's status, seats and stacks, the pot and the hand in play with your own cards only (never another
+        player's, nor the deck), what you may do now, and the table's `version`, which an action must carry.
+        Anyone who may see the league may read it; a casual game answers 404 without its invite token (`?invite=`)
+        unless you are its host or seated."""
         return self._state(self._table(pk))
 
     @extend_schema(
         parameters=[OpenApiParameter("invite", str, required=False, description=INVITE_HELP)],
         responses={200: OpenApiTypes.OBJECT},
         summary="What you may do now, with the bounds",
-        description="Only your choices at the table now and the `version` to send with them: the verbs, the "
-        "phase, the cards you may select and the bounds of a bet, a raise and a call, in credits. No verbs when "
-        "it is not your decision or you have no seat.",
     )
     @action(detail=True, methods=["get"])
     def legal(self, request: Request, pk: str) -> Response:
+        """Only your choices at the table now and the `version` to send with them: the verbs, the phase, the cards
+        you may select and the bounds of a bet, a raise and a call, in credits. No verbs when it is not your
+        decision or you have no seat."""
         state = selectors.table_state(self._table(pk), user=request.user)
         legal = state["view"]["legal"] if state["view"] and "legal" in state["view"] else {"verbs": []}
         return Response({"version": state["table"]["version"], "legal": legal})
@@ -259,15 +259,15 @@ class TableViewSet(ViewSet):
         request=ActInput,
         responses={200: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
         summary="Act",
-        description="Makes your decision at the table (seated players only), against the `version` you last saw "
-        "and with a `key` of your choosing: a repeat with the same key gets the first answer and acts once. "
-        "Answers what was applied and the table as you see it after. Refused with 400 when the rules do not "
-        "allow the decision now (the message says what they allow) or you have no seat (`not_seated`); with 409 "
-        "when the table has moved on (`stale`, the table as it is now in `extra.state`), it is not your decision "
-        "(`not_your_turn`), the table is not running, or the key was used for another decision (`key_reused`).",
     )
     @action(detail=True, methods=["post"])
     def act(self, request: Request, pk: str) -> Response:
+        """Makes your decision at the table (seated players only), against the `version` you last saw and with a
+        `key` of your choosing: a repeat with the same key gets the first answer and acts once. Answers what was
+        applied and the table as you see it after. Refused with 400 when the rules do not allow the decision now
+        (the message says what they allow) or you have no seat (`not_seated`); with 409 when the table has moved
+        on (`stale`, the table as it is now in `extra.state`), it is not your decision (`not_your_turn`), the
+        table is not running, or the key was used for another decision (`key_reused`)."""
         table = self._table(pk)
         data = validated(ActInput, request.data)
         answer = services.table_act(actor=request.user, table=table, **data)
@@ -386,25 +386,25 @@ class TableViewSet(ViewSet):
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT},
         summary="The finished hands as the table saw them (the public hand history)",
-        description="Every finished hand step by step, told in words as everyone at the table saw it, with its "
-        "dealer and its result: public information only, never a card that stayed hidden nor the deck's order. "
-        "Anyone who may see the table may read it, while the game runs and after; empty until a hand ends.",
     )
     @action(detail=True, methods=["get"])
     def hands(self, request: Request, pk: str) -> Response:
+        """Every finished hand step by step, told in words as everyone at the table saw it, with its dealer and its
+        result: public information only, never a card that stayed hidden nor the deck's order. Anyone who may see
+        the table may read it, while the game runs and after; empty until a hand ends."""
         return Response(hand_history.public_table_history(self._table(pk)))
 
     @extend_schema(
         parameters=[OpenApiParameter("hand", int, required=False, description="Stop after this hand (1, 2, ...).")],
         responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
         summary="The game as sabacc-replay/2, once it is over (409 while it runs: the decks would show folded hands)",
-        description="The whole game as a replay document (every hand's deck and every decision) that any copy of "
-        "the rules can play again, for anyone who may see the table, once the game is over; `hand` stops it after "
-        "that hand. Answers 409 while the game runs (`replay_not_yet`: the decks would show folded hands) or when "
-        "no hand was finished, 400 for a hand the table did not play.",
     )
     @action(detail=True, methods=["get"])
     def replay(self, request: Request, pk: str) -> Response:
+        """The whole game as a replay document (every hand's deck and every decision) that any copy of the rules can
+        play again, for anyone who may see the table, once the game is over; `hand` stops it after that hand.
+        Answers 409 while the game runs (`replay_not_yet`: the decks would show folded hands) or when no hand was
+        finished, 400 for a hand the table did not play."""
         raw = request.query_params.get("hand")
         upto = (
             None if raw in (None, "") else parse_whole_number(raw, "`hand`, a hand number (1, 2, ...),", max_digits=9)
@@ -414,11 +414,11 @@ class TableViewSet(ViewSet):
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT},
         summary="Each hand's seed commitment and, once the game is over, its revealed seeds and the engine's check",
-        description="How to check that the decks were fair: each finished hand's commitment (the hash of its "
-        "seed, published before its deal) and, once the game is over, the seed itself, the players' entropy and "
-        "whether the deck follows from them (`verified`, with any `problems`). Anyone who may see the table may "
-        "read it; while the game runs the seeds stay hidden.",
     )
     @action(detail=True, methods=["get"])
     def seeds(self, request: Request, pk: str) -> Response:
+        """How to check that the decks were fair: each finished hand's commitment (the hash of its seed, published
+        before its deal) and, once the game is over, the seed itself, the players' entropy and whether the deck
+        follows from them (`verified`, with any `problems`). Anyone who may see the table may read it; while the
+        game runs the seeds stay hidden."""
         return Response(hand_history.seed_report(self._table(pk)))

@@ -108,15 +108,15 @@ class RealTableViewSet(ViewSet):
         request=RealTableOpenInput,
         responses={201: OpenApiTypes.OBJECT},
         summary="Open a real-cards table",
-        description="Opens a table where people play with real cards and the site keeps the pots, stacks and turns: "
-        "any signed-in user opens a casual one (else 403) and is its host, seated unless `host_plays` is false. "
-        "With `event`, a league table of a single-game event (its league's organisers only, else 403): the "
-        "league's rules unless given, the event's buy-in as starting credits, the league's players as its seats, "
-        "and its result booked in the league when it ends. Answers 201 with the table and its join `code`. Rules "
-        "the engine refuses are a 400, an unknown event (or one of a league you cannot see) a 404, a tournament's "
-        "or a finished event a 409.",
     )
     def create(self, request: Request) -> Response:
+        """Opens a table where people play with real cards and the site keeps the pots, stacks and turns: any
+        signed-in user opens a casual one (else 403) and is its host, seated unless `host_plays` is false. With
+        `event`, a league table of a single-game event (its league's organisers only, else 403): the league's
+        rules unless given, the event's buy-in as starting credits, the league's players as its seats, and its
+        result booked in the league when it ends. Answers 201 with the table and its join `code`. Rules the engine
+        refuses are a 400, an unknown event (or one of a league you cannot see) a 404, a tournament's or a
+        finished event a 409."""
         data = validated(RealTableOpenInput, request.data)
         table = self._open_league(data) if "event" in data else services.realtable_open(actor=request.user, **data)
         return self._state(table, status.HTTP_201_CREATED)
@@ -144,12 +144,12 @@ class RealTableViewSet(ViewSet):
         parameters=[GUEST_PARAMETER],
         responses={200: OpenApiTypes.OBJECT},
         summary="The table",
-        description="The table as everyone sees it (seats, stacks, bets, the pots and whose turn it is, and the hash "
-        "committing to the seed of the site's dice rolls, the seed itself once the game is over) and the buttons "
-        "you may press: your own seat's choices, everything for the host. Anyone with the table's code may read "
-        "it; a code no table has is a 404.",
     )
     def retrieve(self, request: Request, code: str) -> Response:
+        """The table as everyone sees it (seats, stacks, bets, the pots and whose turn it is, and the hash committing
+        to the seed of the site's dice rolls, the seed itself once the game is over) and the buttons you may
+        press: your own seat's choices, everything for the host. Anyone with the table's code may read it; a code
+        no table has is a 404."""
         return self._state(self._table(code))
 
     @extend_schema(
@@ -157,14 +157,14 @@ class RealTableViewSet(ViewSet):
         parameters=[GUEST_PARAMETER],
         responses={200: OpenApiTypes.OBJECT},
         summary="Take a seat (a guest by name: keep the `guest_token` of the answer, it is shown once)",
-        description="Sits you at the table before its game starts: signed in, by your account (your name unless you "
-        "give one); without an account, at a casual table only, as a guest by `name`, answered with a "
-        "`guest_token` to send as `X-Tabletop-Guest` from then on. A league table seats its league's members "
-        "only (else 403). Refused with 409 once the game has started, when you are seated already or the table "
-        "is full; a name that cannot be used is a 400.",
     )
     @action(detail=True, methods=["post"])
     def join(self, request: Request, code: str) -> Response:
+        """Sits you at the table before its game starts: signed in, by your account (your name unless you give one);
+        without an account, at a casual table only, as a guest by `name`, answered with a `guest_token` to send as
+        `X-Tabletop-Guest` from then on. A league table seats its league's members only (else 403). Refused with
+        409 once the game has started, when you are seated already or the table is full; a name that cannot be
+        used is a 400."""
         table = self._table(code)
         data = validated(RealTableJoinInput, request.data)
         seat = services.realseat_join(
@@ -177,14 +177,14 @@ class RealTableViewSet(ViewSet):
         parameters=[GUEST_PARAMETER],
         responses={200: OpenApiTypes.OBJECT},
         summary="A step",
-        description="Enters what just happened at the table (a bet, a card drawn, the dice, a reveal): by the seat "
-        "it is for, or by the host for anyone; the rules check it and the table moves on. Refused with 403 when "
-        "the step is not yours, with 400 when the rules do not allow it now (`illegal_step`, saying why) or a "
-        "league table is asked for a re-buy, an add-on or a player joining or leaving, and with 409 when the game "
-        "has not started or is over, or `version` is not the table's (it moved on).",
     )
     @action(detail=True, methods=["post"])
     def step(self, request: Request, code: str) -> Response:
+        """Enters what just happened at the table (a bet, a card drawn, the dice, a reveal): by the seat it is for,
+        or by the host for anyone; the rules check it and the table moves on. Refused with 403 when the step is
+        not yours, with 400 when the rules do not allow it now (`illegal_step`, saying why) or a league table is
+        asked for a re-buy, an add-on or a player joining or leaving, and with 409 when the game has not started
+        or is over, or `version` is not the table's (it moved on)."""
         table = self._table(code)
         data = validated(RealTableStepInput, request.data)
         services.realtable_step(
@@ -196,12 +196,12 @@ class RealTableViewSet(ViewSet):
         request=RealTableUndoInput,
         responses={200: OpenApiTypes.OBJECT},
         summary="Undo the last step (host)",
-        description="Takes back the last step a person entered (a mis-tap, a wrong roll), with the steps the table "
-        "then took by itself; the undo is kept in the table's log. The table's host only (else 403). Refused with "
-        "409 when no step has been taken, the game has not started or is over, or `version` is not the table's.",
     )
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, code: str) -> Response:
+        """Takes back the last step a person entered (a mis-tap, a wrong roll), with the steps the table then took by
+        itself; the undo is kept in the table's log. The table's host only (else 403). Refused with 409 when no
+        step has been taken, the game has not started or is over, or `version` is not the table's."""
         table = self._table(code)
         services.realtable_undo(
             actor=request.user, table=table, version=validated(RealTableUndoInput, request.data).get("version")
@@ -212,13 +212,13 @@ class RealTableViewSet(ViewSet):
         request=RealTableAddInput,
         responses={200: OpenApiTypes.OBJECT},
         summary="Seat a player who has no phone (host): a league member by id, or a name at a casual table",
-        description="The host seats someone who has no phone, before the game starts (the host only, else 403): at "
-        "a league table one of its members by `player`, at a casual table anyone by `name`. The seat gets a "
-        "hand-over link in case they find a phone later. A player not of the league is a 400; one seated "
-        "already, a started game or a full table a 409.",
     )
     @action(detail=True, methods=["post"])
     def add(self, request: Request, code: str) -> Response:
+        """The host seats someone who has no phone, before the game starts (the host only, else 403): at a league
+        table one of its members by `player`, at a casual table anyone by `name`. The seat gets a hand-over link
+        in case they find a phone later. A player not of the league is a 400; one seated already, a started game
+        or a full table a 409."""
         table = self._table(code)
         data = validated(RealTableAddInput, request.data)
         services.realseat_add(actor=request.user, table=table, name=data.get("name", ""), player=data.get("player"))
@@ -228,12 +228,12 @@ class RealTableViewSet(ViewSet):
         request=RealTableStartInput,
         responses={200: OpenApiTypes.OBJECT},
         summary="Start the game with the seats as they are (host); `dealer`: the seat that deals first",
-        description="Starts the game with the seats in their order, each with the table's starting credits, and "
-        "`dealer` (counted from 0) dealing first as the table drew. The table's host only (else 403). Refused "
-        "with 409 with fewer than two seated or once started, with 400 for a dealer who is not a seat.",
     )
     @action(detail=True, methods=["post"])
     def start(self, request: Request, code: str) -> Response:
+        """Starts the game with the seats in their order, each with the table's starting credits, and `dealer`
+        (counted from 0) dealing first as the table drew. The table's host only (else 403). Refused with 409 with
+        fewer than two seated or once started, with 400 for a dealer who is not a seat."""
         table = self._table(code)
         data = validated(RealTableStartInput, request.data)
         services.realtable_start(actor=request.user, table=table, dealer=data["dealer"])
@@ -244,12 +244,12 @@ class RealTableViewSet(ViewSet):
         parameters=[GUEST_PARAMETER],
         responses={200: OpenApiTypes.OBJECT},
         summary="Remove a seat before the start (the host; a player their own seat); the seats after it move up",
-        description="Removes a seat before the game starts: the host any seat, a player their own (anyone else gets "
-        "403); the seats after it move up one. Refused with 409 once the game has started, with 400 for a seat "
-        "number the table does not have.",
     )
     @action(detail=True, methods=["post"])
     def remove(self, request: Request, code: str) -> Response:
+        """Removes a seat before the game starts: the host any seat, a player their own (anyone else gets 403); the
+        seats after it move up one. Refused with 409 once the game has started, with 400 for a seat number the
+        table does not have."""
         table = self._table(code)
         data = validated(RealTableRemoveInput, request.data)
         services.realseat_remove(actor=request.user, guest=self._guest(table), table=table, number=data["seat"])
@@ -259,13 +259,13 @@ class RealTableViewSet(ViewSet):
         request=None,
         responses={200: OpenApiTypes.OBJECT},
         summary="End the game (host)",
-        description="Ends the game as it stands (the table's host only, else 403); the seed of the site's rolls is "
-        "shown from then on, and a league table's result is booked in the league. Refused with 409 when the game "
-        "is over already, at a league table while a hand is being played, and at a tournament's table while "
-        "chips the tournament booked are on their way to it.",
     )
     @action(detail=True, methods=["post"])
     def finish(self, request: Request, code: str) -> Response:
+        """Ends the game as it stands (the table's host only, else 403); the seed of the site's rolls is shown from
+        then on, and a league table's result is booked in the league. Refused with 409 when the game is over
+        already, at a league table while a hand is being played, and at a tournament's table while chips the
+        tournament booked are on their way to it."""
         table = self._table(code)
         services.realtable_finish(actor=request.user, table=table)
         return self._state(table)
@@ -274,13 +274,13 @@ class RealTableViewSet(ViewSet):
         request=None,
         responses={200: OpenApiTypes.OBJECT},
         summary="Book a finished league table's result again after the league refused it (host)",
-        description="Tries again to book a finished league table's result in its league, once the reason the league "
-        "refused it is put right (the table's host only, else 403). Refused with 409 at a table of no league "
-        "event, before the game is over, when the result is booked already, and when the league refuses it "
-        "again (the message says why).",
     )
     @action(detail=True, methods=["post"])
     def book(self, request: Request, code: str) -> Response:
+        """Tries again to book a finished league table's result in its league, once the reason the league refused it
+        is put right (the table's host only, else 403). Refused with 409 at a table of no league event, before the
+        game is over, when the result is booked already, and when the league refuses it again (the message says
+        why)."""
         table = self._table(code)
         services.realtable_land(actor=request.user, table=table)
         return self._state(table)
@@ -289,12 +289,12 @@ class RealTableViewSet(ViewSet):
         request=RealTableHandoverInput,
         responses={200: OpenApiTypes.OBJECT},
         summary="A new hand-over link for a seat nobody holds (host): `handover_url`; the old link stops working",
-        description="Makes a new link (`handover_url`) with which a phone takes over a seat nobody holds; the "
-        "seat's old link stops working. The table's host only (else 403). Refused with 400 for a seat number the "
-        "table does not have, with 409 when the seat is held by a phone already or the game is over.",
     )
     @action(detail=True, methods=["post"])
     def handover(self, request: Request, code: str) -> Response:
+        """Makes a new link (`handover_url`) with which a phone takes over a seat nobody holds; the seat's old link
+        stops working. The table's host only (else 403). Refused with 400 for a seat number the table does not
+        have, with 409 when the seat is held by a phone already or the game is over."""
         table = self._table(code)
         data = validated(RealTableHandoverInput, request.data)
         seat = handover.realseat_handover(actor=request.user, table=table, number=data["seat"])
@@ -306,13 +306,13 @@ class RealTableViewSet(ViewSet):
         parameters=[GUEST_PARAMETER],
         responses={200: OpenApiTypes.OBJECT},
         summary="Take a seat by its hand-over link's secret (a guest: keep the `guest_token` of the answer)",
-        description="Takes the seat a hand-over link names, by the link's secret: signed in, by your account; at a "
-        "casual table anyone else as a guest, answered with a `guest_token`. A league table's seat is its "
-        "player's alone, signed in (else 403). The link then stops working: a used or replaced one is a 400 "
-        "(`handover_used`); holding a seat at the table already, or a game that is over, a 409.",
     )
     @action(detail=True, methods=["post"])
     def claim(self, request: Request, code: str) -> Response:
+        """Takes the seat a hand-over link names, by the link's secret: signed in, by your account; at a casual table
+        anyone else as a guest, answered with a `guest_token`. A league table's seat is its player's alone, signed
+        in (else 403). The link then stops working: a used or replaced one is a 400 (`handover_used`); holding a
+        seat at the table already, or a game that is over, a 409."""
         table = self._table(code)
         data = validated(RealTableClaimInput, request.data)
         seat = handover.realseat_claim(actor=request.user, guest=self._guest(table), table=table, secret=data["secret"])

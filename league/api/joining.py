@@ -134,22 +134,22 @@ class JoinSettingsView(APIView):
     @extend_schema(
         responses=JoinSettingsOutput,
         summary="How people join a league (organisers)",
-        description="How people join the league: by invite only, by its invite link or code (with the code and the "
-        "link to share), or by request that an organiser approves. The league's organisers and site admins only "
-        "(else 403); a league you cannot see is a 404.",
     )
     def get(self, request: Request, slug: str) -> Response:
+        """How people join the league: by invite only, by its invite link or code (with the code and the link to
+        share), or by request that an organiser approves. The league's organisers and site admins only (else 403);
+        a league you cannot see is a 404."""
         return Response(JoinSettingsOutput(_settings(request, _managed(request, slug))).data)
 
     @extend_schema(
         request=JoinSettingsInput,
         responses=JoinSettingsOutput,
         summary="Choose how people join",
-        description="Sets how people join the league: `invite`, `code` (which makes an invite code when the league "
-        "has none) or `request` (the league's organisers and site admins; else 403). Answers the settings as they "
-        "now stand; a mode not among the three is a 400.",
     )
     def patch(self, request: Request, slug: str) -> Response:
+        """Sets how people join the league: `invite`, `code` (which makes an invite code when the league has none) or
+        `request` (the league's organisers and site admins; else 403). Answers the settings as they now stand; a
+        mode not among the three is a 400."""
         league = _managed(request, slug)
         data = JoinSettingsInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -166,11 +166,11 @@ class JoinCodeView(APIView):
         request=EmptyInput,
         responses=JoinSettingsOutput,
         summary="A new invite code",
-        description="Makes a new invite code, and with it a new link to share; the old code and link stop working "
-        "at once. The league's organisers and site admins only (else 403). Answers the join settings with the "
-        "new code; any field sent is a 400.",
     )
     def post(self, request: Request, slug: str) -> Response:
+        """Makes a new invite code, and with it a new link to share; the old code and link stop working at once. The
+        league's organisers and site admins only (else 403). Answers the join settings with the new code; any
+        field sent is a 400."""
         league = _managed(request, slug)
         EmptyInput(data=request.data).is_valid(raise_exception=True)
         league = joining.join_code_rotate(actor=request.user, league=league)
@@ -179,11 +179,11 @@ class JoinCodeView(APIView):
     @extend_schema(
         responses=JoinSettingsOutput,
         summary="Revoke the invite code",
-        description="Revokes the invite code: its link stops working until an organiser makes a new code. The "
-        "league's organisers and site admins only (else 403); a league you cannot see is a 404. Answers the join "
-        "settings, with no code.",
     )
     def delete(self, request: Request, slug: str) -> Response:
+        """Revokes the invite code: its link stops working until an organiser makes a new code. The league's
+        organisers and site admins only (else 403); a league you cannot see is a 404. Answers the join settings,
+        with no code."""
         league = joining.join_code_revoke(actor=request.user, league=_managed(request, slug))
         return Response(JoinSettingsOutput(_settings(request, league)).data)
 
@@ -268,11 +268,11 @@ class AskToJoinView(APIView):
         request=EmptyInput,
         responses={201: AskOutput, 200: AskOutput},
         summary="Ask to join a league",
-        description="Asks the organisers of a league that takes requests to let you in (signed-in users): 201 with "
-        "status `pending`; asking again changes nothing, and a member gets 200 with `member`. A league that does "
-        "not take requests is a 400 (ask an organiser to invite you); one you cannot see a 404.",
     )
     def post(self, request: Request, slug: str) -> Response:
+        """Asks the organisers of a league that takes requests to let you in (signed-in users): 201 with status
+        `pending`; asking again changes nothing, and a member gets 200 with `member`. A league that does not take
+        requests is a 400 (ask an organiser to invite you); one you cannot see a 404."""
         league = _league(request, slug)
         EmptyInput(data=request.data).is_valid(raise_exception=True)
         outcome = joining.join_request_create(user=request.user, league=league)
@@ -287,10 +287,10 @@ class JoinRequestListView(APIView):
     @extend_schema(
         responses=JoinRequestOutput(many=True),
         summary="Pending requests to join (organisers)",
-        description="The requests to join the league that wait for an answer, each with who asked and when. The "
-        "league's organisers and site admins only (else 403); a league you cannot see is a 404.",
     )
     def get(self, request: Request, slug: str) -> Response:
+        """The requests to join the league that wait for an answer, each with who asked and when. The league's
+        organisers and site admins only (else 403); a league you cannot see is a 404."""
         league = _managed(request, slug)
         rows = JoinRequest.objects.filter(league=league, status=JoinRequestStatus.PENDING).select_related("user")
         return Response(JoinRequestOutput(rows, many=True).data)
@@ -310,13 +310,13 @@ class JoinRequestApproveView(APIView):
         request=ApproveInput,
         responses=JoinedOutput,
         summary="Approve a request to join",
-        description="Lets the person who asked into the league, with their own player or, with `guest`, taking over "
-        "one of the league's guests (their results come with it); they are told (by e-mail when they have an "
-        "address). The league's "
-        "organisers and site admins only (else 403). A request answered already is a 409, as is taking over a "
-        "guest for an account that has a player; a `guest` not of the league a 400; an unknown request a 404.",
     )
     def post(self, request: Request, slug: str, pk: int) -> Response:
+        """Lets the person who asked into the league, with their own player or, with `guest`, taking over one of the
+        league's guests (their results come with it); they are told (by e-mail when they have an address). The
+        league's organisers and site admins only (else 403). A request answered already is a 409, as is taking
+        over a guest for an account that has a player; a `guest` not of the league a 400; an unknown request a
+        404."""
         league = _managed(request, slug)
         join_request = _request(league, pk)
         data = ApproveInput(data=request.data)
@@ -337,11 +337,11 @@ class JoinRequestDeclineView(APIView):
         request=EmptyInput,
         responses={204: None},
         summary="Decline a request to join",
-        description="Turns a request to join down; the person who asked hears of it (by e-mail when they have an "
-        "address) and may ask again later. The league's organisers and site admins only (else 403). Answers 204; "
-        "a request answered already is a 409, an unknown one a 404.",
     )
     def post(self, request: Request, slug: str, pk: int) -> Response:
+        """Turns a request to join down; the person who asked hears of it (by e-mail when they have an address) and
+        may ask again later. The league's organisers and site admins only (else 403). Answers 204; a request
+        answered already is a 409, an unknown one a 404."""
         league = _managed(request, slug)
         join_request = _request(league, pk)
         EmptyInput(data=request.data).is_valid(raise_exception=True)
@@ -356,11 +356,11 @@ class EmailInviteView(APIView):
         request=EmailInviteInput,
         responses={201: InviteOutput},
         summary="Invite by e-mail (organisers)",
-        description="Sends an e-mail inviting its address to the league, with a link that makes them a member when "
-        "they sign up or sign in with it. The league's organisers and site admins only (else 403). Answers 201 "
-        "with the invite; an address that is not an e-mail address is a 400.",
     )
     def post(self, request: Request, slug: str) -> Response:
+        """Sends an e-mail inviting its address to the league, with a link that makes them a member when they sign up
+        or sign in with it. The league's organisers and site admins only (else 403). Answers 201 with the invite;
+        an address that is not an e-mail address is a 400."""
         league = _managed(request, slug)
         data = EmailInviteInput(data=request.data)
         data.is_valid(raise_exception=True)

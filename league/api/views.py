@@ -166,12 +166,12 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         request=s.LeagueInput,
         responses={201: s.LeagueOutput},
         summary="Create a league (you organise it)",
-        description="Creates a league with you as its first organiser (signed-in users, or site admins alone where "
-        "the site sets `LEAGUE_CREATORS=staff`: else 403). Answers 201 with the league, at the slug asked for (or "
-        "made from the name) or, when another league has it, the first free `<slug>-2`, `<slug>-3`, ...; rules "
-        "the variant does not have are a 400 naming the variants and the chosen variant's presets.",
     )
     def create(self, request: Request) -> Response:
+        """Creates a league with you as its first organiser (signed-in users, or site admins alone where the site
+        sets `LEAGUE_CREATORS=staff`: else 403). Answers 201 with the league, at the slug asked for (or made from
+        the name) or, when another league has it, the first free `<slug>-2`, `<slug>-3`, ...; rules the variant
+        does not have are a 400 naming the variants and the chosen variant's presets."""
         require_league_creator(request.user)
         fields = _valid(request, s.LeagueInput)
         league = services.league_create(actor=request.user, name=fields.pop("name"), **fields)
@@ -181,11 +181,11 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         request=s.LeagueInput,
         responses=s.LeagueOutput,
         summary="Change a league's settings",
-        description="Changes the fields sent, and only those (the league's organisers and site admins; else 403). "
-        "Every change is audited and shows on the league's pages at once; wrong values are a 400 naming each "
-        "field, and a slug another league has a 409, with nothing saved.",
     )
     def partial_update(self, request: Request, slug: str) -> Response:
+        """Changes the fields sent, and only those (the league's organisers and site admins; else 403). Every change
+        is audited and shows on the league's pages at once; wrong values are a 400 naming each field, and a slug
+        another league has a 409, with nothing saved."""
         league = self.get_object()
         require_organiser(request.user, league)
         fields = _valid(request, s.LeagueInput, partial=True)
@@ -200,14 +200,13 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         parameters=[SEASON_PARAM],
         responses=s.StandingsOutput,
         summary="Stored standings table",
-        description="The league's standings over its finished events, all time or one season: each player's rank, "
-        "points, wins, net credits, average place, events played and counted, and biggest pot, with the points "
-        "formula and tie-breakers that ranked them. Recomputed in the background after every change of a result "
-        "and served as stored; empty until the league's first finished event. Anyone who may see the league may "
-        "read it.",
     )
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, slug: str) -> HttpResponse:
+        """The league's standings over its finished events, all time or one season: each player's rank, points, wins,
+        net credits, average place, events played and counted, and biggest pot, with the points formula and
+        tie-breakers that ranked them. Recomputed in the background after every change of a result and served as
+        stored; empty until the league's first finished event. Anyone who may see the league may read it."""
         league = self._league(request, slug)
         raw = request.query_params.get("season")
         season_id = _season_id(raw)
@@ -226,11 +225,11 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         parameters=[SEASON_PARAM],
         responses={(200, "text/csv"): OpenApiTypes.STR},
         summary="Standings as CSV",
-        description="The same standings as a CSV file to download (players by name, one row each), all time or one "
-        "season. Errors are JSON, as everywhere in the API.",
     )
     @action(detail=True, methods=["get"], url_path="standings/csv", renderer_classes=CSV_RENDERERS)
     def standings_csv(self, request: Request, slug: str) -> HttpResponse:
+        """The same standings as a CSV file to download (players by name, one row each), all time or one season.
+        Errors are JSON, as everywhere in the API."""
         league = self._league(request, slug)
         season = _season_of(request, league)
         header = ["rank", "player", *selectors.STANDING_COLUMNS[3:]]  # the player by name, not by id
@@ -245,12 +244,12 @@ class LeagueViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         parameters=[SEASON_PARAM],
         responses=s.LeagueChipHistoryOutput,
         summary="Every player's cumulative credits",
-        description="For each player of the league, their net credits after each event, all time or one season: "
-        "the series the league page's chart draws. Anyone who may see the league may read it; a season that is "
-        "not the league's is a 400 listing its season ids.",
     )
     @action(detail=True, methods=["get"], url_path="chip-history")
     def chip_history(self, request: Request, slug: str) -> Response:
+        """For each player of the league, their net credits after each event, all time or one season: the series the
+        league page's chart draws. Anyone who may see the league may read it; a season that is not the league's is
+        a 400 listing its season ids."""
         league = self._league(request, slug)
         season = _season_of(request, league)
         series = selectors.chip_history_for_season(league=league, season=season)
@@ -283,12 +282,12 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericVie
         request=s.SeasonInput,
         responses={201: s.SeasonOutput},
         summary="Add a season to a league",
-        description="Adds a season to the league named by its slug (`league`), with its name and start date, and if "
-        "you like its end, rules, points formula and buy-in policy (the league's organisers and site admins; "
-        "else 403). Answers 201 with the season. A league you cannot see is a 400 as one that does not exist; "
-        "rules the variant does not have or fields that contradict each other are a 400 naming every such field.",
     )
     def create(self, request: Request) -> Response:
+        """Adds a season to the league named by its slug (`league`), with its name and start date, and if you like
+        its end, rules, points formula and buy-in policy (the league's organisers and site admins; else 403).
+        Answers 201 with the season. A league you cannot see is a 400 as one that does not exist; rules the
+        variant does not have or fields that contradict each other are a 400 naming every such field."""
         fields = _valid(request, s.SeasonInput)
         league = _parent(fields, "league", "A season belongs to a league: give its slug.")
         require_organiser(request.user, league)
@@ -299,11 +298,11 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericVie
         request=s.SeasonInput,
         responses=s.SeasonOutput,
         summary="Change a season",
-        description="Changes the fields sent, and only those (the league's organisers and site admins; else 403); a "
-        "season stays in its league. The standings are computed again, as its rules may have changed. Wrong values "
-        "are a 400 naming every wrong field, with nothing saved; a season you cannot see is a 404.",
     )
     def partial_update(self, request: Request, pk: str) -> Response:
+        """Changes the fields sent, and only those (the league's organisers and site admins; else 403); a season
+        stays in its league. The standings are computed again, as its rules may have changed. Wrong values are a
+        400 naming every wrong field, with nothing saved; a season you cannot see is a 404."""
         season = self.get_object()
         require_organiser(request.user, season.league)
         fields = _valid(request, s.SeasonInput, partial=True)
@@ -357,12 +356,12 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         request=s.GuestInput,
         responses={201: s.PlayerOutput},
         summary="Enter a guest player",
-        description="Enters a player with no account, to record their results until they claim the player with its "
-        "claim code (league organisers and site admins; else 403). The guest is in no league until added as a "
-        "member. A name like one of the players you can see is a 409 (`duplicate_name`, with `extra.namesakes`) "
-        "unless `confirm_duplicate` is true; an empty or unusable name is a 400.",
     )
     def create(self, request: Request) -> Response:
+        """Enters a player with no account, to record their results until they claim the player with its claim code
+        (league organisers and site admins; else 403). The guest is in no league until added as a member. A name
+        like one of the players you can see is a 409 (`duplicate_name`, with `extra.namesakes`) unless
+        `confirm_duplicate` is true; an empty or unusable name is a 400."""
         if not request.user.is_authenticated:
             self.permission_denied(request)
         require_some_organiser(request.user)
@@ -376,11 +375,11 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         request=s.PlayerInput,
         responses=s.PlayerOutput,
         summary="Rename a player",
-        description="Changes a player's display name everywhere, the standings included: your own player, or a guest "
-        "by whoever answers for it (the organisers of its leagues, who entered it); site admins any player. "
-        "Anyone else gets 403. A name empty, too long or with invisible characters is a 400.",
     )
     def partial_update(self, request: Request, pk: str) -> Response:
+        """Changes a player's display name everywhere, the standings included: your own player, or a guest by whoever
+        answers for it (the organisers of its leagues, who entered it); site admins any player. Anyone else gets
+        403. A name empty, too long or with invisible characters is a 400."""
         player = self.get_object()
         require_player_editor(request.user, player)
         fields = _valid(request, s.PlayerInput)
@@ -391,13 +390,13 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         request=s.ClaimInput,
         responses=s.PlayerOutput,
         summary="Link a guest player to your account",
-        description="Makes a guest player yours, with the claim code an organiser gave you: its results, ledger and "
-        "memberships become your account's (signed-in users; one player per account). A wrong code is a 400; a "
-        "player already linked to an account, or an account that has a player already, a 409; a player you "
-        "neither can see nor hold the code of, a 404.",
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def claim(self, request: Request, pk: str) -> Response:
+        """Makes a guest player yours, with the claim code an organiser gave you: its results, ledger and memberships
+        become your account's (signed-in users; one player per account). A wrong code is a 400; a player already
+        linked to an account, or an account that has a player already, a 409; a player you neither can see nor
+        hold the code of, a 404."""
         fields = _valid(request, s.ClaimInput)
         claimable = selectors.player_claimable_list(user=request.user, claim_code=fields["claim_code"])
         player = get_object_or_404(claimable, pk=pk)
@@ -418,13 +417,13 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         parameters=[LEAGUE_PARAM, SEASON_PARAM],
         responses=s.PlayerChipHistoryOutput,
         summary="A player's credits over time",
-        description="A player's credits in one league (`league`, required), all time or one season: through each "
-        "game they played, and their net credits after each, as their page's charts draw them, with the total "
-        "and the part still in play. Anyone who may see the league may read it; without `league` a 400, a league "
-        "you cannot see a 404.",
     )
     @action(detail=True, methods=["get"], url_path="chip-history")
     def chip_history(self, request: Request, pk: str) -> Response:
+        """A player's credits in one league (`league`, required), all time or one season: through each game they
+        played, and their net credits after each, as their page's charts draw them, with the total and the part
+        still in play. Anyone who may see the league may read it; without `league` a 400, a league you cannot see
+        a 404."""
         player = self.get_object()
         league = self._league_param(request)
         season = _season_of(request, league)
@@ -434,13 +433,13 @@ class PlayerViewSet(JSONErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         parameters=[LEAGUE_PARAM, SEASON_PARAM],
         responses={(200, "text/csv"): OpenApiTypes.STR},
         summary="A player's ledger as CSV",
-        description="A player's ledger lines in one league (`league`, required), all time or one season, as a CSV "
-        "file read from the player's side: money paid in and taken home, chips won and lost, the stack and the "
-        "net after each line. Reasons and authors are filled in for the league's organisers and site admins only. "
-        "Without `league` a 400, a league you cannot see a 404.",
     )
     @action(detail=True, methods=["get"], url_path="ledger/csv", renderer_classes=CSV_RENDERERS)
     def ledger_csv(self, request: Request, pk: str) -> HttpResponse:
+        """A player's ledger lines in one league (`league`, required), all time or one season, as a CSV file read
+        from the player's side: money paid in and taken home, chips won and lost, the stack and the net after each
+        line. Reasons and authors are filled in for the league's organisers and site admins only. Without `league`
+        a 400, a league you cannot see a 404."""
         player = self.get_object()
         league = self._league_param(request)
         season = _season_of(request, league)
@@ -541,12 +540,12 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Generi
         request=s.MembershipInput,
         responses={201: s.MembershipOutput},
         summary="Add a player to a league",
-        description="Adds a player to the league as a player or an organiser (the league's organisers and site "
-        "admins; else 403). A guest of another league stays its own: only those who answer for it may add it "
-        "(else 403). A player you cannot see is a 400 as one that does not exist, a guest made organiser a 400 "
-        "(they have no account to sign in with), a player already a member a 409.",
     )
     def create(self, request: Request) -> Response:
+        """Adds a player to the league as a player or an organiser (the league's organisers and site admins; else
+        403). A guest of another league stays its own: only those who answer for it may add it (else 403). A
+        player you cannot see is a 400 as one that does not exist, a guest made organiser a 400 (they have no
+        account to sign in with), a player already a member a 409."""
         fields = _valid(request, s.MembershipInput)
         require_organiser(request.user, fields["league"])
         player = fields["player"]
@@ -560,11 +559,10 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Generi
         request=s.MembershipUpdateInput,
         responses=s.MembershipOutput,
         summary="Change a member's role",
-        description="Makes a member a player or an organiser (the league's organisers and site admins; else 403). A "
-        "league keeps at least one organiser: stepping down the last one is a 409; making a guest an organiser is "
-        "a 400.",
     )
     def partial_update(self, request: Request, pk: str) -> Response:
+        """Makes a member a player or an organiser (the league's organisers and site admins; else 403). A league
+        keeps at least one organiser: stepping down the last one is a 409; making a guest an organiser is a 400."""
         membership = self.get_object()
         require_organiser(request.user, membership.league)
         fields = _valid(request, s.MembershipUpdateInput)
@@ -574,11 +572,10 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Generi
     @extend_schema(
         responses={204: None},
         summary="Remove a member from a league",
-        description="Takes a player out of the league (the league's organisers and site admins; else 403); their "
-        "results and ledger lines stay. Answers 204. Removing the league's last organiser is a 409: name another "
-        "first.",
     )
     def destroy(self, request: Request, pk: str) -> Response:
+        """Takes a player out of the league (the league's organisers and site admins; else 403); their results and
+        ledger lines stay. Answers 204. Removing the league's last organiser is a 409: name another first."""
         membership = self.get_object()
         require_organiser(request.user, membership.league)
         services.membership_remove(actor=request.user, membership=membership)
@@ -611,11 +608,11 @@ class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericVi
         request=s.ChipSetInput,
         responses={201: s.ChipSetOutput},
         summary="Create a chip set (site admins)",
-        description="Creates a chip set for every league to use (site admins only; else 403): its denominations, "
-        "each with its own name and credit value, and the starting chips. A name or slug another set has is a "
-        "409; no denomination, two with the same name or value, or starting chips naming an unknown one a 400.",
     )
     def create(self, request: Request) -> Response:
+        """Creates a chip set for every league to use (site admins only; else 403): its denominations, each with its
+        own name and credit value, and the starting chips. A name or slug another set has is a 409; no
+        denomination, two with the same name or value, or starting chips naming an unknown one a 400."""
         require_admin(request.user)
         fields = _valid(request, s.ChipSetInput)
         chip_set = services.chip_set_create(actor=request.user, **fields)
@@ -627,12 +624,12 @@ class ChipSetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericVi
         parameters=[OpenApiParameter("credits", OpenApiTypes.INT, required=True, description="A stack in credits.")],
         responses=s.StackAsChipsOutput,
         summary="A stack shown as the fewest chips of this set",
-        description="Shows a stack of `credits` as the fewest chips of this set, each denomination with its count, "
-        "and the credits no chip can make (`remainder`). Anyone may ask; `credits` left out or not a whole number "
-        "from 0 to 1,000,000,000 is a 400.",
     )
     @action(detail=True, methods=["get"])
     def stack(self, request: Request, slug: str) -> Response:
+        """Shows a stack of `credits` as the fewest chips of this set, each denomination with its count, and the
+        credits no chip can make (`remainder`). Anyone may ask; `credits` left out or not a whole number from 0 to
+        1,000,000,000 is a 400."""
         chip_set = self.get_object()
         credits = whole_number_or(request.query_params.get("credits"), None)
         if credits is None or not 0 <= credits <= 10**9:
@@ -662,11 +659,11 @@ class BuyInPolicyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Gener
         request=s.BuyInPolicySerializer,
         responses={201: s.BuyInPolicyOutput},
         summary="Create a policy (site admins)",
-        description="Creates a buy-in policy for every league to use (site admins only; else 403). Amounts are whole "
-        "credits, a buy-in at least 1; a re-buy or add-on amount is at least 1 when allowed and 0 when not. Fields "
-        "that contradict each other are one 400 naming them all; a name another policy has is a 409.",
     )
     def create(self, request: Request) -> Response:
+        """Creates a buy-in policy for every league to use (site admins only; else 403). Amounts are whole credits, a
+        buy-in at least 1; a re-buy or add-on amount is at least 1 when allowed and 0 when not. Fields that
+        contradict each other are one 400 naming them all; a name another policy has is a 409."""
         require_admin(request.user)
         fields = _valid(request, s.BuyInPolicySerializer)
         policy = services.buy_in_policy_create(actor=request.user, name=fields.pop("name"), **fields)
@@ -701,11 +698,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericView
         request=s.EventInput,
         responses={201: s.EventOutput},
         summary="Plan an event",
-        description="Adds an event (a single game or a tournament) to a season (`season`, its id), with its name and "
-        "start (the league's organisers and site admins; else 403). Answers 201 with the event. A season left out, "
-        "or one you cannot see, is a 400; so is a kind or status not in the list.",
     )
     def create(self, request: Request) -> Response:
+        """Adds an event (a single game or a tournament) to a season (`season`, its id), with its name and start (the
+        league's organisers and site admins; else 403). Answers 201 with the event. A season left out, or one you
+        cannot see, is a 400; so is a kind or status not in the list."""
         fields = _valid(request, s.EventInput)
         season = _parent(fields, "season", "An event belongs to a season: give its id.")
         require_organiser(request.user, season.league)
@@ -716,12 +713,12 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericView
         request=s.EventInput,
         responses=s.EventOutput,
         summary="Change an event",
-        description="Changes the fields sent, and only those, its status included (the league's organisers and site "
-        "admins; else 403); the standings follow. Refused with 409 when the status may not be set by hand: a "
-        "tournament's event follows its tournament (`event_follows_tournament`, `tournament_not_complete`), and "
-        "an event is not finished while a table's game is still played (`tables_in_play`). Wrong values are a 400.",
     )
     def partial_update(self, request: Request, pk: str) -> Response:
+        """Changes the fields sent, and only those, its status included (the league's organisers and site admins;
+        else 403); the standings follow. Refused with 409 when the status may not be set by hand: a tournament's
+        event follows its tournament (`event_follows_tournament`, `tournament_not_complete`), and an event is not
+        finished while a table's game is still played (`tables_in_play`). Wrong values are a 400."""
         event = self.get_object()
         require_organiser(request.user, event.season.league)
         fields = _valid(request, s.EventInput, partial=True)
@@ -733,13 +730,13 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GenericView
         request=s.AdjustmentInput,
         responses={201: s.LedgerEntryOutput},
         summary="Adjust a player's credits",
-        description="Adds credits to a player at this event (or takes them, with a negative amount), with a reason, "
-        "as a ledger line of its own (the league's organisers and site admins; else 403). The event's results and "
-        "the standings follow. An amount of 0 or out of range, no reason, a player not of the league, or credits "
-        "past the event's or season's limit are a 400, with nothing saved.",
     )
     @action(detail=True, methods=["post"])
     def adjustments(self, request: Request, pk: str) -> Response:
+        """Adds credits to a player at this event (or takes them, with a negative amount), with a reason, as a ledger
+        line of its own (the league's organisers and site admins; else 403). The event's results and the standings
+        follow. An amount of 0 or out of range, no reason, a player not of the league, or credits past the event's
+        or season's limit are a 400, with nothing saved."""
         event = self.get_object()
         require_organiser(request.user, event.season.league)
         fields = _valid(request, s.AdjustmentInput)
