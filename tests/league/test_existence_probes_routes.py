@@ -127,7 +127,7 @@ def test_every_address_answers_a_hidden_object_as_a_missing_one():
             client.force_login(user)
         for route, kind in probed:
             missing = MISSING_SLUG if kind == "slug" else MISSING_ID
-            for method in ("get", "post", "htmx"):
+            for method in ("get", "post", "htmx", *(("put", "patch", "delete") if route.startswith("api/") else ())):
                 answer = seen(client, method, address(route, hidden[kind]), hidden[kind])
                 if answer != seen(client, method, address(route, missing), missing) or "Hushed" in answer[1]:
                     differ.append((user and user.username, method, route, answer[0]))
