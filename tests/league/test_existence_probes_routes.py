@@ -68,7 +68,12 @@ def hidden_world():
     any count the page prints (so masking an id masks nothing else)."""
     with connection.cursor() as cursor:
         for model in (Event, Game, Season, Membership, Player, OnlineTable, Tournament):
-            cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), 700000)", [model._meta.db_table])
+            table = model._meta.db_table
+            if connection.vendor == "postgresql":
+                cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), 700000)", [table])
+            else:  # SQLite, the embedded default: its AUTOINCREMENT counters
+                cursor.execute("DELETE FROM sqlite_sequence WHERE name = %s", [table])
+                cursor.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, 700000)", [table])
     league = LeagueFactory(visibility=Visibility.MEMBERS, name="Hushed league")
     season = SeasonFactory(league=league, name="Hushed season")
     event = EventFactory(season=season, name="Hushed night")
