@@ -3,7 +3,6 @@
 import os
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
 CHROMIUM = "/usr/bin/chromium"
@@ -59,16 +58,3 @@ def streams_end_before_the_database(request):
     settings.ONLINE_STREAM_KEEPALIVE_SECONDS = STREAM_KEEPALIVE_SECONDS
     yield
     assert stream.wait_until_closed(timeout=15), "a live stream was still open 15 s after its test"
-
-
-def act_on_the_table(page, act, version: str | None) -> bool:
-    """`act(page)` on the decision on screen; whether it acted. A quick bot's move can re-render the table while
-    the helper reads or clicks the form: when the table's version moved on meanwhile, the caller's loop looks at the
-    new rendering instead. An action that fails on a table that did not move on still fails the test."""
-    try:
-        act(page)
-    except (AssertionError, PlaywrightError):
-        if page.locator("#table").get_attribute("data-version") == version:
-            raise
-        return False
-    return True

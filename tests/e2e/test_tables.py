@@ -14,8 +14,7 @@ from config.celery import app
 from games.engine import Game
 from games.online import services, stream
 from games.online.models import OnlineAction, OnlineSeat
-from tests.config.fast_bots_settings import ONLINE_BOT_DELAY_SECONDS as QUICK_BOT_DELAY_SECONDS
-from tests.e2e.conftest import STREAM_KEEPALIVE_SECONDS, act_on_the_table
+from tests.e2e.conftest import STREAM_KEEPALIVE_SECONDS
 from tests.league.conftest import build_world
 from tests.processes import uvicorn_server
 
@@ -26,7 +25,6 @@ WAIT = 30_000
 @pytest.fixture
 def worker(settings):
     settings.ONLINE_HAND_PAUSE_SECONDS = 60  # one hand per test: the reveal stays on screen
-    settings.ONLINE_BOT_DELAY_SECONDS = QUICK_BOT_DELAY_SECONDS  # the same decisions, without the human-like pause
     settings.ONLINE_STREAM_SECONDS = 20  # streams end soon after the test (the browser would reconnect)
     settings.ONLINE_STREAM_KEEPALIVE_SECONDS = STREAM_KEEPALIVE_SECONDS  # and notice a closed browser soon
     previous = app.conf.task_always_eager
@@ -110,8 +108,8 @@ def play_until_reveal(table, pages: dict, limit: int = 40) -> list[str]:
             page.wait_for_function(f"document.getElementById('table').dataset.version >= {table.version}")
             page.wait_for_selector("[data-act-form]")
             version = page.locator("#table").get_attribute("data-version")
-            if act_on_the_table(page, lambda page: done.append(act_passively(page)), version):
-                page.wait_for_function(f"document.getElementById('table').dataset.version !== '{version}'")
+            done.append(act_passively(page))
+            page.wait_for_function(f"document.getElementById('table').dataset.version !== '{version}'")
             break
         else:  # only bots are awaited: wait for the worker to act
             page = next(iter(pages.values()))
