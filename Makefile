@@ -50,12 +50,10 @@ format: install
 	$(BIN)/ruff check --fix .
 
 # Two pytest-xdist workers, each with its own test database and Redis database (tests/conftest.py); `--dist load`
-# keeps pytest-django's order (transactional tests after the others that use the database) within each worker, and
-# `--maxschedchunk 1` hands out one test at a time, so neither worker ends with a queue of slow tests the other could
-# have run (docs/testing.md). PYTEST_WORKERS=0 runs in one process.
+# keeps pytest-django's order (transactional tests last) within each worker. PYTEST_WORKERS=0 runs in one process.
 PYTEST_WORKERS ?= 2
 test: lint browser
-	DEBUG=true $(BIN)/pytest -n $(PYTEST_WORKERS) --dist load --maxschedchunk 1 $(PYTEST_ARGS)
+	DEBUG=true $(BIN)/pytest -n $(PYTEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/python -m bench
