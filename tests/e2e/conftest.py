@@ -7,6 +7,9 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+# A live stream writes a keepalive this often when nothing changed, and so finds its closed browser within about two
+# of these: each browser test with a stream open waited one to two seconds at its end with a keepalive a second.
+STREAM_KEEPALIVE_SECONDS = 0.2
 
 
 @pytest.fixture(scope="session")
@@ -42,9 +45,9 @@ def session_cookie(user, base_url: str) -> dict:
 @pytest.fixture(autouse=True)
 def streams_end_before_the_database(request):
     """A page with a live stream (the lobby, a table, a tournament clock) leaves it open on the live server until
-    the stream next writes and finds its browser gone. With a keepalive every second, and a wait here (after the
-    test's browsers are closed, before its database is flushed and closed to the server's threads), no stream
-    outlives its test to read a database it may no longer use."""
+    the stream next writes and finds its browser gone. With a keepalive every `STREAM_KEEPALIVE_SECONDS`, and a wait
+    here (after the test's browsers are closed, before its database is flushed and closed to the server's threads),
+    no stream outlives its test to read a database it may no longer use."""
     if "live_server" not in request.fixturenames:
         yield
         return
@@ -52,6 +55,6 @@ def streams_end_before_the_database(request):
 
     request.getfixturevalue("transactional_db")
     settings = request.getfixturevalue("settings")
-    settings.ONLINE_STREAM_KEEPALIVE_SECONDS = 1
+    settings.ONLINE_STREAM_KEEPALIVE_SECONDS = STREAM_KEEPALIVE_SECONDS
     yield
     assert stream.wait_until_closed(timeout=15), "a live stream was still open 15 s after its test"

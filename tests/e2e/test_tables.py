@@ -14,6 +14,7 @@ from config.celery import app
 from games.engine import Game
 from games.online import services, stream
 from games.online.models import OnlineAction, OnlineSeat
+from tests.e2e.conftest import STREAM_KEEPALIVE_SECONDS
 from tests.league.conftest import build_world
 from tests.processes import uvicorn_server
 
@@ -25,7 +26,7 @@ WAIT = 30_000
 def worker(settings):
     settings.ONLINE_HAND_PAUSE_SECONDS = 60  # one hand per test: the reveal stays on screen
     settings.ONLINE_STREAM_SECONDS = 20  # streams end soon after the test (the browser would reconnect)
-    settings.ONLINE_STREAM_KEEPALIVE_SECONDS = 1  # and notice a closed browser within a second
+    settings.ONLINE_STREAM_KEEPALIVE_SECONDS = STREAM_KEEPALIVE_SECONDS  # and notice a closed browser soon
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = False
     app.control.purge()  # tasks left on this test broker by an earlier run

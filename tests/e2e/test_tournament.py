@@ -11,6 +11,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from league.models import EventKind, EventStatus, Role, Standing
+from tests.e2e.conftest import STREAM_KEEPALIVE_SECONDS
 from tests.factories import EventFactory, LeagueFactory, MembershipFactory, PlayerFactory, SeasonFactory, UserFactory
 from tournaments.models import Tournament
 
@@ -29,12 +30,12 @@ COMPRESSED = [
 @pytest.fixture(autouse=True)
 def tasks_in_process(settings):
     """The live server runs in this process: its tasks (clock ticks, standings) run at once, as without Redis.
-    The projector's event stream ends soon after the test and notices a closed browser within a second."""
+    The projector's event stream ends soon after the test and notices a closed browser soon."""
     from config.celery import app
     from games.online import stream
 
     settings.ONLINE_STREAM_SECONDS = 20
-    settings.ONLINE_STREAM_KEEPALIVE_SECONDS = 1
+    settings.ONLINE_STREAM_KEEPALIVE_SECONDS = STREAM_KEEPALIVE_SECONDS
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = True
     yield
