@@ -378,6 +378,9 @@ def tournament_create(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("tournament-manage", pk=existing.pk)
     rules = selectors.structure_rules(event)
     defaults = CREATE_DEFAULTS
+    policy = league_services.effective_buy_in_policy(event)
+    if policy is not None:  # the stack is the buy-in: start from the one the league set for this event
+        defaults = {**defaults, "starting_stack": str(policy.buy_in)}
     if not rules["has_blinds"]:  # the presets are blinds: start from an ante-only custom structure
         defaults = {**CREATE_DEFAULTS, "structure": "custom", "structure_json": rules["example"]}
     context: dict[str, Any] = {

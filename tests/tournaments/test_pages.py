@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from league.models import AuditEntry, EventStatus, LedgerEntry, LedgerKind, Player, Visibility
+from league.models import AuditEntry, BuyInPolicy, EventStatus, LedgerEntry, LedgerKind, Player, Visibility
 from tournaments.models import Registration, RegistrationStatus, Tournament
 
 from .conftest import colour_up_control_room, query_counts, signed_in
@@ -243,3 +243,14 @@ def test_the_structure_form_says_coruscant_shift_levels_are_blinds(night):
     page = signed_in(night.organiser).get(f"/manage/events/{night.event.pk}/tournament/").content.decode()
     assert "This event plays <strong>Coruscant Shift</strong>: each level sets the <strong>small and big blind" in page
     assert '<option value="regular" selected>' in page
+
+
+def test_the_create_form_starts_the_stack_at_the_buy_in_the_league_set_for_the_event(night):
+    """The stack is the buy-in: an organiser who set a 350-credit buy-in policy finds 350 there, not 450."""
+    url = f"/manage/events/{night.event.pk}/tournament/"
+    stack = 'name="starting_stack" inputmode="numeric" value="{}"'
+    assert stack.format(450) in signed_in(night.organiser).get(url).content.decode()
+    night.league.buy_in_policy = BuyInPolicy.objects.create(name="Home stake", buy_in=350)
+    night.league.save(update_fields=["buy_in_policy"])
+    page = signed_in(night.organiser).get(url).content.decode()
+    assert stack.format(350) in page
