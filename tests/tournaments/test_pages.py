@@ -3,12 +3,13 @@ are shown beside the form with nothing written, the player sees their seat, the 
 draw, and the pages and the API agree on who may do what."""
 
 import html
+import json
 
 import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from league.models import AuditEntry, BuyInPolicy, EventStatus, LedgerEntry, LedgerKind, Player, Visibility
+from league.models import AuditEntry, BuyInPolicy, ChipSet, EventStatus, LedgerEntry, LedgerKind, Player, Visibility
 from tournaments.models import Registration, RegistrationStatus, Tournament
 
 from .conftest import colour_up_control_room, query_counts, signed_in
@@ -254,3 +255,21 @@ def test_the_create_form_starts_the_stack_at_the_buy_in_the_league_set_for_the_e
     night.league.save(update_fields=["buy_in_policy"])
     page = signed_in(night.organiser).get(url).content.decode()
     assert stack.format(350) in page
+
+
+def test_the_create_form_starts_from_levels_the_events_chips_can_pay(night):
+    """The regular structure opens at 5/10; a league whose chips are 10 and 50 was offered it and then refused it
+    ("the small blind of 5 cannot be paid"). It now starts from levels suggested in its chips, and they are taken."""
+    chips = ChipSet.objects.create(name="Tens and fifties", slug="tens-fifties")
+    chips.denominations.create(name="Blue", value=10)
+    chips.denominations.create(name="Red", value=50)
+    night.league.chip_set = chips
+    night.league.save(update_fields=["chip_set"])
+    organiser = signed_in(night.organiser)
+    url = f"/manage/events/{night.event.pk}/tournament/"
+    page = organiser.get(url)
+    levels = json.loads(html.unescape(page.context["initial_levels"]))
+    assert levels[0]["small_blind"] == 10 and all(level.get("small_blind", 10) % 10 == 0 for level in levels)
+    form = {**page.context["values"], "structure": "custom", "structure_json": json.dumps(levels)}
+    assert organiser.post(url, form).status_code == 302
+    assert Tournament.objects.get().structure[0]["small_blind"] == 10
