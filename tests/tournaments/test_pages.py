@@ -273,3 +273,23 @@ def test_the_create_form_starts_from_levels_the_events_chips_can_pay(night):
     form = {**page.context["values"], "structure": "custom", "structure_json": json.dumps(levels)}
     assert organiser.post(url, form).status_code == 302
     assert Tournament.objects.get().structure[0]["small_blind"] == 10
+
+
+def test_the_control_room_offers_no_elimination_once_one_player_is_left(night, tournament):
+    """With one player in, eliminating them is refused ("the last player in is the winner"): the form gives way
+    to a note that names them and points to Complete."""
+    organiser = signed_in(night.organiser)
+    field = night.players[:3]
+    for player in field:
+        assert do(organiser, tournament, "register", player=player.pk).status_code == 302
+    for action in ("publish_seed", "draw", "clock_start"):
+        assert do(organiser, tournament, action).status_code == 302
+    url = f"/manage/tournaments/{tournament.pk}/"
+    assert do(organiser, tournament, "eliminate", player=field[2].pk).status_code == 302
+    page = organiser.get(url).content.decode()
+    assert 'data-action="eliminate"' in page and "data-last-player-in" not in page
+    assert do(organiser, tournament, "eliminate", player=field[1].pk).status_code == 302
+    page = organiser.get(url).content.decode()
+    assert 'data-action="eliminate"' not in page
+    assert f"{field[0].display_name} is the last player in: nobody is left to eliminate." in page
+    assert "Undo the last elimination" in page and 'value="complete"' in page
