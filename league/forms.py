@@ -84,6 +84,13 @@ def _select(choices: list[tuple[str, str]]) -> forms.Select:
     return forms.Select(choices=choices)
 
 
+class BuyInPolicyField(forms.ModelChoiceField):
+    """A buy-in policy chosen by what it costs, not its name alone."""
+
+    def label_from_instance(self, obj: BuyInPolicy) -> str:
+        return f"{obj.name}: {obj.terms}"
+
+
 class NumberList(forms.CharField):
     """Numbers separated by commas ("25, 18, 15"), parsed into a list; what the numbers may be is the service's call."""
 
@@ -371,7 +378,7 @@ class LeagueForm(RulesMixin, PointsMixin, forms.Form):
     chip_set = forms.ModelChoiceField(
         label="Chip set", queryset=ChipSet.objects.order_by("name"), required=False, empty_label="(none)"
     )
-    buy_in_policy = forms.ModelChoiceField(
+    buy_in_policy = BuyInPolicyField(
         label="Buy-in policy", queryset=BuyInPolicy.objects.order_by("name"), required=False, empty_label="(none)"
     )
     best_n = forms.IntegerField(
@@ -518,7 +525,7 @@ class SeasonForm(RulesMixin, PointsMixin, forms.Form):
     name = forms.CharField(label="Name", max_length=120)
     starts_on = forms.DateField(label="Starts on", widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(label="Ends on", required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    buy_in_policy = forms.ModelChoiceField(
+    buy_in_policy = BuyInPolicyField(
         label="Buy-in policy",
         queryset=BuyInPolicy.objects.order_by("name"),
         required=False,
@@ -621,7 +628,7 @@ class EventForm(forms.Form):
     chip_set = forms.ModelChoiceField(
         label="Chip set", queryset=ChipSet.objects.order_by("name"), required=False, empty_label="(the league's)"
     )
-    buy_in_policy = forms.ModelChoiceField(
+    buy_in_policy = BuyInPolicyField(
         label="Buy-in policy",
         queryset=BuyInPolicy.objects.order_by("name"),
         required=False,

@@ -147,6 +147,19 @@ class BuyInPolicy(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def terms(self) -> str:
+        """What it costs in words, as the league page and the forms show it: "350 credits, re-buys of 350 (at
+        most 2), add-on of 200"."""
+        parts = [f"{self.buy_in:,} credits"]
+        if self.rebuys_allowed:
+            parts.append(
+                f"re-buys of {self.rebuy_amount:,}" + (f" (at most {self.max_rebuys})" if self.max_rebuys else "")
+            )
+        if self.addon_allowed:
+            parts.append(f"add-on of {self.addon_amount:,}")
+        return ", ".join(parts)
+
     def clean(self) -> None:
         """The service's checks (`buy_in_policy_check`), every wrong field at once: the admin runs them too."""
         from config.errors import ApplicationError

@@ -91,7 +91,7 @@ def test_an_organiser_runs_an_evening_from_the_browser(organiser_page, live_serv
     page.get_by_label("Preset").select_option("cantina")
     page.wait_for_function("document.querySelector('#rules-preview caption').textContent.includes('(Cantina preset)')")
     assert "2" in page.locator("#rules-preview tr", has_text="Ante").first.inner_text()
-    page.get_by_label("Buy-in policy").select_option(label="Standard stake")
+    page.get_by_label("Buy-in policy").select_option(label="Standard stake: 450 credits")
     page.get_by_label("Preview for a field of").fill("3")
     page.wait_for_function("document.querySelector('#points-preview caption').textContent.includes('field of 3')")
     assert page.locator("#points-preview tbody tr").count() == 3
