@@ -69,6 +69,7 @@ def test_once_complete_every_page_and_the_api_show_the_booked_prizes_with_who_go
         assert 'data-payouts-label="booked"' in page and 'data-payouts-label="projected"' not in page
         assert f'{first.player.display_name} · <span class="num">{first.prize:,}</span>' in page
         assert "1,125" not in page  # the template's first prize is nowhere
+    assert "The tables are balanced" not in page  # the control room, last: nothing left to balance
     projector = Client().get(f"/tournaments/{tournament.pk}/clock/").content.decode()
     assert "Booked prizes" in projector and "Projected" not in projector
     # "Finished" in a smaller size than the digits (tournaments.css): at the digits' size it broke across two lines
