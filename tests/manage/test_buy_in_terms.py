@@ -54,3 +54,17 @@ def test_the_pages_show_what_the_buy_in_costs(world, home_stake, organiser_clien
 def test_the_forms_offer_each_policy_with_its_terms(world, home_stake, organiser_client, url):
     page = organiser_client.get(url(world)).content.decode()
     assert f">Home stake: {TERMS}</option>" in page
+
+
+def test_the_chip_set_choices_show_their_chips_and_say_where_sets_come_from(world, organiser_client):
+    from league.models import ChipSet
+
+    chips = ChipSet.objects.create(name="Tens and thousands", slug="tens-thousands")
+    chips.denominations.create(name="Blue", value=10)
+    chips.denominations.create(name="Red", value=1000)
+    league_form = organiser_client.get(reverse("manage-league-edit", args=[world.league.slug])).content.decode()
+    assert ">Tens and thousands: chips of 1,000, 10</option>" in league_form
+    assert "a site admin adds chip sets and their values in the admin" in league_form
+    assert "a site admin adds buy-in policies in the admin" in league_form
+    event_form = organiser_client.get(reverse("manage-event-create", args=[world.league.slug])).content.decode()
+    assert ">Tens and thousands: chips of 1,000, 10</option>" in event_form
