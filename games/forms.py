@@ -162,9 +162,20 @@ def new_seat_initial(event: Event) -> dict[str, Any]:
 
 def initial_seats(seats: list[Any], event: Event) -> list[dict[str, Any]]:
     """A recorded game's seats as the correction form's first values, in seat order, then empty lines a forgotten
-    player may be added on (as on the entry form), up to the most seats a game has."""
+    player may be added on (as on the entry form), up to the most seats a game has. Places that simply follow the
+    final credits start blank, as on the entry form: kept, they would refuse a correction of the credits alone."""
     recorded = [{"player": seat.player_id, **{key: getattr(seat, key) for key in SEAT_NUMBERS}} for seat in seats]
+    if _places_follow_credits(seats):
+        recorded = [{**seat, "place": None} for seat in recorded]
     return recorded + [new_seat_initial(event)] * (MAX_SEATS - len(recorded))
+
+
+def _places_follow_credits(seats: list[Any]) -> bool:
+    """Whether every place is the one the final credits give (more credits rank better, equal credits share)."""
+    credits = [seat.final_credits for seat in seats]
+    if None in credits:
+        return False
+    return all(seat.place == 1 + sum(c > seat.final_credits for c in credits) for seat in seats)
 
 
 def correction_choices(event: Event, seats: list[Any]) -> list[tuple[int, str]]:

@@ -84,6 +84,26 @@ def _select(choices: list[tuple[str, str]]) -> forms.Select:
     return forms.Select(choices=choices)
 
 
+class ChipSetField(forms.ModelChoiceField):
+    """A chip set chosen by its chips' values, not its name alone."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        queryset = ChipSet.objects.order_by("name").prefetch_related("denominations")
+        help_text = "Site-wide: a site admin adds chip sets and their values in the admin (Admin, then Chip sets)."
+        super().__init__(queryset=queryset, required=False, help_text=help_text, **kwargs)
+
+    def label_from_instance(self, obj: ChipSet) -> str:
+        values = sorted((d.value for d in obj.denominations.all()), reverse=True)
+        return f"{obj.name}: chips of {', '.join(f'{v:,}' for v in values)}" if values else obj.name
+
+
+class BuyInPolicyField(forms.ModelChoiceField):
+    """A buy-in policy chosen by what it costs, not its name alone."""
+
+    def label_from_instance(self, obj: BuyInPolicy) -> str:
+        return f"{obj.name}: {obj.terms}"
+
+
 class NumberList(forms.CharField):
     """Numbers separated by commas ("25, 18, 15"), parsed into a list; what the numbers may be is the service's call."""
 
@@ -368,11 +388,13 @@ class LeagueForm(RulesMixin, PointsMixin, forms.Form):
     )
     description = forms.CharField(label="Description", required=False, widget=forms.Textarea(attrs={"rows": 3}))
     visibility = forms.CharField(label="Visibility", widget=_select(list(Visibility.choices)))
-    chip_set = forms.ModelChoiceField(
-        label="Chip set", queryset=ChipSet.objects.order_by("name"), required=False, empty_label="(none)"
-    )
-    buy_in_policy = forms.ModelChoiceField(
-        label="Buy-in policy", queryset=BuyInPolicy.objects.order_by("name"), required=False, empty_label="(none)"
+    chip_set = ChipSetField(label="Chip set", empty_label="(none)")
+    buy_in_policy = BuyInPolicyField(
+        label="Buy-in policy",
+        queryset=BuyInPolicy.objects.order_by("name"),
+        required=False,
+        empty_label="(none)",
+        help_text="Site-wide: a site admin adds buy-in policies in the admin (Admin, then Buy-in policies).",
     )
     best_n = forms.IntegerField(
         label="Best N events count", required=False, help_text="Blank: every event counts for the standings."
@@ -518,7 +540,7 @@ class SeasonForm(RulesMixin, PointsMixin, forms.Form):
     name = forms.CharField(label="Name", max_length=120)
     starts_on = forms.DateField(label="Starts on", widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(label="Ends on", required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    buy_in_policy = forms.ModelChoiceField(
+    buy_in_policy = BuyInPolicyField(
         label="Buy-in policy",
         queryset=BuyInPolicy.objects.order_by("name"),
         required=False,
@@ -618,10 +640,8 @@ class EventForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
-    chip_set = forms.ModelChoiceField(
-        label="Chip set", queryset=ChipSet.objects.order_by("name"), required=False, empty_label="(the league's)"
-    )
-    buy_in_policy = forms.ModelChoiceField(
+    chip_set = ChipSetField(label="Chip set", empty_label="(the league's)")
+    buy_in_policy = BuyInPolicyField(
         label="Buy-in policy",
         queryset=BuyInPolicy.objects.order_by("name"),
         required=False,

@@ -68,14 +68,28 @@ class ChipSet(models.Model):
     name = models.CharField(max_length=80, unique=True)
     slug = models.SlugField(max_length=80, unique=True)
     description = models.TextField(blank=True)
-    # {"Bronze": 10, "Silver": 4, "Gold": 2}: the chips handed out for the default buy-in.
-    starting_chips = models.JSONField(default=dict, blank=True)
+    starting_chips = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The chips handed out for the default buy-in: each denomination's name and how many, like "
+        '{"Bronze": 10, "Silver": 4, "Gold": 2}; {} for none.',
+    )
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """The service's check of the starting chips' shape (`starting_chips_check`): the admin runs it too."""
+        from config.errors import ApplicationError
+        from league.services.chips import starting_chips_check
+
+        try:
+            starting_chips_check(self.starting_chips)
+        except ApplicationError as exc:
+            raise _as_validation_error(exc, {f.name for f in self._meta.fields}) from exc
 
 
 class Denomination(models.Model):
@@ -112,19 +126,39 @@ class BuyInPolicy(models.Model):
     """What a seat costs and whether a player may buy more chips later."""
 
     name = models.CharField(max_length=80, unique=True)
-    buy_in = models.PositiveBigIntegerField(default=450)
-    rebuys_allowed = models.BooleanField(default=False)
-    max_rebuys = models.PositiveIntegerField(default=0, help_text="0 means no limit when re-buys are allowed.")
-    rebuy_amount = models.PositiveBigIntegerField(default=0)
-    addon_allowed = models.BooleanField(default=False)
-    addon_amount = models.PositiveBigIntegerField(default=0)
+    buy_in = models.PositiveBigIntegerField("buy-in", default=450, help_text="Credits a seat costs.")
+    rebuys_allowed = models.BooleanField("re-buys allowed", default=False)
+    max_rebuys = models.PositiveIntegerField(
+        "most re-buys", default=0, help_text="0 means no limit when re-buys are allowed."
+    )
+    rebuy_amount = models.PositiveBigIntegerField(
+        "re-buy amount", default=0, help_text="Credits one re-buy buys; 0 when re-buys are not allowed."
+    )
+    addon_allowed = models.BooleanField("add-on allowed", default=False)
+    addon_amount = models.PositiveBigIntegerField(
+        "add-on amount", default=0, help_text="Credits the add-on buys; 0 when add-ons are not allowed."
+    )
 
     class Meta:
         ordering = ["name"]
+        verbose_name = "buy-in policy"
         verbose_name_plural = "buy-in policies"
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def terms(self) -> str:
+        """What it costs in words, as the league page and the forms show it: "350 credits, re-buys of 350 (at
+        most 2), add-on of 200"."""
+        parts = [f"{self.buy_in:,} credits"]
+        if self.rebuys_allowed:
+            parts.append(
+                f"re-buys of {self.rebuy_amount:,}" + (f" (at most {self.max_rebuys})" if self.max_rebuys else "")
+            )
+        if self.addon_allowed:
+            parts.append(f"add-on of {self.addon_amount:,}")
+        return ", ".join(parts)
 
     def clean(self) -> None:
         """The service's checks (`buy_in_policy_check`), every wrong field at once: the admin runs them too."""

@@ -233,7 +233,9 @@ def suggest_structure(
     levels: list[Level] = []
     previous = 0
     for step in range(count):
-        big = max(previous, int(first * ratio**step) // (chip * 2) * chip * 2, first)
+        # At least two chips above the level before: a level that changes nothing is no level (a small stack in
+        # coarse chips otherwise repeated 10/20 three times).
+        big = max(previous + chip * 2 if previous else first, int(first * ratio**step) // (chip * 2) * chip * 2)
         levels.append(Level(small_blind=big // 2, big_blind=big, length=level_minutes))
         previous = big
     return levels

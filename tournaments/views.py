@@ -378,8 +378,24 @@ def tournament_create(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("tournament-manage", pk=existing.pk)
     rules = selectors.structure_rules(event)
     defaults = CREATE_DEFAULTS
+    policy = league_services.effective_buy_in_policy(event)
+    if policy is not None:  # the stack is the buy-in: start from the one the league set for this event
+        defaults = {**defaults, "starting_stack": str(policy.buy_in)}
+    initial_levels = ""
     if not rules["has_blinds"]:  # the presets are blinds: start from an ante-only custom structure
-        defaults = {**CREATE_DEFAULTS, "structure": "custom", "structure_json": rules["example"]}
+        defaults = {**defaults, "structure": "custom", "structure_json": rules["example"]}
+    else:
+        initial_levels = structures.structure_to_json(structures.PRESETS["regular"]())
+        try:
+            services.check_structure(initial_levels, event=event)
+        except ApplicationError:  # the event's chips cannot pay the regular blinds: suggest levels in its chips
+            defaults = {**defaults, "structure": "suggested"}
+            initial_levels = services.structure_preset(
+                event=event,
+                duration_minutes=int(defaults["duration"]),
+                starting_stack=int(defaults["starting_stack"]),
+                players=int(defaults["expected_players"]),
+            )
     context: dict[str, Any] = {
         "event": event,
         "league": event.season.league,
@@ -391,10 +407,9 @@ def tournament_create(request: HttpRequest, pk: int) -> HttpResponse:
         "values": request.POST if request.method == "POST" else defaults,
         "is_tournament_event": event.kind == EventKind.TOURNAMENT,
         "preset_url": reverse("tournament-structure-preset", args=[event.pk]),
-        # The editor's first rows when the JSON field is empty: the default (regular) structure's levels.
-        "initial_levels": json.dumps(structures.structure_to_json(structures.PRESETS["regular"]()))
-        if rules["has_blinds"]
-        else "",
+        # The editor's first rows when the JSON field is empty: the regular structure's levels, or levels
+        # suggested in the event's chips when those cannot pay the regular blinds.
+        "initial_levels": json.dumps(initial_levels) if initial_levels else "",
     }
     if request.method == "POST":
         try:

@@ -13,6 +13,23 @@ from league.services.common import Refusals, audit, check_text, refuse_unknown_f
 BUY_IN_POLICY_FIELDS = {"buy_in", "rebuys_allowed", "max_rebuys", "rebuy_amount", "addon_allowed", "addon_amount"}
 
 
+def starting_chips_check(starting_chips: Any) -> None:
+    """A chip set's starting chips are an object of chip name to a whole count from 0 to MAX_COUNT (the API's
+    serializer checks the same): the service runs it, and the model's `clean()` (the admin's form)."""
+    example = '{"Bronze": 10, "Silver": 4}'
+    if not isinstance(starting_chips, dict):
+        raise ApplicationError(
+            f"Starting chips are an object of chip name to how many, like {example}; got {starting_chips!r}.",
+            extra={"field": "starting_chips"},
+        )
+    for name, count in starting_chips.items():
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
+            raise ApplicationError(
+                f"Starting chips: the count of {name} is a whole number from 0 to {MAX_COUNT:,}; got {count!r}.",
+                extra={"field": "starting_chips"},
+            )
+
+
 @retry_on_conflict
 @transaction.atomic
 def chip_set_create(
@@ -53,6 +70,7 @@ def chip_set_create(
             "Each denomination needs its own name and its own credit value of at least 1.",
             extra={"field": "denominations"},
         )
+    starting_chips_check(starting_chips or {})
     unknown = set(starting_chips or {}) - set(names)
     if unknown:
         raise ApplicationError(

@@ -58,6 +58,8 @@
     setText("level_label", data.level_label || (projector ? "The clock has not started" : ""));
     setText("next_level_label", data.next_level_label || "–");
     setText("time_left", data.finished ? (projector ? "Finished" : "stopped: the tournament is finished") : clockText(data.seconds_left));
+    // A word in the projector's big clock takes a smaller size than digits, so "Finished" fits a phone's width.
+    document.querySelectorAll(".p-time").forEach(function (el) { el.classList.toggle("p-word", !!data.finished); });
     setText("players_left", projector ? String(data.players_left) : data.players_left + " of " + data.entries);
     setText("average_stack", data.average_stack === null ? "–" : data.average_stack.toLocaleString("en"));
     setText("average_note", data.average_note || "");

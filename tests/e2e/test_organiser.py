@@ -91,7 +91,7 @@ def test_an_organiser_runs_an_evening_from_the_browser(organiser_page, live_serv
     page.get_by_label("Preset").select_option("cantina")
     page.wait_for_function("document.querySelector('#rules-preview caption').textContent.includes('(Cantina preset)')")
     assert "2" in page.locator("#rules-preview tr", has_text="Ante").first.inner_text()
-    page.get_by_label("Buy-in policy").select_option(label="Standard stake")
+    page.get_by_label("Buy-in policy").select_option(label="Standard stake: 450 credits")
     page.get_by_label("Preview for a field of").fill("3")
     page.wait_for_function("document.querySelector('#points-preview caption').textContent.includes('field of 3')")
     assert page.locator("#points-preview tbody tr").count() == 3
@@ -266,19 +266,17 @@ def test_a_correction_adds_a_forgotten_player_with_the_entry_forms_button(organi
     page.get_by_role("button", name="Add a player").click()
     expect(seats.nth(3)).to_be_visible()
     seats.nth(2).get_by_label("Final credits").fill("450")
-    # The recorded players keep their places: the added one needs one too, or none of them (as the server says).
-    expect(reason).to_contain_text("Give a place for every player or for none")
-    expect(save).to_be_disabled()
-    seats.nth(2).get_by_label("Place").fill("2")
-    seats.nth(1).get_by_label("Place").fill("3")
+    # The recorded places only followed the final credits, so they start blank, as on the entry form: the added
+    # player needs no place and the places follow the credits again.
+    expect(seats.nth(0).get_by_label("Place")).to_have_value("")
     expect(reason).to_contain_text("Balanced: 1,350 credits in and out")
     save.click()
     expect(page).to_have_url(re.compile(rf"/manage/games/{game.pk}/$"), timeout=WORK)
     expect(page.locator("main")).to_contain_text("The correction is saved", timeout=WORK)
-    assert sorted(Game.objects.get(pk=game.pk).seats.values_list("player__display_name", flat=True)) == [
-        "Han",
-        "Lando",
-        "Leia",
+    assert sorted(Game.objects.get(pk=game.pk).seats.values_list("place", "player__display_name")) == [
+        (1, "Han"),
+        (2, "Leia"),
+        (3, "Lando"),
     ]
     fits(page)
     assert page.console_errors == [] and page.bad_responses == []

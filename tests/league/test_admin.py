@@ -92,3 +92,34 @@ def test_the_admin_refuses_starting_chips_of_a_chip_the_set_no_longer_has(world)
     response = client.post(reverse("admin:league_chipset_change", args=[chip_set.pk]), change)
     assert response.status_code == 200 and "Starting chips name unknown denominations: Red" in response.content.decode()
     assert sorted(chip_set.denominations.values_list("name", flat=True)) == ["Blue", "Red"]
+
+
+@pytest.mark.parametrize(
+    "starting, said",
+    [
+        ([1, 2], "Starting chips are an object of chip name to how many"),
+        ("Red", "Starting chips are an object of chip name to how many"),
+        ({"Red": -3}, "the count of Red is a whole number from 0"),
+        ({"Red": 2.5}, "the count of Red is a whole number from 0"),
+    ],
+)
+def test_the_admin_refuses_starting_chips_of_the_wrong_shape_with_a_message(world, starting, said):
+    """Starting chips typed as a list, a string or a count that is not a whole number >= 0: the form says what is
+    wrong and what is allowed (it was a 500 for a list), and nothing is saved."""
+    from league.models import ChipSet
+
+    client = Client()
+    client.force_login(world.users["admin"])
+    data = chip_set_form("Odd chips", "odd-chips", {}, [("Red", 10)]) | {"starting_chips": json.dumps(starting)}
+    response = client.post(reverse("admin:league_chipset_add"), data)
+    assert response.status_code == 200 and said in response.content.decode()
+    assert not ChipSet.objects.filter(slug="odd-chips").exists()
+
+
+def test_the_buy_in_policy_form_speaks_of_buy_ins_re_buys_and_add_ons(world):
+    client = Client()
+    client.force_login(world.users["admin"])
+    page = client.get(reverse("admin:league_buyinpolicy_add")).content.decode()
+    for label in ("Buy-in:", "Re-buys allowed", "Most re-buys:", "Re-buy amount:", "Add-on allowed", "Add-on amount:"):
+        assert label in page, label
+    assert "Add buy-in policy" in page

@@ -66,3 +66,50 @@ def test_only_a_member_of_the_league_is_added(world, organiser_client):
     refused = organiser_client.post(f"/manage/games/{game.pk}/correct/", correction_post(seats))
     assert refused.status_code == 400 and "valid choice" in refused.content.decode()
     assert not ResultCorrection.objects.exists() and LedgerEntry.objects.count() == before
+
+
+def _record(world, seats):
+    from games.services import result_record
+
+    return result_record(actor=world.users["organiser"], event=world.event, seats=seats)
+
+
+def _form_seats(page):
+    """The correction form's filled player lines, as the browser would post them back."""
+    return [form.initial for form in page.context["seats"].forms if form.initial.get("player")]
+
+
+def test_a_correction_of_the_final_credits_alone_is_saved_when_the_places_followed_them(world, organiser_client):
+    """Places that only followed the final credits start blank, as on the entry form: prefilled (Lando and Leia
+    both 2nd), a correction of the credits alone was refused because the places no longer matched them."""
+    han, lando, leia = world.players[:3]
+    game = _record(
+        world,
+        [
+            {"player": han.pk, "buy_in": 450, "final_credits": 1350},
+            {"player": lando.pk, "buy_in": 450, "final_credits": 0},
+            {"player": leia.pk, "buy_in": 450, "final_credits": 0},
+        ],
+    )
+    url = f"/manage/games/{game.pk}/correct/"
+    seats = _form_seats(organiser_client.get(url))
+    assert [seat["place"] for seat in seats] == [None, None, None]
+    seats[0]["final_credits"], seats[1]["final_credits"] = 1150, 200
+    saved = organiser_client.post(url, correction_post(seats, reason="Lando kept 200"))
+    assert saved.status_code == 302, saved.content.decode()[:3000]
+    assert sorted(game.seats.values_list("player__display_name", "place")) == [("Han", 1), ("Lando", 2), ("Leia", 3)]
+
+
+def test_places_given_by_hand_stay_in_the_correction_form(world, organiser_client):
+    """Two players out of credits ranked by when they went out: places the credits cannot give are kept."""
+    han, lando, leia = world.players[:3]
+    game = _record(
+        world,
+        [
+            {"player": han.pk, "buy_in": 450, "final_credits": 1350, "place": 1},
+            {"player": lando.pk, "buy_in": 450, "final_credits": 0, "place": 3},
+            {"player": leia.pk, "buy_in": 450, "final_credits": 0, "place": 2},
+        ],
+    )
+    seats = _form_seats(organiser_client.get(f"/manage/games/{game.pk}/correct/"))
+    assert [seat["place"] for seat in seats] == [1, 3, 2]

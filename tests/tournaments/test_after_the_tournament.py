@@ -40,6 +40,7 @@ def test_before_completion_every_page_labels_the_payouts_as_projected(night, tou
         assert 'data-payouts-label="projected"' in page and "1,125" in page
     projector = organiser.get(f"/tournaments/{tournament.pk}/clock/").content.decode()
     assert "Projected payouts" in projector and "1,125" in projector
+    assert '<p class="p-time" data-clock="time_left"' in projector  # digits: the big size
     api = organiser.get(f"/api/tournaments/{tournament.pk}/clock/").json()
     assert api["payouts_booked"] is False and api["payouts_label"] == "Projected payouts"
 
@@ -68,8 +69,12 @@ def test_once_complete_every_page_and_the_api_show_the_booked_prizes_with_who_go
         assert 'data-payouts-label="booked"' in page and 'data-payouts-label="projected"' not in page
         assert f'{first.player.display_name} · <span class="num">{first.prize:,}</span>' in page
         assert "1,125" not in page  # the template's first prize is nowhere
+    assert "The tables are balanced" not in page  # the control room, last: nothing left to balance
     projector = Client().get(f"/tournaments/{tournament.pk}/clock/").content.decode()
     assert "Booked prizes" in projector and "Projected" not in projector
+    # "Finished" in a smaller size than the digits (tournaments.css): at the digits' size it broke across two lines
+    # on a phone ("Finish" / "ed").
+    assert '<p class="p-time p-word" data-clock="time_left"' in projector and ">Finished</p>" in projector
     assert f"{first.player.display_name} · {first.prize:,}" in projector
     assert f"{second.player.display_name} · {second.prize:,}" in projector and "1,125" not in projector
     for path in (f"/api/tournaments/{tournament.pk}/clock/", f"/api/tournaments/{tournament.pk}/"):

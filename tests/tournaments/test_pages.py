@@ -3,12 +3,13 @@ are shown beside the form with nothing written, the player sees their seat, the 
 draw, and the pages and the API agree on who may do what."""
 
 import html
+import json
 
 import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from league.models import AuditEntry, EventStatus, LedgerEntry, LedgerKind, Player, Visibility
+from league.models import AuditEntry, BuyInPolicy, ChipSet, EventStatus, LedgerEntry, LedgerKind, Player, Visibility
 from tournaments.models import Registration, RegistrationStatus, Tournament
 
 from .conftest import colour_up_control_room, query_counts, signed_in
@@ -243,3 +244,52 @@ def test_the_structure_form_says_coruscant_shift_levels_are_blinds(night):
     page = signed_in(night.organiser).get(f"/manage/events/{night.event.pk}/tournament/").content.decode()
     assert "This event plays <strong>Coruscant Shift</strong>: each level sets the <strong>small and big blind" in page
     assert '<option value="regular" selected>' in page
+
+
+def test_the_create_form_starts_the_stack_at_the_buy_in_the_league_set_for_the_event(night):
+    """The stack is the buy-in: an organiser who set a 350-credit buy-in policy finds 350 there, not 450."""
+    url = f"/manage/events/{night.event.pk}/tournament/"
+    stack = 'name="starting_stack" inputmode="numeric" value="{}"'
+    assert stack.format(450) in signed_in(night.organiser).get(url).content.decode()
+    night.league.buy_in_policy = BuyInPolicy.objects.create(name="Home stake", buy_in=350)
+    night.league.save(update_fields=["buy_in_policy"])
+    page = signed_in(night.organiser).get(url).content.decode()
+    assert stack.format(350) in page
+
+
+def test_the_create_form_starts_from_levels_the_events_chips_can_pay(night):
+    """The regular structure opens at 5/10; a league whose chips are 10 and 50 was offered it and then refused it
+    ("the small blind of 5 cannot be paid"). It now starts from levels suggested in its chips, and they are taken."""
+    chips = ChipSet.objects.create(name="Tens and fifties", slug="tens-fifties")
+    chips.denominations.create(name="Blue", value=10)
+    chips.denominations.create(name="Red", value=50)
+    night.league.chip_set = chips
+    night.league.save(update_fields=["chip_set"])
+    organiser = signed_in(night.organiser)
+    url = f"/manage/events/{night.event.pk}/tournament/"
+    page = organiser.get(url)
+    levels = json.loads(html.unescape(page.context["initial_levels"]))
+    assert levels[0]["small_blind"] == 10 and all(level.get("small_blind", 10) % 10 == 0 for level in levels)
+    form = {**page.context["values"], "structure": "custom", "structure_json": json.dumps(levels)}
+    assert organiser.post(url, form).status_code == 302
+    assert Tournament.objects.get().structure[0]["small_blind"] == 10
+
+
+def test_the_control_room_offers_no_elimination_once_one_player_is_left(night, tournament):
+    """With one player in, eliminating them is refused ("the last player in is the winner"): the form gives way
+    to a note that names them and points to Complete."""
+    organiser = signed_in(night.organiser)
+    field = night.players[:3]
+    for player in field:
+        assert do(organiser, tournament, "register", player=player.pk).status_code == 302
+    for action in ("publish_seed", "draw", "clock_start"):
+        assert do(organiser, tournament, action).status_code == 302
+    url = f"/manage/tournaments/{tournament.pk}/"
+    assert do(organiser, tournament, "eliminate", player=field[2].pk).status_code == 302
+    page = organiser.get(url).content.decode()
+    assert 'data-action="eliminate"' in page and "data-last-player-in" not in page
+    assert do(organiser, tournament, "eliminate", player=field[1].pk).status_code == 302
+    page = organiser.get(url).content.decode()
+    assert 'data-action="eliminate"' not in page
+    assert f"{field[0].display_name} is the last player in: nobody is left to eliminate." in page
+    assert "Undo the last elimination" in page and 'value="complete"' in page

@@ -108,6 +108,14 @@ def test_the_suggestion_is_valid_fits_the_duration_and_uses_the_chips(duration, 
     assert levels[-1].big_blind > levels[0].big_blind
 
 
+@pytest.mark.parametrize("stack, chips", [(350, [10, 50]), (450, STANDARD), (100, [5, 25])])
+def test_every_suggested_level_raises_the_blinds(stack, chips):
+    """A small stack in coarse chips once gave 10/20 three times running: each level now raises the blinds."""
+    levels = suggest_structure(duration_minutes=180, players=12, starting_stack=stack, denominations=chips)
+    validate_structure(levels, denominations=chips)
+    assert all(a.big_blind < b.big_blind for a, b in pairwise(levels))
+
+
 def test_a_suggestion_for_nonsense_is_refused():
     with pytest.raises(TournamentLogicError, match="at least 10 minutes"):
         suggest_structure(duration_minutes=5, players=6, starting_stack=450)
