@@ -190,6 +190,11 @@ def demo(db, recorded, django_capture_on_commit_callbacks):
                     if view and view["hand"] and view["hand"]["phase"] != "complete":
                         break
                     _play(table, [organiser, player], recorded, steps=1, first=6 + extra)
+                else:
+                    if mid_hand:  # say so here, not later as a page without the player's cards
+                        hand = (view or {}).get("hand") or {}
+                        pending = [call[0] for call in recorded if call[1][0] == table.pk]
+                        pytest.fail(f"{table.name}: no hand in play after 66 steps ({hand.get('phase')}; {pending})")
             table.refresh_from_db()
             assert (table.status == TableStatus.FINISHED) != mid_hand, (league.variant, table.status)
     return {"organiser": organiser, "player": player}
