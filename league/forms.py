@@ -100,6 +100,10 @@ class ChipSetField(forms.ModelChoiceField):
 class BuyInPolicyField(forms.ModelChoiceField):
     """A buy-in policy chosen by what it costs, not its name alone."""
 
+    def __init__(self, **kwargs: Any) -> None:
+        queryset = BuyInPolicy.objects.order_by("name")
+        super().__init__(queryset=queryset, required=False, label="Buy-in policy", **kwargs)
+
     def label_from_instance(self, obj: BuyInPolicy) -> str:
         return f"{obj.name}: {obj.terms}"
 
@@ -390,9 +394,6 @@ class LeagueForm(RulesMixin, PointsMixin, forms.Form):
     visibility = forms.CharField(label="Visibility", widget=_select(list(Visibility.choices)))
     chip_set = ChipSetField(label="Chip set", empty_label="(none)")
     buy_in_policy = BuyInPolicyField(
-        label="Buy-in policy",
-        queryset=BuyInPolicy.objects.order_by("name"),
-        required=False,
         empty_label="(none)",
         help_text="Site-wide: a site admin adds buy-in policies in the admin (Admin, then Buy-in policies).",
     )
@@ -541,9 +542,6 @@ class SeasonForm(RulesMixin, PointsMixin, forms.Form):
     starts_on = forms.DateField(label="Starts on", widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(label="Ends on", required=False, widget=forms.DateInput(attrs={"type": "date"}))
     buy_in_policy = BuyInPolicyField(
-        label="Buy-in policy",
-        queryset=BuyInPolicy.objects.order_by("name"),
-        required=False,
         empty_label="(the league's)",
     )
 
@@ -642,9 +640,6 @@ class EventForm(forms.Form):
     )
     chip_set = ChipSetField(label="Chip set", empty_label="(the league's)")
     buy_in_policy = BuyInPolicyField(
-        label="Buy-in policy",
-        queryset=BuyInPolicy.objects.order_by("name"),
-        required=False,
         empty_label="(the season's or league's)",
     )
     counts_for_standings = forms.BooleanField(label="Counts for the standings", required=False, initial=True)
